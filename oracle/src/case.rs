@@ -1,0 +1,123 @@
+//! `Case`: one raw HTTP request exactly as it goes on the wire.
+//!
+//! Header names and values are bytes, in order, duplicates allowed, so a generator can plant
+//! odd casing, control bytes or repeated fields and the transport can reproduce them byte for
+//! byte. The oracle reads a `Case` through the helpers here, which apply the RFC 9110 field
+//! rules (case-insensitive names, optional whitespace trimmed from values).
+
+use serde::{Deserialize, Serialize};
+
+/// The protocol revision this oracle models.
+pub const MODERN_VERSION: &str = "2026-07-28";
+
+/// `_meta` key carrying the protocol version of a request.
+pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+/// `_meta` key carrying the client capabilities of a request.
+pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+/// `_meta` key carrying the client info of a request (optional).
+pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+
+/// One raw HTTP request. `labels` are the defects a generator planted; the oracle never reads
+/// them (it judges the bytes), they only help reports and shrinking.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Case {
+    /// HTTP method token, e.g. `POST`.
+    pub method: String,
+    /// Request target, e.g. `/mcp`.
+    pub path: String,
+    /// Ordered header fields as raw bytes.
+    pub headers: Vec<(Vec<u8>, Vec<u8>)>,
+    /// Body bytes (may be anything, including invalid UTF-8).
+    pub body: Vec<u8>,
+    /// Generator labels of the planted defects (informational).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
+}
+
+impl Case {
+    /// A POST to `path` with the given headers and body.
+    pub fn post(path: &str, headers: &[(&str, &str)], body: impl Into<Vec<u8>>) -> Case {
+        Case {
+            method: "POST".to_string(),
+            path: path.to_string(),
+            headers: headers
+                .iter()
+                .map(|(n, v)| (n.as_bytes().to_vec(), v.as_bytes().to_vec()))
+                .collect(),
+            body: body.into(),
+            labels: Vec::new(),
+        }
+    }
+
+    /// All values of the header `name` (ASCII case-insensitive), in order, raw (untrimmed).
+    pub fn header_values<'a>(&'a self, name: &str) -> impl Iterator<Item = &'a [u8]> + 'a {
+        let name = name.as_bytes().to_ascii_lowercase();
+        self.headers
+            .iter()
+            .filter(move |(n, _)| n.eq_ignore_ascii_case(&name))
+            .map(|(_, v)| v.as_slice())
+    }
+
+    /// The header `name` as a `HeaderField`: absent, one value (OWS-trimmed), or repeated.
+    pub fn header(&self, name: &str) -> HeaderField<'_> {
+        let mut it = self.header_values(name);
+        match (it.next(), it.next()) {
+            (None, _) => HeaderField::Absent,
+            (Some(v), None) => HeaderField::One(trim_ows(v)),
+            (Some(_), Some(_)) => HeaderField::Repeated,
+        }
+    }
+
+    /// Replace every field named `name` (case-insensitive) by one field `name: value`,
+    /// appended at the end; `None` removes the field.
+    pub fn set_header(&mut self, name: &str, value: Option<&[u8]>) {
+        self.headers
+            .retain(|(n, _)| !n.eq_ignore_ascii_case(name.as_bytes()));
+        if let Some(v) = value {
+            self.headers.push((name.as_bytes().to_vec(), v.to_vec()));
+        }
+    }
+}
+
+/// One header as the server's HTTP layer sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeaderField<'a> {
+    /// Not sent.
+    Absent,
+    /// Sent once; the value with leading/trailing SP and HTAB removed (RFC 9110 §5.5).
+    One(&'a [u8]),
+    /// Sent more than once (the spec does not say how to combine them: AMB-20).
+    Repeated,
+}
+
+/// Strip RFC 9110 optional whitespace (SP, HTAB) from both ends.
+pub fn trim_ows(v: &[u8]) -> &[u8] {
+    let is_ows = |b: &u8| *b == b' ' || *b == b'\t';
+    let start = v.iter().position(|b| !is_ows(b)).unwrap_or(v.len());
+    let end = v.iter().rposition(|b| !is_ows(b)).map_or(start, |e| e + 1);
+    &v[start..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_lookup_is_case_insensitive_and_trims_ows() {
+        let c = Case::post("/mcp", &[("mcp-METHOD", " \ttools/list ")], "");
+        assert_eq!(c.header("Mcp-Method"), HeaderField::One(b"tools/list"));
+        assert_eq!(c.header("Mcp-Name"), HeaderField::Absent);
+    }
+
+    #[test]
+    fn repeated_header_is_reported() {
+        let c = Case::post("/mcp", &[("Mcp-Name", "a"), ("MCP-NAME", "a")], "");
+        assert_eq!(c.header("mcp-name"), HeaderField::Repeated);
+    }
+
+    #[test]
+    fn trim_keeps_internal_space() {
+        assert_eq!(trim_ows(b"  us west 1\t"), b"us west 1");
+        assert_eq!(trim_ows(b"   "), b"");
+    }
+}

@@ -1,0 +1,10 @@
+//! Header value encoding: the base64 sentinel codec, RFC 9110 field-value validity and the
+//! comparison of a mirrored header value with its body value.
+
+pub mod compare;
+pub mod field_value;
+pub mod sentinel;
+
+pub use compare::{compare_param, ParamMatch};
+pub use field_value::{field_value_class, FieldValueClass};
+pub use sentinel::{decode_header_value, encode_header_value, needs_encoding, DecodedValue};

@@ -1,0 +1,24 @@
+//! mcpdiff's oracle: the MCP 2026-07-28 Streamable HTTP server rules as a pure model.
+//!
+//! No I/O lives here: no sockets, clocks or files. Given a raw request ([`Case`]) and what the
+//! target declares ([`Surface`]), [`judge`] returns a [`Verdict`]: every triggered rule with
+//! the set of answers it allows, and one canonical answer. [`check`] compares what a target
+//! did ([`Observation`]) with a Verdict and returns [`Finding`]s.
+
+pub mod annotations;
+pub mod case;
+pub mod check;
+pub mod encoding;
+pub mod judge;
+pub mod observation;
+pub mod rules;
+pub mod surface;
+pub mod verdict;
+
+pub use case::{Case, HeaderField};
+pub use check::{check, Finding};
+pub use judge::judge;
+pub use observation::{Body, HttpAnswer, Observation, SseMessage, TransportFailure};
+pub use rules::{Level, Rule, RuleId, Severity, RULES};
+pub use surface::{Capabilities, Surface, ToolDecl};
+pub use verdict::{Answer, Canonical, DataRule, Demand, Expectation, Lint, StatusSet, Verdict};

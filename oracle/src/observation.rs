@@ -1,0 +1,171 @@
+//! `Observation`: what a target actually did with one `Case`, normalized.
+//!
+//! The transport (in the CLI crate) builds these from bytes; the reference server's tests
+//! build them from their own HTTP answers. The oracle only ever reads them.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Why no complete HTTP answer was read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TransportFailure {
+    /// TCP connect refused or failed.
+    Refused,
+    /// Connection closed or reset before a complete status line and headers.
+    Reset,
+    /// No (complete) answer within the per-case time limit.
+    Timeout,
+    /// Bytes that are not an HTTP/1.x response.
+    Garbage,
+    /// Headers larger than the per-case limit.
+    OversizeHeaders,
+}
+
+/// One event of an SSE response (only `data` matters to the oracle).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SseMessage {
+    /// `data:` that parsed as JSON.
+    Json(Value),
+    /// `data:` that did not parse as JSON (kept short).
+    NotJson(String),
+}
+
+/// The body of an HTTP answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Body {
+    /// No body bytes.
+    Empty,
+    /// A JSON value (any content type; `content_type` says what the server claimed).
+    Json { value: Value },
+    /// A `text/event-stream` answer.
+    Sse {
+        messages: Vec<SseMessage>,
+        /// The server closed the stream itself (false: mcpdiff stopped reading at a limit).
+        closed: bool,
+    },
+    /// Bytes that are neither empty, nor JSON, nor SSE (a short prefix is kept).
+    Other { len: usize, prefix: String },
+    /// The body exceeded the size limit; reading stopped.
+    Oversize { read: usize },
+}
+
+/// A complete (or bounded) HTTP answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HttpAnswer {
+    pub status: u16,
+    /// Media type, lowercased, parameters removed (`application/json`).
+    pub content_type: Option<String>,
+    /// Value of an `Mcp-Session-Id` response header, if any.
+    pub session_id: Option<String>,
+    /// Value of `X-Accel-Buffering`, if any.
+    pub x_accel_buffering: Option<String>,
+    /// Value of `Allow`, if any.
+    pub allow: Option<String>,
+    pub body: Body,
+}
+
+/// What a target did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "outcome")]
+pub enum Observation {
+    Http(HttpAnswer),
+    Transport { failure: TransportFailure },
+}
+
+impl HttpAnswer {
+    /// A plain answer with no headers of interest.
+    pub fn new(status: u16, content_type: Option<&str>, body: Body) -> HttpAnswer {
+        HttpAnswer {
+            status,
+            content_type: content_type.map(str::to_string),
+            session_id: None,
+            x_accel_buffering: None,
+            allow: None,
+            body,
+        }
+    }
+
+    /// The JSON-RPC response this answer carries: the JSON body if it is a response object,
+    /// or for SSE the first message that is a response (has `result` or `error`).
+    pub fn rpc_response(&self) -> Option<&Value> {
+        match &self.body {
+            Body::Json { value } if is_response(value) => Some(value),
+            Body::Sse { messages, .. } => messages.iter().find_map(|m| match m {
+                SseMessage::Json(v) if is_response(v) => Some(v),
+                _ => None,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The error code of the JSON-RPC error response, if the answer is one with an integer code.
+    pub fn error_code(&self) -> Option<i64> {
+        self.rpc_response()?.get("error")?.get("code")?.as_i64()
+    }
+
+    /// Whether the answer carries a JSON-RPC success response.
+    pub fn is_result(&self) -> bool {
+        self.rpc_response().is_some_and(|r| r.get("result").is_some())
+    }
+
+    /// Whether the body is an SSE stream.
+    pub fn is_sse(&self) -> bool {
+        matches!(self.body, Body::Sse { .. })
+    }
+
+    /// All JSON messages of an SSE body (empty otherwise).
+    pub fn sse_json(&self) -> impl Iterator<Item = &Value> {
+        let msgs: &[SseMessage] = match &self.body {
+            Body::Sse { messages, .. } => messages,
+            _ => &[],
+        };
+        msgs.iter().filter_map(|m| match m {
+            SseMessage::Json(v) => Some(v),
+            SseMessage::NotJson(_) => None,
+        })
+    }
+}
+
+fn is_response(v: &Value) -> bool {
+    v.is_object() && (v.get("result").is_some() || v.get("error").is_some())
+}
+
+impl Observation {
+    pub fn http(&self) -> Option<&HttpAnswer> {
+        match self {
+            Observation::Http(a) => Some(a),
+            Observation::Transport { .. } => None,
+        }
+    }
+
+    /// One line for reports: `400 application/json error -32020`, `timeout`, ...
+    pub fn summary(&self) -> String {
+        match self {
+            Observation::Transport { failure } => format!("{failure:?}").to_lowercase(),
+            Observation::Http(a) => {
+                let ct = a.content_type.as_deref().unwrap_or("-");
+                let what = match (&a.body, a.rpc_response()) {
+                    (_, Some(r)) if r.get("error").is_some() => match a.error_code() {
+                        Some(c) => format!("error {c}"),
+                        None => "error (no integer code)".to_string(),
+                    },
+                    (Body::Sse { .. }, Some(_)) => "sse result".to_string(),
+                    (_, Some(_)) => "result".to_string(),
+                    (Body::Empty, None) => "empty".to_string(),
+                    (Body::Json { .. }, None) => "json (not a response)".to_string(),
+                    (Body::Sse { messages, closed }, None) => format!(
+                        "sse {} message(s), {}",
+                        messages.len(),
+                        if *closed { "closed" } else { "open" }
+                    ),
+                    (Body::Other { len, .. }, None) => format!("{len} non-JSON bytes"),
+                    (Body::Oversize { read }, None) => format!("oversize body (>{read} bytes)"),
+                };
+                format!("{} {} {}", a.status, ct, what)
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! The rule table: every server-observable RFC 2119 sentence the oracle encodes.
+//!
+//! Each `Rule` quotes its sentence exactly as the spec writes it (markdown emphasis and link
+//! targets removed, whitespace collapsed); `oracle/tests/rules_verbatim.rs` checks every
+//! quote against the pinned spec pages in `oracle/spec/`. Ids follow the project's reading
+//! aid (`shared/rules/RULES.md`) so a finding can be looked up there too.
+
+mod ids;
+mod table;
+
+pub use ids::*;
+pub use table::RULES;
+
+use serde::Serialize;
+use std::fmt;
+
+/// A rule's stable id, e.g. `SHTTP-HDR-ERR-32020`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct RuleId(pub &'static str);
+
+impl fmt::Display for RuleId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// The BCP 14 keyword that governs the server in the rule's sentence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Level {
+    #[serde(rename = "MUST")]
+    Must,
+    #[serde(rename = "MUST NOT")]
+    MustNot,
+    #[serde(rename = "SHOULD")]
+    Should,
+    #[serde(rename = "SHOULD NOT")]
+    ShouldNot,
+    #[serde(rename = "MAY")]
+    May,
+}
+
+/// How a finding on a rule counts (DESIGN.md, Scoring).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// MUST / MUST NOT: blocking; any finding scores the target 0.
+    Blocking,
+    /// SHOULD / SHOULD NOT: lowers the score.
+    Advisory,
+    /// MAY: tallied only.
+    Optional,
+}
+
+impl Level {
+    pub fn severity(self) -> Severity {
+        match self {
+            Level::Must | Level::MustNot => Severity::Blocking,
+            Level::Should | Level::ShouldNot => Severity::Advisory,
+            Level::May => Severity::Optional,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Must => "MUST",
+            Level::MustNot => "MUST NOT",
+            Level::Should => "SHOULD",
+            Level::ShouldNot => "SHOULD NOT",
+            Level::May => "MAY",
+        }
+    }
+}
+
+/// One rule of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Rule {
+    pub id: RuleId,
+    pub level: Level,
+    /// True when the sentence carries no keyword itself and the behaviour follows from other
+    /// keyworded rules (`level` is then the level of the rule it follows from).
+    pub derived: bool,
+    /// `path/in/spec.mdx#Section › Subsection`, relative to the 2026-07-28 spec root.
+    pub spec: &'static str,
+    /// The sentence, verbatim (normalised as described in the module docs).
+    pub sentence: &'static str,
+    /// One line: what a conformant server does.
+    pub summary: &'static str,
+    /// Whether the oracle has a check for it (false: listed for completeness, not judged).
+    pub judged: bool,
+}
+
+/// Look a rule up by id.
+pub fn rule(id: RuleId) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.id == id)
+}
+
+/// The level of a rule; rules missing from the table count as MUST so a typo cannot hide a
+/// finding (the table test rejects such ids anyway).
+pub fn level_of(id: RuleId) -> Level {
+    rule(id).map_or(Level::Must, |r| r.level)
+}

@@ -1,0 +1,168 @@
+//! `Surface`: what a target declares, learned by a conformant discovery pass.
+//!
+//! The oracle needs it to know which methods exist, which `Mcp-Param-*` headers a
+//! `tools/call` must carry, which names are known, and which versions are supported. A rule
+//! whose stimulus needs something the surface lacks (no annotated tool, no prompt) is simply
+//! never triggered: "not observed", never a pass and never a failure.
+
+use crate::annotations::{tool_header_params, AnnotationError, HeaderParam};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One declared tool.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolDecl {
+    pub name: String,
+    #[serde(rename = "inputSchema")]
+    pub input_schema: Value,
+    /// `annotations.readOnlyHint`, used by the runner's safety gate for real endpoints.
+    #[serde(default)]
+    pub read_only: bool,
+    /// The tool's valid `x-mcp-header` parameters, or why its annotations are invalid.
+    /// Derived from `input_schema` by [`ToolDecl::new`]; not serialized.
+    #[serde(skip, default = "no_params")]
+    pub header_params: Result<Vec<HeaderParam>, AnnotationError>,
+}
+
+fn no_params() -> Result<Vec<HeaderParam>, AnnotationError> {
+    Ok(Vec::new())
+}
+
+impl ToolDecl {
+    /// A tool with its annotations analysed once, up front (the judge runs per case).
+    pub fn new(name: impl Into<String>, input_schema: Value, read_only: bool) -> ToolDecl {
+        let header_params = tool_header_params(&input_schema);
+        ToolDecl {
+            name: name.into(),
+            input_schema,
+            read_only,
+            header_params,
+        }
+    }
+}
+
+/// Capabilities a target advertised in `server/discover`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Capabilities {
+    pub tools: bool,
+    pub resources: bool,
+    pub prompts: bool,
+    pub completions: bool,
+    pub logging: bool,
+}
+
+/// Everything the oracle knows about one target.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Surface {
+    /// The MCP endpoint path, e.g. `/mcp`.
+    pub endpoint: String,
+    /// Versions from `server/discover.supportedVersions`.
+    pub supported_versions: Vec<String>,
+    pub capabilities: Capabilities,
+    pub tools: Vec<ToolDecl>,
+    /// Concrete resource URIs from `resources/list`.
+    pub resources: Vec<String>,
+    /// URI templates from `resources/templates/list`.
+    pub resource_templates: Vec<String>,
+    /// Prompt names from `prompts/list`.
+    pub prompts: Vec<String>,
+    /// Origins (scheme://host[:port]) the target must accept besides its own loopback origin.
+    #[serde(default)]
+    pub allowed_origins: Vec<String>,
+}
+
+impl Surface {
+    /// A surface that declares nothing beyond the modern version (what an unknown target
+    /// looks like before discovery).
+    pub fn minimal(endpoint: &str) -> Surface {
+        Surface {
+            endpoint: endpoint.to_string(),
+            supported_versions: vec![crate::case::MODERN_VERSION.to_string()],
+            capabilities: Capabilities::default(),
+            tools: Vec::new(),
+            resources: Vec::new(),
+            resource_templates: Vec::new(),
+            prompts: Vec::new(),
+            allowed_origins: Vec::new(),
+        }
+    }
+
+    pub fn tool(&self, name: &str) -> Option<&ToolDecl> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    pub fn supports_version(&self, v: &str) -> bool {
+        self.supported_versions.iter().any(|s| s == v)
+    }
+
+    /// A server that lists a version earlier than 2025-06-18 supports clients that never
+    /// sent `MCP-Protocol-Version` and so MAY treat a missing header as 2025-03-26.
+    pub fn supports_headerless_clients(&self) -> bool {
+        self.supported_versions
+            .iter()
+            .any(|v| v.as_str() < "2025-06-18")
+    }
+
+    /// Whether the target also serves a legacy (initialize-era) version.
+    pub fn is_dual_era(&self) -> bool {
+        self.supported_versions
+            .iter()
+            .any(|v| v.as_str() < crate::case::MODERN_VERSION)
+    }
+
+    /// Whether `uri` names a declared resource or matches a declared template.
+    pub fn knows_resource(&self, uri: &str) -> bool {
+        self.resources.iter().any(|r| r == uri)
+            || self
+                .resource_templates
+                .iter()
+                .any(|t| template_matches(t, uri))
+    }
+}
+
+/// RFC 6570 level-1 matching, enough for fixture templates like `file:///logs/{day}.log`:
+/// literal parts must match, each `{var}` matches one or more characters other than `/`.
+pub fn template_matches(template: &str, uri: &str) -> bool {
+    let mut rest = uri;
+    let mut parts = template.split('{');
+    let Some(first) = parts.next() else {
+        return false;
+    };
+    let Some(after) = rest.strip_prefix(first) else {
+        return false;
+    };
+    rest = after;
+    for part in parts {
+        let Some((_var, literal)) = part.split_once('}') else {
+            return false;
+        };
+        // the variable consumes up to the next occurrence of `literal` (or to the end)
+        let var_end = if literal.is_empty() {
+            rest.find('/').unwrap_or(rest.len())
+        } else {
+            match rest.find(literal) {
+                Some(i) => i,
+                None => return false,
+            }
+        };
+        if var_end == 0 || rest[..var_end].contains('/') {
+            return false;
+        }
+        rest = &rest[var_end + literal.len()..];
+    }
+    rest.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn template_matching() {
+        assert!(template_matches("file:///logs/{day}.log", "file:///logs/mon.log"));
+        assert!(!template_matches("file:///logs/{day}.log", "file:///logs/.log"));
+        assert!(!template_matches("file:///logs/{day}.log", "file:///logs/a/b.log"));
+        assert!(template_matches("mem://{id}", "mem://7"));
+        assert!(!template_matches("mem://{id}", "other://7"));
+    }
+}

@@ -1,0 +1,154 @@
+//! `Verdict`: for one (Case, Surface), every rule the case triggers with the outcomes that
+//! rule allows, plus the one canonical answer the reference server gives.
+//!
+//! An `Expectation` is either a set of acceptable `Answer`s (the request-level outcome) or
+//! a `Lint` (a property every answer must have, e.g. no `Mcp-Session-Id`). A rule that is
+//! not in the Verdict was not exercised by this case.
+
+use crate::rules::RuleId;
+use serde::Serialize;
+use serde_json::Value;
+
+/// A set of HTTP status codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum StatusSet {
+    Exact(u16),
+    /// Inclusive range, e.g. 400..=599 for "an HTTP error status".
+    Range(u16, u16),
+}
+
+impl StatusSet {
+    pub const ERROR: StatusSet = StatusSet::Range(400, 599);
+    pub const ANY: StatusSet = StatusSet::Range(100, 599);
+
+    pub fn contains(self, s: u16) -> bool {
+        match self {
+            StatusSet::Exact(x) => s == x,
+            StatusSet::Range(lo, hi) => (lo..=hi).contains(&s),
+        }
+    }
+}
+
+/// What the `id` of a JSON-RPC response must be.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum IdRule {
+    /// Equal in value and JSON type to the request id.
+    Echo(Value),
+    /// Absent or `null` (unreadable request id, AMB-27).
+    AbsentOrNull,
+    /// Absent (the 403-Origin and rejected-notification bodies are defined without `id`).
+    Absent,
+}
+
+/// Extra requirements on `error.data` (P-SHAPE).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum DataRule {
+    None,
+    /// -32022: `data.supported` a string array not containing `data.requested`, and
+    /// `data.requested` one of these values (AMB-06: header or body).
+    UnsupportedVersion { requested: Vec<String> },
+    /// -32021: `data.requiredCapabilities` an object.
+    RequiredCapabilities,
+}
+
+/// One acceptable outcome.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Answer {
+    /// A JSON-RPC error response with `code`, served with a status in `status`.
+    RpcError {
+        status: StatusSet,
+        code: i64,
+        id: IdRule,
+        data: DataRule,
+    },
+    /// A JSON-RPC success response (JSON or SSE), any 2xx.
+    RpcResult { id: IdRule },
+    /// An SSE stream that has not failed (used for `subscriptions/listen`).
+    OpenStream,
+    /// `202 Accepted` with an empty body.
+    Accepted,
+    /// An HTTP status from `status` whose body is empty, not JSON-RPC, or a JSON-RPC error
+    /// with any code whose id satisfies `id` (rejections the spec gives no code for).
+    HttpError { status: StatusSet, id: IdRule },
+}
+
+/// A property every answer to this case must have.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Lint {
+    /// No `Mcp-Session-Id` response header.
+    NoSessionId,
+    /// A 2xx answer to a request is `application/json` or `text/event-stream`.
+    RequestContentType,
+    /// An SSE answer carries `X-Accel-Buffering: no`.
+    SseXAccel,
+    /// No message on an SSE stream is a JSON-RPC request.
+    SseNoRequests,
+    /// No error code in -32099..=-32020 other than the three defined ones.
+    NoUndefinedReservedCode,
+    /// Neither -32002 nor -32042.
+    NoRetiredCode,
+    /// No code in -32019..=-32000.
+    NoLegacyRangeCode,
+    /// Every `result` carries a string `resultType`.
+    ResultType,
+    /// Every `error` has an integer `code` and a string `message`.
+    ErrorShape,
+    /// Every result's `_meta` has `io.modelcontextprotocol/serverInfo` with name and version.
+    ServerInfo,
+    /// A 405 answer carries an `Allow` header (RFC 9110 §15.5.6).
+    AllowOn405,
+}
+
+/// What one rule demands of the answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Demand {
+    /// The answer must match one of these.
+    OneOf(Vec<Answer>),
+    /// The answer must satisfy this property.
+    Lint(Lint),
+}
+
+/// One triggered rule and what it allows.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Expectation {
+    pub rule: RuleId,
+    pub demand: Demand,
+}
+
+/// The single answer the reference server gives (always inside the Verdict).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Canonical {
+    /// Answer with this status and, when `code` is set, a JSON-RPC error.
+    Reject {
+        status: u16,
+        code: Option<i64>,
+        /// `None`: the error carries no `id` member.
+        id: Option<Value>,
+        data: Option<Value>,
+        message: String,
+    },
+    /// `202 Accepted`, empty body.
+    Accepted,
+    /// `405 Method Not Allowed` with `Allow: POST`.
+    MethodNotAllowed,
+    /// The request is valid: run the method against the fixture and answer its result.
+    Dispatch,
+}
+
+/// The oracle's answer for one case.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Verdict {
+    pub expectations: Vec<Expectation>,
+    pub canonical: Canonical,
+}
+
+impl Verdict {
+    /// The rules this case exercises.
+    pub fn rules(&self) -> impl Iterator<Item = RuleId> + '_ {
+        self.expectations.iter().map(|e| e.rule)
+    }
+
+    pub fn triggers(&self, rule: RuleId) -> bool {
+        self.rules().any(|r| r == rule)
+    }
+}

@@ -1,0 +1,35 @@
+//! `mcpdiff`: property-based fuzz and differential testing for MCP Streamable HTTP
+//! (revision 2026-07-28). This file only parses the command line and hands over to one
+//! module per subcommand in `cmd/`.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod cmd;
+
+#[derive(Parser)]
+#[command(
+    name = "mcpdiff",
+    version,
+    about = "Fuzz and differential testing for MCP Streamable HTTP servers (revision 2026-07-28)",
+    long_about = "mcpdiff sends generated adversarial requests to MCP Streamable HTTP endpoints, \
+judges every answer against an oracle of the 2026-07-28 specification, compares targets \
+with each other, and shrinks every problem to a minimal reproducer with its spec sentence."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the rule table the oracle encodes (id, level, spec section, sentence).
+    Rules(cmd::rules::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Rules(args) => cmd::rules::run(args),
+    }
+}
