@@ -8,7 +8,9 @@
 pub mod annotations;
 pub mod case;
 pub mod check;
+pub mod client;
 pub mod encoding;
+pub mod fixture;
 pub mod judge;
 pub mod observation;
 pub mod rules;

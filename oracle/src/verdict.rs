@@ -29,17 +29,6 @@ impl StatusSet {
     }
 }
 
-/// What the `id` of a JSON-RPC response must be.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub enum IdRule {
-    /// Equal in value and JSON type to the request id.
-    Echo(Value),
-    /// Absent or `null` (unreadable request id, AMB-27).
-    AbsentOrNull,
-    /// Absent (the 403-Origin and rejected-notification bodies are defined without `id`).
-    Absent,
-}
-
 /// Extra requirements on `error.data` (P-SHAPE).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum DataRule {
@@ -51,29 +40,32 @@ pub enum DataRule {
     RequiredCapabilities,
 }
 
-/// One acceptable outcome.
+/// One acceptable outcome. Ids are not part of an answer: the id lints check them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Answer {
     /// A JSON-RPC error response with `code`, served with a status in `status`.
     RpcError {
         status: StatusSet,
         code: i64,
-        id: IdRule,
         data: DataRule,
     },
-    /// A JSON-RPC success response (JSON or SSE), any 2xx.
-    RpcResult { id: IdRule },
-    /// An SSE stream that has not failed (used for `subscriptions/listen`).
+    /// A JSON-RPC success response (JSON or SSE) with a 2xx status.
+    RpcResult,
+    /// A 2xx SSE stream carrying no JSON-RPC error (`subscriptions/listen`).
     OpenStream,
     /// `202 Accepted` with an empty body.
     Accepted,
-    /// An HTTP status from `status` whose body is empty, not JSON-RPC, or a JSON-RPC error
-    /// with any code whose id satisfies `id` (rejections the spec gives no code for).
-    HttpError { status: StatusSet, id: IdRule },
+    /// A status in `status`, whatever the body (rejections the spec gives no code for, and
+    /// rejections an HTTP parser makes below the MCP layer).
+    HttpStatus { status: StatusSet },
+    /// Any rejection: an HTTP error status or a JSON-RPC error body.
+    AnyError,
+    /// Anything that is not a rejection (a 1xx-3xx status without a JSON-RPC error body).
+    NotAnError,
 }
 
 /// A property every answer to this case must have.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Lint {
     /// No `Mcp-Session-Id` response header.
     NoSessionId,
@@ -93,10 +85,16 @@ pub enum Lint {
     ResultType,
     /// Every `error` has an integer `code` and a string `message`.
     ErrorShape,
+    /// A success response's `id` equals the request id (value and JSON type).
+    ResultIdEcho(Value),
+    /// An error response's `id` equals the request id; a 403 body may carry none.
+    ErrorIdEcho(Value),
     /// Every result's `_meta` has `io.modelcontextprotocol/serverInfo` with name and version.
     ServerInfo,
     /// A 405 answer carries an `Allow` header (RFC 9110 §15.5.6).
     AllowOn405,
+    /// No JSON-RPC response (a result, or an error carrying an id) to a notification.
+    NoResponseToNotification,
 }
 
 /// What one rule demands of the answer.

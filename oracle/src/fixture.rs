@@ -1,0 +1,86 @@
+//! The fixture surface: what the reference server (and its mutants) declare. Rich enough
+//! that every rule of the oracle can be exercised: a plain tool, a tool with `x-mcp-header`
+//! on string, integer and boolean parameters (one nested through a `properties` chain), a
+//! tool whose name needs the sentinel in `Mcp-Name`, a streaming tool, a resource, a
+//! resource template and a prompt.
+
+use crate::case::MODERN_VERSION;
+use crate::surface::{Capabilities, Surface, ToolDecl};
+use serde_json::json;
+
+pub const PLAIN_TOOL: &str = "get_weather";
+pub const HEADER_TOOL: &str = "execute_sql";
+pub const SENTINEL_TOOL: &str = "café_menu";
+pub const STREAM_TOOL: &str = "slow_count";
+pub const RESOURCE: &str = "file:///projects/myapp/config.json";
+pub const TEMPLATE: &str = "file:///logs/{day}.log";
+pub const PROMPT: &str = "code_review";
+
+/// The fixture tools, in `tools/list` order.
+pub fn tools() -> Vec<ToolDecl> {
+    vec![
+        ToolDecl::new(
+            PLAIN_TOOL,
+            json!({
+                "type": "object",
+                "properties": {"location": {"type": "string"}},
+                "required": ["location"]
+            }),
+            true,
+        ),
+        ToolDecl::new(
+            HEADER_TOOL,
+            json!({
+                "type": "object",
+                "properties": {
+                    "region": {"type": "string", "x-mcp-header": "Region"},
+                    "count": {"type": "integer", "x-mcp-header": "Count"},
+                    "flag": {"type": "boolean", "x-mcp-header": "Flag"},
+                    "opt": {"type": "string", "x-mcp-header": "Opt"},
+                    "target": {
+                        "type": "object",
+                        "properties": {
+                            "region": {"type": "string", "x-mcp-header": "TargetRegion"}
+                        }
+                    },
+                    "query": {"type": "string"}
+                },
+                "required": ["region", "query"]
+            }),
+            true,
+        ),
+        ToolDecl::new(
+            SENTINEL_TOOL,
+            json!({"type": "object", "properties": {}}),
+            true,
+        ),
+        ToolDecl::new(
+            STREAM_TOOL,
+            json!({
+                "type": "object",
+                "properties": {"to": {"type": "integer", "minimum": 1, "maximum": 5}}
+            }),
+            true,
+        ),
+    ]
+}
+
+/// The fixture surface as the oracle sees it.
+pub fn surface() -> Surface {
+    Surface {
+        endpoint: "/mcp".to_string(),
+        supported_versions: vec![MODERN_VERSION.to_string()],
+        capabilities: Capabilities {
+            tools: true,
+            resources: true,
+            prompts: true,
+            completions: true,
+            logging: false,
+        },
+        tools: tools(),
+        resources: vec![RESOURCE.to_string()],
+        resource_templates: vec![TEMPLATE.to_string()],
+        prompts: vec![PROMPT.to_string()],
+        allowed_origins: Vec::new(),
+    }
+}

@@ -1,0 +1,344 @@
+//! `judge(case, surface) -> Verdict`: which rules a case triggers and what each allows.
+//!
+//! The judge first lists the case's *defects* (each one a departure from a conformant request
+//! with the answer the spec mandates when it is alone), then combines them the way
+//! `shared/rules/PRECEDENCE.md` reads the spec: the revision fixes no validation order, so
+//! when several MUST-level defects meet, every answer one of them mandates is acceptable
+//! (P-NONE), success never is (P-NO-SUCCESS), and SHOULD-level answers give way to MUST-level
+//! ones (P-MUST-SHOULD). Benign inputs (`Mcp-Session-Id`, odd header-name case, padding, a
+//! valid sentinel, `42.0` for `42`) never change the acceptable set (P-BENIGN).
+//!
+//! Each MUST defect yields two expectations: its *reject* rule (the request must be refused
+//! at all) and its *shape* rule (a refusal must be one of the acceptable answers). A mutant
+//! that skips a check then breaks only the reject rule, one that answers with the wrong code
+//! only the shape rule.
+
+mod envelope;
+mod headers;
+pub use headers::name_source;
+mod methods;
+mod origin;
+mod params;
+
+use crate::case::Case;
+use crate::rules::{self, level_of, RuleId, Severity};
+use crate::surface::Surface;
+use crate::verdict::{Answer, Canonical, DataRule, Demand, Expectation, Lint, StatusSet, Verdict};
+use envelope::Envelope;
+use origin::OriginClass;
+use serde_json::Value;
+
+/// One departure from a conformant request.
+#[derive(Clone, Debug)]
+pub(crate) struct Defect {
+    /// The rule that says the request must be refused.
+    pub reject: RuleId,
+    /// The rule that says how a refusal looks.
+    pub shape: RuleId,
+    /// The answers this defect mandates when it is alone (the first is canonical).
+    pub answers: Vec<Answer>,
+    /// Position in the recommended canonical order (PRECEDENCE.md §5); lower goes first.
+    pub priority: u8,
+    /// The reference server's answer for this defect.
+    pub canonical: Canonical,
+}
+
+/// Everything the per-part checks learn about one request.
+#[derive(Default)]
+pub(crate) struct Findings {
+    pub defects: Vec<Defect>,
+    /// Answers that become acceptable because the spec leaves a point open (AMB-nn).
+    pub tolerated: Vec<Answer>,
+    /// Rules exercised by benign inputs: the acceptable set must stay as if they were absent.
+    pub benign: Vec<RuleId>,
+    /// When set, the spec allows any answer at all for this request (legacy MAY paths).
+    pub anything_goes: bool,
+}
+
+impl Findings {
+    pub fn defect(&mut self, reject: RuleId, shape: RuleId, priority: u8, answer: Canonical) {
+        let answers = vec![answer_of(&answer)];
+        self.defects.push(Defect {
+            reject,
+            shape,
+            answers,
+            priority,
+            canonical: answer,
+        });
+    }
+
+    pub fn tolerate(&mut self, a: Answer) {
+        if !self.tolerated.contains(&a) {
+            self.tolerated.push(a);
+        }
+    }
+
+    pub fn benign(&mut self, r: RuleId) {
+        if !self.benign.contains(&r) {
+            self.benign.push(r);
+        }
+    }
+}
+
+/// The canonical 400/-32020 rejection.
+pub(crate) fn header_mismatch(id: &Value, message: &str) -> Canonical {
+    Canonical::Reject {
+        status: 400,
+        code: Some(-32020),
+        id: Some(id.clone()),
+        data: None,
+        message: format!("Header mismatch: {message}"),
+    }
+}
+
+/// The acceptable-answer pattern a canonical rejection belongs to.
+pub(crate) fn answer_of(c: &Canonical) -> Answer {
+    match c {
+        Canonical::Reject {
+            status,
+            code: Some(code),
+            ..
+        } => {
+            let status = match *code {
+                // unspecified statuses (AMB-08): only the code is checked
+                -32602 | -32603 | -32700 | -32600 if *status != 400 => StatusSet::ANY,
+                _ => StatusSet::Exact(*status),
+            };
+            let data = match *code {
+                -32021 => DataRule::RequiredCapabilities,
+                _ => DataRule::None,
+            };
+            Answer::RpcError {
+                status,
+                code: *code,
+                data,
+            }
+        }
+        Canonical::Reject {
+            status, code: None, ..
+        } => Answer::HttpStatus {
+            status: StatusSet::Exact(*status),
+        },
+        Canonical::Accepted => Answer::Accepted,
+        Canonical::MethodNotAllowed => Answer::HttpStatus {
+            status: StatusSet::Exact(405),
+        },
+        Canonical::Dispatch => Answer::RpcResult,
+    }
+}
+
+/// Judge one case against one surface.
+pub fn judge(case: &Case, surface: &Surface) -> Verdict {
+    let origin = origin::classify(case, surface);
+    let mut f = Findings::default();
+    if origin == OriginClass::Invalid {
+        f.defects.push(origin::defect());
+    } else if origin == OriginClass::Unclear {
+        f.tolerate(origin::answer());
+    }
+    let mut lints: Vec<(RuleId, Lint)> = vec![(rules::BC_SESSION, Lint::NoSessionId)];
+
+    if !case.method.eq_ignore_ascii_case("POST") {
+        return judge_other_verb(case, surface, f, lints);
+    }
+    match envelope::parse(&case.body) {
+        Envelope::Unusable(canonical) => {
+            // US-PARSE / US-BATCH / US-NOTRPC: no rule fixes the answer; header-only defects
+            // stay reportable but the body-dependent ones cannot be established (P-LOGIC).
+            let mut success = Vec::new();
+            f.tolerate(Answer::HttpStatus {
+                status: StatusSet::Range(400, 499),
+            });
+            success.push(answer_of(&canonical));
+            lints.extend(error_lints());
+            assemble(f, success, None, canonical, lints)
+        }
+        Envelope::Notification => {
+            lints.push((rules::NOTIF_NO_RESPONSE, Lint::NoResponseToNotification));
+            let mut f2 = Findings::default();
+            f2.defects = f.defects; // only the Origin defect survives (P-NOTIF)
+            let success = vec![
+                Answer::Accepted,
+                Answer::HttpStatus {
+                    status: StatusSet::ERROR,
+                },
+            ];
+            assemble(f2, success, Some(rules::NOTIF_202), Canonical::Accepted, lints)
+        }
+        Envelope::Request(req) => {
+            lints.extend(request_lints(&req.id));
+            headers::check(case, surface, &req, &mut f);
+            let (success, rule) = methods::check(case, surface, &req, &mut f);
+            assemble(f, success, Some(rule), Canonical::Dispatch, lints)
+        }
+    }
+}
+
+/// GET, DELETE and other verbs: SHOULD 405 for a modern-only server, 403 beats it.
+fn judge_other_verb(
+    case: &Case,
+    surface: &Surface,
+    f: Findings,
+    mut lints: Vec<(RuleId, Lint)>,
+) -> Verdict {
+    let legacy_verb = case.method.eq_ignore_ascii_case("GET")
+        || case.method.eq_ignore_ascii_case("DELETE");
+    lints.push((rules::BC_GET_DELETE, Lint::AllowOn405));
+    let mut f = f;
+    if surface.is_dual_era() && legacy_verb {
+        // a dual-era server may serve the 2025-11-25 GET stream / session DELETE
+        f.anything_goes = f.defects.is_empty();
+    }
+    if legacy_verb && f.defects.is_empty() && !f.anything_goes {
+        f.defects.push(Defect {
+            reject: rules::BC_GET_DELETE,
+            shape: rules::BC_GET_DELETE,
+            answers: vec![Answer::HttpStatus {
+                status: StatusSet::Exact(405),
+            }],
+            priority: 2,
+            canonical: Canonical::MethodNotAllowed,
+        });
+    }
+    // other verbs: no rule names an answer; 405 is the canonical choice
+    assemble(f, Vec::new(), None, Canonical::MethodNotAllowed, lints)
+}
+
+fn error_lints() -> Vec<(RuleId, Lint)> {
+    vec![
+        (rules::ERRCODE_RESERVED, Lint::NoUndefinedReservedCode),
+        (rules::ERRCODE_RETIRED, Lint::NoRetiredCode),
+        (rules::ERRCODE_LEGACY, Lint::NoLegacyRangeCode),
+        (rules::ERROR_SHAPE, Lint::ErrorShape),
+    ]
+}
+
+fn request_lints(id: &Value) -> Vec<(RuleId, Lint)> {
+    let mut v = error_lints();
+    v.extend([
+        (rules::REQ_CT, Lint::RequestContentType),
+        (rules::SSE_XACCEL, Lint::SseXAccel),
+        (rules::SSE_NO_REQUESTS, Lint::SseNoRequests),
+        (rules::RESULTTYPE, Lint::ResultType),
+        (rules::RESULT_ID, Lint::ResultIdEcho(id.clone())),
+        (rules::ERROR_ID, Lint::ErrorIdEcho(id.clone())),
+        (rules::SERVERINFO, Lint::ServerInfo),
+    ]);
+    v
+}
+
+/// Combine defects, tolerated answers and the success set into expectations.
+fn assemble(
+    f: Findings,
+    success: Vec<Answer>,
+    success_rule: Option<RuleId>,
+    dispatch: Canonical,
+    lints: Vec<(RuleId, Lint)>,
+) -> Verdict {
+    let mut expectations: Vec<Expectation> = lints
+        .into_iter()
+        .map(|(rule, l)| Expectation {
+            rule,
+            demand: Demand::Lint(l),
+        })
+        .collect();
+    if f.anything_goes {
+        return Verdict {
+            expectations,
+            canonical: dispatch,
+        };
+    }
+    let blocking = |d: &&Defect| level_of(d.reject).severity() == Severity::Blocking;
+    let must: Vec<&Defect> = f.defects.iter().filter(blocking).collect();
+    let should: Vec<&Defect> = f.defects.iter().filter(|d| !blocking(d)).collect();
+
+    let mut push = |rule: RuleId, answers: Vec<Answer>| {
+        match expectations.iter_mut().find(|e| e.rule == rule) {
+            Some(Expectation {
+                demand: Demand::OneOf(existing),
+                ..
+            }) => {
+                for a in answers {
+                    if !existing.contains(&a) {
+                        existing.push(a)
+                    }
+                }
+            }
+            _ => expectations.push(Expectation {
+                rule,
+                demand: Demand::OneOf(answers),
+            }),
+        }
+    };
+
+    let canonical;
+    if !must.is_empty() {
+        // P-NONE: the union of what each reportable MUST defect mandates (+ open points)
+        let mut union: Vec<Answer> = Vec::new();
+        for a in must.iter().flat_map(|d| d.answers.iter()).chain(&f.tolerated) {
+            if !union.contains(a) && !matches!(a, Answer::RpcResult | Answer::OpenStream) {
+                union.push(a.clone());
+            }
+        }
+        let mut shape_set = union.clone();
+        shape_set.push(Answer::NotAnError);
+        for d in &must {
+            if d.reject == d.shape {
+                // one sentence says both "refuse" and how: the union alone
+                push(d.reject, union.clone());
+            } else {
+                push(d.reject, vec![Answer::AnyError]);
+                push(d.shape, shape_set.clone());
+            }
+        }
+        canonical = must
+            .iter()
+            .min_by_key(|d| d.priority)
+            .map(|d| d.canonical.clone())
+            .unwrap_or(dispatch);
+    } else if !should.is_empty() {
+        // only SHOULD-level refusals: their answers, or (a SHOULD deviation) success
+        let mut set: Vec<Answer> = should.iter().flat_map(|d| d.answers.clone()).collect();
+        set.extend(f.tolerated.iter().cloned());
+        for d in &should {
+            push(d.reject, set.clone());
+        }
+        canonical = should
+            .iter()
+            .min_by_key(|d| d.priority)
+            .map(|d| d.canonical.clone())
+            .unwrap_or(dispatch);
+    } else {
+        let success_only = success.clone();
+        let mut set = success;
+        for a in &f.tolerated {
+            if !set.contains(a) {
+                set.push(a.clone());
+            }
+        }
+        // P-BENIGN: a benign input is the stimulus; it carries the expectation, so a server
+        // that trips over it is blamed for that, not for the method it called
+        if !set.is_empty() {
+            if f.benign.is_empty() {
+                if let Some(rule) = success_rule {
+                    push(rule, set);
+                }
+            } else {
+                for r in &f.benign {
+                    // the SHOULD on numeric comparison must see a string-comparing refusal
+                    let own = if *r == rules::INT_NUMERIC {
+                        success_only.clone()
+                    } else {
+                        set.clone()
+                    };
+                    push(*r, own);
+                }
+            }
+        }
+        canonical = dispatch;
+    }
+    Verdict {
+        expectations,
+        canonical,
+    }
+}

@@ -1,0 +1,243 @@
+//! One scenario per defect class: the canonical answer passes, and a typical wrong answer is
+//! caught by exactly the rule the scenario names.
+
+use mcpdiff_oracle::client::conformant_case;
+use mcpdiff_oracle::fixture::{self, HEADER_TOOL, PLAIN_TOOL, RESOURCE, SENTINEL_TOOL};
+use mcpdiff_oracle::{check, judge, Body, Canonical, Case, HttpAnswer, Observation, Verdict};
+use serde_json::{json, Value};
+
+fn ok_result(id: &Value) -> Observation {
+    Observation::Http(HttpAnswer::new(
+        200,
+        Some("application/json"),
+        Body::Json {
+            value: json!({"jsonrpc":"2.0","id":id,"result":{
+                "resultType":"complete",
+                "_meta":{"io.modelcontextprotocol/serverInfo":{"name":"t","version":"1"}}}}),
+        },
+    ))
+}
+
+fn error(status: u16, id: Option<&Value>, code: i64, data: Option<Value>) -> Observation {
+    let mut e = json!({"jsonrpc":"2.0","error":{"code":code,"message":"m"}});
+    if let Some(id) = id {
+        e["id"] = id.clone();
+    }
+    if let Some(d) = data {
+        e["error"]["data"] = d;
+    }
+    Observation::Http(HttpAnswer::new(
+        status,
+        Some("application/json"),
+        Body::Json { value: e },
+    ))
+}
+
+/// The observation the reference server would produce for the verdict's canonical answer.
+fn canonical(v: &Verdict, id: &Value) -> Observation {
+    match &v.canonical {
+        Canonical::Dispatch => ok_result(id),
+        Canonical::Reject {
+            status,
+            code: Some(code),
+            id,
+            data,
+            ..
+        } => error(*status, id.as_ref(), *code, data.clone()),
+        Canonical::Reject { status, .. } => {
+            Observation::Http(HttpAnswer::new(*status, None, Body::Empty))
+        }
+        Canonical::Accepted => Observation::Http(HttpAnswer::new(202, None, Body::Empty)),
+        Canonical::MethodNotAllowed => {
+            let mut a = HttpAnswer::new(405, None, Body::Empty);
+            a.allow = Some("POST".into());
+            Observation::Http(a)
+        }
+    }
+}
+
+fn call(args: Value) -> Case {
+    conformant_case(
+        &fixture::surface(),
+        json!(1),
+        "tools/call",
+        json!({"name": HEADER_TOOL, "arguments": args}),
+    )
+}
+
+fn rules_of(v: &Verdict, obs: &Observation) -> Vec<String> {
+    let mut r: Vec<String> = check(v, obs).into_iter().map(|f| f.rule).collect();
+    r.sort();
+    r
+}
+
+fn assert_canonical_passes(case: &Case) -> Verdict {
+    let v = judge(case, &fixture::surface());
+    let f = check(&v, &canonical(&v, &json!(1)));
+    assert!(f.is_empty(), "canonical answer fails its own verdict: {f:?}\n{v:#?}");
+    v
+}
+
+#[test]
+fn conformant_requests_dispatch() {
+    let s = fixture::surface();
+    for (m, p) in [
+        ("server/discover", json!({})),
+        ("tools/list", json!({})),
+        ("tools/call", json!({"name": PLAIN_TOOL, "arguments": {"location": "x"}})),
+        ("tools/call", json!({"name": SENTINEL_TOOL, "arguments": {}})),
+        ("resources/read", json!({"uri": RESOURCE})),
+        ("resources/read", json!({"uri": "file:///logs/mon.log"})),
+        ("prompts/get", json!({"name": "code_review"})),
+    ] {
+        let c = conformant_case(&s, json!(1), m, p);
+        let v = assert_canonical_passes(&c);
+        assert_eq!(v.canonical, Canonical::Dispatch, "{m}");
+    }
+    let c = call(json!({"region": "us-west1", "count": 42, "flag": true, "query": "q",
+                        "target": {"region": "eu"}}));
+    let v = assert_canonical_passes(&c);
+    assert_eq!(v.canonical, Canonical::Dispatch);
+    // a refusal of a conformant annotated call is blamed on header validation
+    assert_eq!(
+        rules_of(&v, &error(400, Some(&json!(1)), -32020, None)),
+        ["SHTTP-PARAM-VALIDATE"]
+    );
+}
+
+#[test]
+fn mcp_name_mismatch_must_be_400_32020() {
+    let mut c = call(json!({"region": "us", "query": "q"}));
+    c.set_header("Mcp-Name", Some(b"get_weather"));
+    let v = assert_canonical_passes(&c);
+    assert_eq!(rules_of(&v, &ok_result(&json!(1))), ["SHTTP-HDR-MISMATCH-400"]);
+    assert_eq!(
+        rules_of(&v, &error(400, Some(&json!(1)), -32602, None)),
+        ["SHTTP-HDR-ERR-32020"]
+    );
+    assert!(rules_of(&v, &error(400, Some(&json!(1)), -32020, None)).is_empty());
+    // wrong id on the error
+    assert_eq!(
+        rules_of(&v, &error(400, Some(&json!(2)), -32020, None)),
+        ["BASE-ERROR-ID"]
+    );
+}
+
+#[test]
+fn param_rules() {
+    let args = json!({"region": "us-west1", "count": 42, "query": "q"});
+    // omitted
+    let mut c = call(args.clone());
+    c.set_header("Mcp-Param-Region", None);
+    let v = assert_canonical_passes(&c);
+    assert_eq!(rules_of(&v, &ok_result(&json!(1))), ["SHTTP-PARAM-OMITTED-REJECT"]);
+    // integer 42.0 vs 42: SHOULD accept
+    let mut c = call(args.clone());
+    c.set_header("Mcp-Param-Count", Some(b"42.0"));
+    let v = assert_canonical_passes(&c);
+    assert_eq!(
+        rules_of(&v, &error(400, Some(&json!(1)), -32020, None)),
+        ["SHTTP-INT-NUMERIC"]
+    );
+    // 43 vs 42 mismatch
+    let mut c = call(args.clone());
+    c.set_header("Mcp-Param-Count", Some(b"43"));
+    let v = assert_canonical_passes(&c);
+    assert_eq!(rules_of(&v, &ok_result(&json!(1))), ["SHTTP-PARAM-VALIDATE"]);
+    // sentinel must be decoded before comparing
+    let mut c = call(json!({"region": "Hello, 世界", "query": "q"}));
+    assert!(c
+        .headers
+        .iter()
+        .any(|(_, v)| v.as_slice() == b"=?base64?SGVsbG8sIOS4lueVjA==?="));
+    let v = assert_canonical_passes(&c);
+    assert_eq!(
+        rules_of(&v, &error(400, Some(&json!(1)), -32020, None)),
+        ["SHTTP-B64-DECODE"]
+    );
+    c.set_header("Mcp-Param-Region", Some(b"=?base64?SGVs!!!bG8=?="));
+    let v = assert_canonical_passes(&c);
+    assert_eq!(rules_of(&v, &ok_result(&json!(1))), ["SHTTP-B64-MALFORMED"]);
+    // boolean case
+    let mut c = call(json!({"region": "r", "flag": true, "query": "q"}));
+    c.set_header("Mcp-Param-Flag", Some(b"True"));
+    let v = assert_canonical_passes(&c);
+    assert_eq!(rules_of(&v, &ok_result(&json!(1))), ["SHTTP-BOOL-LOWER"]);
+    // absent optional argument: header not expected
+    let c = call(json!({"region": "r", "query": "q"}));
+    let v = assert_canonical_passes(&c);
+    assert!(v.triggers(mcpdiff_oracle::rules::PARAM_ABSENT) || v.triggers(mcpdiff_oracle::rules::PARAM_VALIDATE));
+}
+
+#[test]
+fn version_rules() {
+    let s = fixture::surface();
+    let mut c = conformant_case(&s, json!("a"), "tools/list", json!({}));
+    c.set_header("MCP-Protocol-Version", Some(b"1900-01-01"));
+    let v = judge(&c, &s);
+    // mismatch where the header version is unsupported: -32022 canonical, -32020 allowed
+    let f = check(&v, &error(400, Some(&json!("a")), -32020, None));
+    assert!(f.is_empty(), "{f:?}");
+    c.set_header("MCP-Protocol-Version", None);
+    let v = judge(&c, &s);
+    assert_eq!(
+        rules_of(&v, &ok_result(&json!("a"))),
+        ["SHTTP-PV-MISSING-REJECT"]
+    );
+    // unsupported everywhere
+    let body = br#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let c = Case::post(
+        "/mcp",
+        &[("MCP-Protocol-Version", "1900-01-01"), ("Mcp-Method", "tools/list")],
+        body.to_vec(),
+    );
+    let v = judge(&c, &s);
+    let good = error(
+        400,
+        Some(&json!(3)),
+        -32022,
+        Some(json!({"supported":["2026-07-28"],"requested":"1900-01-01"})),
+    );
+    assert!(check(&v, &good).is_empty());
+    let no_data = error(400, Some(&json!(3)), -32022, None);
+    assert_eq!(rules_of(&v, &no_data), ["SHTTP-PV-UNSUPPORTED-400"]);
+}
+
+#[test]
+fn origin_notification_and_verbs() {
+    let s = fixture::surface();
+    let mut c = conformant_case(&s, json!(1), "tools/list", json!({}));
+    c.set_header("Origin", Some(b"https://evil.example"));
+    let v = assert_canonical_passes(&c);
+    assert_eq!(rules_of(&v, &ok_result(&json!(1))), ["SHTTP-ORIGIN-403"]);
+    let mut g = c.clone();
+    g.method = "GET".into();
+    g.set_header("Origin", None);
+    let v = judge(&g, &s);
+    let f = rules_of(&v, &ok_result(&json!(1)));
+    assert_eq!(f, ["SHTTP-BC-GET-DELETE-405"]);
+    let n = Case::post(
+        "/mcp",
+        &[("Mcp-Method", "notifications/cancelled")],
+        br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}"#.to_vec(),
+    );
+    let v = judge(&n, &s);
+    assert_eq!(v.canonical, Canonical::Accepted);
+    assert_eq!(rules_of(&v, &ok_result(&json!(1))), ["BASE-NOTIF-NO-RESPONSE", "SHTTP-NOTIF-202"]);
+}
+
+#[test]
+fn unknown_method_and_meta() {
+    let s = fixture::surface();
+    let c = conformant_case(&s, json!(1), "ping", json!({}));
+    let v = assert_canonical_passes(&c);
+    assert_eq!(rules_of(&v, &error(400, Some(&json!(1)), -32601, None)), ["SHTTP-METHOD-404"]);
+    let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+    let c = Case::post(
+        "/mcp",
+        &[("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "tools/list")],
+        body.to_vec(),
+    );
+    let v = assert_canonical_passes(&c);
+    assert_eq!(rules_of(&v, &ok_result(&json!(1))), ["BASE-META-REQUIRED-400"]);
+}
