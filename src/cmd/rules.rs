@@ -1,6 +1,13 @@
 //! `mcpdiff rules`: print the oracle's rule table.
+//!
+//! Human form: one block per rule (id, level, flags, spec section, summary), wrapped to the
+//! terminal width (`COLUMNS`, default 100). `--level` filters by keyword family, `--id` prints
+//! one rule in full (with its verbatim sentence), `--json` prints a JSON array of rule objects
+//! (`id`, `level`, `derived`, `spec`, `sentence`, `summary`, `judged`). Output goes through a
+//! locked stdout; a closed pipe (`mcpdiff rules | head`) ends the command quietly.
 
-use mcpdiff_oracle::RULES;
+use mcpdiff_oracle::rules::{Level, Rule, RULES};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -8,21 +15,202 @@ pub struct Args {
     /// Print a JSON array of objects (id, level, spec, sentence, ...) instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Only rules of this keyword family (`must` = MUST and MUST NOT, and so on).
+    #[arg(long, value_enum)]
+    pub level: Option<LevelFilter>,
+    /// Print only this rule, in full (e.g. `SHTTP-HDR-ERR-32020`; case-insensitive).
+    #[arg(long, value_name = "ID")]
+    pub id: Option<String>,
+}
+
+/// A keyword family for `--level`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LevelFilter {
+    /// MUST and MUST NOT.
+    Must,
+    /// SHOULD and SHOULD NOT.
+    Should,
+    /// MAY.
+    May,
+}
+
+impl LevelFilter {
+    fn admits(self, level: Level) -> bool {
+        match self {
+            LevelFilter::Must => matches!(level, Level::Must | Level::MustNot),
+            LevelFilter::Should => matches!(level, Level::Should | Level::ShouldNot),
+            LevelFilter::May => level == Level::May,
+        }
+    }
 }
 
 pub fn run(args: Args) -> ExitCode {
-    if args.json {
-        match serde_json::to_string_pretty(RULES) {
-            Ok(s) => println!("{s}"),
-            Err(e) => {
-                eprintln!("mcpdiff: could not serialize the rule table: {e}");
-                return ExitCode::from(2);
-            }
-        }
-    } else {
-        for r in RULES {
-            println!("{:<36} {:<10} {}", r.id, r.level.as_str(), r.spec);
+    // `match` rather than `Option::is_none_or`, which is newer than the workspace's rust-version.
+    let selected: Vec<&Rule> = RULES
+        .iter()
+        .filter(|r| match args.level {
+            Some(f) => f.admits(r.level),
+            None => true,
+        })
+        .filter(|r| match args.id.as_deref() {
+            Some(id) => r.id.0.eq_ignore_ascii_case(id.trim()),
+            None => true,
+        })
+        .collect();
+    if let Some(id) = &args.id {
+        if selected.is_empty() {
+            eprintln!("mcpdiff: no rule with id {id:?} (see `mcpdiff rules` for the list)");
+            return ExitCode::from(2);
         }
     }
-    ExitCode::SUCCESS
+
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let written = if args.json {
+        write_json(&mut out, &selected)
+    } else if args.id.is_some() {
+        selected
+            .iter()
+            .try_for_each(|r| write_full(&mut out, r, width()))
+    } else {
+        write_table(&mut out, &selected, width())
+    };
+    match written.and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`| head`): nothing left to do, and nothing to complain about.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mcpdiff: could not write the rule table: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Output width: `COLUMNS` if it is a sensible number, else 100.
+fn width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|w| (40..=400).contains(w))
+        .unwrap_or(100)
+}
+
+fn write_json(out: &mut impl Write, rules: &[&Rule]) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, rules).map_err(io::Error::from)?;
+    writeln!(out)
+}
+
+fn flags(r: &Rule) -> String {
+    let mut f = Vec::new();
+    if r.derived {
+        f.push("derived");
+    }
+    if r.judged {
+        f.push("judged");
+    }
+    if f.is_empty() {
+        String::new()
+    } else {
+        format!("  [{}]", f.join(", "))
+    }
+}
+
+fn write_table(out: &mut impl Write, rules: &[&Rule], width: usize) -> io::Result<()> {
+    const INDENT: &str = "    ";
+    for r in rules {
+        writeln!(out, "{}  {}{}", r.id, r.level.as_str(), flags(r))?;
+        for line in wrap(r.spec, width - INDENT.len()) {
+            writeln!(out, "{INDENT}{line}")?;
+        }
+        for line in wrap(r.summary, width - INDENT.len()) {
+            writeln!(out, "{INDENT}{line}")?;
+        }
+    }
+    let musts = rules
+        .iter()
+        .filter(|r| LevelFilter::Must.admits(r.level))
+        .count();
+    let shoulds = rules
+        .iter()
+        .filter(|r| LevelFilter::Should.admits(r.level))
+        .count();
+    let mays = rules.len() - musts - shoulds;
+    writeln!(
+        out,
+        "\n{} rules: {musts} MUST/MUST NOT, {shoulds} SHOULD/SHOULD NOT, {mays} MAY",
+        rules.len()
+    )
+}
+
+fn write_full(out: &mut impl Write, r: &Rule, width: usize) -> io::Result<()> {
+    const LABEL: usize = 10;
+    let field = |out: &mut dyn Write, label: &str, text: &str| -> io::Result<()> {
+        for (i, line) in wrap(text, width.saturating_sub(LABEL).max(20))
+            .into_iter()
+            .enumerate()
+        {
+            let head = if i == 0 { label } else { "" };
+            writeln!(out, "{head:<LABEL$}{line}")?;
+        }
+        Ok(())
+    };
+    field(out, "id", r.id.0)?;
+    let level = format!(
+        "{} ({:?}){}",
+        r.level.as_str(),
+        r.level.severity(),
+        if r.derived {
+            ", derived: no keyword in the sentence itself"
+        } else {
+            ""
+        }
+    );
+    field(out, "level", &level)?;
+    field(out, "judged", if r.judged { "yes" } else { "no" })?;
+    field(out, "spec", r.spec)?;
+    field(out, "sentence", r.sentence)?;
+    field(out, "summary", r.summary)?;
+    writeln!(out)
+}
+
+/// Greedy word wrap; a word longer than `width` gets a line of its own.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_respects_width() {
+        let lines = wrap("aaa bbb ccc ddd", 7);
+        assert_eq!(lines, ["aaa bbb", "ccc ddd"]);
+        assert_eq!(wrap("", 10), [""]);
+        assert_eq!(
+            wrap("averyveryverylongword x", 5),
+            ["averyveryverylongword", "x"]
+        );
+    }
+
+    #[test]
+    fn level_filter_families() {
+        assert!(LevelFilter::Must.admits(Level::MustNot));
+        assert!(LevelFilter::Should.admits(Level::ShouldNot));
+        assert!(!LevelFilter::May.admits(Level::Should));
+    }
 }

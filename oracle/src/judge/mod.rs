@@ -155,8 +155,11 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
         }
         Envelope::Notification => {
             lints.push((rules::NOTIF_NO_RESPONSE, Lint::NoResponseToNotification));
-            let mut f2 = Findings::default();
-            f2.defects = f.defects; // only the Origin defect survives (P-NOTIF)
+            // only the Origin defect survives (P-NOTIF)
+            let f2 = Findings {
+                defects: f.defects,
+                ..Findings::default()
+            };
             let success = vec![
                 Answer::Accepted,
                 Answer::HttpStatus {

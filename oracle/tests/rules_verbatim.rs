@@ -1,0 +1,265 @@
+//! The rule table against the pinned spec pages (`oracle/spec/2026-07-28/`).
+//!
+//! Every rule's `sentence` must occur verbatim in the page its `spec` cites, after the
+//! normalisation documented in `oracle/src/rules/table.rs` (links to their text, emphasis
+//! markers and `<sup>` tags removed, code spans kept as written, whitespace collapsed), applied
+//! identically to the quote and to the page. Also checked: ids unique, fields non-empty, every
+//! judged id present, the `judged` flags, and a floor on the number of core MUST rules.
+
+use mcpdiff_oracle::rules::{Level, JUDGED_IDS, RULES};
+use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
+
+fn spec_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("spec/2026-07-28")
+}
+
+/// The page file and the section of a `spec` reference.
+fn split_spec(spec: &str) -> (&str, &str) {
+    spec.split_once('#').unwrap_or((spec, ""))
+}
+
+fn collapse_ws(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn backtick_run(s: &[char], i: usize) -> usize {
+    s[i..].iter().take_while(|&&c| c == '`').count()
+}
+
+/// `s[i]` is a backtick: the length of its run and the index just after the matching closing
+/// run (a run of the same length), if there is one.
+fn code_span_end(s: &[char], i: usize) -> (usize, Option<usize>) {
+    let n = backtick_run(s, i);
+    let mut j = i + n;
+    while j < s.len() {
+        if s[j] == '`' {
+            let m = backtick_run(s, j);
+            if m == n {
+                return (n, Some(j + m));
+            }
+            j += m;
+        } else {
+            j += 1;
+        }
+    }
+    (n, None)
+}
+
+/// Index of `close` at or after `i`, skipping code spans.
+fn find_close(s: &[char], i: usize, close: char) -> Option<usize> {
+    let mut j = i;
+    while j < s.len() {
+        if s[j] == '`' {
+            let (n, end) = code_span_end(s, j);
+            j = end.unwrap_or(j + n);
+            continue;
+        }
+        if s[j] == close {
+            return Some(j);
+        }
+        j += 1;
+    }
+    None
+}
+
+fn starts_with_at(s: &[char], i: usize, pat: &str) -> bool {
+    let pat: Vec<char> = pat.chars().collect();
+    s.get(i..i + pat.len()) == Some(pat.as_slice())
+}
+
+fn inline(s: &[char]) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        let c = s[i];
+        if c == '`' {
+            let (n, end) = code_span_end(s, i);
+            let stop = end.unwrap_or(i + n);
+            out.extend(&s[i..stop]);
+            i = stop;
+            continue;
+        }
+        if c == '[' {
+            if let Some(close) = find_close(s, i + 1, ']') {
+                if let Some(&opener) = s.get(close + 1) {
+                    if opener == '(' || opener == '[' {
+                        let closer = if opener == '(' { ')' } else { ']' };
+                        if let Some(off) = s[close + 2..].iter().position(|&x| x == closer) {
+                            out.push_str(&inline(&s[i + 1..close]));
+                            i = close + 2 + off + 1;
+                            continue;
+                        }
+                    }
+                }
+            }
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        if starts_with_at(s, i, "<sup>") {
+            i += 5;
+            continue;
+        }
+        if starts_with_at(s, i, "</sup>") {
+            i += 6;
+            continue;
+        }
+        if starts_with_at(s, i, "**") || starts_with_at(s, i, "__") {
+            i += 2;
+            continue;
+        }
+        if c == '_' {
+            let prev = if i > 0 { Some(s[i - 1]) } else { None };
+            let next = s.get(i + 1).copied();
+            let intraword = matches!((prev, next), (Some(p), Some(n)) if p.is_alphanumeric() && n.is_alphanumeric());
+            if prev == Some('\\') || intraword {
+                out.push(c);
+            }
+            i += 1;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
+/// The quote normalisation of `table.rs`, applied to sentences and pages alike.
+fn normalise(s: &str) -> String {
+    let chars: Vec<char> = collapse_ws(s).chars().collect();
+    collapse_ws(&inline(&chars))
+}
+
+#[test]
+fn normalisation_examples() {
+    assert_eq!(
+        normalise("Servers **MUST**\n  use _emphasis_ and [links][ref] or [`code`](http://x)."),
+        "Servers MUST use emphasis and links or `code`."
+    );
+    assert_eq!(
+        normalise("keep `_meta` and snake_case, \\_ too"),
+        "keep `_meta` and snake_case, \\_ too"
+    );
+    assert_eq!(normalise("a<sup>1</sup> b"), "a1 b");
+}
+
+#[test]
+fn every_sentence_is_verbatim_in_its_pinned_page() {
+    let mut pages: BTreeMap<&str, Option<String>> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for r in RULES {
+        let (file, _) = split_spec(r.spec);
+        let page = pages.entry(file).or_insert_with(|| {
+            std::fs::read_to_string(spec_root().join(file))
+                .ok()
+                .map(|t| normalise(&t))
+        });
+        let Some(page) = page else {
+            failures.push(format!(
+                "{}: page {file} not found under oracle/spec/2026-07-28",
+                r.id
+            ));
+            continue;
+        };
+        let quote = normalise(r.sentence);
+        if quote != r.sentence {
+            failures.push(format!(
+                "{}: sentence is not in normalised form; expected\n    {quote}",
+                r.id
+            ));
+        }
+        if !page.contains(&quote) {
+            failures.push(format!(
+                "{}: not found verbatim in {file}:\n    {}",
+                r.id, r.sentence
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} rule(s) fail the verbatim check:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn ids_unique_fields_non_empty_spec_exists() {
+    let mut seen = HashSet::new();
+    let mut failures = Vec::new();
+    for r in RULES {
+        if !seen.insert(r.id) {
+            failures.push(format!("{}: duplicate id", r.id));
+        }
+        if r.id.0.trim().is_empty() {
+            failures.push("empty id".to_string());
+        }
+        for (field, v) in [
+            ("sentence", r.sentence),
+            ("spec", r.spec),
+            ("summary", r.summary),
+        ] {
+            if v.trim().is_empty() {
+                failures.push(format!("{}: empty {field}", r.id));
+            }
+        }
+        let (file, section) = split_spec(r.spec);
+        if section.trim().is_empty() {
+            failures.push(format!("{}: spec {:?} has no #section", r.id, r.spec));
+        }
+        if !file.ends_with(".mdx") || !spec_root().join(file).is_file() {
+            failures.push(format!("{}: spec file {file} is not a pinned page", r.id));
+        }
+        if r.summary.contains('\n') {
+            failures.push(format!("{}: summary must be one line", r.id));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn judged_ids_are_in_the_table_and_flagged() {
+    let judged: HashSet<_> = JUDGED_IDS.iter().copied().collect();
+    let table: HashSet<_> = RULES.iter().map(|r| r.id).collect();
+    let mut failures: Vec<String> = JUDGED_IDS
+        .iter()
+        .filter(|id| !table.contains(id))
+        .map(|id| format!("{id}: emitted by the judge but missing from the table"))
+        .collect();
+    for r in RULES {
+        if r.judged != judged.contains(&r.id) {
+            failures.push(format!(
+                "{}: judged is {} but the id is {}in JUDGED_IDS",
+                r.id,
+                r.judged,
+                if r.judged { "not " } else { "" }
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn core_must_floor() {
+    const CORE: [&str; 4] = [
+        "basic/transports/streamable-http.mdx",
+        "basic/index.mdx",
+        "basic/versioning.mdx",
+        "server/discover.mdx",
+    ];
+    let core_must = RULES
+        .iter()
+        .filter(|r| matches!(r.level, Level::Must | Level::MustNot))
+        .filter(|r| CORE.contains(&split_spec(r.spec).0))
+        .count();
+    assert!(
+        core_must >= 60,
+        "only {core_must} MUST/MUST NOT rules from the core pages"
+    );
+    assert!(
+        RULES.len() >= 150,
+        "only {} rules in the table",
+        RULES.len()
+    );
+}
