@@ -1,6 +1,10 @@
 //! `x-mcp-header` annotations (streamable-http.mdx § Schema Extension): the six constraints
 //! on a tool's annotations, header extraction at the exact property path, and the type of
 //! each mirrored parameter.
+//!
+//! This file owns the reading of a tool's `inputSchema` (the walk, the constraints XH-1 to
+//! XH-8 of ENCODING.md §1.2) and of call arguments (`extract`, `header_text`). Encoding the
+//! text for the wire is `encoding::sentinel`.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -85,50 +89,128 @@ enum Reach {
     Elsewhere,
 }
 
+/// Keywords whose value maps names (or patterns) to subschemas: the names are never
+/// annotations, the subschemas are walked. `properties` is here when it is not on the chain.
+const SCHEMA_MAP_KEYWORDS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "dependencies",
+    "$defs",
+    "definitions",
+];
+
+/// Keywords whose value is instance data or plain strings, never a schema: an
+/// `x-mcp-header` key inside them is data, not an annotation.
+const DATA_KEYWORDS: &[&str] = &[
+    "const",
+    "enum",
+    "default",
+    "examples",
+    "required",
+    "dependentRequired",
+    "type",
+    "$ref",
+    "$dynamicRef",
+    "$id",
+    "$schema",
+    "$anchor",
+    "$dynamicAnchor",
+    "$comment",
+    "$vocabulary",
+    "title",
+    "description",
+    "format",
+    "pattern",
+];
+
+/// Walk one schema (an object; booleans and other values carry no annotations).
 fn walk(
     schema: &Value,
     path: &mut Vec<String>,
     reach: Reach,
     found: &mut Vec<HeaderParam>,
 ) -> Result<(), AnnotationError> {
-    match schema {
-        Value::Object(map) => {
-            if let Some(ann) = map.get(KEYWORD) {
-                let at = pointer(path);
-                if reach != Reach::Property {
-                    return Err(AnnotationError::NotStaticallyReachable { at });
+    let Value::Object(map) = schema else {
+        return Ok(());
+    };
+    if let Some(ann) = map.get(KEYWORD) {
+        let at = pointer(path);
+        if reach != Reach::Property {
+            return Err(AnnotationError::NotStaticallyReachable { at });
+        }
+        found.push(check_annotation(ann, map, path, at)?);
+    }
+    for (key, child) in map {
+        let key = key.as_str();
+        if key == KEYWORD || DATA_KEYWORDS.contains(&key) {
+            continue;
+        }
+        if key == "properties" && reach != Reach::Elsewhere {
+            if let Value::Object(props) = child {
+                // the names are property names, whatever they spell ("properties",
+                // "x-mcp-header", "items", ...): each value is a property schema
+                for (name, sub) in props {
+                    path.push(name.clone());
+                    walk(sub, path, Reach::Property, found)?;
+                    path.pop();
                 }
-                found.push(check_annotation(ann, map, path, at)?);
+                continue;
             }
-            for (key, child) in map {
-                if key == KEYWORD {
-                    continue;
-                }
-                if key == "properties" && reach != Reach::Elsewhere {
-                    if let Value::Object(props) = child {
-                        for (name, sub) in props {
-                            path.push(name.clone());
-                            walk(sub, path, Reach::Property, found)?;
-                            path.pop();
-                        }
-                        continue;
-                    }
-                }
-                path.push(format!("<{key}>"));
-                walk(child, path, Reach::Elsewhere, found)?;
+        }
+        path.push(format!("<{key}>"));
+        // Subschema keywords (`items`, `additionalProperties`, `not`, `if`/`then`/`else`,
+        // `contains`, `propertyNames`, ...), subschema arrays (`allOf`/`anyOf`/`oneOf`,
+        // `prefixItems`) and unknown keywords (vendor extensions, other drafts: their value
+        // may hold schemas, XH-8 "anywhere else") are all walked as schemas off the chain.
+        let result = if SCHEMA_MAP_KEYWORDS.contains(&key) {
+            walk_map(child, path, found)
+        } else {
+            walk_any(child, path, found)
+        };
+        path.pop();
+        result?;
+    }
+    Ok(())
+}
+
+/// A map of names to subschemas off the `properties` chain.
+fn walk_map(
+    value: &Value,
+    path: &mut Vec<String>,
+    found: &mut Vec<HeaderParam>,
+) -> Result<(), AnnotationError> {
+    match value {
+        Value::Object(map) => {
+            for (name, sub) in map {
+                path.push(format!("<{name}>"));
+                let result = walk_any(sub, path, found);
                 path.pop();
+                result?;
             }
             Ok(())
         }
+        other => walk_any(other, path, found),
+    }
+}
+
+/// A subschema or an array of subschemas, off the `properties` chain.
+fn walk_any(
+    value: &Value,
+    path: &mut Vec<String>,
+    found: &mut Vec<HeaderParam>,
+) -> Result<(), AnnotationError> {
+    match value {
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 path.push(format!("<{i}>"));
-                walk(item, path, Reach::Elsewhere, found)?;
+                let result = walk_any(item, path, found);
                 path.pop();
+                result?;
             }
             Ok(())
         }
-        _ => Ok(()),
+        other => walk(other, path, Reach::Elsewhere, found),
     }
 }
 
@@ -144,12 +226,15 @@ fn check_annotation(
     if value.is_empty() {
         return Err(AnnotationError::Empty { at });
     }
+    // XH-2 implies XH-3: no control character is a tchar
     if !value.bytes().all(is_tchar) {
         return Err(AnnotationError::NotAToken {
             at,
             value: value.clone(),
         });
     }
+    // AMB-37: only the exact single types count; `["string","null"]`, a missing `type`, or
+    // `enum`/`const` alone are not provably primitive and make the tool invalid.
     let kind = match schema.get("type").and_then(Value::as_str) {
         Some("string") => ParamKind::String,
         Some("integer") => ParamKind::Integer,
@@ -166,16 +251,37 @@ fn check_annotation(
     })
 }
 
-/// Declared `minimum`/`maximum` (if any) inside the safe range (AMB-36: the constraint is
-/// read as one on the schema; runtime values are compared as they come).
+/// AMB-36: the safe-range constraint is read as one on the schema: every declared bound
+/// (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`) must leave the smallest or
+/// largest admitted integer inside −(2^53−1)..=2^53−1. Missing bounds are accepted (runtime
+/// values are compared as they come); a bound that is not a number is unsafe; draft-4
+/// boolean `exclusive*` flags are ignored (the plain bound is then checked inclusively).
 fn bounds_are_safe(schema: &serde_json::Map<String, Value>) -> bool {
-    let safe = |k: &str| match schema.get(k) {
+    let limit = i128::from(MAX_SAFE_INTEGER);
+    let check = |key: &str, to_int: fn(&serde_json::Number) -> Option<i128>| match schema.get(key) {
+        None | Some(Value::Bool(_)) if key.starts_with("exclusive") => true,
         None => true,
-        Some(v) => v
-            .as_f64()
-            .is_some_and(|x| x.abs() <= MAX_SAFE_INTEGER as f64),
+        Some(Value::Number(n)) => to_int(n).is_some_and(|i| (-limit..=limit).contains(&i)),
+        Some(_) => false,
     };
-    safe("minimum") && safe("maximum")
+    check("minimum", |n| admitted(n, f64::ceil, 0))
+        && check("maximum", |n| admitted(n, f64::floor, 0))
+        && check("exclusiveMinimum", |n| admitted(n, |x| x.floor() + 1.0, 1))
+        && check("exclusiveMaximum", |n| admitted(n, |x| x.ceil() - 1.0, -1))
+}
+
+/// The extreme integer a bound admits: exact for integer bounds (`offset` added), rounded
+/// with `round` for fractional ones. `None` for non-finite values.
+fn admitted(n: &serde_json::Number, round: fn(f64) -> f64, offset: i128) -> Option<i128> {
+    if let Some(i) = n.as_i64() {
+        return Some(i128::from(i) + offset);
+    }
+    if let Some(u) = n.as_u64() {
+        return Some(i128::from(u) + offset);
+    }
+    let x = round(n.as_f64()?);
+    // beyond ±2^100 the exact value does not matter, only that it is unsafe
+    x.is_finite().then(|| x.clamp(-1e30, 1e30) as i128)
 }
 
 /// RFC 9110 `tchar`.
@@ -231,3 +337,6 @@ pub fn header_text(value: &Value) -> Option<String> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests;

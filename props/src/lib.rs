@@ -1,1 +1,8 @@
+//! `mcpdiff-props`: the proptest strategies (the generators of requests, header values and
+//! tool schemas) and the fixture surface they are built against. The property tests of the
+//! oracle core live in `tests/`.
 
+pub mod fixture;
+pub mod strategies;
+
+pub use fixture::fixture_surface;

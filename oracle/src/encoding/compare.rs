@@ -3,6 +3,10 @@
 //! The body value is converted the way a client must convert it (string as-is, integer in
 //! decimal, boolean lowercase) and compared exactly; integers are also compared numerically,
 //! which the spec asks for at SHOULD level (`42.0` equals `42`).
+//!
+//! This file owns the comparison only; decoding the header is `sentinel`. Numeric equality
+//! is exact decimal equality (no `f64` rounding: `42.00000000000000001` is not `42`, and
+//! `9007199254740993` is not `9007199254740992`).
 
 use serde_json::Value;
 
@@ -44,42 +48,185 @@ fn eq(b: bool) -> ParamMatch {
 }
 
 fn compare_number(header: &str, n: &serde_json::Number) -> ParamMatch {
-    if header == n.to_string() {
+    let body_text = n.to_string();
+    if header == body_text {
         return ParamMatch::Equal;
     }
-    let Some(body) = n.as_f64() else {
+    let (Some((body, _)), Some((h, syntax))) = (parse_decimal(&body_text), parse_decimal(header))
+    else {
         return ParamMatch::Mismatch;
     };
-    if let Some(h) = plain_decimal(header) {
+    match (h == body, syntax) {
+        (false, _) => ParamMatch::Mismatch,
         // `42.0` / `42.00` / `-7.0`: the spec's own example of numeric equality
-        return if h == body {
-            ParamMatch::NumericEqual
-        } else {
-            ParamMatch::Mismatch
-        };
-    }
-    match header.parse::<f64>() {
-        Ok(h) if h == body && header.bytes().all(|b| b.is_ascii_graphic()) => {
-            ParamMatch::SyntaxAmbiguous
-        }
-        _ => ParamMatch::Mismatch,
+        (true, Syntax::Plain) => ParamMatch::NumericEqual,
+        // AMB-18: `+42`, `042`, `4.2e1`, `-0`, `.5`, `42.` are not addressed by the spec
+        (true, Syntax::Other) => ParamMatch::SyntaxAmbiguous,
     }
 }
 
-/// `-?[1-9][0-9]*(\.[0-9]+)?` or `-?0(\.[0-9]+)?` parsed as f64: integers and plain decimal
-/// fractions without sign `+`, leading zeros or exponent.
-fn plain_decimal(s: &str) -> Option<f64> {
-    let digits = s.strip_prefix('-').unwrap_or(s);
-    let (int, frac) = match digits.split_once('.') {
-        Some((i, f)) => (i, Some(f)),
-        None => (digits, None),
+/// How a numeric text is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Syntax {
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?`, and not a negative zero.
+    Plain,
+    /// Any other decimal syntax: sign `+`, leading zeros, exponent, bare `.`, `-0`.
+    Other,
+}
+
+/// An exact decimal `(-1)^neg * digits * 10^exp` in canonical form: `digits` has no leading
+/// or trailing zeros, and zero is `digits == ""`, `exp == 0`, `neg == false`.
+#[derive(Debug, PartialEq, Eq)]
+struct Decimal {
+    neg: bool,
+    digits: String,
+    exp: i64,
+}
+
+/// Exponents beyond this are clamped (no JSON number the body can hold comes close).
+const EXP_LIMIT: i64 = 1 << 40;
+
+/// Parse `[+-]?[0-9]*(\.[0-9]*)?([eE][+-]?[0-9]+)?` with at least one mantissa digit.
+fn parse_decimal(s: &str) -> Option<(Decimal, Syntax)> {
+    let (neg, signed, rest) = match s.as_bytes().first() {
+        Some(b'-') => (true, false, &s[1..]),
+        Some(b'+') => (false, true, &s[1..]),
+        _ => (false, false, s),
     };
-    let int_ok = int == "0"
-        || (!int.is_empty() && !int.starts_with('0') && int.bytes().all(|b| b.is_ascii_digit()));
-    let frac_ok = frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
-    if int_ok && frac_ok {
-        s.parse().ok()
+    let (mantissa, exp_text) = match rest.find(['e', 'E']) {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (mantissa, None),
+    };
+    let all_digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if !all_digits(int) || !frac.is_none_or(all_digits) {
+        return None;
+    }
+    let frac_digits = frac.unwrap_or("");
+    if int.is_empty() && frac_digits.is_empty() {
+        return None;
+    }
+    let exp = match exp_text {
+        None => 0,
+        Some(e) => parse_exponent(e)?,
+    };
+    let mut digits: String = int.chars().chain(frac_digits.chars()).collect();
+    let mut exp = exp.saturating_sub(frac_digits.len() as i64);
+    let leading = digits.len() - digits.trim_start_matches('0').len();
+    digits.drain(..leading);
+    while digits.ends_with('0') {
+        digits.pop();
+        exp = exp.saturating_add(1);
+    }
+    let zero = digits.is_empty();
+    let int_plain = int == "0" || (!int.is_empty() && !int.starts_with('0'));
+    let frac_plain = frac.is_none_or(|f| !f.is_empty());
+    let plain = !signed && exp_text.is_none() && int_plain && frac_plain && !(neg && zero);
+    let value = if zero {
+        Decimal {
+            neg: false,
+            digits,
+            exp: 0,
+        }
     } else {
-        None
+        Decimal { neg, digits, exp }
+    };
+    Some((value, if plain { Syntax::Plain } else { Syntax::Other }))
+}
+
+fn parse_exponent(e: &str) -> Option<i64> {
+    let (neg, digits) = match e.as_bytes().first() {
+        Some(b'-') => (true, &e[1..]),
+        Some(b'+') => (false, &e[1..]),
+        _ => (false, e),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let magnitude = digits.bytes().fold(0i64, |acc, b| {
+        acc.saturating_mul(10)
+            .saturating_add(i64::from(b - b'0'))
+            .min(EXP_LIMIT)
+    });
+    Some(if neg { -magnitude } else { magnitude })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use ParamMatch::*;
+
+    #[test]
+    fn strings_and_booleans_compare_exactly() {
+        assert_eq!(compare_param("us-west1", &json!("us-west1")), Equal);
+        assert_eq!(compare_param("us-west1", &json!("US-WEST1")), Mismatch);
+        assert_eq!(compare_param("", &json!("")), Equal);
+        assert_eq!(compare_param("true", &json!(true)), Equal);
+        assert_eq!(compare_param("false", &json!(false)), Equal);
+        // AMB-18: booleans are defined by the lowercase client conversion
+        assert_eq!(compare_param("True", &json!(true)), Mismatch);
+        assert_eq!(compare_param("TRUE", &json!(true)), Mismatch);
+        assert_eq!(compare_param("1", &json!(true)), Mismatch);
+        assert_eq!(compare_param("false", &json!(true)), Mismatch);
+        assert_eq!(compare_param("null", &json!(null)), Mismatch);
+        assert_eq!(compare_param("[]", &json!([])), NotPrimitive);
+        assert_eq!(compare_param("{}", &json!({})), NotPrimitive);
+    }
+
+    /// ENCODING.md §2.6 numeric rows and SHTTP-INT-NUMERIC.
+    #[test]
+    fn integers() {
+        assert_eq!(compare_param("42", &json!(42)), Equal);
+        assert_eq!(compare_param("-7", &json!(-7)), Equal);
+        assert_eq!(compare_param("42.0", &json!(42)), NumericEqual);
+        assert_eq!(compare_param("42.00", &json!(42)), NumericEqual);
+        assert_eq!(compare_param("42", &json!(42.0)), NumericEqual);
+        assert_eq!(compare_param("-7.0", &json!(-7)), NumericEqual);
+        assert_eq!(compare_param("43", &json!(42)), Mismatch);
+        assert_eq!(compare_param("42.5", &json!(42)), Mismatch);
+        assert_eq!(compare_param("", &json!(42)), Mismatch);
+        assert_eq!(compare_param(" 42", &json!(42)), Mismatch);
+        assert_eq!(compare_param("4 2", &json!(42)), Mismatch);
+        assert_eq!(compare_param("0x2a", &json!(42)), Mismatch);
+        assert_eq!(compare_param("inf", &json!(42)), Mismatch);
+        assert_eq!(compare_param("NaN", &json!(42)), Mismatch);
+    }
+
+    #[test]
+    fn ambiguous_syntaxes() {
+        for h in ["+42", "042", "4.2e1", "4.2E+1", "420e-1", "42.", "042.0"] {
+            assert_eq!(compare_param(h, &json!(42)), SyntaxAmbiguous, "{h}");
+        }
+        assert_eq!(compare_param(".5", &json!(0.5)), SyntaxAmbiguous);
+        assert_eq!(compare_param("-0", &json!(0)), SyntaxAmbiguous);
+        assert_eq!(compare_param("-0.0", &json!(0)), SyntaxAmbiguous);
+        assert_eq!(compare_param("0.0", &json!(0)), NumericEqual);
+        assert_eq!(compare_param("4.3e1", &json!(42)), Mismatch);
+        assert_eq!(compare_param("1e99999999999999999999", &json!(1)), Mismatch);
+    }
+
+    #[test]
+    fn numeric_equality_is_exact() {
+        let big = json!(9_007_199_254_740_992_i64);
+        assert_eq!(compare_param("9007199254740992", &big), Equal);
+        assert_eq!(compare_param("9007199254740993", &big), Mismatch);
+        assert_eq!(compare_param("9007199254740992.0", &big), NumericEqual);
+        assert_eq!(compare_param("42.00000000000000001", &json!(42)), Mismatch);
+        assert_eq!(
+            compare_param("-9007199254740991", &json!(-9_007_199_254_740_991_i64)),
+            Equal
+        );
+        assert_eq!(
+            compare_param("18446744073709551615", &json!(u64::MAX)),
+            Equal
+        );
+        assert_eq!(
+            compare_param("100000000000000000000", &json!(1e20)),
+            NumericEqual
+        );
     }
 }

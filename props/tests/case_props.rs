@@ -1,0 +1,73 @@
+//! Sanity properties of the case generators: valid cases really are conformant-looking
+//! requests for the fixture, and every near-valid case carries exactly one defect label.
+
+use mcpdiff_oracle::annotations::{extract, header_text, Extracted};
+use mcpdiff_oracle::encoding::{decode_header_value, sentinel::decoded_text};
+use mcpdiff_oracle::{Case, HeaderField};
+use mcpdiff_props::fixture_surface;
+use mcpdiff_props::strategies::case::{arbitrary_case, garbage_case, near_valid_case, valid_case};
+use proptest::prelude::*;
+use serde_json::Value;
+
+fn one<'a>(c: &'a Case, name: &str) -> Option<&'a [u8]> {
+    match c.header(name) {
+        HeaderField::One(v) => Some(v),
+        _ => None,
+    }
+}
+
+proptest! {
+    #[test]
+    fn valid_cases_are_conformant(case in valid_case()) {
+        prop_assert_eq!(case.method.as_str(), "POST");
+        prop_assert_eq!(case.path.as_str(), "/mcp");
+        prop_assert!(case.labels.is_empty());
+        let body: Value = serde_json::from_slice(&case.body)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&body["jsonrpc"], "2.0");
+        prop_assert_eq!(one(&case, "MCP-Protocol-Version"), Some(b"2026-07-28".as_slice()));
+        prop_assert_eq!(&body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+        let method = body["method"].as_str().unwrap_or_default();
+        prop_assert_eq!(one(&case, "Mcp-Method"), Some(method.as_bytes()));
+        let name_source = body["params"].get("name").or(body["params"].get("uri"));
+        match name_source.and_then(Value::as_str) {
+            Some(src) => {
+                let raw = one(&case, "Mcp-Name");
+                prop_assert!(raw.is_some());
+                let d = decode_header_value(raw.unwrap_or_default());
+                prop_assert_eq!(decoded_text(&d), Some(src));
+            }
+            None => prop_assert_eq!(case.header("Mcp-Name"), HeaderField::Absent),
+        }
+        // every annotated parameter is mirrored exactly when it has a non-null value
+        let surface = fixture_surface();
+        if let Some(tool) = body["params"]["name"].as_str().and_then(|n| surface.tool(n)) {
+            for p in tool.header_params.as_ref().map_err(|e| TestCaseError::fail(format!("{e:?}")))? {
+                let args = body["params"].get("arguments");
+                let raw = one(&case, &p.header_name());
+                match extract(args, &p.path) {
+                    Extracted::Value(v) => {
+                        let d = decode_header_value(raw.unwrap_or_default());
+                        prop_assert_eq!(decoded_text(&d).map(str::to_string), header_text(v));
+                    }
+                    Extracted::Null | Extracted::Absent => prop_assert!(raw.is_none()),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn near_valid_cases_carry_one_label(case in near_valid_case()) {
+        prop_assert_eq!(case.labels.len(), 1);
+    }
+
+    #[test]
+    fn arbitrary_cases_have_at_most_one_label(case in arbitrary_case()) {
+        prop_assert!(case.labels.len() <= 1);
+    }
+
+    #[test]
+    fn garbage_cases_are_labelled(case in garbage_case()) {
+        prop_assert_eq!(case.labels, vec!["Garbage".to_string()]);
+    }
+}
