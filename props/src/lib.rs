@@ -3,6 +3,7 @@
 //! oracle core live in `tests/`.
 
 pub mod fixture;
+pub mod gen;
 pub mod strategies;
 
 pub use fixture::fixture_surface;
