@@ -23,13 +23,20 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Fuzz endpoints against the oracle and each other (no URL: the in-process reference
+    /// server and a handful of mutants).
+    Run(cmd::run::Args),
     /// Print the rule table the oracle encodes (id, level, spec section, sentence).
     Rules(cmd::rules::Args),
+    /// Serve the reference server, one of its mutants, or the null server on loopback.
+    Serve(cmd::serve::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Run(args) => cmd::run::run(args),
         Command::Rules(args) => cmd::rules::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
     }
 }

@@ -69,7 +69,9 @@ fn has_error(a: &HttpAnswer) -> bool {
 }
 
 fn data_holds(rule: &DataRule, resp: Option<&Value>) -> bool {
-    let data = resp.and_then(|r| r.get("error")).and_then(|e| e.get("data"));
+    let data = resp
+        .and_then(|r| r.get("error"))
+        .and_then(|e| e.get("data"));
     match rule {
         DataRule::None => true,
         DataRule::RequiredCapabilities => data
@@ -107,8 +109,7 @@ fn lint_holds(l: &Lint, a: &HttpAnswer) -> bool {
         }
         Lint::SseXAccel => {
             !a.is_sse()
-                || a
-                    .x_accel_buffering
+                || a.x_accel_buffering
                     .as_deref()
                     .is_some_and(|v| v.trim().eq_ignore_ascii_case("no"))
         }
@@ -120,9 +121,9 @@ fn lint_holds(l: &Lint, a: &HttpAnswer) -> bool {
         }
         Lint::NoRetiredCode => !matches!(code, Some(-32002) | Some(-32042)),
         Lint::NoLegacyRangeCode => !code.is_some_and(|c| (-32019..=-32000).contains(&c)),
-        Lint::ResultType => resp.and_then(|r| r.get("result")).is_none_or(|r| {
-            r.get("resultType").is_some_and(Value::is_string)
-        }),
+        Lint::ResultType => resp
+            .and_then(|r| r.get("result"))
+            .is_none_or(|r| r.get("resultType").is_some_and(Value::is_string)),
         Lint::ErrorShape => error.is_none_or(|e| {
             e.get("code").is_some_and(|c| c.is_i64() || c.is_u64())
                 && e.get("message").is_some_and(Value::is_string)

@@ -3,7 +3,9 @@
 //! generators, the reference-server tests and the runner's discovery on one definition.
 
 use crate::annotations::{extract, header_text, Extracted};
-use crate::case::{Case, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, MODERN_VERSION};
+use crate::case::{
+    Case, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, MODERN_VERSION,
+};
 use crate::encoding::encode_header_value;
 use crate::judge::name_source;
 use crate::surface::Surface;
@@ -31,7 +33,10 @@ pub fn conformant_case(surface: &Surface, id: Value, method: &str, params: Value
     let body = request_body(&id, method, &params);
     let mut headers: Vec<(String, String)> = vec![
         ("Content-Type".into(), "application/json".into()),
-        ("Accept".into(), "application/json, text/event-stream".into()),
+        (
+            "Accept".into(),
+            "application/json, text/event-stream".into(),
+        ),
         ("MCP-Protocol-Version".into(), MODERN_VERSION.into()),
         ("Mcp-Method".into(), method.into()),
     ];

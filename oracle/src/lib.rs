@@ -13,6 +13,7 @@ pub mod encoding;
 pub mod fixture;
 pub mod judge;
 pub mod observation;
+pub mod reference;
 pub mod rules;
 pub mod surface;
 pub mod verdict;

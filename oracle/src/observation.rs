@@ -108,7 +108,8 @@ impl HttpAnswer {
 
     /// Whether the answer carries a JSON-RPC success response.
     pub fn is_result(&self) -> bool {
-        self.rpc_response().is_some_and(|r| r.get("result").is_some())
+        self.rpc_response()
+            .is_some_and(|r| r.get("result").is_some())
     }
 
     /// Whether the body is an SSE stream.

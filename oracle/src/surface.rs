@@ -159,9 +159,18 @@ mod tests {
 
     #[test]
     fn template_matching() {
-        assert!(template_matches("file:///logs/{day}.log", "file:///logs/mon.log"));
-        assert!(!template_matches("file:///logs/{day}.log", "file:///logs/.log"));
-        assert!(!template_matches("file:///logs/{day}.log", "file:///logs/a/b.log"));
+        assert!(template_matches(
+            "file:///logs/{day}.log",
+            "file:///logs/mon.log"
+        ));
+        assert!(!template_matches(
+            "file:///logs/{day}.log",
+            "file:///logs/.log"
+        ));
+        assert!(!template_matches(
+            "file:///logs/{day}.log",
+            "file:///logs/a/b.log"
+        ));
         assert!(template_matches("mem://{id}", "mem://7"));
         assert!(!template_matches("mem://{id}", "other://7"));
     }

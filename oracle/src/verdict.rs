@@ -35,7 +35,9 @@ pub enum DataRule {
     None,
     /// -32022: `data.supported` a string array not containing `data.requested`, and
     /// `data.requested` one of these values (AMB-06: header or body).
-    UnsupportedVersion { requested: Vec<String> },
+    UnsupportedVersion {
+        requested: Vec<String>,
+    },
     /// -32021: `data.requiredCapabilities` an object.
     RequiredCapabilities,
 }

@@ -74,7 +74,10 @@ fn rules_of(v: &Verdict, obs: &Observation) -> Vec<String> {
 fn assert_canonical_passes(case: &Case) -> Verdict {
     let v = judge(case, &fixture::surface());
     let f = check(&v, &canonical(&v, &json!(1)));
-    assert!(f.is_empty(), "canonical answer fails its own verdict: {f:?}\n{v:#?}");
+    assert!(
+        f.is_empty(),
+        "canonical answer fails its own verdict: {f:?}\n{v:#?}"
+    );
     v
 }
 
@@ -84,8 +87,14 @@ fn conformant_requests_dispatch() {
     for (m, p) in [
         ("server/discover", json!({})),
         ("tools/list", json!({})),
-        ("tools/call", json!({"name": PLAIN_TOOL, "arguments": {"location": "x"}})),
-        ("tools/call", json!({"name": SENTINEL_TOOL, "arguments": {}})),
+        (
+            "tools/call",
+            json!({"name": PLAIN_TOOL, "arguments": {"location": "x"}}),
+        ),
+        (
+            "tools/call",
+            json!({"name": SENTINEL_TOOL, "arguments": {}}),
+        ),
         ("resources/read", json!({"uri": RESOURCE})),
         ("resources/read", json!({"uri": "file:///logs/mon.log"})),
         ("prompts/get", json!({"name": "code_review"})),
@@ -94,8 +103,10 @@ fn conformant_requests_dispatch() {
         let v = assert_canonical_passes(&c);
         assert_eq!(v.canonical, Canonical::Dispatch, "{m}");
     }
-    let c = call(json!({"region": "us-west1", "count": 42, "flag": true, "query": "q",
-                        "target": {"region": "eu"}}));
+    let c = call(
+        json!({"region": "us-west1", "count": 42, "flag": true, "query": "q",
+                        "target": {"region": "eu"}}),
+    );
     let v = assert_canonical_passes(&c);
     assert_eq!(v.canonical, Canonical::Dispatch);
     // a refusal of a conformant annotated call is blamed on header validation
@@ -110,7 +121,10 @@ fn mcp_name_mismatch_must_be_400_32020() {
     let mut c = call(json!({"region": "us", "query": "q"}));
     c.set_header("Mcp-Name", Some(b"get_weather"));
     let v = assert_canonical_passes(&c);
-    assert_eq!(rules_of(&v, &ok_result(&json!(1))), ["SHTTP-HDR-MISMATCH-400"]);
+    assert_eq!(
+        rules_of(&v, &ok_result(&json!(1))),
+        ["SHTTP-HDR-MISMATCH-400"]
+    );
     assert_eq!(
         rules_of(&v, &error(400, Some(&json!(1)), -32602, None)),
         ["SHTTP-HDR-ERR-32020"]
@@ -130,7 +144,10 @@ fn param_rules() {
     let mut c = call(args.clone());
     c.set_header("Mcp-Param-Region", None);
     let v = assert_canonical_passes(&c);
-    assert_eq!(rules_of(&v, &ok_result(&json!(1))), ["SHTTP-PARAM-OMITTED-REJECT"]);
+    assert_eq!(
+        rules_of(&v, &ok_result(&json!(1))),
+        ["SHTTP-PARAM-OMITTED-REJECT"]
+    );
     // integer 42.0 vs 42: SHOULD accept
     let mut c = call(args.clone());
     c.set_header("Mcp-Param-Count", Some(b"42.0"));
@@ -143,7 +160,10 @@ fn param_rules() {
     let mut c = call(args.clone());
     c.set_header("Mcp-Param-Count", Some(b"43"));
     let v = assert_canonical_passes(&c);
-    assert_eq!(rules_of(&v, &ok_result(&json!(1))), ["SHTTP-PARAM-VALIDATE"]);
+    assert_eq!(
+        rules_of(&v, &ok_result(&json!(1))),
+        ["SHTTP-PARAM-VALIDATE"]
+    );
     // sentinel must be decoded before comparing
     let mut c = call(json!({"region": "Hello, 世界", "query": "q"}));
     assert!(c
@@ -166,7 +186,10 @@ fn param_rules() {
     // absent optional argument: header not expected
     let c = call(json!({"region": "r", "query": "q"}));
     let v = assert_canonical_passes(&c);
-    assert!(v.triggers(mcpdiff_oracle::rules::PARAM_ABSENT) || v.triggers(mcpdiff_oracle::rules::PARAM_VALIDATE));
+    assert!(
+        v.triggers(mcpdiff_oracle::rules::PARAM_ABSENT)
+            || v.triggers(mcpdiff_oracle::rules::PARAM_VALIDATE)
+    );
 }
 
 #[test]
@@ -188,7 +211,10 @@ fn version_rules() {
     let body = br#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
     let c = Case::post(
         "/mcp",
-        &[("MCP-Protocol-Version", "1900-01-01"), ("Mcp-Method", "tools/list")],
+        &[
+            ("MCP-Protocol-Version", "1900-01-01"),
+            ("Mcp-Method", "tools/list"),
+        ],
         body.to_vec(),
     );
     let v = judge(&c, &s);
@@ -223,7 +249,10 @@ fn origin_notification_and_verbs() {
     );
     let v = judge(&n, &s);
     assert_eq!(v.canonical, Canonical::Accepted);
-    assert_eq!(rules_of(&v, &ok_result(&json!(1))), ["BASE-NOTIF-NO-RESPONSE", "SHTTP-NOTIF-202"]);
+    assert_eq!(
+        rules_of(&v, &ok_result(&json!(1))),
+        ["BASE-NOTIF-NO-RESPONSE", "SHTTP-NOTIF-202"]
+    );
 }
 
 #[test]
@@ -231,13 +260,22 @@ fn unknown_method_and_meta() {
     let s = fixture::surface();
     let c = conformant_case(&s, json!(1), "ping", json!({}));
     let v = assert_canonical_passes(&c);
-    assert_eq!(rules_of(&v, &error(400, Some(&json!(1)), -32601, None)), ["SHTTP-METHOD-404"]);
+    assert_eq!(
+        rules_of(&v, &error(400, Some(&json!(1)), -32601, None)),
+        ["SHTTP-METHOD-404"]
+    );
     let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
     let c = Case::post(
         "/mcp",
-        &[("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "tools/list")],
+        &[
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/list"),
+        ],
         body.to_vec(),
     );
     let v = assert_canonical_passes(&c);
-    assert_eq!(rules_of(&v, &ok_result(&json!(1))), ["BASE-META-REQUIRED-400"]);
+    assert_eq!(
+        rules_of(&v, &ok_result(&json!(1))),
+        ["BASE-META-REQUIRED-400"]
+    );
 }

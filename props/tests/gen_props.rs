@@ -11,8 +11,13 @@ fn same_seed_same_cases() {
     for i in 0..200 {
         assert_eq!(case_for(&strat, 7, i), case_for(&strat, 7, i));
     }
-    let differ = (0..50).filter(|&i| case_for(&strat, 7, i) != case_for(&strat, 8, i)).count();
-    assert!(differ > 40, "seeds should change the cases ({differ}/50 differ)");
+    let differ = (0..50)
+        .filter(|&i| case_for(&strat, 7, i) != case_for(&strat, 8, i))
+        .count();
+    assert!(
+        differ > 40,
+        "seeds should change the cases ({differ}/50 differ)"
+    );
 }
 
 #[test]

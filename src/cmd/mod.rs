@@ -1,3 +1,5 @@
 //! One module per subcommand.
 
 pub mod rules;
+pub mod run;
+pub mod serve;

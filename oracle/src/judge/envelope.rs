@@ -37,7 +37,11 @@ pub(crate) fn parse(body: &[u8]) -> Envelope {
         Err(_) => return reject(-32700, None, "Parse error"),
     };
     let Value::Object(obj) = value else {
-        return reject(-32600, None, "Invalid Request: not a single JSON-RPC object");
+        return reject(
+            -32600,
+            None,
+            "Invalid Request: not a single JSON-RPC object",
+        );
     };
     let id = match obj.get("id") {
         None => None,

@@ -4,9 +4,7 @@
 
 use super::envelope::Request;
 use super::{header_mismatch, Findings};
-use crate::case::{
-    trim_ows, Case, HeaderField, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION,
-};
+use crate::case::{trim_ows, Case, HeaderField, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use crate::encoding::{decode_header_value, field_value_class, DecodedValue, FieldValueClass};
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
@@ -215,13 +213,25 @@ fn mcp_method(case: &Case, req: &Request, f: &mut Findings) {
     let raw = match case.header("Mcp-Method") {
         HeaderField::Absent => {
             let msg = "Mcp-Method header is missing";
-            f.defect(rules::HDR_MISSING, rules::HDR_ERR, 4, header_mismatch(id, msg));
+            f.defect(
+                rules::HDR_MISSING,
+                rules::HDR_ERR,
+                4,
+                header_mismatch(id, msg),
+            );
             return;
         }
         HeaderField::Repeated => return f.tolerate(mismatch_answer()),
         HeaderField::One(raw) => raw,
     };
-    if invalid_chars(raw, rules::HDR_INVALID_CHARS, rules::HDR_ERR, "Mcp-Method", id, f) {
+    if invalid_chars(
+        raw,
+        rules::HDR_INVALID_CHARS,
+        rules::HDR_ERR,
+        "Mcp-Method",
+        id,
+        f,
+    ) {
         return;
     }
     if raw == req.method.as_bytes() {
@@ -237,7 +247,10 @@ fn mcp_method(case: &Case, req: &Request, f: &mut Findings) {
     } else {
         rules::HDR_MISMATCH
     };
-    let msg = format!("Mcp-Method header '{header}' does not match body '{}'", req.method);
+    let msg = format!(
+        "Mcp-Method header '{header}' does not match body '{}'",
+        req.method
+    );
     f.defect(rule, rules::HDR_ERR, 4, header_mismatch(id, &msg));
 }
 
@@ -268,13 +281,25 @@ fn mcp_name(case: &Case, req: &Request, f: &mut Findings) {
     let raw = match header {
         HeaderField::Absent => {
             let msg = "Mcp-Name header is missing";
-            f.defect(rules::HDR_MISSING, rules::HDR_ERR, 4, header_mismatch(id, msg));
+            f.defect(
+                rules::HDR_MISSING,
+                rules::HDR_ERR,
+                4,
+                header_mismatch(id, msg),
+            );
             return;
         }
         HeaderField::Repeated => return f.tolerate(mismatch_answer()),
         HeaderField::One(raw) => raw,
     };
-    if invalid_chars(raw, rules::HDR_INVALID_CHARS, rules::HDR_ERR, "Mcp-Name", id, f) {
+    if invalid_chars(
+        raw,
+        rules::HDR_INVALID_CHARS,
+        rules::HDR_ERR,
+        "Mcp-Name",
+        id,
+        f,
+    ) {
         return;
     }
     let Some(body) = body else {
@@ -301,9 +326,12 @@ fn mcp_name(case: &Case, req: &Request, f: &mut Findings) {
         }
         DecodedValue::Decoded(s) if s == body => f.benign(rules::B64_DECODE),
         DecodedValue::Lenient(s) if s == body => f.tolerate(mismatch_answer()),
-        DecodedValue::Decoded(_) | DecodedValue::Lenient(_) => {
-            f.defect(rules::HDR_MISMATCH, rules::HDR_ERR, 4, header_mismatch(id, &msg()))
-        }
+        DecodedValue::Decoded(_) | DecodedValue::Lenient(_) => f.defect(
+            rules::HDR_MISMATCH,
+            rules::HDR_ERR,
+            4,
+            header_mismatch(id, &msg()),
+        ),
         DecodedValue::Malformed => f.defect(
             rules::B64_MALFORMED,
             rules::HDR_ERR,

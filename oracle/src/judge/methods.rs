@@ -114,9 +114,9 @@ pub(crate) fn check(
     let version_ok = !f.defects.iter().any(|d| {
         d.reject == rules::PV_UNSUPPORTED
             || (d.reject == rules::PV_MISMATCH
-                && d.answers.iter().any(|a| {
-                    matches!(a, Answer::RpcError { code: -32022, .. })
-                }))
+                && d.answers
+                    .iter()
+                    .any(|a| matches!(a, Answer::RpcError { code: -32022, .. })))
     });
     match m {
         "server/discover" => (success, rules::VER_DISCOVER),

@@ -166,7 +166,13 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
                     status: StatusSet::ERROR,
                 },
             ];
-            assemble(f2, success, Some(rules::NOTIF_202), Canonical::Accepted, lints)
+            assemble(
+                f2,
+                success,
+                Some(rules::NOTIF_202),
+                Canonical::Accepted,
+                lints,
+            )
         }
         Envelope::Request(req) => {
             lints.extend(request_lints(&req.id));
@@ -184,8 +190,8 @@ fn judge_other_verb(
     f: Findings,
     mut lints: Vec<(RuleId, Lint)>,
 ) -> Verdict {
-    let legacy_verb = case.method.eq_ignore_ascii_case("GET")
-        || case.method.eq_ignore_ascii_case("DELETE");
+    let legacy_verb =
+        case.method.eq_ignore_ascii_case("GET") || case.method.eq_ignore_ascii_case("DELETE");
     lints.push((rules::BC_GET_DELETE, Lint::AllowOn405));
     let mut f = f;
     if surface.is_dual_era() && legacy_verb {
@@ -255,8 +261,9 @@ fn assemble(
     let must: Vec<&Defect> = f.defects.iter().filter(blocking).collect();
     let should: Vec<&Defect> = f.defects.iter().filter(|d| !blocking(d)).collect();
 
-    let mut push = |rule: RuleId, answers: Vec<Answer>| {
-        match expectations.iter_mut().find(|e| e.rule == rule) {
+    let mut push =
+        |rule: RuleId, answers: Vec<Answer>| match expectations.iter_mut().find(|e| e.rule == rule)
+        {
             Some(Expectation {
                 demand: Demand::OneOf(existing),
                 ..
@@ -271,14 +278,17 @@ fn assemble(
                 rule,
                 demand: Demand::OneOf(answers),
             }),
-        }
-    };
+        };
 
     let canonical;
     if !must.is_empty() {
         // P-NONE: the union of what each reportable MUST defect mandates (+ open points)
         let mut union: Vec<Answer> = Vec::new();
-        for a in must.iter().flat_map(|d| d.answers.iter()).chain(&f.tolerated) {
+        for a in must
+            .iter()
+            .flat_map(|d| d.answers.iter())
+            .chain(&f.tolerated)
+        {
             if !union.contains(a) && !matches!(a, Answer::RpcResult | Answer::OpenStream) {
                 union.push(a.clone());
             }

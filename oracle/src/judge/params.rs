@@ -71,7 +71,12 @@ fn one(
         }
         (Extracted::Value(_), HeaderField::Absent) => {
             let msg = format!("{name} header is missing but arguments carry a value");
-            f.defect(rules::PARAM_OMITTED, rules::PARAM_ERR, 8, header_mismatch(id, &msg));
+            f.defect(
+                rules::PARAM_OMITTED,
+                rules::PARAM_ERR,
+                8,
+                header_mismatch(id, &msg),
+            );
             return None;
         }
         (Extracted::Value(_), HeaderField::Repeated) => {
@@ -81,7 +86,14 @@ fn one(
         (Extracted::Value(v), HeaderField::One(raw)) => (v, raw),
     };
     let (body, raw) = value;
-    if invalid_chars(raw, rules::PARAM_INVALID_CHARS, rules::PARAM_ERR, &name, id, f) {
+    if invalid_chars(
+        raw,
+        rules::PARAM_INVALID_CHARS,
+        rules::PARAM_ERR,
+        &name,
+        id,
+        f,
+    ) {
         return None;
     }
     let mismatch = |rule: RuleId, f: &mut Findings| {

@@ -42,14 +42,24 @@ fn calls(s: &Surface) -> BoxedStrategy<(String, Value)> {
         let annotated = t.header_params.as_ref().is_ok_and(|p| !p.is_empty());
         let w = if annotated { 12 } else { 3 };
         let strat = arguments(&t.input_schema)
-            .prop_map(move |a| ("tools/call".to_string(), json!({"name": name, "arguments": a})))
+            .prop_map(move |a| {
+                (
+                    "tools/call".to_string(),
+                    json!({"name": name, "arguments": a}),
+                )
+            })
             .boxed();
         choices.push((w, strat));
     }
     choices.push((
         1,
         "[a-z_]{1,10}"
-            .prop_map(|n| ("tools/call".to_string(), json!({"name": n, "arguments": {}})))
+            .prop_map(|n| {
+                (
+                    "tools/call".to_string(),
+                    json!({"name": n, "arguments": {}}),
+                )
+            })
             .boxed(),
     ));
     for r in s.resources.iter().take(8) {

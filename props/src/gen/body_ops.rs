@@ -90,7 +90,11 @@ pub fn apply(op: &BodyOp, case: &mut Case, body: &mut Option<Value>) {
         BodyOp::NonUtf8 => {
             let b = raw(case, body);
             let s = String::from_utf8_lossy(&b).replacen("\"2.0\"", "\"2.\u{fffd}\"", 1);
-            case.body = s.into_bytes().iter().map(|&c| if c == 0xbd { 0xff } else { c }).collect();
+            case.body = s
+                .into_bytes()
+                .iter()
+                .map(|&c| if c == 0xbd { 0xff } else { c })
+                .collect();
             return;
         }
         BodyOp::Truncate(n) => {
@@ -133,7 +137,9 @@ pub fn apply(op: &BodyOp, case: &mut Case, body: &mut Option<Value>) {
             case.set_header("MCP-Protocol-Version", Some(ver.as_bytes()));
         }
         BodyOp::DropMeta => {
-            v.get_mut("params").and_then(Value::as_object_mut).map(|p| p.remove("_meta"));
+            v.get_mut("params")
+                .and_then(Value::as_object_mut)
+                .map(|p| p.remove("_meta"));
         }
         BodyOp::DropCapabilities => {
             meta(v).map(|m| m.remove(META_CLIENT_CAPABILITIES));
@@ -154,7 +160,10 @@ pub fn apply(op: &BodyOp, case: &mut Case, body: &mut Option<Value>) {
             }
         }
         BodyOp::Argument(i, val) => {
-            if let Some(args) = v.pointer_mut("/params/arguments").and_then(Value::as_object_mut) {
+            if let Some(args) = v
+                .pointer_mut("/params/arguments")
+                .and_then(Value::as_object_mut)
+            {
                 if !args.is_empty() {
                     let key = args.keys().nth(i % args.len()).cloned();
                     if let Some(k) = key {

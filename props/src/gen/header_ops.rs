@@ -111,7 +111,12 @@ fn target(case: &Case, i: &Index) -> Option<usize> {
 }
 
 /// The targeted `Mcp-Param-*` field whose body value is an integer / boolean.
-fn typed_param(case: &Case, body: Option<&Value>, i: &Index, want: fn(&str) -> bool) -> Option<usize> {
+fn typed_param(
+    case: &Case,
+    body: Option<&Value>,
+    i: &Index,
+    want: fn(&str) -> bool,
+) -> Option<usize> {
     let _ = body;
     let idx: Vec<usize> = (0..case.headers.len())
         .filter(|&k| {
@@ -173,7 +178,13 @@ pub fn apply(op: &HeaderOp, case: &mut Case, body: Option<&Value>) {
                     _ => n
                         .iter()
                         .enumerate()
-                        .map(|(j, b)| if j % 2 == 0 { b.to_ascii_uppercase() } else { b.to_ascii_lowercase() })
+                        .map(|(j, b)| {
+                            if j % 2 == 0 {
+                                b.to_ascii_uppercase()
+                            } else {
+                                b.to_ascii_lowercase()
+                            }
+                        })
                         .collect(),
                 };
             }
@@ -183,7 +194,13 @@ pub fn apply(op: &HeaderOp, case: &mut Case, body: Option<&Value>) {
                 let v = &mut case.headers[k].1;
                 let flipped: Vec<u8> = v
                     .iter()
-                    .map(|b| if b.is_ascii_lowercase() { b.to_ascii_uppercase() } else { b.to_ascii_lowercase() })
+                    .map(|b| {
+                        if b.is_ascii_lowercase() {
+                            b.to_ascii_uppercase()
+                        } else {
+                            b.to_ascii_lowercase()
+                        }
+                    })
                     .collect();
                 *v = flipped;
             }
@@ -226,7 +243,12 @@ pub fn apply(op: &HeaderOp, case: &mut Case, body: Option<&Value>) {
             }
         }
         HeaderOp::IntSpelling(i, form) => {
-            let is_int = |s: &str| !s.is_empty() && s.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit());
+            let is_int = |s: &str| {
+                !s.is_empty()
+                    && s.trim_start_matches('-')
+                        .bytes()
+                        .all(|b| b.is_ascii_digit())
+            };
             if let Some(k) = typed_param(case, body, i, is_int) {
                 let v = String::from_utf8_lossy(&case.headers[k].1).into_owned();
                 case.headers[k].1 = form.replace("{}", &v).into_bytes();

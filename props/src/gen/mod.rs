@@ -72,7 +72,10 @@ fn label(m: &Mutation) -> String {
         Mutation::Header(h) => format!("{h:?}"),
         Mutation::Body(b) => format!("{b:?}"),
     };
-    s.split(['(', ' ', '{']).next().unwrap_or_default().to_string()
+    s.split(['(', ' ', '{'])
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// The `index`-th case of a run with `seed` against `surface`.

@@ -1,0 +1,119 @@
+//! The reference server as a pure function, its mutants, and the null server.
+//!
+//! `respond(case, surface)` is what a conformant 2026-07-28 server answers: it judges the case
+//! and renders the Verdict's canonical answer, so the oracle stays the single source of truth
+//! (a reference that decided on its own could drift from the judge and score itself clean).
+//! Only `Canonical::Dispatch` needs more: the fixture methods in [`dispatch`].
+//!
+//! Files: `response.rs` (the answer type and its conversion to an `Observation`),
+//! `dispatch.rs` (the fixture methods), `mutants.rs` (the mutant table), `mutate.rs` (how a
+//! mutant rewrites the case or the answer), `probes.rs` (one probe per judged rule).
+//! Nothing here does I/O; the HTTP shell lives in the CLI crate (`src/serve/`).
+
+mod dispatch;
+mod mutants;
+mod mutate;
+mod mutate_case;
+pub mod probes;
+mod response;
+
+pub use mutants::{mutant, Mutant, MUTANTS};
+pub use probes::{probes, Probe};
+pub use response::{to_observation, Response, ResponseBody};
+
+use crate::case::Case;
+use crate::judge::judge;
+use crate::surface::Surface;
+use crate::verdict::{Canonical, Verdict};
+use serde_json::{json, Map, Value};
+
+/// `serverInfo` name every result carries.
+pub const SERVER_NAME: &str = "mcpdiff-reference";
+/// `serverInfo` version every result carries.
+pub const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The reference server's answer to `case`.
+pub fn respond(case: &Case, surface: &Surface) -> Response {
+    let verdict = judge(case, surface);
+    render(&verdict, case, surface)
+}
+
+/// The answer of the mutant called `name` (see [`MUTANTS`]); an unknown name answers like the
+/// reference server (callers validate names with [`mutant`] first).
+pub fn respond_mutant(name: &str, case: &Case, surface: &Surface) -> Response {
+    mutate::respond(name, case, surface)
+}
+
+/// The null server: `200 {}` to everything. It breaks nearly every rule, which is the point:
+/// a scorer that does not fail it is broken.
+pub fn null_response(_case: &Case) -> Response {
+    Response::json(200, json!({}))
+}
+
+/// Render a Verdict's canonical answer for `case`.
+pub(crate) fn render(verdict: &Verdict, case: &Case, surface: &Surface) -> Response {
+    match &verdict.canonical {
+        Canonical::Reject {
+            status,
+            code: Some(code),
+            id,
+            data,
+            message,
+        } => Response::json(
+            *status,
+            error_body(id.as_ref(), *code, message, data.as_ref()),
+        ),
+        Canonical::Reject {
+            status, code: None, ..
+        } => Response::empty(*status),
+        Canonical::Accepted => Response::empty(202),
+        Canonical::MethodNotAllowed => {
+            let mut r = Response::empty(405);
+            r.headers.push(("Allow".to_string(), "POST".to_string()));
+            r
+        }
+        Canonical::Dispatch => dispatch::run(case, surface),
+    }
+}
+
+/// A JSON-RPC error response; no `id` member when `id` is `None` (an unreadable request).
+pub(crate) fn error_body(
+    id: Option<&Value>,
+    code: i64,
+    message: &str,
+    data: Option<&Value>,
+) -> Value {
+    let mut error = Map::new();
+    error.insert("code".into(), json!(code));
+    error.insert("message".into(), json!(message));
+    if let Some(d) = data {
+        error.insert("data".into(), d.clone());
+    }
+    let mut out = Map::new();
+    out.insert("jsonrpc".into(), json!("2.0"));
+    if let Some(id) = id {
+        out.insert("id".into(), id.clone());
+    }
+    out.insert("error".into(), Value::Object(error));
+    Value::Object(out)
+}
+
+/// A JSON-RPC success response: `result` gets `resultType: "complete"` and the serverInfo
+/// `_meta` entry (kept alongside any `_meta` the method put there).
+pub(crate) fn result_body(id: &Value, result: Value) -> Value {
+    let mut r = match result {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    r.insert("resultType".into(), json!("complete"));
+    let meta = r
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(m) = meta {
+        m.insert(
+            "io.modelcontextprotocol/serverInfo".into(),
+            json!({"name": SERVER_NAME, "version": SERVER_VERSION}),
+        );
+    }
+    json!({"jsonrpc": "2.0", "id": id, "result": r})
+}

@@ -1,0 +1,109 @@
+//! `Response`: what the reference server (or a mutant) sends, before any bytes exist, and its
+//! conversion to the `Observation` the oracle checks (so tests can score in-process without
+//! HTTP, and the HTTP shell and the in-process path cannot disagree on content).
+
+use crate::observation::{Body, HttpAnswer, Observation, SseMessage};
+use serde_json::Value;
+
+/// The body of an answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ResponseBody {
+    /// No body bytes.
+    Empty,
+    /// One JSON document.
+    Json(Value),
+    /// A `text/event-stream`: `events` are sent as `data:` events in order; with `keep_open`
+    /// the stream then stays open (keep-alive comments) until the client goes away.
+    Sse { events: Vec<Value>, keep_open: bool },
+}
+
+/// A complete answer: status, headers in order, body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: ResponseBody,
+}
+
+impl Response {
+    /// A bodiless answer.
+    pub fn empty(status: u16) -> Response {
+        Response {
+            status,
+            headers: Vec::new(),
+            body: ResponseBody::Empty,
+        }
+    }
+
+    /// An `application/json` answer.
+    pub fn json(status: u16, value: Value) -> Response {
+        Response {
+            status,
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            body: ResponseBody::Json(value),
+        }
+    }
+
+    /// A `200 text/event-stream` answer. `X-Accel-Buffering: no` keeps reverse proxies from
+    /// buffering the stream (streamable-http.mdx, SHTTP-SSE-XACCEL).
+    pub fn sse(events: Vec<Value>, keep_open: bool) -> Response {
+        Response {
+            status: 200,
+            headers: vec![
+                ("Content-Type".into(), "text/event-stream".into()),
+                ("Cache-Control".into(), "no-cache".into()),
+                ("X-Accel-Buffering".into(), "no".into()),
+            ],
+            body: ResponseBody::Sse { events, keep_open },
+        }
+    }
+
+    /// The first value of header `name` (ASCII case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Replace every header `name` by one `name: value`; `None` removes it.
+    pub fn set_header(&mut self, name: &str, value: Option<&str>) {
+        self.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        if let Some(v) = value {
+            self.headers.push((name.to_string(), v.to_string()));
+        }
+    }
+
+    /// Every JSON message of the body (the document, or each SSE event), mutably.
+    pub fn messages_mut(&mut self) -> Vec<&mut Value> {
+        match &mut self.body {
+            ResponseBody::Empty => Vec::new(),
+            ResponseBody::Json(v) => vec![v],
+            ResponseBody::Sse { events, .. } => events.iter_mut().collect(),
+        }
+    }
+}
+
+/// The Observation a client reading `r` would build (an open stream reads as not closed).
+pub fn to_observation(r: &Response) -> Observation {
+    let content_type = r.header("Content-Type").map(|v| {
+        let media = v.split(';').next().unwrap_or(v);
+        media.trim().to_ascii_lowercase()
+    });
+    let body = match &r.body {
+        ResponseBody::Empty => Body::Empty,
+        ResponseBody::Json(v) => Body::Json { value: v.clone() },
+        ResponseBody::Sse { events, keep_open } => Body::Sse {
+            messages: events.iter().cloned().map(SseMessage::Json).collect(),
+            closed: !keep_open,
+        },
+    };
+    Observation::Http(HttpAnswer {
+        status: r.status,
+        content_type,
+        session_id: r.header("Mcp-Session-Id").map(str::to_string),
+        x_accel_buffering: r.header("X-Accel-Buffering").map(str::to_string),
+        allow: r.header("Allow").map(str::to_string),
+        body,
+    })
+}

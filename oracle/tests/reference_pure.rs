@@ -1,0 +1,116 @@
+//! The reference server scores clean on the probe set, the null server does not, and every
+//! mutant is caught on exactly its own rule (no other MUST / MUST NOT rule).
+
+use mcpdiff_oracle::reference::{
+    null_response, probes, respond, respond_mutant, to_observation, Probe, MUTANTS,
+};
+use mcpdiff_oracle::rules::{level_of, Severity, JUDGED_IDS, MISSING_CAP};
+use mcpdiff_oracle::{check, fixture, judge, Finding, RuleId};
+use std::collections::BTreeSet;
+
+/// Judged ids with no probe and no mutant, and why.
+const UNREACHABLE: &[(RuleId, &str)] = &[(
+    MISSING_CAP,
+    "the judge never emits it: -32021 is only ever tolerated, never mandated",
+)];
+
+/// Mutants that unavoidably break a second rule, with the companion allowed.
+const COMPANIONS: &[(&str, &str)] = &[
+    // -32002 is retired *and* inside the legacy range -32019..-32000 (a SHOULD NOT); the
+    // other retired code, -32042, would break the MUST NOT on undefined reserved codes
+    ("retired-code-32002", "BASE-ERRCODE-LEGACY"),
+];
+
+fn findings_of(p: &Probe, answer: mcpdiff_oracle::reference::Response) -> Vec<Finding> {
+    let v = judge(&p.case, &fixture::surface());
+    check(&v, &to_observation(&answer))
+}
+
+#[test]
+fn every_judged_rule_has_a_probe_that_triggers_it() {
+    let s = fixture::surface();
+    let ps = probes(&s);
+    for id in JUDGED_IDS {
+        if UNREACHABLE.iter().any(|(r, _)| r == id) {
+            continue;
+        }
+        let triggered = ps
+            .iter()
+            .filter(|p| p.rule == *id)
+            .any(|p| judge(&p.case, &s).triggers(*id));
+        assert!(triggered, "no probe tagged {id} triggers it");
+    }
+}
+
+#[test]
+fn reference_scores_clean_on_every_probe() {
+    let s = fixture::surface();
+    for p in probes(&s) {
+        let r = respond(&p.case, &s);
+        let f = findings_of(&p, r.clone());
+        assert!(
+            f.is_empty(),
+            "probe {} ({:?}): reference answer {r:?} has findings {f:#?}\nverdict: {:#?}",
+            p.rule,
+            String::from_utf8_lossy(&p.case.body),
+            judge(&p.case, &s)
+        );
+    }
+}
+
+#[test]
+fn null_server_breaks_a_must() {
+    let s = fixture::surface();
+    let must = probes(&s)
+        .iter()
+        .flat_map(|p| findings_of(p, null_response(&p.case)))
+        .any(|f| f.level == "MUST" || f.level == "MUST NOT");
+    assert!(must);
+}
+
+#[test]
+fn every_mutant_breaks_exactly_its_rule() {
+    let s = fixture::surface();
+    let ps = probes(&s);
+    let mut covered = BTreeSet::new();
+    for m in MUTANTS {
+        let mut broken = BTreeSet::new();
+        for p in &ps {
+            for f in findings_of(p, respond_mutant(m.name, &p.case, &s)) {
+                broken.insert(f.rule);
+            }
+        }
+        assert!(
+            broken.contains(m.rule.0),
+            "mutant {} does not break {} (breaks {broken:?})",
+            m.name,
+            m.rule
+        );
+        for other in &broken {
+            let blocking = JUDGED_IDS
+                .iter()
+                .find(|r| r.0 == other.as_str())
+                .is_some_and(|r| level_of(*r).severity() == Severity::Blocking);
+            let allowed =
+                other == m.rule.0 || COMPANIONS.iter().any(|(n, r)| *n == m.name && r == other);
+            assert!(
+                allowed || !blocking,
+                "mutant {} also breaks the MUST rule {other}",
+                m.name
+            );
+            // stricter than the brief: SHOULD-level companions must be listed too
+            assert!(allowed, "mutant {} also breaks {other}", m.name);
+        }
+        covered.insert(m.rule);
+    }
+    for id in JUDGED_IDS {
+        let unreachable = UNREACHABLE.iter().any(|(r, _)| r == id);
+        assert!(covered.contains(id) || unreachable, "no mutant for {id}");
+    }
+}
+
+#[test]
+fn mutants_are_uniquely_named() {
+    let names: BTreeSet<_> = MUTANTS.iter().map(|m| m.name).collect();
+    assert_eq!(names.len(), MUTANTS.len());
+}

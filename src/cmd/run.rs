@@ -1,0 +1,334 @@
+//! `mcpdiff run [URL...]`: the main job. With URLs it fuzzes those endpoints; with none it
+//! starts the reference server and a handful of mutants in process, so a newcomer's first
+//! command shows real findings.
+
+use mcpdiff::baseline::Baseline;
+use mcpdiff::report::{self, terminal};
+use mcpdiff::runner::{self, shrink::ShrinkBudget, Generator, Progress, RunConfig, Sender, Target};
+use mcpdiff::serve::{self, Variant};
+use mcpdiff::transport::{reproducer, Client, Endpoint, Limits};
+use mcpdiff_oracle::{Case, Observation, Surface};
+use mcpdiff_props::gen::{case_for, case_strategy};
+use proptest::strategy::BoxedStrategy;
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Mutants that join the reference server when `run` gets no URL.
+const DEFAULT_MUTANTS: [&str; 4] = [
+    "origin-unchecked",
+    "mcp-method-prefix",
+    "no-base64-decode",
+    "session-id-header",
+];
+
+#[derive(clap::Args)]
+#[command(after_help = "EXAMPLES:
+  mcpdiff run                                   # reference server + mutants, in process
+  mcpdiff run http://127.0.0.1:3000/mcp         # your endpoint
+  mcpdiff run URL1 URL2 --cases 5000 --seed 7 --json r.json
+  mcpdiff run URL --baseline known.toml         # known findings do not fail the run
+
+EXIT STATUS:
+  0  no MUST finding outside the baseline
+  1  at least one MUST finding outside the baseline
+  2  the run could not be done (bad flag, unreachable target, unwritable file)")]
+pub struct Args {
+    /// Endpoints to test (http://host:port/path). None: the in-process reference server and
+    /// the mutants named by --mutants.
+    pub urls: Vec<String>,
+    /// Cases to generate (each goes to every target with the same surface).
+    #[arg(long, default_value_t = 2000)]
+    pub cases: u64,
+    /// Seed; the same seed gives the same cases. Default: derived from the clock, printed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Stop generating after this many seconds (shrinking still runs, bounded per finding).
+    #[arg(long, default_value_t = 300)]
+    pub max_time: u64,
+    /// Requests per second across all targets (default: unlimited on loopback, 20 otherwise).
+    #[arg(long)]
+    pub rate: Option<f64>,
+    /// Cases in flight at once.
+    #[arg(long, default_value_t = 8)]
+    pub concurrency: usize,
+    /// Per-case time limit in milliseconds (connect, send, read).
+    #[arg(long, default_value_t = 5000)]
+    pub timeout_ms: u64,
+    /// Write the whole result as JSON (schema mcpdiff-run/1, see docs/run-json.md).
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Known findings (TOML, [[known]] target + rule) that do not fail the run.
+    #[arg(long)]
+    pub baseline: Option<PathBuf>,
+    /// On a non-loopback target, also call this tool (repeatable). Default: readOnlyHint only.
+    #[arg(long = "allow-tool")]
+    pub allow_tools: Vec<String>,
+    /// Mutants to run beside the reference server when no URL is given (comma-separated;
+    /// `mcpdiff serve --list-mutants` names them).
+    #[arg(long, value_delimiter = ',')]
+    pub mutants: Option<Vec<String>>,
+    /// Requests the shrinker may spend per finding.
+    #[arg(long, default_value_t = 200)]
+    pub shrink_budget: usize,
+    /// Print passed rules and the reason for every rule not observed.
+    #[arg(long)]
+    pub verbose: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The transport client bound to one endpoint.
+#[derive(Clone)]
+struct NetSender {
+    client: Client,
+    endpoint: Arc<Endpoint>,
+}
+
+impl Sender for NetSender {
+    async fn send(&self, case: Case) -> Observation {
+        self.client.send(&case, &self.endpoint).await
+    }
+}
+
+/// The props generator, one strategy per surface (built once, reused for every case).
+#[derive(Default)]
+struct PropsGenerator {
+    cache: RefCell<Vec<(Surface, BoxedStrategy<Case>)>>,
+}
+
+impl Generator for PropsGenerator {
+    fn case(&self, surface: &Surface, seed: u64, index: u64) -> Case {
+        let mut cache = self.cache.borrow_mut();
+        let pos = match cache.iter().position(|(s, _)| s == surface) {
+            Some(p) => p,
+            None => {
+                cache.push((surface.clone(), case_strategy(surface)));
+                cache.len() - 1
+            }
+        };
+        let mut case = case_for(&cache[pos].1, seed, index);
+        case.path = surface.endpoint.clone();
+        case
+    }
+}
+
+struct Bar(indicatif::ProgressBar);
+
+impl Progress for Bar {
+    fn phase(&self, what: &str) {
+        self.0.set_message(what.to_string());
+    }
+    fn case_done(&self) {
+        self.0.inc(1);
+    }
+}
+
+/// Loopback hosts: the only ones where every tool may be called without --allow-tool.
+fn is_loopback(e: &Endpoint) -> bool {
+    let h = e.host.trim_start_matches('[').trim_end_matches(']');
+    h.eq_ignore_ascii_case("localhost")
+        || h == "::1"
+        || h.parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+fn fail(msg: &str) -> ExitCode {
+    eprintln!("mcpdiff: {msg}");
+    ExitCode::from(2)
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return fail(&format!("cannot start the async runtime: {e}")),
+    };
+    rt.block_on(run_async(args))
+}
+
+async fn run_async(args: Args) -> ExitCode {
+    let baseline = match &args.baseline {
+        Some(p) => match Baseline::load(p) {
+            Ok(b) => b,
+            Err(e) => return fail(&e),
+        },
+        None => Baseline::default(),
+    };
+    if args.cases == 0 {
+        return fail("--cases must be at least 1");
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_secs())
+    });
+    // start in-process servers when no URL is given; they stop when `servers` drops
+    let mut servers = Vec::new();
+    let mut specs: Vec<(String, String)> = Vec::new();
+    if args.urls.is_empty() {
+        let names: Vec<String> = args
+            .mutants
+            .clone()
+            .unwrap_or_else(|| DEFAULT_MUTANTS.iter().map(|s| s.to_string()).collect());
+        let mut variants = vec![("reference".to_string(), Variant::Reference)];
+        for n in names {
+            match Variant::mutant(&n) {
+                Some(v) => variants.push((format!("mutant:{n}"), v)),
+                None => {
+                    return fail(&format!(
+                        "unknown mutant '{n}'; `mcpdiff serve --list-mutants` lists them"
+                    ))
+                }
+            }
+        }
+        for (name, v) in variants {
+            let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+            match serve::spawn(v, loopback).await {
+                Ok(s) => {
+                    specs.push((name, s.url.clone()));
+                    servers.push(s);
+                }
+                Err(e) => return fail(&format!("cannot start the in-process {name}: {e}")),
+            }
+        }
+        eprintln!(
+            "mcpdiff: no URL given; testing the in-process reference server and {} mutant(s) \
+             (pass URLs to test your own endpoints)",
+            specs.len() - 1
+        );
+    } else {
+        for u in &args.urls {
+            specs.push((u.clone(), u.clone()));
+        }
+    }
+
+    let limits = Limits {
+        total: Duration::from_millis(args.timeout_ms.max(100)),
+        ..Limits::default()
+    };
+    let client = Client::new(limits);
+    let mut targets = Vec::new();
+    let mut all_loopback = true;
+    for (name, url) in &specs {
+        let endpoint = match Endpoint::parse(url) {
+            Ok(e) => e,
+            Err(e) => return fail(&format!("bad target URL '{url}': {e}")),
+        };
+        let loopback = is_loopback(&endpoint);
+        all_loopback &= loopback;
+        let sender = NetSender {
+            client: client.clone(),
+            endpoint: Arc::new(endpoint.clone()),
+        };
+        let d = runner::discover::discover(&endpoint.path, |c| {
+            let s = sender.clone();
+            async move { s.send(c).await }
+        })
+        .await;
+        let d = match d {
+            Ok(d) => d,
+            Err(e) => return fail(&format!(
+                "cannot test {url}: {e}; is the server running and is the path its MCP endpoint?"
+            )),
+        };
+        let mut notes = d.notes;
+        let mut gen_surface = d.surface.clone();
+        if !loopback {
+            let (keep, skip): (Vec<_>, Vec<_>) = gen_surface
+                .tools
+                .into_iter()
+                .partition(|t| t.read_only || args.allow_tools.contains(&t.name));
+            for t in &skip {
+                notes.push(format!(
+                    "tool '{}' not called: the target is not on loopback and the tool is not \
+                     annotated readOnlyHint (use --allow-tool {} to call it)",
+                    t.name, t.name
+                ));
+            }
+            gen_surface.tools = keep;
+        }
+        targets.push(Target {
+            name: name.clone(),
+            url: url.clone(),
+            sender,
+            surface: d.surface,
+            gen_surface,
+            notes,
+        });
+    }
+    let rate = args.rate.or(if all_loopback { None } else { Some(20.0) });
+    let cfg = RunConfig {
+        cases: args.cases,
+        seed,
+        max_time: Duration::from_secs(args.max_time),
+        rate,
+        concurrency: args.concurrency.max(1),
+        shrink: ShrinkBudget {
+            max_requests: args.shrink_budget,
+            max_time: Duration::from_secs(10),
+        },
+        max_disagreements: 20,
+    };
+    eprintln!(
+        "mcpdiff: {} target(s), {} cases, seed {seed}{}",
+        targets.len(),
+        cfg.cases,
+        rate.map(|r| format!(", at most {r} requests/s"))
+            .unwrap_or_default()
+    );
+    let bar = indicatif::ProgressBar::new(cfg.cases);
+    if args.quiet {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {msg:10} [{bar:40}] {pos}/{len} cases {per_sec} eta {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let generator = PropsGenerator::default();
+    let result = runner::run(targets, &generator, &cfg, &Bar(bar.clone())).await;
+    bar.finish_and_clear();
+    for s in servers {
+        s.shutdown().await;
+    }
+
+    let rep = report::build(
+        &result,
+        &cfg,
+        &baseline,
+        &|case, url| match Endpoint::parse(url) {
+            Ok(e) => reproducer(case, &e),
+            Err(_) => String::new(),
+        },
+    );
+    print!("{}", terminal::render(&rep, args.verbose));
+    for k in &rep.baseline_stale {
+        println!(
+            "stale baseline entry: {} {} (no longer reproduces)",
+            k.target, k.rule
+        );
+    }
+    if let Some(path) = &args.json {
+        let text = match serde_json::to_string_pretty(&rep) {
+            Ok(t) => t,
+            Err(e) => return fail(&format!("cannot serialize the result: {e}")),
+        };
+        if let Err(e) = std::fs::write(path, text) {
+            // the findings are on the terminal already; nothing is lost
+            return fail(&format!("cannot write {}: {e}", path.display()));
+        }
+        eprintln!("mcpdiff: wrote {}", path.display());
+    }
+    if rep.targets.iter().any(|t| t.blocking) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,92 @@
+//! `mcpdiff serve`: run the reference server, a mutant or the null server on loopback until
+//! Ctrl-C / SIGTERM.
+
+use mcpdiff::serve::{spawn, Variant};
+use mcpdiff_oracle::reference::MUTANTS;
+use std::net::{IpAddr, SocketAddr};
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Port to listen on (0: an ephemeral port, printed at startup).
+    #[arg(long, default_value_t = 8931)]
+    port: u16,
+    /// Address to bind (loopback by default; the servers are test fixtures, not services).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// Serve the named mutant instead of the reference server (see --list-mutants).
+    #[arg(long, value_name = "NAME", conflicts_with = "null")]
+    mutant: Option<String>,
+    /// Serve the null server (200 `{}` to everything).
+    #[arg(long)]
+    null: bool,
+    /// Print the mutants (NAME  RULE-ID  description) and exit.
+    #[arg(long)]
+    list_mutants: bool,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    if args.list_mutants {
+        let width = MUTANTS.iter().map(|m| m.name.len()).max().unwrap_or(0);
+        let rw = MUTANTS.iter().map(|m| m.rule.0.len()).max().unwrap_or(0);
+        for m in MUTANTS {
+            println!("{:width$}  {:rw$}  {}", m.name, m.rule.0, m.description);
+        }
+        return ExitCode::SUCCESS;
+    }
+    let variant = match (&args.mutant, args.null) {
+        (Some(name), _) => match Variant::mutant(name) {
+            Some(v) => v,
+            None => {
+                eprintln!("mcpdiff: unknown mutant '{name}' (see `mcpdiff serve --list-mutants`)");
+                return ExitCode::from(2);
+            }
+        },
+        (None, true) => Variant::Null,
+        (None, false) => Variant::Reference,
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("mcpdiff: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let code = runtime.block_on(serve(variant, SocketAddr::new(args.host, args.port)));
+    // detached keep-alive tasks may sit in a 15 s sleep: do not wait for them on exit
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    code
+}
+
+async fn serve(variant: Variant, addr: SocketAddr) -> ExitCode {
+    let server = match spawn(variant, addr).await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("mcpdiff: cannot listen on {addr}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("mcpdiff: serving {} at {}", variant.label(), server.url);
+    stop_signal().await;
+    server.shutdown().await;
+    ExitCode::SUCCESS
+}
+
+/// Ctrl-C, or SIGTERM on Unix.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}

@@ -1,0 +1,8 @@
+//! `mcpdiff` as a library: the I/O edge of the tool (transport, runner, reference server),
+//! shared by the CLI binary and the integration tests.
+
+pub mod baseline;
+pub mod report;
+pub mod runner;
+pub mod serve;
+pub mod transport;

@@ -1,0 +1,275 @@
+//! The JSON result of `mcpdiff run`, schema `mcpdiff-run/1` (documented in
+//! `docs/run-json.md`). Fields are only ever added within a major version.
+
+use crate::runner::{RunConfig, RunResult};
+use mcpdiff_oracle::rules::{self, level_of, RuleId, JUDGED_IDS};
+use mcpdiff_oracle::{Case, Observation, Surface};
+use serde::{Deserialize, Serialize};
+
+pub const SCHEMA: &str = "mcpdiff-run/1";
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunReport {
+    pub schema: String,
+    pub mcpdiff_version: String,
+    pub seed: u64,
+    pub stats: Stats,
+    pub targets: Vec<TargetReport>,
+    pub disagreements: Vec<DisagreementReport>,
+    /// Baseline entries for targets of this run that no longer reproduce.
+    #[serde(default)]
+    pub baseline_stale: Vec<crate::baseline::KnownFinding>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Stats {
+    pub cases: u64,
+    pub requests: u64,
+    pub seconds: f64,
+    pub cases_per_second: f64,
+    pub stopped_by_time: bool,
+    pub disagreements_total: u64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TargetReport {
+    pub name: String,
+    pub url: String,
+    pub score: f64,
+    /// True when a MUST / MUST NOT rule failed (outside the baseline).
+    pub blocking: bool,
+    pub cases: u64,
+    pub transport_failures: u64,
+    pub findings: Vec<FindingReport>,
+    /// Rules exercised that never failed.
+    pub passed: Vec<String>,
+    pub not_observed: Vec<NotObserved>,
+    pub notes: Vec<String>,
+    pub surface: SurfaceSummary,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FindingReport {
+    pub rule: String,
+    pub level: String,
+    pub severity: String,
+    /// Origin / DNS-rebinding and header-body disagreement findings.
+    pub security: bool,
+    pub spec: String,
+    pub sentence: String,
+    pub expected: String,
+    pub observed: String,
+    /// How many generated cases broke the rule.
+    pub count: u64,
+    /// A shell command that sends the minimized case.
+    pub reproducer: String,
+    pub case: Case,
+    pub observation: Observation,
+    pub original_size: usize,
+    pub shrunk_size: usize,
+    /// Known in the baseline: reported, but does not fail the run.
+    #[serde(default)]
+    pub baselined: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct NotObserved {
+    pub rule: String,
+    pub level: String,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SurfaceSummary {
+    pub supported_versions: Vec<String>,
+    pub tools: Vec<String>,
+    pub annotated_tools: Vec<String>,
+    pub resources: usize,
+    pub resource_templates: usize,
+    pub prompts: usize,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DisagreementReport {
+    pub case_index: u64,
+    pub answers: std::collections::BTreeMap<String, String>,
+    pub case: Case,
+}
+
+/// Rules whose findings are security findings (report section 3).
+pub fn is_security(rule: RuleId) -> bool {
+    rule == rules::ORIGIN_403
+        || [
+            rules::HDR_MISMATCH,
+            rules::PARAM_VALIDATE,
+            rules::PARAM_OMITTED,
+            rules::PV_MISMATCH,
+            rules::B64_DECODE,
+            rules::HDR_VALUE_CASE,
+            rules::BOOL_LOWER,
+            rules::B64_MARKERS,
+            rules::B64_ONLY_NAME_PARAM,
+        ]
+        .contains(&rule)
+}
+
+fn why_not_observed(rule: RuleId, s: &Surface) -> String {
+    let annotated = s
+        .tools
+        .iter()
+        .any(|t| t.header_params.as_ref().is_ok_and(|p| !p.is_empty()));
+    let param_rules = [
+        rules::PARAM_VALIDATE,
+        rules::PARAM_ERR,
+        rules::PARAM_INVALID_CHARS,
+        rules::PARAM_OMITTED,
+        rules::PARAM_NULL,
+        rules::PARAM_ABSENT,
+        rules::INT_NUMERIC,
+        rules::BOOL_LOWER,
+    ];
+    if param_rules.contains(&rule) && !annotated {
+        return "the target declares no tool with a valid x-mcp-header annotation".into();
+    }
+    if rule == rules::RES_NOTFOUND && !s.capabilities.resources {
+        return "the target does not advertise resources".into();
+    }
+    if rule == rules::PROMPTS_ERRORS && !s.capabilities.prompts {
+        return "the target does not advertise prompts".into();
+    }
+    if rule == rules::TOOLS_UNKNOWN && !s.capabilities.tools {
+        return "the target does not advertise tools".into();
+    }
+    "no generated case exercised it (raise --cases or --max-time)".into()
+}
+
+/// Build the report. `reproducer` renders a case as a shell command for a target URL.
+pub fn build(
+    result: &RunResult,
+    cfg: &RunConfig,
+    baseline: &crate::baseline::Baseline,
+    reproducer: &dyn Fn(&Case, &str) -> String,
+) -> RunReport {
+    let mut targets = Vec::new();
+    for t in &result.targets {
+        let mut findings = Vec::new();
+        for f in &t.findings {
+            let rule = rules::rule(f.rule);
+            let level = level_of(f.rule);
+            let w = t.tally.witnesses.get(&f.rule);
+            findings.push(FindingReport {
+                rule: f.rule.0.to_string(),
+                level: level.as_str().to_string(),
+                severity: format!("{:?}", level.severity()).to_lowercase(),
+                security: is_security(f.rule),
+                spec: rule.map(|r| r.spec.to_string()).unwrap_or_default(),
+                sentence: rule.map(|r| r.sentence.to_string()).unwrap_or_default(),
+                expected: w.map(|w| w.finding.expected.clone()).unwrap_or_default(),
+                observed: f.observation.summary(),
+                count: f.count,
+                reproducer: reproducer(&f.case, &t.url),
+                case: f.case.clone(),
+                observation: f.observation.clone(),
+                original_size: crate::runner::shrink::size(&f.original),
+                shrunk_size: crate::runner::shrink::size(&f.case),
+                baselined: baseline.knows(&t.name, &t.url, f.rule.0),
+            });
+        }
+        // blocking first, then advisory, then by rule id
+        findings.sort_by(|a, b| (&a.severity, &a.rule).cmp(&(&b.severity, &b.rule)));
+        let passed = t
+            .tally
+            .rules
+            .iter()
+            .filter(|(_, c)| c.failed == 0)
+            .map(|(r, _)| r.0.to_string())
+            .collect();
+        let not_observed = JUDGED_IDS
+            .iter()
+            .filter(|r| !t.tally.rules.contains_key(r))
+            .map(|r| NotObserved {
+                rule: r.0.to_string(),
+                level: level_of(*r).as_str().to_string(),
+                reason: why_not_observed(*r, &t.surface),
+            })
+            .collect();
+        let blocking = findings
+            .iter()
+            .any(|f| f.severity == "blocking" && !f.baselined);
+        // the score tells the truth; the baseline only decides what fails the run
+        let score = t.tally.score();
+        let s = &t.surface;
+        targets.push(TargetReport {
+            name: t.name.clone(),
+            url: t.url.clone(),
+            score,
+            blocking,
+            cases: t.tally.cases,
+            transport_failures: t.tally.transport_failures,
+            findings,
+            passed,
+            not_observed,
+            notes: t.notes.clone(),
+            surface: SurfaceSummary {
+                supported_versions: s.supported_versions.clone(),
+                tools: s.tools.iter().map(|t| t.name.clone()).collect(),
+                annotated_tools: s
+                    .tools
+                    .iter()
+                    .filter(|t| t.header_params.as_ref().is_ok_and(|p| !p.is_empty()))
+                    .map(|t| t.name.clone())
+                    .collect(),
+                resources: s.resources.len(),
+                resource_templates: s.resource_templates.len(),
+                prompts: s.prompts.len(),
+            },
+        });
+    }
+    let found: Vec<(String, String, String)> = targets
+        .iter()
+        .flat_map(|t| {
+            t.findings
+                .iter()
+                .map(|f| (t.name.clone(), t.url.clone(), f.rule.clone()))
+        })
+        .collect();
+    let baseline_stale = baseline
+        .stale(&found)
+        .into_iter()
+        .filter(|k| {
+            k.target == "*"
+                || targets
+                    .iter()
+                    .any(|t| t.name == k.target || t.url == k.target)
+        })
+        .collect();
+    let secs = result.elapsed.as_secs_f64();
+    RunReport {
+        schema: SCHEMA.to_string(),
+        mcpdiff_version: env!("CARGO_PKG_VERSION").to_string(),
+        seed: cfg.seed,
+        stats: Stats {
+            cases: result.cases,
+            requests: result.requests,
+            seconds: secs,
+            cases_per_second: if secs > 0.0 {
+                result.cases as f64 / secs
+            } else {
+                0.0
+            },
+            stopped_by_time: result.stopped_by_time,
+            disagreements_total: result.disagreement_total,
+        },
+        targets,
+        disagreements: result
+            .disagreements
+            .iter()
+            .map(|d| DisagreementReport {
+                case_index: d.case_index,
+                answers: d.answers.clone(),
+                case: d.case.clone(),
+            })
+            .collect(),
+        baseline_stale,
+    }
+}

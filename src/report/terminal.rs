@@ -1,0 +1,114 @@
+//! The terminal summary of a run: per target the score, findings by level with rule, spec
+//! citation, expected vs observed and a reproducer, and what was not observed.
+
+use super::json::{RunReport, TargetReport};
+use std::fmt::Write;
+
+/// Render the summary. `verbose` prints passed rules and every not-observed reason.
+pub fn render(r: &RunReport, verbose: bool) -> String {
+    let mut out = String::new();
+    for t in &r.targets {
+        target(&mut out, t, verbose);
+    }
+    if !r.disagreements.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nDisagreements (targets with the same surface answered differently where the \
+             oracle allows it): {} case(s), {} pattern(s) kept",
+            r.stats.disagreements_total,
+            r.disagreements.len()
+        );
+        for d in r.disagreements.iter().take(10) {
+            let answers: Vec<String> = d.answers.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            let _ = writeln!(out, "  case #{}: {}", d.case_index, answers.join("; "));
+        }
+    }
+    let s = &r.stats;
+    let _ = writeln!(
+        out,
+        "\n{} cases, {} requests in {:.1} s ({:.0} cases/s), seed {}{}",
+        s.cases,
+        s.requests,
+        s.seconds,
+        s.cases_per_second,
+        r.seed,
+        if s.stopped_by_time {
+            " (stopped by --max-time)"
+        } else {
+            ""
+        }
+    );
+    out
+}
+
+fn target(out: &mut String, t: &TargetReport, verbose: bool) {
+    let blocking = t
+        .findings
+        .iter()
+        .filter(|f| f.severity == "blocking")
+        .count();
+    let advisory = t
+        .findings
+        .iter()
+        .filter(|f| f.severity == "advisory")
+        .count();
+    let _ = writeln!(
+        out,
+        "\n== {}  {}\n   score {:.2}   {} MUST finding(s), {} SHOULD finding(s), {} rule(s) passed, {} not observed, {} case(s){}",
+        t.name,
+        t.url,
+        t.score,
+        blocking,
+        advisory,
+        t.passed.len(),
+        t.not_observed.len(),
+        t.cases,
+        if t.transport_failures > 0 {
+            format!(", {} transport failure(s)", t.transport_failures)
+        } else {
+            String::new()
+        }
+    );
+    for n in &t.notes {
+        let _ = writeln!(out, "   note: {n}");
+    }
+    for f in &t.findings {
+        let tag = if f.baselined { " [baseline]" } else { "" };
+        let sec = if f.security { " [security]" } else { "" };
+        let _ = writeln!(
+            out,
+            "\n   {} {}{}{}  ({}; {} case(s))\n     spec: {}\n     \"{}\"\n     expected: {}\n     observed: {}\n     reproduce ({} → {} bytes):\n       {}",
+            f.level,
+            f.rule,
+            sec,
+            tag,
+            f.severity,
+            f.count,
+            f.spec,
+            f.sentence,
+            f.expected,
+            f.observed,
+            f.original_size,
+            f.shrunk_size,
+            f.reproducer.replace('\n', "\n       ")
+        );
+    }
+    if !t.not_observed.is_empty() {
+        if verbose {
+            let _ = writeln!(out, "\n   not observed:");
+            for n in &t.not_observed {
+                let _ = writeln!(out, "     {} {}: {}", n.level, n.rule, n.reason);
+            }
+        } else {
+            let ids: Vec<&str> = t.not_observed.iter().map(|n| n.rule.as_str()).collect();
+            let _ = writeln!(
+                out,
+                "\n   not observed: {} (use --verbose for reasons)",
+                ids.join(", ")
+            );
+        }
+    }
+    if verbose && !t.passed.is_empty() {
+        let _ = writeln!(out, "\n   passed: {}", t.passed.join(", "));
+    }
+}

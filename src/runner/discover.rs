@@ -1,0 +1,175 @@
+//! Discovery: conformant requests (`server/discover`, the list methods) that build a
+//! target's `Surface`. What a target does not declare stays out of the surface, so the rules
+//! that need it are "not observed", never failed and never passed.
+
+use mcpdiff_oracle::client::conformant_case;
+use mcpdiff_oracle::{Capabilities, Observation, Surface, ToolDecl};
+use serde_json::{json, Value};
+use std::future::Future;
+
+/// What discovery learned, with notes for the report.
+pub struct Discovered {
+    pub surface: Surface,
+    pub notes: Vec<String>,
+    /// `server/discover` answered with a result (the endpoint speaks 2026-07-28).
+    pub modern: bool,
+}
+
+/// The `result` object of a JSON-RPC success in `obs`, if any.
+fn result_of(obs: &Observation) -> Option<&Value> {
+    obs.http()?.rpc_response()?.get("result")
+}
+
+/// Run discovery with `send` (one request at a time; at most 10 pages per list).
+pub async fn discover<F, Fut>(endpoint_path: &str, mut send: F) -> Result<Discovered, String>
+where
+    F: FnMut(mcpdiff_oracle::Case) -> Fut,
+    Fut: Future<Output = Observation>,
+{
+    let mut surface = Surface::minimal(endpoint_path);
+    let mut notes = Vec::new();
+    let obs = send(conformant_case(
+        &surface,
+        json!(1),
+        "server/discover",
+        json!({}),
+    ))
+    .await;
+    if let Observation::Transport { failure } = &obs {
+        return Err(format!(
+            "server/discover failed at the transport level ({failure:?})"
+        ));
+    }
+    let discover = result_of(&obs).cloned();
+    let modern = discover.is_some();
+    match &discover {
+        Some(r) => {
+            if let Some(v) = r.get("supportedVersions").and_then(Value::as_array) {
+                let versions: Vec<String> = v
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect();
+                if !versions.is_empty() {
+                    surface.supported_versions = versions;
+                }
+            }
+            let caps = r.get("capabilities");
+            let has = |k: &str| caps.and_then(|c| c.get(k)).is_some();
+            surface.capabilities = Capabilities {
+                tools: has("tools"),
+                resources: has("resources"),
+                prompts: has("prompts"),
+                completions: has("completions"),
+                logging: has("logging"),
+            };
+        }
+        None => notes.push(format!(
+            "server/discover did not answer with a result ({}); assuming only 2026-07-28 and \
+             probing the list methods anyway",
+            obs.summary()
+        )),
+    }
+    // probe lists even when a capability is missing: a server may list without advertising
+    let mut id = 2;
+    for (method, key) in [
+        ("tools/list", "tools"),
+        ("resources/list", "resources"),
+        ("resources/templates/list", "resourceTemplates"),
+        ("prompts/list", "prompts"),
+    ] {
+        let mut cursor: Option<String> = None;
+        for _page in 0..10 {
+            let params = match &cursor {
+                Some(c) => json!({"cursor": c}),
+                None => json!({}),
+            };
+            id += 1;
+            let obs = send(conformant_case(&surface, json!(id), method, params)).await;
+            let Some(result) = result_of(&obs) else {
+                if cursor.is_none() {
+                    notes.push(format!("{method}: {}", obs.summary()));
+                }
+                break;
+            };
+            let items = result
+                .get(key)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            add_items(&mut surface, key, &items);
+            if !discover.is_some_and_capability(key) && !items.is_empty() {
+                notes.push(format!(
+                    "{method} answers although server/discover did not advertise it"
+                ));
+            }
+            cursor = result
+                .get("nextCursor")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            if cursor.is_none() {
+                break;
+            }
+        }
+    }
+    Ok(Discovered {
+        surface,
+        notes,
+        modern,
+    })
+}
+
+trait CapabilityProbe {
+    fn is_some_and_capability(&self, list_key: &str) -> bool;
+}
+
+impl CapabilityProbe for Option<Value> {
+    fn is_some_and_capability(&self, list_key: &str) -> bool {
+        let cap = match list_key {
+            "tools" => "tools",
+            "prompts" => "prompts",
+            _ => "resources",
+        };
+        self.as_ref()
+            .and_then(|r| r.get("capabilities"))
+            .and_then(|c| c.get(cap))
+            .is_some()
+    }
+}
+
+fn add_items(surface: &mut Surface, key: &str, items: &[Value]) {
+    for it in items {
+        match key {
+            "tools" => {
+                let Some(name) = it.get("name").and_then(Value::as_str) else {
+                    continue;
+                };
+                let schema = it
+                    .get("inputSchema")
+                    .cloned()
+                    .unwrap_or(json!({"type": "object"}));
+                let read_only = it
+                    .get("annotations")
+                    .and_then(|a| a.get("readOnlyHint"))
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false);
+                surface.tools.push(ToolDecl::new(name, schema, read_only));
+            }
+            "resources" => {
+                if let Some(u) = it.get("uri").and_then(Value::as_str) {
+                    surface.resources.push(u.to_string());
+                }
+            }
+            "resourceTemplates" => {
+                if let Some(u) = it.get("uriTemplate").and_then(Value::as_str) {
+                    surface.resource_templates.push(u.to_string());
+                }
+            }
+            _ => {
+                if let Some(n) = it.get("name").and_then(Value::as_str) {
+                    surface.prompts.push(n.to_string());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! The differential runner: discover each target, generate cases from a seed, send each case
+//! to every target of a surface group, judge every answer, compare targets, shrink each
+//! distinct (target, rule) problem, and hand a `RunResult` to the reports.
+//!
+//! Cases are a pure function of (seed, surface, index), so the same seed gives the same
+//! cases whatever the concurrency; per rule the lowest-index failing case is kept, so the
+//! same seed also gives the same findings against deterministic targets.
+
+pub mod disagree;
+pub mod discover;
+pub mod shrink;
+pub mod tally;
+
+use disagree::{answer_class, Disagreement, Disagreements};
+use mcpdiff_oracle::rules::RuleId;
+use mcpdiff_oracle::{check, judge, Case, Observation, Surface};
+use shrink::ShrinkBudget;
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tally::Tally;
+use tokio::sync::Mutex;
+
+/// Something that answers cases: a target over the network, or an in-process server.
+pub trait Sender: Clone + Send + Sync + 'static {
+    fn send(&self, case: Case) -> impl Future<Output = Observation> + Send;
+}
+
+/// Produces the `index`-th case of a run for a surface. Called on the runner's own task
+/// (generation is cheap and pure), so it needs neither `Send` nor `Sync`.
+pub trait Generator {
+    fn case(&self, surface: &Surface, seed: u64, index: u64) -> Case;
+}
+
+/// One target as the runner sees it.
+pub struct Target<S: Sender> {
+    pub name: String,
+    pub url: String,
+    pub sender: S,
+    /// The surface the oracle judges with (everything the target declared).
+    pub surface: Surface,
+    /// The surface cases are generated from (tools that may be called).
+    pub gen_surface: Surface,
+    pub notes: Vec<String>,
+}
+
+/// Knobs of one run.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    pub cases: u64,
+    pub seed: u64,
+    pub max_time: Duration,
+    /// Requests per second across the whole run (None: unlimited).
+    pub rate: Option<f64>,
+    /// Cases in flight at once.
+    pub concurrency: usize,
+    pub shrink: ShrinkBudget,
+    /// Disagreement examples kept per group.
+    pub max_disagreements: usize,
+}
+
+/// A finding after shrinking.
+#[derive(Clone, Debug)]
+pub struct ShrunkFinding {
+    pub rule: RuleId,
+    pub original: Case,
+    pub case: Case,
+    pub observation: Observation,
+    pub count: u64,
+    pub shrink_requests: usize,
+}
+
+/// What happened to one target.
+pub struct TargetOutcome {
+    pub name: String,
+    pub url: String,
+    pub surface: Surface,
+    pub notes: Vec<String>,
+    pub tally: Tally,
+    pub findings: Vec<ShrunkFinding>,
+}
+
+/// The whole run.
+pub struct RunResult {
+    pub targets: Vec<TargetOutcome>,
+    pub disagreements: Vec<Disagreement>,
+    pub disagreement_total: u64,
+    pub cases: u64,
+    pub requests: u64,
+    pub elapsed: Duration,
+    pub stopped_by_time: bool,
+}
+
+/// Progress callbacks (a terminal bar, or nothing).
+pub trait Progress: Send + Sync {
+    fn phase(&self, _what: &str) {}
+    fn case_done(&self) {}
+}
+
+/// No progress output.
+pub struct Quiet;
+impl Progress for Quiet {}
+
+/// Spaces requests to honour `--rate`.
+struct Pacer {
+    next: Mutex<Instant>,
+    interval: Option<Duration>,
+}
+
+impl Pacer {
+    fn new(rate: Option<f64>) -> Pacer {
+        Pacer {
+            next: Mutex::new(Instant::now()),
+            interval: rate
+                .filter(|r| *r > 0.0)
+                .map(|r| Duration::from_secs_f64(1.0 / r)),
+        }
+    }
+
+    async fn wait(&self) {
+        let Some(step) = self.interval else { return };
+        let at = {
+            let mut next = self.next.lock().await;
+            let now = Instant::now();
+            let at = (*next).max(now);
+            *next = at + step;
+            at
+        };
+        tokio::time::sleep_until(at.into()).await;
+    }
+}
+
+/// Groups of targets that share one surface (and so one case stream).
+fn groups<S: Sender>(targets: &[Target<S>]) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for (i, t) in targets.iter().enumerate() {
+        match out.iter_mut().find(|g| {
+            targets[g[0]].gen_surface == t.gen_surface && targets[g[0]].surface == t.surface
+        }) {
+            Some(g) => g.push(i),
+            None => out.push(vec![i]),
+        }
+    }
+    out
+}
+
+/// Run `cfg.cases` cases against every target, then shrink.
+pub async fn run<S: Sender, G: Generator>(
+    targets: Vec<Target<S>>,
+    generator: &G,
+    cfg: &RunConfig,
+    progress: &dyn Progress,
+) -> RunResult {
+    let start = Instant::now();
+    let deadline = start + cfg.max_time;
+    let pacer = Arc::new(Pacer::new(cfg.rate));
+    let targets = Arc::new(targets);
+    let mut tallies: Vec<Tally> = targets.iter().map(|_| Tally::default()).collect();
+    let mut lowest: Vec<BTreeMap<RuleId, u64>> = targets.iter().map(|_| BTreeMap::new()).collect();
+    let mut disagreements = Disagreements::default();
+    let mut requests = 0u64;
+    let mut cases_done = 0u64;
+    let mut stopped_by_time = false;
+    progress.phase("fuzzing");
+
+    let groups = groups(&targets);
+    let mut set = tokio::task::JoinSet::new();
+    let mut next_index = 0u64;
+    // round-robin over groups: case i goes to group i % groups
+    let total = cfg.cases;
+    loop {
+        while set.len() < cfg.concurrency.max(1) && next_index < total {
+            if Instant::now() >= deadline {
+                stopped_by_time = true;
+                break;
+            }
+            let index = next_index;
+            next_index += 1;
+            let group = groups[(index as usize) % groups.len()].clone();
+            let case = generator.case(&targets[group[0]].gen_surface, cfg.seed, index);
+            let targets = Arc::clone(&targets);
+            let pacer = Arc::clone(&pacer);
+            set.spawn(async move {
+                let mut answers = Vec::with_capacity(group.len());
+                for &t in &group {
+                    pacer.wait().await;
+                    let obs = targets[t].sender.send(case.clone()).await;
+                    answers.push((t, obs));
+                }
+                (index, case, answers)
+            });
+        }
+        let Some(joined) = set.join_next().await else {
+            break;
+        };
+        let Ok((index, case, answers)) = joined else {
+            continue; // a panicked task loses one case, never the run
+        };
+        cases_done += 1;
+        progress.case_done();
+        let mut classes: BTreeMap<String, String> = BTreeMap::new();
+        let mut any_finding = false;
+        for (t, obs) in &answers {
+            requests += 1;
+            let target = &targets[*t];
+            let verdict = judge(&case, &target.surface);
+            let findings = check(&verdict, obs);
+            any_finding |= !findings.is_empty();
+            tallies[*t].record(&case, &verdict, obs, &findings);
+            for f in &findings {
+                if let Some(rule) = verdict.rules().find(|r| r.0 == f.rule) {
+                    let lowest_index = lowest[*t].entry(rule).or_insert(index);
+                    if index < *lowest_index {
+                        *lowest_index = index;
+                        if let Some(w) = tallies[*t].witnesses.get_mut(&rule) {
+                            w.case = case.clone();
+                            w.observation = obs.clone();
+                            w.finding = f.clone();
+                        }
+                    }
+                }
+            }
+            classes.insert(target.name.clone(), answer_class(obs));
+        }
+        let distinct: std::collections::BTreeSet<&String> = classes.values().collect();
+        if !any_finding && distinct.len() > 1 {
+            disagreements.offer(
+                Disagreement {
+                    case_index: index,
+                    answers: classes,
+                    case,
+                },
+                cfg.max_disagreements,
+            );
+        }
+        if Instant::now() >= deadline && next_index < total {
+            stopped_by_time = true;
+            set.abort_all();
+        }
+    }
+
+    progress.phase("shrinking");
+    let mut outcomes = Vec::new();
+    for (t, tally) in targets.iter().zip(tallies) {
+        let mut findings = Vec::new();
+        for (rule, w) in &tally.witnesses {
+            let sender = t.sender.clone();
+            let (case, observation, shrink_requests) = shrink::shrink(
+                w.case.clone(),
+                w.observation.clone(),
+                *rule,
+                &t.surface,
+                cfg.shrink,
+                |c| {
+                    let s = sender.clone();
+                    async move { s.send(c).await }
+                },
+            )
+            .await;
+            requests += shrink_requests as u64;
+            findings.push(ShrunkFinding {
+                rule: *rule,
+                original: w.case.clone(),
+                case,
+                observation,
+                count: w.count,
+                shrink_requests,
+            });
+        }
+        outcomes.push(TargetOutcome {
+            name: t.name.clone(),
+            url: t.url.clone(),
+            surface: t.surface.clone(),
+            notes: t.notes.clone(),
+            tally,
+            findings,
+        });
+    }
+    RunResult {
+        targets: outcomes,
+        disagreements: disagreements.kept,
+        disagreement_total: disagreements.total,
+        cases: cases_done,
+        requests,
+        elapsed: start.elapsed(),
+        stopped_by_time,
+    }
+}

@@ -1,0 +1,185 @@
+//! Shrinking: reduce a failing case to a smaller one that still breaks the same rule on the
+//! same target. Candidate generation is pure (`candidates`); `shrink` drives it against the
+//! target with a bounded budget of requests and time.
+
+use mcpdiff_oracle::rules::RuleId;
+use mcpdiff_oracle::{check, judge, Case, Observation, Surface};
+use serde_json::Value;
+use std::future::Future;
+use std::time::{Duration, Instant};
+
+/// The size a shrinker minimizes: bytes of header fields plus body.
+pub fn size(case: &Case) -> usize {
+    case.headers
+        .iter()
+        .map(|(n, v)| n.len() + v.len() + 4)
+        .sum::<usize>()
+        + case.body.len()
+}
+
+/// Smaller variants of `case`, most promising first: drop a header, drop a JSON member,
+/// shorten a string, cut the body.
+pub fn candidates(case: &Case) -> Vec<Case> {
+    let mut out = Vec::new();
+    for i in 0..case.headers.len() {
+        let mut c = case.clone();
+        c.headers.remove(i);
+        out.push(c);
+    }
+    match serde_json::from_slice::<Value>(&case.body) {
+        Ok(v) => {
+            let mut paths = Vec::new();
+            member_paths(&v, &mut Vec::new(), &mut paths);
+            // deepest members first: they rarely carry the defect
+            paths.sort_by_key(|p| std::cmp::Reverse(p.len()));
+            for p in paths {
+                let mut v2 = v.clone();
+                if remove_at(&mut v2, &p) {
+                    out.push(with_body(case, &v2));
+                }
+            }
+            let mut v2 = v.clone();
+            if shorten_strings(&mut v2) {
+                out.push(with_body(case, &v2));
+            }
+        }
+        Err(_) if case.body.len() > 1 => {
+            let mut c = case.clone();
+            c.body.truncate(case.body.len() / 2);
+            out.push(c);
+            let mut c = case.clone();
+            c.body.pop();
+            out.push(c);
+        }
+        Err(_) => {}
+    }
+    for i in 0..case.headers.len() {
+        let v = &case.headers[i].1;
+        if v.len() > 8 {
+            let mut c = case.clone();
+            c.headers[i].1.truncate(v.len() / 2);
+            out.push(c);
+        }
+    }
+    out.retain(|c| size(c) < size(case));
+    out
+}
+
+fn with_body(case: &Case, v: &Value) -> Case {
+    let mut c = case.clone();
+    // serializing a Value cannot fail (keys are strings)
+    c.body = serde_json::to_vec(v).unwrap_or_default();
+    c
+}
+
+fn member_paths(v: &Value, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    if let Value::Object(m) = v {
+        for (k, child) in m {
+            prefix.push(k.clone());
+            out.push(prefix.clone());
+            member_paths(child, prefix, out);
+            prefix.pop();
+        }
+    }
+}
+
+fn remove_at(v: &mut Value, path: &[String]) -> bool {
+    let Some((last, parents)) = path.split_last() else {
+        return false;
+    };
+    let mut cur = v;
+    for k in parents {
+        match cur.get_mut(k.as_str()) {
+            Some(next) => cur = next,
+            None => return false,
+        }
+    }
+    cur.as_object_mut()
+        .is_some_and(|m| m.remove(last).is_some())
+}
+
+fn shorten_strings(v: &mut Value) -> bool {
+    match v {
+        Value::String(s) if s.chars().count() > 8 => {
+            let keep: String = s.chars().take(s.chars().count() / 2).collect();
+            *s = keep;
+            true
+        }
+        Value::Object(m) => m
+            .values_mut()
+            .fold(false, |acc, x| shorten_strings(x) | acc),
+        Value::Array(a) => a.iter_mut().fold(false, |acc, x| shorten_strings(x) | acc),
+        _ => false,
+    }
+}
+
+/// Bounds of one shrink.
+#[derive(Clone, Copy, Debug)]
+pub struct ShrinkBudget {
+    pub max_requests: usize,
+    pub max_time: Duration,
+}
+
+impl Default for ShrinkBudget {
+    fn default() -> Self {
+        ShrinkBudget {
+            max_requests: 200,
+            max_time: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Greedy shrinking: take the first candidate that the oracle still judges under `rule` and
+/// that the target still fails on `rule`; repeat until no candidate helps or the budget ends.
+pub async fn shrink<F, Fut>(
+    case: Case,
+    obs: Observation,
+    rule: RuleId,
+    surface: &Surface,
+    budget: ShrinkBudget,
+    mut send: F,
+) -> (Case, Observation, usize)
+where
+    F: FnMut(Case) -> Fut,
+    Fut: Future<Output = Observation>,
+{
+    let start = Instant::now();
+    let mut best = (case, obs);
+    let mut requests = 0usize;
+    'outer: loop {
+        for cand in candidates(&best.0) {
+            if requests >= budget.max_requests || start.elapsed() >= budget.max_time {
+                break 'outer;
+            }
+            let verdict = judge(&cand, surface);
+            if !verdict.triggers(rule) {
+                continue;
+            }
+            requests += 1;
+            let o = send(cand.clone()).await;
+            if check(&verdict, &o).iter().any(|f| f.rule == rule.0) {
+                best = (cand, o);
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    (best.0, best.1, requests)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candidates_are_strictly_smaller() {
+        let c = Case::post(
+            "/mcp",
+            &[("A", "1"), ("Mcp-Method", "tools/list")],
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":{"y":"a long string here"}}}"#.to_vec(),
+        );
+        let cands = candidates(&c);
+        assert!(!cands.is_empty());
+        assert!(cands.iter().all(|x| size(x) < size(&c)));
+    }
+}

@@ -1,0 +1,98 @@
+//! `Tally`: what one target did over a run, kept small. Memory grows with the number of
+//! distinct (rule) findings and exercised rules, never with the number of cases: for each
+//! rule only the first failing case is kept (the shrinker reduces it later).
+
+use mcpdiff_oracle::rules::{level_of, RuleId, Severity};
+use mcpdiff_oracle::{Case, Finding, Observation, Verdict};
+use std::collections::BTreeMap;
+
+/// The first failing case of one rule on one target.
+#[derive(Clone, Debug)]
+pub struct Witness {
+    pub case: Case,
+    pub observation: Observation,
+    pub finding: Finding,
+    /// How many cases broke this rule in the run.
+    pub count: u64,
+}
+
+/// Per-rule pass/fail counts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RuleCount {
+    pub exercised: u64,
+    pub failed: u64,
+}
+
+/// Everything learned about one target.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub cases: u64,
+    pub transport_failures: u64,
+    pub rules: BTreeMap<RuleId, RuleCount>,
+    pub witnesses: BTreeMap<RuleId, Witness>,
+}
+
+impl Tally {
+    /// Record one judged case.
+    pub fn record(
+        &mut self,
+        case: &Case,
+        verdict: &Verdict,
+        obs: &Observation,
+        findings: &[Finding],
+    ) {
+        self.cases += 1;
+        if matches!(obs, Observation::Transport { .. }) {
+            self.transport_failures += 1;
+        }
+        for rule in verdict.rules() {
+            self.rules.entry(rule).or_default().exercised += 1;
+        }
+        for f in findings {
+            let Some(rule) = verdict.rules().find(|r| r.0 == f.rule) else {
+                continue;
+            };
+            self.rules.entry(rule).or_default().failed += 1;
+            self.witnesses
+                .entry(rule)
+                .and_modify(|w| w.count += 1)
+                .or_insert_with(|| Witness {
+                    case: case.clone(),
+                    observation: obs.clone(),
+                    finding: f.clone(),
+                    count: 1,
+                });
+        }
+    }
+
+    /// DESIGN.md scoring: a failed MUST scores 0; otherwise the fraction of exercised SHOULD
+    /// rules that never failed (1.0 when none was exercised). MAY rules are only tallied.
+    pub fn score(&self) -> f64 {
+        let mut should_total = 0u32;
+        let mut should_passed = 0u32;
+        for (rule, c) in &self.rules {
+            match level_of(*rule).severity() {
+                Severity::Blocking if c.failed > 0 => return 0.0,
+                Severity::Advisory => {
+                    should_total += 1;
+                    if c.failed == 0 {
+                        should_passed += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if should_total == 0 {
+            1.0
+        } else {
+            f64::from(should_passed) / f64::from(should_total)
+        }
+    }
+
+    /// Whether any blocking (MUST) rule failed.
+    pub fn has_blocking(&self) -> bool {
+        self.witnesses
+            .keys()
+            .any(|r| level_of(*r).severity() == Severity::Blocking)
+    }
+}

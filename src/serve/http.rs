@@ -1,0 +1,197 @@
+//! One HTTP/1.1 connection of `mcpdiff serve`: hyper request -> `Case`, `Response` -> hyper
+//! response, and the SSE keep-alive of open streams.
+//!
+//! Limitation: hyper lowercases header names, so the server cannot see the case a client
+//! used. Names are rebuilt in their canonical spelling (`Mcp-Name`, `MCP-Protocol-Version`),
+//! which is exactly what a case-insensitive server needs; a mutant that depends on name case
+//! (`header-names-case-sensitive`) therefore behaves like the reference over HTTP and can
+//! only be exercised in-process.
+
+use super::Variant;
+use bytes::Bytes;
+use http_body_util::combinators::UnsyncBoxBody;
+use http_body_util::{BodyExt, Channel, Empty, Full, Limited};
+use hyper::body::Incoming;
+use hyper::header::{HeaderName, HeaderValue, CONTENT_LENGTH};
+use hyper::service::service_fn;
+use hyper::{Request, StatusCode};
+use hyper_util::rt::TokioIo;
+use mcpdiff_oracle::reference::{Response, ResponseBody};
+use mcpdiff_oracle::{Case, Surface};
+use serde_json::Value;
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpStream;
+
+/// Largest request body read; beyond it the answer is 413.
+pub const MAX_BODY: usize = 4 * 1024 * 1024;
+/// Interval of the `:` keep-alive comment on an open SSE stream.
+const KEEPALIVE: Duration = Duration::from_secs(15);
+/// An open SSE stream is closed after this long even if the client stays.
+const STREAM_LIMIT: Duration = Duration::from_secs(600);
+
+type Out = UnsyncBoxBody<Bytes, Infallible>;
+
+/// What every connection shares.
+pub(crate) struct State {
+    pub variant: Variant,
+    pub surface: Surface,
+}
+
+/// Serve one connection until the client closes it (errors end the connection only).
+pub(crate) async fn serve_connection(stream: TcpStream, state: Arc<State>) {
+    let service = service_fn(move |req| handle(req, state.clone()));
+    let _ = hyper::server::conn::http1::Builder::new()
+        .serve_connection(TokioIo::new(stream), service)
+        .await;
+}
+
+async fn handle(
+    req: Request<Incoming>,
+    state: Arc<State>,
+) -> Result<hyper::Response<Out>, Infallible> {
+    if req.uri().path() != state.surface.endpoint {
+        return Ok(plain(404, "not found\n"));
+    }
+    let declared = req
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY as u64) {
+        return Ok(plain(413, "request body too large\n"));
+    }
+    let method = req.method().as_str().to_string();
+    let path = req
+        .uri()
+        .path_and_query()
+        .map_or_else(|| req.uri().path().to_string(), |p| p.as_str().to_string());
+    let headers = req
+        .headers()
+        .iter()
+        .map(|(n, v)| {
+            (
+                canonical_name(n.as_str()).into_bytes(),
+                v.as_bytes().to_vec(),
+            )
+        })
+        .collect();
+    let body = match Limited::new(req.into_body(), MAX_BODY).collect().await {
+        Ok(c) => c.to_bytes().to_vec(),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => {
+            return Ok(plain(413, "request body too large\n"))
+        }
+        Err(_) => return Ok(plain(400, "unreadable request body\n")),
+    };
+    let case = Case {
+        method,
+        path,
+        headers,
+        body,
+        labels: Vec::new(),
+    };
+    Ok(write(state.variant.respond(&case, &state.surface)))
+}
+
+/// The canonical spelling of a (lowercased) header name: `MCP-Protocol-Version`,
+/// `Last-Event-ID`, otherwise each dash-separated word capitalized (`Mcp-Param-Region`).
+fn canonical_name(lower: &str) -> String {
+    match lower {
+        "mcp-protocol-version" => return "MCP-Protocol-Version".to_string(),
+        "last-event-id" => return "Last-Event-ID".to_string(),
+        _ => {}
+    }
+    lower
+        .split('-')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+fn plain(status: u16, text: &'static str) -> hyper::Response<Out> {
+    let mut r = hyper::Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed_unsync());
+    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
+    r.headers_mut().insert(
+        "content-type",
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    r
+}
+
+/// Turn a pure `Response` into a hyper response (starting the keep-alive for open streams).
+fn write(resp: Response) -> hyper::Response<Out> {
+    let body: Out = match resp.body {
+        ResponseBody::Empty => Empty::new().boxed_unsync(),
+        // serializing a Value cannot fail (all keys are strings)
+        ResponseBody::Json(v) => {
+            Full::new(Bytes::from(serde_json::to_vec(&v).unwrap_or_default())).boxed_unsync()
+        }
+        ResponseBody::Sse { events, keep_open } => {
+            let text = sse_text(&events);
+            if keep_open {
+                open_stream(text).boxed_unsync()
+            } else {
+                Full::new(Bytes::from(text)).boxed_unsync()
+            }
+        }
+    };
+    let mut r = hyper::Response::new(body);
+    *r.status_mut() =
+        StatusCode::from_u16(resp.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    for (n, v) in resp.headers {
+        // the pure layer only produces valid names and values; skip anything else
+        if let (Ok(n), Ok(v)) = (HeaderName::try_from(n), HeaderValue::try_from(v)) {
+            r.headers_mut().append(n, v);
+        }
+    }
+    r
+}
+
+/// SSE framing: one `data:` line per event (compact JSON has no newlines).
+fn sse_text(events: &[Value]) -> String {
+    events
+        .iter()
+        .map(|e| format!("event: message\ndata: {e}\n\n"))
+        .collect()
+}
+
+/// A streaming body: `first`, then a `:` comment every `KEEPALIVE` until the client goes
+/// away (the send fails) or `STREAM_LIMIT` passes.
+fn open_stream(first: String) -> Channel<Bytes, Infallible> {
+    let (mut tx, body) = Channel::new(4);
+    tokio::spawn(async move {
+        if tx.send_data(Bytes::from(first)).await.is_err() {
+            return;
+        }
+        let start = tokio::time::Instant::now();
+        while start.elapsed() < STREAM_LIMIT {
+            tokio::time::sleep(KEEPALIVE).await;
+            if tx.send_data(Bytes::from_static(b":\n\n")).await.is_err() {
+                return;
+            }
+        }
+    });
+    body
+}
+
+#[cfg(test)]
+mod tests {
+    use super::canonical_name;
+
+    #[test]
+    fn names_are_canonicalized() {
+        assert_eq!(
+            canonical_name("mcp-protocol-version"),
+            "MCP-Protocol-Version"
+        );
+        assert_eq!(canonical_name("mcp-param-region"), "Mcp-Param-Region");
+        assert_eq!(canonical_name("mcp-name"), "Mcp-Name");
+        assert_eq!(canonical_name("last-event-id"), "Last-Event-ID");
+    }
+}

@@ -1,0 +1,109 @@
+//! `mcpdiff serve`: the reference server, one of its mutants, or the null server over real
+//! HTTP. Everything an answer contains comes from `mcpdiff_oracle::reference` (pure); this
+//! module only owns sockets: accepting, converting bytes to a `Case` and a `Response` to
+//! bytes (`http.rs`), streaming SSE, and shutting down.
+
+mod http;
+
+use mcpdiff_oracle::reference::{self, Mutant, Response};
+use mcpdiff_oracle::{fixture, Case, Surface};
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::{JoinHandle, JoinSet};
+
+/// Which server to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// The conformant reference server.
+    Reference,
+    /// The reference server with one rule broken.
+    Mutant(&'static Mutant),
+    /// `200 {}` to everything.
+    Null,
+}
+
+impl Variant {
+    /// A mutant by name (`None` if there is no such mutant).
+    pub fn mutant(name: &str) -> Option<Variant> {
+        reference::mutant(name).map(Variant::Mutant)
+    }
+
+    /// How the startup line names it.
+    pub fn label(&self) -> String {
+        match self {
+            Variant::Reference => "the reference server".to_string(),
+            Variant::Mutant(m) => format!("mutant {} (breaks {})", m.name, m.rule),
+            Variant::Null => "the null server".to_string(),
+        }
+    }
+
+    /// The answer to one request (pure).
+    pub fn respond(&self, case: &Case, surface: &Surface) -> Response {
+        match self {
+            Variant::Reference => reference::respond(case, surface),
+            Variant::Mutant(m) => reference::respond_mutant(m.name, case, surface),
+            Variant::Null => reference::null_response(case),
+        }
+    }
+}
+
+/// A server running in the background; dropping it without `shutdown` leaves it running
+/// until the runtime ends.
+pub struct RunningServer {
+    /// The bound address (the real port when 0 was asked for).
+    pub addr: SocketAddr,
+    /// `http://ADDR/mcp`.
+    pub url: String,
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<()>,
+}
+
+impl RunningServer {
+    /// Stop accepting, drop every open connection (including open SSE streams) and wait.
+    pub async fn shutdown(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let _ = (&mut self.task).await;
+    }
+}
+
+/// Bind `addr` and serve `variant` on `/mcp` until shut down.
+pub async fn spawn(variant: Variant, addr: SocketAddr) -> io::Result<RunningServer> {
+    let listener = TcpListener::bind(addr).await?;
+    let addr = listener.local_addr()?;
+    let (stop, mut stopped) = oneshot::channel();
+    let state = Arc::new(http::State {
+        variant,
+        surface: fixture::surface(),
+    });
+    let task = tokio::spawn(async move {
+        let mut connections = JoinSet::new();
+        loop {
+            tokio::select! {
+                _ = &mut stopped => break,
+                accepted = listener.accept() => match accepted {
+                    Ok((stream, _peer)) => {
+                        connections.spawn(http::serve_connection(stream, state.clone()));
+                    }
+                    // transient accept errors (EMFILE, aborted handshakes): keep serving,
+                    // after a pause so a persistent error cannot spin the loop
+                    Err(_) => tokio::time::sleep(std::time::Duration::from_millis(50)).await,
+                },
+                // reap finished connections so the set does not grow without bound
+                Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            }
+        }
+        connections.abort_all();
+        while connections.join_next().await.is_some() {}
+    });
+    Ok(RunningServer {
+        addr,
+        url: format!("http://{addr}/mcp"),
+        stop: Some(stop),
+        task,
+    })
+}

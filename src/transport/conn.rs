@@ -1,0 +1,133 @@
+//! Connections: a buffered reader whose every read has a deadline, and the keep-alive pool.
+//!
+//! The reader is generic over the read half so the client can keep writing the request while
+//! it already reads the answer (a server may answer early, e.g. 413, without reading a large
+//! body; waiting for the write to finish first would turn that into a timeout).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::net::TcpStream;
+use tokio::time::{timeout_at, Instant};
+
+/// Why a read returned no bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReadError {
+    /// The deadline passed.
+    Timeout,
+    /// The peer closed its side (orderly EOF).
+    Eof,
+    /// The connection failed (reset, broken pipe, ...).
+    Io,
+}
+
+/// Bytes per read: small enough to stop close to a limit, big enough for speed.
+const READ_SIZE: usize = 16 * 1024;
+
+/// A read half with a buffer of received, not yet consumed bytes.
+pub(crate) struct Reader<R> {
+    inner: R,
+    /// Received bytes not consumed yet.
+    pub buf: Vec<u8>,
+    /// Total bytes received on this exchange (the retry rule needs "none at all").
+    pub received: usize,
+}
+
+impl<R: AsyncRead + Unpin> Reader<R> {
+    pub fn new(inner: R) -> Self {
+        Reader {
+            inner,
+            buf: Vec::new(),
+            received: 0,
+        }
+    }
+
+    /// Read once more into `buf`, waiting at most until `deadline`.
+    pub async fn fill(&mut self, deadline: Instant) -> Result<usize, ReadError> {
+        let mut chunk = [0u8; READ_SIZE];
+        match timeout_at(deadline, self.inner.read(&mut chunk)).await {
+            Err(_) => Err(ReadError::Timeout),
+            Ok(Err(_)) => Err(ReadError::Io),
+            Ok(Ok(0)) => Err(ReadError::Eof),
+            Ok(Ok(n)) => {
+                self.buf.extend_from_slice(&chunk[..n]);
+                self.received += n;
+                Ok(n)
+            }
+        }
+    }
+
+    /// Remove and return the first `n` buffered bytes (`n <= buf.len()`).
+    pub fn take(&mut self, n: usize) -> Vec<u8> {
+        let n = n.min(self.buf.len());
+        let rest = self.buf.split_off(n);
+        std::mem::replace(&mut self.buf, rest)
+    }
+
+    /// Drop the first `n` buffered bytes.
+    pub fn consume(&mut self, n: usize) {
+        let n = n.min(self.buf.len());
+        self.buf.drain(..n);
+    }
+
+    /// Take one line (up to and including LF) once it is buffered, reading as needed. The line
+    /// is returned without its LF or CRLF. `max` bounds how long a line may grow: a longer one
+    /// is a framing error (`Ok(None)`).
+    pub async fn line(
+        &mut self,
+        max: usize,
+        deadline: Instant,
+    ) -> Result<Option<Vec<u8>>, ReadError> {
+        let mut scanned = 0;
+        loop {
+            if let Some(i) = self.buf[scanned..].iter().position(|&b| b == b'\n') {
+                let mut line = self.take(scanned + i + 1);
+                line.pop();
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                return Ok(Some(line));
+            }
+            scanned = self.buf.len();
+            if scanned > max {
+                return Ok(None);
+            }
+            self.fill(deadline).await?;
+        }
+    }
+}
+
+/// Idle keep-alive connections, per endpoint address. A std mutex is enough: it is held only
+/// to push or pop, never across an await.
+#[derive(Debug, Default)]
+pub(crate) struct Pool {
+    idle: Mutex<HashMap<(String, u16), Vec<TcpStream>>>,
+}
+
+impl Pool {
+    /// An idle connection to `host:port` that still looks open, if any.
+    pub fn checkout(&self, host: &str, port: u16) -> Option<TcpStream> {
+        let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
+        let conns = idle.get_mut(&(host.to_string(), port))?;
+        while let Some(stream) = conns.pop() {
+            // A server that closed the idle connection (or wrote to it unasked) shows it as
+            // readable; such a connection would fail or desynchronize the next case.
+            let mut probe = [0u8; 1];
+            if let Err(e) = stream.try_read(&mut probe) {
+                if e.kind() == std::io::ErrorKind::WouldBlock {
+                    return Some(stream);
+                }
+            }
+        }
+        None
+    }
+
+    /// Keep `stream` for the next case to `host:port`, unless `cap` connections already wait.
+    pub fn checkin(&self, host: &str, port: u16, stream: TcpStream, cap: usize) {
+        let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
+        let conns = idle.entry((host.to_string(), port)).or_default();
+        if conns.len() < cap {
+            conns.push(stream);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! The HTTP/1.1 transport: sends a `Case` byte for byte over raw TCP and turns whatever comes
+//! back into an `Observation`, within hard per-case bounds.
+//!
+//! Files, one concept each:
+//! - `endpoint`: `Endpoint` (alias `Target`), parsed from `http://host:port/path`;
+//! - `wire`: `encode_request`, the exact request bytes (and whether they frame cleanly);
+//! - `limits`: `Limits`, the time, size and SSE bounds of one case;
+//! - `client`: `Client`, connect / write / read / keep-alive pool / one retry;
+//! - `conn`: the deadline-bounded buffered reader and the idle-connection pool;
+//! - `head`: status line and header parsing, body framing rules;
+//! - `body`: Content-Length / chunked / until-close decoding, body classification;
+//! - `sse`: incremental `text/event-stream` parsing;
+//! - `response`: one response to an `Observation` (the failure taxonomy lives here);
+//! - `reproducer`: `curl` or `printf | nc` shell commands that resend a case;
+//! - `tests`, `tests_conn` (test only): the client against tiny hostile loopback servers.
+//!
+//! Hyper and reqwest are deliberately not used on the client side: they normalize exactly the
+//! header bytes the generators plant.
+
+mod body;
+mod client;
+mod conn;
+mod endpoint;
+mod head;
+mod limits;
+mod reproducer;
+mod response;
+mod sse;
+mod wire;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_conn;
+
+pub use client::{Client, Exchange};
+pub use endpoint::{Endpoint, EndpointError, Target};
+pub use limits::Limits;
+pub use reproducer::{curl_command, nc_command, printf_command, reproducer};
+pub use wire::{encode_request, frames_cleanly};

@@ -1,0 +1,190 @@
+//! Reading one response off a connection into an `Observation`, within the `Limits`.
+//!
+//! This is where the failure taxonomy is decided: which byte sequences are `Garbage`, when a
+//! silence is a `Timeout`, when an ended SSE stream was closed by the server (`closed: true`)
+//! or abandoned by mcpdiff at a limit (`closed: false`), and whether the connection is left
+//! in a state another case may use.
+
+use super::body::{classify, BodyError, Decoder};
+use super::conn::{ReadError, Reader};
+use super::head::{parse_head, Framing, Head, HeadParse};
+use super::limits::Limits;
+use super::sse::{is_rpc_response, message, SseParser};
+use mcpdiff_oracle::{Body, HttpAnswer, Observation, TransportFailure};
+use tokio::io::AsyncRead;
+use tokio::time::Instant;
+
+/// What reading one response produced.
+#[derive(Debug)]
+pub(crate) struct Outcome {
+    pub observation: Observation,
+    /// The response was read to its framed end, the server keeps the connection alive, and
+    /// no stray bytes follow: the connection may serve another case.
+    pub reusable: bool,
+}
+
+fn failure(failure: TransportFailure) -> Outcome {
+    Outcome {
+        observation: Observation::Transport { failure },
+        reusable: false,
+    }
+}
+
+/// Read a response to a request with `method` from `r`, giving up at `deadline`.
+pub(crate) async fn read_response<R: AsyncRead + Unpin>(
+    r: &mut Reader<R>,
+    method: &str,
+    limits: &Limits,
+    deadline: Instant,
+) -> Outcome {
+    let head = match read_head(r, limits.max_header_bytes, deadline).await {
+        Ok(head) => head,
+        Err(f) => return failure(f),
+    };
+    let Some(framing) = head.framing(method) else {
+        // Contradictory Content-Length fields: the body cannot be delimited (RFC 9112 §6.3).
+        return failure(TransportFailure::Garbage);
+    };
+    let mut answer = HttpAnswer::new(head.status, None, Body::Empty);
+    answer.content_type = head.media_type();
+    answer.session_id = head.text("mcp-session-id");
+    answer.x_accel_buffering = head.text("x-accel-buffering");
+    answer.allow = head.joined("allow");
+
+    let mut decoder = Decoder::new(framing, limits.max_header_bytes);
+    let sse =
+        framing != Framing::NoBody && answer.content_type.as_deref() == Some("text/event-stream");
+    let body = if sse {
+        read_sse(r, &mut decoder, limits, deadline).await
+    } else {
+        read_plain(r, &mut decoder, limits, deadline).await
+    };
+    let body = match body {
+        Ok(body) => body,
+        Err(f) => return failure(f),
+    };
+    answer.body = body;
+    let reusable = decoder.finished_framed() && head.keeps_alive() && r.buf.is_empty();
+    Outcome {
+        observation: Observation::Http(answer),
+        reusable,
+    }
+}
+
+/// Read heads until a final (non-1xx) one.
+async fn read_head<R: AsyncRead + Unpin>(
+    r: &mut Reader<R>,
+    max_header_bytes: usize,
+    deadline: Instant,
+) -> Result<Head, TransportFailure> {
+    // Interim heads count toward the header limit too, so "100 Continue" forever ends.
+    let mut head_bytes = 0usize;
+    let mut scanned = 0usize;
+    loop {
+        match parse_head(&r.buf, scanned) {
+            HeadParse::Garbage => return Err(TransportFailure::Garbage),
+            HeadParse::Complete(head, used) => {
+                head_bytes += used;
+                if head_bytes > max_header_bytes {
+                    return Err(TransportFailure::OversizeHeaders);
+                }
+                r.consume(used);
+                scanned = 0;
+                if !head.is_interim() {
+                    return Ok(head);
+                }
+                continue;
+            }
+            HeadParse::Incomplete => {
+                if head_bytes + r.buf.len() > max_header_bytes {
+                    return Err(TransportFailure::OversizeHeaders);
+                }
+                scanned = r.buf.len();
+            }
+        }
+        match r.fill(deadline).await {
+            Ok(_) => {}
+            Err(ReadError::Timeout) => return Err(TransportFailure::Timeout),
+            Err(ReadError::Eof | ReadError::Io) => return Err(TransportFailure::Reset),
+        }
+    }
+}
+
+/// A non-SSE body: collected up to the size limit, then classified.
+async fn read_plain<R: AsyncRead + Unpin>(
+    r: &mut Reader<R>,
+    decoder: &mut Decoder,
+    limits: &Limits,
+    deadline: Instant,
+) -> Result<Body, TransportFailure> {
+    let mut bytes = Vec::new();
+    loop {
+        match decoder.next(r, deadline).await {
+            Ok(Some(piece)) => {
+                if bytes.len() + piece.len() > limits.max_body_bytes {
+                    // `read` is the limit, not the exact count: the count depends on how
+                    // reads happened to split, and two targets sending the same huge body
+                    // must produce equal observations.
+                    return Ok(Body::Oversize {
+                        read: limits.max_body_bytes,
+                    });
+                }
+                bytes.extend_from_slice(&piece);
+            }
+            Ok(None) => break,
+            Err(BodyError::Timeout) => return Err(TransportFailure::Timeout),
+            // The head was complete; a body cut short is still what the server said, and the
+            // classification (usually `Other`) shows it is incomplete.
+            Err(BodyError::Closed) => break,
+            Err(BodyError::BadFraming) => return Err(TransportFailure::Garbage),
+        }
+    }
+    Ok(classify(&bytes, limits.keep_chars))
+}
+
+/// An SSE body: events until the server closes the stream or a limit stops mcpdiff.
+async fn read_sse<R: AsyncRead + Unpin>(
+    r: &mut Reader<R>,
+    decoder: &mut Decoder,
+    limits: &Limits,
+    deadline: Instant,
+) -> Result<Body, TransportFailure> {
+    let stream_deadline = deadline.min(Instant::now() + limits.sse_max_time);
+    let mut parser = SseParser::default();
+    let mut messages = Vec::new();
+    let mut events = Vec::new();
+    let mut read = 0usize;
+    // Set once a JSON-RPC response arrived: the stream then only gets a short idle window.
+    let mut idle_deadline: Option<Instant> = None;
+    loop {
+        let wait_until = idle_deadline.map_or(stream_deadline, |d| d.min(stream_deadline));
+        let closed = match decoder.next(r, wait_until).await {
+            Ok(Some(piece)) => {
+                read += piece.len();
+                parser.feed(&piece, &mut events);
+                for data in events.drain(..) {
+                    let m = message(&data, limits.keep_chars);
+                    if is_rpc_response(&m) {
+                        idle_deadline = Some(Instant::now() + limits.sse_idle_after_response);
+                    }
+                    messages.push(m);
+                }
+                if idle_deadline.is_some() {
+                    // Any activity after the response restarts the idle window.
+                    idle_deadline = Some(Instant::now() + limits.sse_idle_after_response);
+                }
+                if messages.len() >= limits.sse_max_events || read > limits.max_body_bytes {
+                    messages.truncate(limits.sse_max_events);
+                    false
+                } else {
+                    continue;
+                }
+            }
+            // The server ended the stream, cleanly or not: it was closed, not abandoned.
+            Ok(None) | Err(BodyError::Closed) => true,
+            Err(BodyError::Timeout) => false,
+            Err(BodyError::BadFraming) => return Err(TransportFailure::Garbage),
+        };
+        return Ok(Body::Sse { messages, closed });
+    }
+}
