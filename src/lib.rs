@@ -2,6 +2,7 @@
 //! shared by the CLI binary and the integration tests.
 
 pub mod baseline;
+pub mod corpus;
 pub mod report;
 pub mod runner;
 pub mod serve;

@@ -30,6 +30,14 @@ enum Command {
     Rules(cmd::rules::Args),
     /// Serve the reference server, one of its mutants, or the null server on loopback.
     Serve(cmd::serve::Args),
+    /// Re-judge the regression corpus (oracle drift) and replay it against targets.
+    Replay(cmd::replay::Args),
+    /// Fill the regression corpus: the probe-set seed, or inputs libFuzzer saved.
+    Corpus(cmd::corpus::Args),
+    /// Render a saved run (`run --json`) as a review, Markdown, JUnit XML or HTML.
+    Report(cmd::report::Args),
+    /// Print a baseline (TOML, [[known]] entries) holding every finding of a saved run.
+    Baseline(cmd::baseline::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,5 +46,9 @@ fn main() -> ExitCode {
         Command::Run(args) => cmd::run::run(args),
         Command::Rules(args) => cmd::rules::run(args),
         Command::Serve(args) => cmd::serve::run(args),
+        Command::Replay(args) => cmd::replay::run(args),
+        Command::Corpus(args) => cmd::corpus::run(args),
+        Command::Report(args) => cmd::report::run(args),
+        Command::Baseline(args) => cmd::baseline::run(args),
     }
 }

@@ -3,6 +3,7 @@
 //! oracle core live in `tests/`.
 
 pub mod fixture;
+pub mod fuzz_props;
 pub mod gen;
 pub mod strategies;
 

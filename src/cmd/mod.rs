@@ -1,5 +1,9 @@
 //! One module per subcommand.
 
+pub mod baseline;
+pub mod corpus;
+pub mod replay;
+pub mod report;
 pub mod rules;
 pub mod run;
 pub mod serve;

@@ -4,16 +4,13 @@
 
 use mcpdiff::baseline::Baseline;
 use mcpdiff::report::{self, terminal};
-use mcpdiff::runner::{self, shrink::ShrinkBudget, Generator, Progress, RunConfig, Sender, Target};
+use mcpdiff::runner::{self, shrink::ShrinkBudget, Progress, PropsGenerator, RunConfig};
 use mcpdiff::serve::{self, Variant};
 use mcpdiff::transport::{reproducer, Client, Endpoint, Limits};
-use mcpdiff_oracle::{Case, Observation, Surface};
-use mcpdiff_props::gen::{case_for, case_strategy};
-use proptest::strategy::BoxedStrategy;
-use std::cell::RefCell;
+use mcpdiff_oracle::fixture;
+use mcpdiff_oracle::reference::probes::probes;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// Mutants that join the reference server when `run` gets no URL.
@@ -73,47 +70,22 @@ pub struct Args {
     /// Requests the shrinker may spend per finding.
     #[arg(long, default_value_t = 200)]
     pub shrink_budget: usize,
+    /// Do not send the oracle's probe set (one case per rule) before the generated cases:
+    /// measures what generation alone finds.
+    #[arg(long)]
+    pub no_probes: bool,
     /// Print passed rules and the reason for every rule not observed.
     #[arg(long)]
     pub verbose: bool,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-}
-
-/// The transport client bound to one endpoint.
-#[derive(Clone)]
-struct NetSender {
-    client: Client,
-    endpoint: Arc<Endpoint>,
-}
-
-impl Sender for NetSender {
-    async fn send(&self, case: Case) -> Observation {
-        self.client.send(&case, &self.endpoint).await
-    }
-}
-
-/// The props generator, one strategy per surface (built once, reused for every case).
-#[derive(Default)]
-struct PropsGenerator {
-    cache: RefCell<Vec<(Surface, BoxedStrategy<Case>)>>,
-}
-
-impl Generator for PropsGenerator {
-    fn case(&self, surface: &Surface, seed: u64, index: u64) -> Case {
-        let mut cache = self.cache.borrow_mut();
-        let pos = match cache.iter().position(|(s, _)| s == surface) {
-            Some(p) => p,
-            None => {
-                cache.push((surface.clone(), case_strategy(surface)));
-                cache.len() - 1
-            }
-        };
-        let mut case = case_for(&cache[pos].1, seed, index);
-        case.path = surface.endpoint.clone();
-        case
-    }
+    /// Save every shrunk finding as a corpus entry in DIR (same case and rule: same file).
+    #[arg(long, value_name = "DIR")]
+    pub save_corpus: Option<PathBuf>,
+    /// --markdown / --junit / --html / --strict (see `mcpdiff report --help`).
+    #[command(flatten)]
+    pub out: super::report::OutputArgs,
 }
 
 struct Bar(indicatif::ProgressBar);
@@ -125,15 +97,6 @@ impl Progress for Bar {
     fn case_done(&self) {
         self.0.inc(1);
     }
-}
-
-/// Loopback hosts: the only ones where every tool may be called without --allow-tool.
-fn is_loopback(e: &Endpoint) -> bool {
-    let h = e.host.trim_start_matches('[').trim_end_matches(']');
-    h.eq_ignore_ascii_case("localhost")
-        || h == "::1"
-        || h.parse::<std::net::Ipv4Addr>()
-            .is_ok_and(|ip| ip.is_loopback())
 }
 
 fn fail(msg: &str) -> ExitCode {
@@ -215,52 +178,19 @@ async fn run_async(args: Args) -> ExitCode {
     let client = Client::new(limits);
     let mut targets = Vec::new();
     let mut all_loopback = true;
+    let mut revisions = Vec::new();
     for (name, url) in &specs {
-        let endpoint = match Endpoint::parse(url) {
-            Ok(e) => e,
-            Err(e) => return fail(&format!("bad target URL '{url}': {e}")),
-        };
-        let loopback = is_loopback(&endpoint);
-        all_loopback &= loopback;
-        let sender = NetSender {
-            client: client.clone(),
-            endpoint: Arc::new(endpoint.clone()),
-        };
-        let d = runner::discover::discover(&endpoint.path, |c| {
-            let s = sender.clone();
-            async move { s.send(c).await }
-        })
-        .await;
-        let d = match d {
-            Ok(d) => d,
-            Err(e) => return fail(&format!(
-                "cannot test {url}: {e}; is the server running and is the path its MCP endpoint?"
-            )),
-        };
-        let mut notes = d.notes;
-        let mut gen_surface = d.surface.clone();
-        if !loopback {
-            let (keep, skip): (Vec<_>, Vec<_>) = gen_surface
-                .tools
-                .into_iter()
-                .partition(|t| t.read_only || args.allow_tools.contains(&t.name));
-            for t in &skip {
-                notes.push(format!(
-                    "tool '{}' not called: the target is not on loopback and the tool is not \
-                     annotated readOnlyHint (use --allow-tool {} to call it)",
-                    t.name, t.name
-                ));
+        match runner::prepare::prepare(name, url, &client, &args.allow_tools).await {
+            Ok(t) => {
+                all_loopback &= t.loopback;
+                // which era the target speaks: evidence for the review (runner::revision)
+                let s = t.target.sender.clone();
+                let send = |c| runner::Sender::send(&s, c);
+                revisions.push(runner::revision::probe(&t.target.surface.endpoint, send).await);
+                targets.push(t.target);
             }
-            gen_surface.tools = keep;
+            Err(e) => return fail(&e),
         }
-        targets.push(Target {
-            name: name.clone(),
-            url: url.clone(),
-            sender,
-            surface: d.surface,
-            gen_surface,
-            notes,
-        });
     }
     let rate = args.rate.or(if all_loopback { None } else { Some(20.0) });
     let cfg = RunConfig {
@@ -274,6 +204,14 @@ async fn run_async(args: Args) -> ExitCode {
             max_time: Duration::from_secs(10),
         },
         max_disagreements: 20,
+        probes: if args.no_probes {
+            Vec::new()
+        } else {
+            probes(&fixture::surface())
+                .into_iter()
+                .map(|p| (p.rule, p.case))
+                .collect()
+        },
     };
     eprintln!(
         "mcpdiff: {} target(s), {} cases, seed {seed}{}",
@@ -299,7 +237,7 @@ async fn run_async(args: Args) -> ExitCode {
         s.shutdown().await;
     }
 
-    let rep = report::build(
+    let mut rep = report::build(
         &result,
         &cfg,
         &baseline,
@@ -308,7 +246,17 @@ async fn run_async(args: Args) -> ExitCode {
             Err(_) => String::new(),
         },
     );
+    // the runner keeps target order, so the probes line up with the report's targets
+    for (t, r) in rep.targets.iter_mut().zip(revisions) {
+        t.revision = Some(r);
+    }
     print!("{}", terminal::render(&rep, args.verbose));
+    if let Some(dir) = &args.save_corpus {
+        match mcpdiff::corpus::save_run(dir, &result, seed) {
+            Ok(line) => eprintln!("mcpdiff: {line}"),
+            Err(e) => return fail(&e),
+        }
+    }
     for k in &rep.baseline_stale {
         println!(
             "stale baseline entry: {} {} (no longer reproduces)",
@@ -325,6 +273,9 @@ async fn run_async(args: Args) -> ExitCode {
             return fail(&format!("cannot write {}: {e}", path.display()));
         }
         eprintln!("mcpdiff: wrote {}", path.display());
+    }
+    if let Err(e) = super::report::write_outputs(&rep, &args.out) {
+        return fail(&e);
     }
     if rep.targets.iter().any(|t| t.blocking) {
         ExitCode::from(1)

@@ -46,6 +46,10 @@ pub struct TargetReport {
     pub not_observed: Vec<NotObserved>,
     pub notes: Vec<String>,
     pub surface: SurfaceSummary,
+    /// Which era the target appears to implement, with evidence (`runner::revision`).
+    /// Absent in reports written before the probe existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<crate::runner::revision::RevisionEvidence>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -176,7 +180,14 @@ pub fn build(
             });
         }
         // blocking first, then advisory, then by rule id
-        findings.sort_by(|a, b| (&a.severity, &a.rule).cmp(&(&b.severity, &b.rule)));
+        let rank = |s: &str| match s {
+            "blocking" => 0,
+            "advisory" => 1,
+            _ => 2,
+        };
+        findings.sort_by(|a, b| {
+            (rank(&a.severity), &a.rule).cmp(&(rank(&b.severity), &b.rule))
+        });
         let passed = t
             .tally
             .rules
@@ -223,6 +234,8 @@ pub fn build(
                 resource_templates: s.resource_templates.len(),
                 prompts: s.prompts.len(),
             },
+            // filled by `cmd::run` from `runner::revision::probe`
+            revision: None,
         });
     }
     let found: Vec<(String, String, String)> = targets

@@ -1,8 +1,14 @@
 //! Reports of a run: the versioned JSON result (`--json`) and the terminal summary. Both
 //! read a `RunReport`, built once from the runner's `RunResult`, so every renderer shows
-//! the same facts. The richer renderers (Markdown, JUnit, HTML) read the JSON.
+//! the same facts. The richer renderers (Markdown, JUnit, HTML) read only the `RunReport`, so
+//! `mcpdiff report r.json` renders a saved run exactly like a live one; `review` holds what
+//! they share (sections, cell verdicts, "why it matters").
 
+pub mod html;
 pub mod json;
+pub mod junit;
+pub mod markdown;
+pub mod review;
 pub mod terminal;
 
 pub use json::{build, RunReport};

@@ -3,7 +3,7 @@
 //! that need it are "not observed", never failed and never passed.
 
 use mcpdiff_oracle::client::conformant_case;
-use mcpdiff_oracle::{Capabilities, Observation, Surface, ToolDecl};
+use mcpdiff_oracle::{Capabilities, Observation, Surface, ToolDecl, TransportFailure};
 use serde_json::{json, Value};
 use std::future::Future;
 
@@ -21,7 +21,10 @@ fn result_of(obs: &Observation) -> Option<&Value> {
 }
 
 /// Run discovery with `send` (one request at a time; at most 10 pages per list).
-pub async fn discover<F, Fut>(endpoint_path: &str, mut send: F) -> Result<Discovered, String>
+pub async fn discover<F, Fut>(
+    endpoint_path: &str,
+    mut send: F,
+) -> Result<Discovered, TransportFailure>
 where
     F: FnMut(mcpdiff_oracle::Case) -> Fut,
     Fut: Future<Output = Observation>,
@@ -36,9 +39,7 @@ where
     ))
     .await;
     if let Observation::Transport { failure } = &obs {
-        return Err(format!(
-            "server/discover failed at the transport level ({failure:?})"
-        ));
+        return Err(failure.clone());
     }
     let discover = result_of(&obs).cloned();
     let modern = discover.is_some();

@@ -6,11 +6,15 @@
 //! cases whatever the concurrency; per rule the lowest-index failing case is kept, so the
 //! same seed also gives the same findings against deterministic targets.
 
+pub mod adapters;
 pub mod disagree;
 pub mod discover;
+pub mod prepare;
+pub mod revision;
 pub mod shrink;
 pub mod tally;
 
+pub use adapters::{NetSender, PropsGenerator};
 use disagree::{answer_class, Disagreement, Disagreements};
 use mcpdiff_oracle::rules::RuleId;
 use mcpdiff_oracle::{check, judge, Case, Observation, Surface};
@@ -58,6 +62,10 @@ pub struct RunConfig {
     pub shrink: ShrinkBudget,
     /// Disagreement examples kept per group.
     pub max_disagreements: usize,
+    /// Seed cases sent before the generated ones (the oracle's probe set: one per rule).
+    /// A probe goes to a group only when the oracle, judging it against the group's
+    /// surface, says it exercises the rule it was written for.
+    pub probes: Vec<(RuleId, Case)>,
 }
 
 /// A finding after shrinking.
@@ -84,6 +92,8 @@ pub struct TargetOutcome {
 /// The whole run.
 pub struct RunResult {
     pub targets: Vec<TargetOutcome>,
+    /// Probe cases sent before the generated ones.
+    pub probes_sent: u64,
     pub disagreements: Vec<Disagreement>,
     pub disagreement_total: u64,
     pub cases: u64,
@@ -165,10 +175,24 @@ pub async fn run<S: Sender, G: Generator>(
     progress.phase("fuzzing");
 
     let groups = groups(&targets);
+    // probes that apply, per group; they take the first indices of the run
+    let mut seeded: Vec<(usize, Case)> = Vec::new();
+    for (g, members) in groups.iter().enumerate() {
+        let surface = &targets[members[0]].surface;
+        for (rule, case) in &cfg.probes {
+            if judge(case, surface).triggers(*rule) {
+                let mut case = case.clone();
+                case.path = surface.endpoint.clone();
+                seeded.push((g, case));
+            }
+        }
+    }
+    let seeded_count = seeded.len() as u64;
+    let mut seeded = seeded.into_iter();
     let mut set = tokio::task::JoinSet::new();
     let mut next_index = 0u64;
-    // round-robin over groups: case i goes to group i % groups
-    let total = cfg.cases;
+    // round-robin over groups: generated case i goes to group i % groups
+    let total = cfg.cases + seeded_count;
     loop {
         while set.len() < cfg.concurrency.max(1) && next_index < total {
             if Instant::now() >= deadline {
@@ -177,17 +201,30 @@ pub async fn run<S: Sender, G: Generator>(
             }
             let index = next_index;
             next_index += 1;
-            let group = groups[(index as usize) % groups.len()].clone();
-            let case = generator.case(&targets[group[0]].gen_surface, cfg.seed, index);
+            let (group, case) = match seeded.next() {
+                Some((g, case)) => (groups[g].clone(), case),
+                None => {
+                    let gen_index = index - seeded_count;
+                    let group = groups[(gen_index as usize) % groups.len()].clone();
+                    let case = generator.case(&targets[group[0]].gen_surface, cfg.seed, gen_index);
+                    (group, case)
+                }
+            };
             let targets = Arc::clone(&targets);
             let pacer = Arc::clone(&pacer);
             set.spawn(async move {
-                let mut answers = Vec::with_capacity(group.len());
-                for &t in &group {
-                    pacer.wait().await;
-                    let obs = targets[t].sender.send(case.clone()).await;
-                    answers.push((t, obs));
-                }
+                // every target of the group at once: one slow target (an open SSE stream,
+                // a hung server) costs the case its time limit once, not once per target
+                let sends = group.iter().map(|&t| {
+                    let targets = Arc::clone(&targets);
+                    let pacer = Arc::clone(&pacer);
+                    let case = case.clone();
+                    async move {
+                        pacer.wait().await;
+                        (t, targets[t].sender.send(case).await)
+                    }
+                });
+                let answers = futures::future::join_all(sends).await;
                 (index, case, answers)
             });
         }
@@ -279,6 +316,7 @@ pub async fn run<S: Sender, G: Generator>(
     }
     RunResult {
         targets: outcomes,
+        probes_sent: seeded_count,
         disagreements: disagreements.kept,
         disagreement_total: disagreements.total,
         cases: cases_done,

@@ -137,6 +137,12 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
         f.tolerate(origin::answer());
     }
     let mut lints: Vec<(RuleId, Lint)> = vec![(rules::BC_SESSION, Lint::NoSessionId)];
+    if has_parser_refusable_bytes(case) {
+        // RFC 9110 §5.5: a recipient of CR, LF or NUL in a field value MUST reject the
+        // message or replace them; HTTP stacks refuse control bytes before MCP code runs
+        // (DEVIATIONS.md D-05)
+        f.tolerate(headers::parser_refusal());
+    }
 
     if !case.method.eq_ignore_ascii_case("POST") {
         return judge_other_verb(case, surface, f, lints);
@@ -211,6 +217,16 @@ fn judge_other_verb(
     }
     // other verbs: no rule names an answer; 405 is the canonical choice
     assemble(f, Vec::new(), None, Canonical::MethodNotAllowed, lints)
+}
+
+/// Whether a header field carries bytes an HTTP parser may refuse on its own: control bytes
+/// other than HTAB in a value, or a name that is not a token.
+fn has_parser_refusable_bytes(case: &Case) -> bool {
+    case.headers.iter().any(|(n, v)| {
+        n.is_empty()
+            || !n.iter().all(|b| crate::annotations::is_tchar(*b))
+            || v.iter().any(|b| (*b < 0x20 && *b != b'\t') || *b == 0x7f)
+    })
 }
 
 fn error_lints() -> Vec<(RuleId, Lint)> {

@@ -1,0 +1,9 @@
+//! `annotations`: a shim over `mcpdiff_props::fuzz_props::annotations` (the property is documented there and
+//! replayed on stable by `props/tests/fuzz_regressions.rs`).
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    if let Err(why) = mcpdiff_props::fuzz_props::annotations(data) {
+        panic!("annotations property broken: {why}");
+    }
+});

@@ -1,0 +1,67 @@
+//! `live`: sends arbitrary cases (built from the fuzz bytes exactly as the pure targets build
+//! them) to the endpoint in `MCPDIFF_TARGET` and treats a MUST-level finding as a crash, so
+//! libFuzzer saves and minimizes the input; `mcpdiff corpus import` then turns it into a
+//! corpus entry. Only point it at a server you own: it sends as fast as the target answers.
+//!
+//! The surface is discovered once, on the first input, like `mcpdiff run` does.
+#![no_main]
+
+use mcpdiff::runner::discover::discover;
+use mcpdiff::transport::{Client, Endpoint, Limits};
+use mcpdiff_oracle::rules::{level_of, RuleId};
+use mcpdiff_oracle::{check, judge, Level, Surface};
+use mcpdiff_props::fuzz_props::case_from_bytes;
+use std::sync::OnceLock;
+
+struct Live {
+    rt: tokio::runtime::Runtime,
+    client: Client,
+    endpoint: Endpoint,
+    surface: Surface,
+}
+
+fn live() -> &'static Live {
+    static LIVE: OnceLock<Live> = OnceLock::new();
+    LIVE.get_or_init(|| {
+        // a misconfigured run must stop at once, not record a "crash" per input
+        let stop = |msg: String| -> ! {
+            eprintln!("live: {msg}");
+            std::process::exit(2)
+        };
+        let url = std::env::var("MCPDIFF_TARGET")
+            .unwrap_or_else(|_| stop("set MCPDIFF_TARGET=http://127.0.0.1:PORT/mcp".into()));
+        let endpoint = Endpoint::parse(&url).unwrap_or_else(|e| stop(format!("{url}: {e}")));
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap_or_else(|e| stop(format!("no runtime: {e}")));
+        let client = Client::new(Limits::default());
+        let found = rt.block_on(discover(&endpoint.path, |c| {
+            let (client, endpoint) = (client.clone(), endpoint.clone());
+            async move { client.send(&c, &endpoint).await }
+        }));
+        let surface = found
+            .unwrap_or_else(|e| stop(format!("cannot discover {url}: {e:?}")))
+            .surface;
+        Live { rt, client, endpoint, surface }
+    })
+}
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let l = live();
+    let mut case = case_from_bytes(data);
+    if case.path == "/mcp" {
+        case.path = l.endpoint.path.clone();
+    }
+    let obs = l.rt.block_on(l.client.send(&case, &l.endpoint));
+    let verdict = judge(&case, &l.surface);
+    for f in check(&verdict, &obs) {
+        let blocking = verdict
+            .rules()
+            .find(|r: &RuleId| r.0 == f.rule)
+            .is_some_and(|r| matches!(level_of(r), Level::Must | Level::MustNot));
+        if blocking {
+            panic!("MUST finding {}: expected {}, observed {}", f.rule, f.expected, f.observed);
+        }
+    }
+});

@@ -1,0 +1,67 @@
+//! `mcpdiff baseline r.json > known.toml`: turn every finding of a saved run into a
+//! `[[known]]` entry of the baseline format `src/baseline.rs` reads, so a team can adopt
+//! mcpdiff on an imperfect server and fail only on new findings.
+
+use mcpdiff::baseline::{Baseline, KnownFinding};
+use mcpdiff::report::RunReport;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+#[command(after_help = "EXAMPLES:
+  mcpdiff run URL --json r.json
+  mcpdiff baseline r.json > known.toml
+  mcpdiff run URL --baseline known.toml          # only new findings fail
+
+EXIT STATUS:
+  0  the baseline was printed
+  2  the file could not be read or is not an mcpdiff-run/1 report")]
+pub struct Args {
+    /// A result written by `mcpdiff run --json`.
+    pub file: PathBuf,
+}
+
+/// The baseline of a report: one entry per (target, rule) finding, in report order. The
+/// target is its name (the URL for user endpoints), which `Baseline::knows` matches.
+pub fn baseline_of(rep: &RunReport) -> Baseline {
+    let mut known = Vec::new();
+    for t in &rep.targets {
+        for f in &t.findings {
+            known.push(KnownFinding {
+                target: t.name.clone(),
+                rule: f.rule.clone(),
+                reason: format!(
+                    "{} finding recorded by mcpdiff {} (seed {}): expected {}, observed {}",
+                    f.level, rep.mcpdiff_version, rep.seed, f.expected, f.observed
+                ),
+            });
+        }
+    }
+    Baseline { known }
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let rep = match super::report::load(&args.file) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("mcpdiff: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let b = baseline_of(&rep);
+    match toml::to_string(&b) {
+        Ok(text) => {
+            println!(
+                "# mcpdiff baseline from {} ({} known finding(s)); use with --baseline",
+                args.file.display(),
+                b.known.len()
+            );
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("mcpdiff: cannot write the baseline as TOML: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! `mcpdiff replay [DIR|FILE...] [URL...]`: re-judge every stored case with today's oracle
+//! (a changed Verdict is oracle drift and fails, unless `--bless` rewrites it), and with URLs
+//! or `--reference` send each case to the targets and say per case: still failing, fixed,
+//! newly failing. The format and the comparisons live in `mcpdiff::corpus`.
+
+use mcpdiff::corpus::replay::stored_for;
+use mcpdiff::corpus::{classify, load_all, rejudge, store, Status};
+use mcpdiff::serve::{self, Variant};
+use mcpdiff::transport::{Client, Endpoint, Limits};
+use mcpdiff_oracle::{Observation, TransportFailure};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(clap::Args)]
+#[command(after_help = "EXAMPLES:
+  mcpdiff replay                                # re-judge corpus/ (oracle drift only)
+  mcpdiff replay corpus --reference             # ... and replay against the reference server
+  mcpdiff replay corpus http://127.0.0.1:3000/mcp
+  mcpdiff replay --bless                        # accept today's verdicts into the files
+
+EXIT STATUS:
+  0  no drift, no MUST finding on any target
+  1  a stored verdict changed (drift), or a target fails a MUST rule on a stored case
+  2  a corpus file is unreadable, or a target could not be reached")]
+pub struct Args {
+    /// Corpus folders or files, and target URLs (http://...). No folder: `corpus`.
+    pub inputs: Vec<String>,
+    /// Also replay against the in-process reference server.
+    #[arg(long)]
+    pub reference: bool,
+    /// Rewrite drifted verdicts with today's instead of failing.
+    #[arg(long)]
+    pub bless: bool,
+    /// Per-case time limit in milliseconds.
+    #[arg(long, default_value_t = 5000)]
+    pub timeout_ms: u64,
+    /// Also print passing cases.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt.block_on(run_async(args)),
+        Err(e) => {
+            eprintln!("mcpdiff: cannot start the async runtime: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+struct ReplayTarget {
+    name: String,
+    url: String,
+    endpoint: Endpoint,
+    /// Cases answered with something other than a refused connection.
+    reached: usize,
+    counts: BTreeMap<Status, usize>,
+}
+
+async fn run_async(args: Args) -> ExitCode {
+    let (urls, mut paths): (Vec<String>, Vec<String>) = args
+        .inputs
+        .iter()
+        .cloned()
+        .partition(|s| s.starts_with("http://") || s.starts_with("https://"));
+    if paths.is_empty() {
+        paths.push("corpus".to_string());
+    }
+    let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
+
+    let mut server = None;
+    let mut specs: Vec<(String, String)> = urls.iter().map(|u| (u.clone(), u.clone())).collect();
+    if args.reference {
+        let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+        match serve::spawn(Variant::Reference, loopback).await {
+            Ok(s) => {
+                specs.insert(0, ("reference".to_string(), s.url.clone()));
+                server = Some(s);
+            }
+            Err(e) => {
+                eprintln!("mcpdiff: cannot start the in-process reference server: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let mut targets = Vec::new();
+    for (name, url) in specs {
+        match Endpoint::parse(&url) {
+            Ok(endpoint) => targets.push(ReplayTarget {
+                name,
+                url,
+                endpoint,
+                reached: 0,
+                counts: BTreeMap::new(),
+            }),
+            Err(e) => {
+                eprintln!("mcpdiff: bad target URL '{url}': {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let client = Client::new(Limits {
+        total: Duration::from_millis(args.timeout_ms.max(100)),
+        ..Limits::default()
+    });
+
+    let (mut entries, mut unreadable, mut drifted, mut blessed, mut blocking) = (0, 0, 0, 0, false);
+    for loaded in load_all(&paths) {
+        let mut l = match loaded {
+            Ok(l) => l,
+            Err(e) => {
+                unreadable += 1;
+                eprintln!("error: {e}");
+                continue;
+            }
+        };
+        let file = l.path.display().to_string();
+        let r = match rejudge(&l.entry) {
+            Ok(r) => r,
+            Err(e) => {
+                unreadable += 1;
+                eprintln!("error: {file}: {e}");
+                continue;
+            }
+        };
+        entries += 1;
+        if !r.drift.is_empty() {
+            if args.bless {
+                l.entry.verdict = r.now.clone();
+                if let Err(e) = store::write(&l.path, &l.entry) {
+                    eprintln!("error: {e}");
+                    unreadable += 1;
+                } else {
+                    blessed += 1;
+                    println!("blessed  {file}");
+                }
+            } else {
+                drifted += 1;
+                println!("DRIFT    {file}: the oracle's verdict changed");
+                for d in &r.drift {
+                    println!("           {d}");
+                }
+            }
+        }
+        for t in &mut targets {
+            let mut case = r.case.clone();
+            // the stored endpoint path stands for "the MCP endpoint" on every target
+            if case.path == r.surface.endpoint {
+                case.path = t.endpoint.path.clone();
+            }
+            let obs = client.send(&case, &t.endpoint).await;
+            if !matches!(
+                obs,
+                Observation::Transport {
+                    failure: TransportFailure::Refused
+                }
+            ) {
+                t.reached += 1;
+            }
+            let out = classify(&r, stored_for(&l.entry, &t.name, &t.url), &obs);
+            blocking |= out.blocking;
+            *t.counts.entry(out.status).or_default() += 1;
+            if out.status != Status::Passing || args.verbose {
+                println!(
+                    "{:<14} {file}  {}  [{}]  observed {}",
+                    out.status.label(),
+                    t.name,
+                    out.failing.join(", "),
+                    obs.summary()
+                );
+            }
+        }
+    }
+    if let Some(s) = server {
+        s.shutdown().await;
+    }
+
+    println!(
+        "replay: {entries} case(s), {unreadable} unreadable, {drifted} drifted, {blessed} blessed"
+    );
+    let mut unreachable = false;
+    for t in &targets {
+        let n = |s: Status| t.counts.get(&s).copied().unwrap_or(0);
+        println!(
+            "  {} ({}): {} passing, {} fixed, {} still failing, {} newly failing",
+            t.name,
+            t.url,
+            n(Status::Passing),
+            n(Status::Fixed),
+            n(Status::StillFailing),
+            n(Status::NewlyFailing)
+        );
+        if entries > 0 && t.reached == 0 {
+            unreachable = true;
+            eprintln!("mcpdiff: {} refused every connection; is it running?", t.url);
+        }
+    }
+    if drifted > 0 || blocking {
+        ExitCode::from(1)
+    } else if unreadable > 0 || unreachable {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,135 @@
+//! Where entries come from: the oracle's probe set (the seed corpus), the shrunk findings of
+//! a run (`mcpdiff run --save-corpus`), and inputs libFuzzer saved (`mcpdiff corpus import`).
+//! Every builder records the pure reference server's answer or the target's own, so a later
+//! replay can tell "fixed" from "still failing".
+
+use super::entry::{Entry, Recorded};
+use super::store::{save, Saved};
+use crate::runner::RunResult;
+use mcpdiff_oracle::reference::{probes, respond, to_observation};
+use mcpdiff_oracle::{check, fixture, judge, Case, Demand, Surface};
+use std::path::{Path, PathBuf};
+
+/// How the pure reference server is named in entries.
+pub const PURE_REFERENCE: (&str, &str) = ("reference", "in-process (pure)");
+
+/// The pure reference server's answer to `case`, as a record.
+pub fn reference_record(case: &Case, surface: &Surface) -> Recorded {
+    let obs = to_observation(&respond(case, surface));
+    let failing = check(&judge(case, surface), &obs)
+        .into_iter()
+        .map(|f| f.rule)
+        .collect();
+    Recorded::new(PURE_REFERENCE.0, PURE_REFERENCE.1, obs, failing)
+}
+
+/// The seed corpus: the first probe of every rule the probe set covers (one file per rule),
+/// against the fixture surface, with the pure reference server's answer.
+pub fn seed_entries() -> Vec<Entry> {
+    let surface = fixture::surface();
+    let mut out: Vec<Entry> = Vec::new();
+    for p in probes(&surface) {
+        let rule = p.rule.0.to_string();
+        if out.iter().any(|e| e.rules[0] == rule) {
+            continue;
+        }
+        let mut e = Entry::new(vec![rule], "probe", &p.case, &surface);
+        e.record(reference_record(&p.case, &surface));
+        out.push(e);
+    }
+    out
+}
+
+/// Save every entry; `(created, updated, unchanged)` counts, or the first error.
+pub fn save_all(dir: &Path, entries: &[Entry]) -> Result<(usize, usize, usize), String> {
+    let mut n = (0, 0, 0);
+    for e in entries {
+        match save(dir, e)?.1 {
+            Saved::Created => n.0 += 1,
+            Saved::Updated => n.1 += 1,
+            Saved::Unchanged => n.2 += 1,
+        }
+    }
+    Ok(n)
+}
+
+/// One entry per shrunk finding of a run, with the target's answer to the shrunk case.
+pub fn run_entries(result: &RunResult, seed: u64) -> Vec<Entry> {
+    let source = format!("mcpdiff run --seed {seed}");
+    let mut out = Vec::new();
+    for t in &result.targets {
+        for f in &t.findings {
+            let mut e = Entry::new(vec![f.rule.0.to_string()], &source, &f.case, &t.surface);
+            let failing = check(&judge(&f.case, &t.surface), &f.observation)
+                .into_iter()
+                .map(|x| x.rule)
+                .collect();
+            e.record(Recorded::new(&t.name, &t.url, f.observation.clone(), failing));
+            out.push(e);
+        }
+    }
+    out
+}
+
+/// `mcpdiff run --save-corpus DIR`: save every shrunk finding; a line for the terminal.
+pub fn save_run(dir: &Path, result: &RunResult, seed: u64) -> Result<String, String> {
+    let entries = run_entries(result, seed);
+    let (created, updated, unchanged) = save_all(dir, &entries)?;
+    Ok(format!(
+        "corpus {}: {created} new, {updated} updated, {unchanged} already there",
+        dir.display()
+    ))
+}
+
+/// An entry for a libFuzzer input (the bytes a `judge`, `reference` or `live` target saved),
+/// rebuilt into the same case the target built, judged against the fixture surface. The
+/// rule is `rule` when given, else the first rule the reference server fails, else the
+/// first rule with an allowed-answer set, else the first rule triggered.
+pub fn import_entry(path: &Path, data: &[u8], rule: Option<&str>) -> Result<Entry, String> {
+    let case = mcpdiff_props::fuzz_props::case_from_bytes(data);
+    let surface = fixture::surface();
+    // an oracle that panics here is the bug the input found: say so instead of crashing
+    let verdict = std::panic::catch_unwind(|| judge(&case, &surface)).map_err(|_| {
+        format!(
+            "{}: the oracle panics on this input; fix the oracle, then import it",
+            path.display()
+        )
+    })?;
+    let record = reference_record(&case, &surface);
+    let chosen = match rule {
+        Some(r) => r.to_string(),
+        None => record
+            .failing
+            .first()
+            .cloned()
+            .or_else(|| {
+                verdict
+                    .expectations
+                    .iter()
+                    .find(|e| matches!(e.demand, Demand::OneOf(_)))
+                    .or(verdict.expectations.first())
+                    .map(|e| e.rule.0.to_string())
+            })
+            .unwrap_or_else(|| "NO-RULE".to_string()),
+    };
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut e = Entry::new(vec![chosen], &format!("fuzz import {name}"), &case, &surface);
+    e.record(record);
+    Ok(e)
+}
+
+/// Import several files into `dir`; one line per file (saved path or error).
+pub fn import_files(dir: &Path, files: &[PathBuf], rule: Option<&str>) -> Vec<Result<String, String>> {
+    files
+        .iter()
+        .map(|f| {
+            let data = std::fs::read(f).map_err(|e| format!("{}: cannot read: {e}", f.display()))?;
+            let entry = import_entry(f, &data, rule)?;
+            let (path, how) = save(dir, &entry)?;
+            Ok(format!("{} -> {} ({how:?})", f.display(), path.display()))
+        })
+        .collect()
+}

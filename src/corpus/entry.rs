@@ -1,0 +1,270 @@
+//! One corpus entry (`mcpdiff-corpus/1`, documented in `corpus/README.md`): the request as
+//! bytes that survive JSON (Base64 header names, values and body) beside a readable
+//! rendering, the rules it exercises, the surface it is judged against, the oracle's
+//! expectations when it was saved, and what each target answered.
+//!
+//! This file owns the format (types, byte encoding, the case hash and file name); reading and
+//! writing files is `store.rs`, re-judging `replay.rs`.
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use mcpdiff_oracle::{fixture, Case, Observation, Surface, ToolDecl, Verdict};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The schema id every entry carries; a reader refuses any other.
+pub const SCHEMA: &str = "mcpdiff-corpus/1";
+
+/// One minimized case and what is known about it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    pub schema: String,
+    /// The rules the case was saved for (the first one names the file).
+    pub rules: Vec<String>,
+    /// Where it came from: `probe`, `mcpdiff run --seed N`, `fuzz import FILE`.
+    pub source: String,
+    pub request: Request,
+    /// The surface the oracle judges the case against.
+    pub surface: SurfaceRef,
+    /// The oracle's expectations at save time ([`verdict_json`]); replay compares today's.
+    pub verdict: Value,
+    /// What each target answered when the entry was saved or last merged.
+    #[serde(default)]
+    pub targets: Vec<Recorded>,
+}
+
+/// The raw request. Header bytes and body are Base64 (standard alphabet, padded) because a
+/// case may carry bytes no JSON string holds; `readable` is for people and never read back.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    pub method: String,
+    pub path: String,
+    pub headers: Vec<WireHeader>,
+    pub body: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
+    /// The request as text, non-printable bytes as `\xNN` (informational).
+    #[serde(default)]
+    pub readable: Vec<String>,
+}
+
+/// One header field, name and value Base64.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WireHeader {
+    pub name: String,
+    pub value: String,
+}
+
+/// The surface: `"fixture"` (the reference server's, `mcpdiff_oracle::fixture::surface()`)
+/// or a full discovered surface.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SurfaceRef {
+    Named(String),
+    Full(Box<Surface>),
+}
+
+/// What one target answered.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Recorded {
+    /// The target's name in the run (`reference`, `mutant:NAME`, or its URL).
+    pub target: String,
+    pub url: String,
+    /// The mcpdiff that recorded it.
+    pub mcpdiff_version: String,
+    /// `serverInfo` from the answer's `_meta`, when it carried one (the target's version).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_info: Option<Value>,
+    pub observation: Observation,
+    /// Rule ids `check` reported for this answer at save time (empty: it passed).
+    pub failing: Vec<String>,
+}
+
+impl Request {
+    pub fn from_case(case: &Case) -> Request {
+        Request {
+            method: case.method.clone(),
+            path: case.path.clone(),
+            headers: case
+                .headers
+                .iter()
+                .map(|(n, v)| WireHeader {
+                    name: STANDARD.encode(n),
+                    value: STANDARD.encode(v),
+                })
+                .collect(),
+            body: STANDARD.encode(&case.body),
+            labels: case.labels.clone(),
+            readable: render(case),
+        }
+    }
+
+    /// The case these bytes stand for, or which field does not decode.
+    pub fn to_case(&self) -> Result<Case, String> {
+        let dec = |what: String, s: &str| {
+            STANDARD
+                .decode(s)
+                .map_err(|e| format!("{what} is not valid Base64: {e}"))
+        };
+        let mut headers = Vec::with_capacity(self.headers.len());
+        for (i, h) in self.headers.iter().enumerate() {
+            headers.push((
+                dec(format!("request.headers[{i}].name"), &h.name)?,
+                dec(format!("request.headers[{i}].value"), &h.value)?,
+            ));
+        }
+        Ok(Case {
+            method: self.method.clone(),
+            path: self.path.clone(),
+            headers,
+            body: dec("request.body".into(), &self.body)?,
+            labels: self.labels.clone(),
+        })
+    }
+}
+
+impl SurfaceRef {
+    /// `"fixture"` when `s` is the fixture surface, the whole surface otherwise.
+    pub fn of(s: &Surface) -> SurfaceRef {
+        if *s == fixture::surface() {
+            SurfaceRef::Named("fixture".into())
+        } else {
+            SurfaceRef::Full(Box::new(s.clone()))
+        }
+    }
+
+    pub fn resolve(&self) -> Result<Surface, String> {
+        match self {
+            SurfaceRef::Named(n) if n == "fixture" => Ok(fixture::surface()),
+            SurfaceRef::Named(n) => Err(format!("unknown surface name '{n}' (known: fixture)")),
+            SurfaceRef::Full(s) => {
+                let mut s = (**s).clone();
+                // the annotation analysis is not serialized: redo it as discovery does
+                s.tools = s
+                    .tools
+                    .into_iter()
+                    .map(|t| ToolDecl::new(t.name, t.input_schema, t.read_only))
+                    .collect();
+                Ok(s)
+            }
+        }
+    }
+}
+
+impl Recorded {
+    pub fn new(target: &str, url: &str, observation: Observation, failing: Vec<String>) -> Self {
+        let server_info = observation
+            .http()
+            .and_then(|a| a.rpc_response())
+            .and_then(|r| r.pointer("/result/_meta/io.modelcontextprotocol~1serverInfo"))
+            .cloned();
+        Recorded {
+            target: target.to_string(),
+            url: url.to_string(),
+            mcpdiff_version: env!("CARGO_PKG_VERSION").to_string(),
+            server_info,
+            observation,
+            failing,
+        }
+    }
+}
+
+impl Entry {
+    /// A new entry for `case` saved for `rules`, with today's verdict.
+    pub fn new(rules: Vec<String>, source: &str, case: &Case, surface: &Surface) -> Entry {
+        let verdict = mcpdiff_oracle::judge(case, surface);
+        Entry {
+            schema: SCHEMA.to_string(),
+            rules,
+            source: source.to_string(),
+            request: Request::from_case(case),
+            surface: SurfaceRef::of(surface),
+            verdict: verdict_json(&verdict),
+            targets: Vec::new(),
+        }
+    }
+
+    /// `<RULE-ID>-<hash>.json`; the same case saved for the same rule always gets this name.
+    pub fn file_name(&self) -> Result<String, String> {
+        let case = self.request.to_case()?;
+        let rule = self.rules.first().map_or("NO-RULE", String::as_str);
+        Ok(file_name(rule, &case))
+    }
+
+    /// Add or replace (by target name) what one target answered. The same answer again
+    /// keeps the old record, so re-running against an in-process server (a new port each
+    /// time) does not rewrite the file.
+    pub fn record(&mut self, r: Recorded) {
+        match self.targets.iter_mut().find(|t| t.target == r.target) {
+            Some(t) if t.observation == r.observation && t.failing == r.failing => {}
+            Some(t) => *t = r,
+            None => self.targets.push(r),
+        }
+    }
+}
+
+/// The part of a Verdict that replay compares: the rules and what each allows. The
+/// canonical answer is left out on purpose: it is the reference server's choice inside the
+/// allowed sets (message texts included), and changing it is not a change of the oracle.
+pub fn verdict_json(v: &Verdict) -> Value {
+    // `Expectation` serializes to plain data (ids, enums, JSON values): this cannot fail
+    serde_json::json!({ "expectations": serde_json::to_value(&v.expectations).unwrap_or(Value::Null) })
+}
+
+/// `<rule>-<hash of the case bytes>.json`.
+pub fn file_name(rule: &str, case: &Case) -> String {
+    let safe: String = rule
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .collect();
+    format!("{safe}-{}.json", case_hash(case))
+}
+
+/// 12 hex digits of FNV-1a 64 over the case's method, path, headers and body, each length-
+/// prefixed so field boundaries count. Labels are not hashed: they are not sent. FNV is
+/// written out because `std`'s hashers promise no stability across releases.
+pub fn case_hash(case: &Case) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |bytes: &[u8]| {
+        for b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    feed(case.method.as_bytes());
+    feed(case.path.as_bytes());
+    feed(&(case.headers.len() as u64).to_le_bytes());
+    for (n, v) in &case.headers {
+        feed(n);
+        feed(v);
+    }
+    feed(&case.body);
+    format!("{:012x}", h >> 16)
+}
+
+/// The request as lines of text: request line, one line per header, an empty line, the body
+/// (split at newlines); bytes outside printable ASCII are `\xNN`.
+pub fn render(case: &Case) -> Vec<String> {
+    let esc = |b: &[u8]| -> String {
+        match std::str::from_utf8(b) {
+            Ok(s) if !s.chars().any(|c| c.is_control() && c != '\t') => s.to_string(),
+            _ => b
+                .iter()
+                .map(|&c| {
+                    if (0x20..0x7f).contains(&c) && c != b'\\' {
+                        (c as char).to_string()
+                    } else {
+                        format!("\\x{c:02x}")
+                    }
+                })
+                .collect(),
+        }
+    };
+    let mut out = vec![format!("{} {} HTTP/1.1", case.method, case.path)];
+    for (n, v) in &case.headers {
+        out.push(format!("{}: {}", esc(n), esc(v)));
+    }
+    out.push(String::new());
+    out.extend(case.body.split(|b| *b == b'\n').map(esc));
+    out
+}

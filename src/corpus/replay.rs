@@ -1,0 +1,155 @@
+//! Replaying an entry, the pure half: re-judge the stored case with today's oracle and say
+//! what changed (drift), and classify a target's answer against what was recorded (still
+//! failing, fixed, newly failing). Sending the case is the CLI's job (`cmd/replay.rs`).
+
+use super::entry::{verdict_json, Entry, Recorded};
+use mcpdiff_oracle::rules::{level_of, RuleId};
+use mcpdiff_oracle::{check, judge, Case, Level, Observation, Surface, Verdict};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// An entry re-judged with today's oracle.
+pub struct Rejudged {
+    pub case: Case,
+    pub surface: Surface,
+    pub verdict: Verdict,
+    /// Today's expectations as stored ([`verdict_json`]).
+    pub now: Value,
+    /// How the stored expectations differ from today's, one line per rule (empty: no drift).
+    pub drift: Vec<String>,
+}
+
+/// Re-judge an entry. Err when the stored request or surface cannot be decoded.
+pub fn rejudge(entry: &Entry) -> Result<Rejudged, String> {
+    let case = entry.request.to_case()?;
+    let surface = entry.surface.resolve()?;
+    let verdict = judge(&case, &surface);
+    let now = verdict_json(&verdict);
+    let drift = diff(&entry.verdict, &now);
+    Ok(Rejudged {
+        case,
+        surface,
+        verdict,
+        now,
+        drift,
+    })
+}
+
+/// Rule id -> its demand, from a stored expectations object.
+fn by_rule(v: &Value) -> BTreeMap<String, Vec<&Value>> {
+    let mut out: BTreeMap<String, Vec<&Value>> = BTreeMap::new();
+    let list = v.get("expectations").and_then(Value::as_array);
+    for e in list.into_iter().flatten() {
+        let rule = e.get("rule").and_then(Value::as_str).unwrap_or("?");
+        out.entry(rule.to_string())
+            .or_default()
+            .push(e.get("demand").unwrap_or(&Value::Null));
+    }
+    out
+}
+
+/// What changed between the stored and today's expectations, in words.
+pub fn diff(stored: &Value, now: &Value) -> Vec<String> {
+    if stored == now {
+        return Vec::new();
+    }
+    let (old, new) = (by_rule(stored), by_rule(now));
+    let mut out = Vec::new();
+    for (rule, demand) in &old {
+        match new.get(rule) {
+            None => out.push(format!("{rule}: no longer triggered")),
+            Some(d) if d != demand => out.push(format!(
+                "{rule}: allowed answers changed from {} to {}",
+                compact(demand),
+                compact(d)
+            )),
+            Some(_) => {}
+        }
+    }
+    for (rule, demand) in &new {
+        if !old.contains_key(rule) {
+            out.push(format!("{rule}: newly triggered, allows {}", compact(demand)));
+        }
+    }
+    if out.is_empty() {
+        // same rules and demands in another order, or a malformed stored verdict
+        out.push("the stored verdict differs from today's (order or format)".into());
+    }
+    out
+}
+
+fn compact(v: &[&Value]) -> String {
+    let s = serde_json::to_string(v).unwrap_or_default();
+    if s.chars().count() > 160 {
+        format!("{}…", s.chars().take(160).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// A target's answer now, compared with what was recorded for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    /// Passes now and passed (or was never recorded failing).
+    Passing,
+    /// Failed when recorded and passes now.
+    Fixed,
+    /// Failed when recorded and fails now.
+    StillFailing,
+    /// Passed when recorded (or was not recorded) and fails now.
+    NewlyFailing,
+}
+
+impl Status {
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Passing => "passing",
+            Status::Fixed => "fixed",
+            Status::StillFailing => "still failing",
+            Status::NewlyFailing => "newly failing",
+        }
+    }
+}
+
+/// One target's answer to a replayed entry.
+pub struct Outcome {
+    pub status: Status,
+    /// Rule ids failing now.
+    pub failing: Vec<String>,
+    /// Whether a failing rule is MUST / MUST NOT (fails the replay).
+    pub blocking: bool,
+}
+
+/// Judge `obs` with today's verdict and compare with the stored record for the target.
+pub fn classify(rejudged: &Rejudged, stored: Option<&Recorded>, obs: &Observation) -> Outcome {
+    let findings = check(&rejudged.verdict, obs);
+    let blocking = findings.iter().any(|f| {
+        rejudged
+            .verdict
+            .rules()
+            .find(|r: &RuleId| r.0 == f.rule)
+            .is_some_and(|r| matches!(level_of(r), Level::Must | Level::MustNot))
+    });
+    let failing: Vec<String> = findings.into_iter().map(|f| f.rule).collect();
+    let was_failing = stored.is_some_and(|r| !r.failing.is_empty());
+    let status = match (was_failing, failing.is_empty()) {
+        (true, true) => Status::Fixed,
+        (true, false) => Status::StillFailing,
+        (false, false) => Status::NewlyFailing,
+        (false, true) => Status::Passing,
+    };
+    Outcome {
+        status,
+        failing,
+        blocking,
+    }
+}
+
+/// The stored record for a target: by name first, then by URL.
+pub fn stored_for<'a>(entry: &'a Entry, name: &str, url: &str) -> Option<&'a Recorded> {
+    entry
+        .targets
+        .iter()
+        .find(|r| r.target == name)
+        .or_else(|| entry.targets.iter().find(|r| r.url == url))
+}

@@ -1,0 +1,306 @@
+//! The review as Markdown (`--markdown PATH`, and what `mcpdiff report` prints): fit for a
+//! PR comment, readable as plain text. Per target, six sections in a fixed order (Revision;
+//! Blocking findings (MUST); Security findings; SHOULD findings and deprecated features; Not
+//! determined; Passed), then the run's disagreements.
+//!
+//! Pure: `RunReport` in, `String` out. Never folds "not observed" into "passed".
+
+use super::json::{FindingReport, RunReport, TargetReport};
+use super::review::{self, case_text, why_it_matters};
+use std::fmt::Write;
+
+/// The six section headings, in order (tests check the order).
+pub const SECTIONS: [&str; 6] = [
+    "1. Revision",
+    "2. Blocking findings (MUST)",
+    "3. Security findings",
+    "4. SHOULD findings and deprecated features",
+    "5. Not determined",
+    "6. Passed",
+];
+
+/// A fenced code block whose fence is longer than any backtick run inside `body`.
+fn fence(out: &mut String, lang: &str, body: &str) {
+    let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let f = "`".repeat((longest + 1).max(3));
+    let _ = writeln!(out, "{f}{lang}\n{}\n{f}", body.trim_end_matches('\n'));
+}
+
+/// Inline code that survives backticks in `s`.
+fn code(s: &str) -> String {
+    if s.contains('`') {
+        format!("`` {s} ``")
+    } else {
+        format!("`{s}`")
+    }
+}
+
+/// Text for a table cell: no pipes or newlines.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+pub fn render(r: &RunReport) -> String {
+    let mut out = String::new();
+    let s = &r.stats;
+    let _ = writeln!(out, "# mcpdiff review\n");
+    let _ = writeln!(
+        out,
+        "mcpdiff {} · {} · seed {} · {} cases · {} requests · {:.1} s{}\n",
+        r.mcpdiff_version,
+        r.schema,
+        r.seed,
+        s.cases,
+        s.requests,
+        s.seconds,
+        if s.stopped_by_time {
+            " · stopped by --max-time"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(
+        out,
+        "| target | revision | score | MUST | security | SHOULD | not determined | passed |\n\
+         | --- | --- | --- | --- | --- | --- | --- | --- |"
+    );
+    for t in &r.targets {
+        let sec = review::sections(t);
+        let must = t
+            .findings
+            .iter()
+            .filter(|f| f.severity == "blocking")
+            .count();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {:.2} | {} | {} | {} | {} | {} |",
+            cell(&code(&t.name)),
+            cell(
+                &t.revision
+                    .as_ref()
+                    .map_or("not determined".into(), |v| v.verdict.short().to_string())
+            ),
+            t.score,
+            must,
+            sec.security.len(),
+            t.findings
+                .iter()
+                .filter(|f| f.severity == "advisory")
+                .count(),
+            t.not_observed.len(),
+            t.passed.len()
+        );
+    }
+    for t in &r.targets {
+        target(&mut out, t);
+    }
+    disagreements(&mut out, r);
+    if !r.baseline_stale.is_empty() {
+        let _ = writeln!(out, "\n## Stale baseline entries\n");
+        for k in &r.baseline_stale {
+            let _ = writeln!(
+                out,
+                "- {} {} no longer reproduces",
+                code(&k.target),
+                code(&k.rule)
+            );
+        }
+    }
+    out
+}
+
+fn target(out: &mut String, t: &TargetReport) {
+    let sec = review::sections(t);
+    let _ = writeln!(out, "\n---\n\n## {} — {}\n", code(&t.name), t.url);
+    let _ = writeln!(
+        out,
+        "**{}** · {} case(s){}\n",
+        review::score_line(t),
+        t.cases,
+        if t.transport_failures > 0 {
+            format!(", {} transport failure(s)", t.transport_failures)
+        } else {
+            String::new()
+        }
+    );
+    for n in &t.notes {
+        let _ = writeln!(out, "> note: {n}");
+    }
+
+    let _ = writeln!(out, "\n### {}\n", SECTIONS[0]);
+    let _ = writeln!(
+        out,
+        "Appears to implement: **{}**\n",
+        review::revision_headline(t)
+    );
+    if let Some(rev) = &t.revision {
+        for e in &rev.evidence {
+            let _ = writeln!(out, "- {e}");
+        }
+        if !rev.versions.is_empty() {
+            let _ = writeln!(
+                out,
+                "- versions named by the target: {}",
+                rev.versions.join(", ")
+            );
+        }
+    }
+    if !t.surface.supported_versions.is_empty() {
+        let _ = writeln!(
+            out,
+            "- discovery: supportedVersions {}; {} tool(s), {} resource(s), {} prompt(s)",
+            t.surface.supported_versions.join(", "),
+            t.surface.tools.len(),
+            t.surface.resources,
+            t.surface.prompts
+        );
+    }
+
+    let _ = writeln!(out, "\n### {}\n", SECTIONS[1]);
+    let blocking_security: Vec<_> = sec
+        .security
+        .iter()
+        .filter(|f| f.severity == "blocking")
+        .collect();
+    if sec.blocking.is_empty() && blocking_security.is_empty() {
+        let _ = writeln!(out, "None.");
+    }
+    for f in &sec.blocking {
+        finding(out, f);
+    }
+    for f in blocking_security {
+        let _ = writeln!(
+            out,
+            "- {} {} — security finding, see section 3.",
+            f.level,
+            code(&f.rule)
+        );
+    }
+
+    let _ = writeln!(out, "\n### {}\n", SECTIONS[2]);
+    if sec.security.is_empty() {
+        let _ = writeln!(out, "None.");
+    }
+    for f in &sec.security {
+        finding(out, f);
+    }
+
+    let _ = writeln!(out, "\n### {}\n", SECTIONS[3]);
+    if sec.should.is_empty() {
+        let _ = writeln!(out, "No SHOULD finding.");
+    }
+    for f in &sec.should {
+        finding(out, f);
+    }
+    if !sec.may.is_empty() {
+        let _ = writeln!(out, "\nMAY departures (tallied only, never scored):\n");
+        for f in &sec.may {
+            let _ = writeln!(out, "- {} — observed {}", code(&f.rule), code(&f.observed));
+        }
+    }
+    let _ = writeln!(out, "\n**Deprecated features still answered:**\n");
+    match t.revision.as_ref().map(|r| &r.deprecated) {
+        Some(d) if !d.is_empty() => {
+            for x in d {
+                let _ = writeln!(out, "- {x}");
+            }
+            let _ = writeln!(
+                out,
+                "- the HTTP+SSE transport (GET endpoint event): not determined (not probed)"
+            );
+        }
+        Some(_) => {
+            let _ = writeln!(
+                out,
+                "- none seen in `server/discover`; the HTTP+SSE transport (GET endpoint event): \
+                 not determined (not probed)"
+            );
+        }
+        None => {
+            let _ = writeln!(out, "- not determined (the report has no revision probe)");
+        }
+    }
+
+    let _ = writeln!(out, "\n### {}\n", SECTIONS[4]);
+    if t.not_observed.is_empty() {
+        let _ = writeln!(out, "Every judged rule was exercised.");
+    } else {
+        let _ = writeln!(
+            out,
+            "{} rule(s) no case exercised (not passes):\n",
+            t.not_observed.len()
+        );
+        for n in &t.not_observed {
+            let _ = writeln!(out, "- {} {} — {}", n.level, code(&n.rule), n.reason);
+        }
+    }
+
+    let _ = writeln!(out, "\n### {}\n", SECTIONS[5]);
+    if t.passed.is_empty() {
+        let _ = writeln!(out, "None.");
+    } else {
+        let ids: Vec<String> = t.passed.iter().map(|p| code(p)).collect();
+        let _ = writeln!(out, "{} rule(s): {}", t.passed.len(), ids.join(", "));
+    }
+}
+
+fn finding(out: &mut String, f: &FindingReport) {
+    let (family, why) = why_it_matters(&f.rule);
+    let tags = match (f.security, f.baselined) {
+        (true, true) => " [security] [baseline]",
+        (true, false) => " [security]",
+        (false, true) => " [baseline]",
+        (false, false) => "",
+    };
+    let _ = writeln!(out, "#### {} {} — {family}{tags}\n", f.level, code(&f.rule));
+    let _ = writeln!(out, "- **Spec:** {}", code(&f.spec));
+    let _ = writeln!(out, "  > {}", f.sentence.replace('\n', " "));
+    let _ = writeln!(out, "- **Why it matters:** {why}");
+    let _ = writeln!(out, "- **Expected:** {}", f.expected);
+    let _ = writeln!(out, "- **Observed:** {}", f.observed);
+    let _ = writeln!(
+        out,
+        "- **Cases:** {} generated case(s) broke it; minimized {} → {} bytes{}\n",
+        f.count,
+        f.original_size,
+        f.shrunk_size,
+        if f.baselined {
+            "; known in the baseline (does not fail the run)"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(out, "Reproduce:\n");
+    fence(out, "sh", &f.reproducer);
+    let _ = writeln!(out, "\nMinimized case:\n");
+    fence(out, "http", &case_text(&f.case));
+    out.push('\n');
+}
+
+fn disagreements(out: &mut String, r: &RunReport) {
+    let _ = writeln!(out, "\n---\n\n## Disagreements\n");
+    if r.disagreements.is_empty() {
+        let _ = writeln!(
+            out,
+            "None: targets with the same surface answered alike wherever the oracle allows \
+             several answers ({} case(s) compared).",
+            r.stats.cases
+        );
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "{} case(s) where targets answered differently and the oracle allows each answer \
+         (interop risk, not a violation); {} example(s):\n",
+        r.stats.disagreements_total,
+        r.disagreements.len()
+    );
+    for d in &r.disagreements {
+        let answers: Vec<String> = d
+            .answers
+            .iter()
+            .map(|(k, v)| format!("{}: {}", code(k), v))
+            .collect();
+        let _ = writeln!(out, "- case #{}: {}", d.case_index, answers.join("; "));
+    }
+}

@@ -1,0 +1,88 @@
+//! Preparing a target: parse its URL, run discovery, and apply the safety gate for real
+//! endpoints (off loopback only `readOnlyHint` tools, or those named with `--allow-tool`,
+//! are called).
+
+use super::{discover, NetSender, Sender, Target};
+use crate::transport::{Client, Endpoint};
+use mcpdiff_oracle::{Surface, TransportFailure};
+use std::sync::Arc;
+
+/// A prepared target and whether it is on loopback.
+pub struct Prepared {
+    pub target: Target<NetSender>,
+    pub loopback: bool,
+}
+
+/// Loopback hosts: the only ones where every tool may be called without `--allow-tool`.
+pub fn is_loopback(e: &Endpoint) -> bool {
+    let h = e.host.trim_start_matches('[').trim_end_matches(']');
+    h.eq_ignore_ascii_case("localhost")
+        || h == "::1"
+        || h.parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Discover `url` and build its `Target`. The error is one line that says what to do.
+pub async fn prepare(
+    name: &str,
+    url: &str,
+    client: &Client,
+    allow_tools: &[String],
+) -> Result<Prepared, String> {
+    let endpoint = Endpoint::parse(url).map_err(|e| format!("bad target URL '{url}': {e}"))?;
+    let loopback = is_loopback(&endpoint);
+    let sender = NetSender {
+        client: client.clone(),
+        endpoint: Arc::new(endpoint.clone()),
+    };
+    let d = discover::discover(&endpoint.path, |c| {
+        let s = sender.clone();
+        async move { s.send(c).await }
+    })
+    .await;
+    let d = match d {
+        Ok(d) => d,
+        Err(TransportFailure::Refused) => {
+            return Err(format!(
+                "cannot connect to {url}: connection refused or failed; is the server running, \
+                 and is the host:port right?"
+            ))
+        }
+        // a target that answers garbage, resets or hangs is still tested: every case then
+        // reports what it did (a clear verdict instead of a crash)
+        Err(failure) => discover::Discovered {
+            surface: Surface::minimal(&endpoint.path),
+            notes: vec![format!(
+                "server/discover got no HTTP answer ({failure:?}); testing with an empty surface"
+            )],
+            modern: false,
+        },
+    };
+    let mut notes = d.notes;
+    let mut gen_surface = d.surface.clone();
+    if !loopback {
+        let (keep, skip): (Vec<_>, Vec<_>) = gen_surface
+            .tools
+            .into_iter()
+            .partition(|t| t.read_only || allow_tools.contains(&t.name));
+        for t in &skip {
+            notes.push(format!(
+                "tool '{}' not called: the target is not on loopback and the tool is not \
+                 annotated readOnlyHint (use --allow-tool {} to call it)",
+                t.name, t.name
+            ));
+        }
+        gen_surface.tools = keep;
+    }
+    Ok(Prepared {
+        target: Target {
+            name: name.to_string(),
+            url: url.to_string(),
+            sender,
+            surface: d.surface,
+            gen_surface,
+            notes,
+        },
+        loopback,
+    })
+}
