@@ -4,12 +4,14 @@
 
 use mcpdiff::baseline::Baseline;
 use mcpdiff::report::{self, RunReport};
-use mcpdiff::runner::{self, prepare::prepare, shrink::ShrinkBudget, PropsGenerator, Quiet, RunConfig};
+use mcpdiff::runner::{
+    self, prepare::prepare, shrink::ShrinkBudget, PropsGenerator, Quiet, RunConfig,
+};
 use mcpdiff::serve::{spawn, RunningServer, Variant};
 use mcpdiff::transport::{reproducer, Client, Endpoint, Limits};
-use mcpdiff_oracle::reference::MUTANTS;
-use mcpdiff_oracle::reference::probes::probes;
 use mcpdiff_oracle::fixture;
+use mcpdiff_oracle::reference::probes::probes;
+use mcpdiff_oracle::reference::MUTANTS;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -32,10 +34,14 @@ fn config(cases: u64, seed: u64, with_probes: bool) -> RunConfig {
         shrink: ShrinkBudget {
             max_requests: 40,
             max_time: Duration::from_secs(5),
+            max_time_per_target: Duration::from_secs(20),
         },
         max_disagreements: 5,
         probes: if with_probes {
-            probes(&fixture::surface()).into_iter().map(|p| (p.rule, p.case)).collect()
+            probes(&fixture::surface())
+                .into_iter()
+                .map(|p| (p.rule, p.case))
+                .collect()
         } else {
             Vec::new()
         },
@@ -46,12 +52,16 @@ async fn run_against(urls: &[(String, String)], cfg: &RunConfig, limits: Limits)
     let client = Client::new(limits);
     let mut targets = Vec::new();
     for (name, url) in urls {
-        let p = prepare(name, url, &client, &[]).await.expect("target prepares");
+        let p = prepare(name, url, &client, &[])
+            .await
+            .expect("target prepares");
         targets.push(p.target);
     }
     let result = runner::run(targets, &PropsGenerator::default(), cfg, &Quiet).await;
     report::build(&result, cfg, &Baseline::default(), &|c, u| {
-        Endpoint::parse(u).map(|e| reproducer(c, &e)).unwrap_or_default()
+        Endpoint::parse(u)
+            .map(|e| reproducer(c, &e))
+            .unwrap_or_default()
     })
 }
 
@@ -78,10 +88,18 @@ async fn reference_clean_null_zero() {
     assert!(
         reference.findings.is_empty(),
         "reference findings: {:#?}",
-        reference.findings.iter().map(|f| (&f.rule, &f.observed, &f.reproducer)).collect::<Vec<_>>()
+        reference
+            .findings
+            .iter()
+            .map(|f| (&f.rule, &f.observed, &f.reproducer))
+            .collect::<Vec<_>>()
     );
     assert_eq!(reference.score, 1.0);
-    assert!(reference.passed.len() >= 40, "passed: {:?}", reference.passed);
+    assert!(
+        reference.passed.len() >= 40,
+        "passed: {:?}",
+        reference.passed
+    );
     let null = &rep.targets[1];
     assert_eq!(null.score, 0.0);
     assert!(null.blocking);
@@ -97,20 +115,38 @@ async fn every_mutant_is_caught_on_its_rule() {
         if HTTP_INVISIBLE.contains(&m.name) {
             continue;
         }
-        variants.push((m.name.to_string(), Variant::mutant(m.name).expect("known mutant")));
+        variants.push((
+            m.name.to_string(),
+            Variant::mutant(m.name).expect("known mutant"),
+        ));
     }
     let (servers, urls) = start(variants).await;
     let mut cfg = config(100, 3, true);
     cfg.shrink.max_requests = 5;
     let rep = run_against(&urls, &cfg, Limits::default()).await;
     let mut missed = Vec::new();
-    for (t, m) in rep.targets.iter().skip(1).zip(MUTANTS.iter().filter(|m| !HTTP_INVISIBLE.contains(&m.name))) {
+    for (t, m) in rep
+        .targets
+        .iter()
+        .skip(1)
+        .zip(MUTANTS.iter().filter(|m| !HTTP_INVISIBLE.contains(&m.name)))
+    {
         assert_eq!(t.name, m.name);
         if !t.findings.iter().any(|f| f.rule == m.rule.0) {
-            missed.push((m.name, m.rule.0, t.findings.iter().map(|f| f.rule.clone()).collect::<Vec<_>>()));
+            missed.push((
+                m.name,
+                m.rule.0,
+                t.findings
+                    .iter()
+                    .map(|f| f.rule.clone())
+                    .collect::<Vec<_>>(),
+            ));
         }
     }
-    assert!(missed.is_empty(), "mutants not caught on their rule: {missed:#?}");
+    assert!(
+        missed.is_empty(),
+        "mutants not caught on their rule: {missed:#?}"
+    );
     assert!(rep.targets[0].findings.is_empty());
     for s in servers {
         s.shutdown().await;
@@ -120,14 +156,24 @@ async fn every_mutant_is_caught_on_its_rule() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn same_seed_same_findings() {
     let (servers, urls) = start(vec![
-        ("m1".into(), Variant::mutant("no-base64-decode").expect("mutant")),
-        ("m2".into(), Variant::mutant("origin-unchecked").expect("mutant")),
+        (
+            "m1".into(),
+            Variant::mutant("no-base64-decode").expect("mutant"),
+        ),
+        (
+            "m2".into(),
+            Variant::mutant("origin-unchecked").expect("mutant"),
+        ),
     ])
     .await;
     let key = |r: &RunReport| {
         r.targets
             .iter()
-            .flat_map(|t| t.findings.iter().map(move |f| (t.name.clone(), f.rule.clone(), f.case.clone())))
+            .flat_map(|t| {
+                t.findings
+                    .iter()
+                    .map(move |f| (t.name.clone(), f.rule.clone(), f.case.clone()))
+            })
             .collect::<Vec<_>>()
     };
     let a = run_against(&urls, &config(400, 7, false), Limits::default()).await;

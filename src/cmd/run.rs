@@ -202,6 +202,7 @@ async fn run_async(args: Args) -> ExitCode {
         shrink: ShrinkBudget {
             max_requests: args.shrink_budget,
             max_time: Duration::from_secs(10),
+            max_time_per_target: Duration::from_secs(60),
         },
         max_disagreements: 20,
         probes: if args.no_probes {

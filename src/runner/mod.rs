@@ -278,41 +278,16 @@ pub async fn run<S: Sender, G: Generator>(
     }
 
     progress.phase("shrinking");
+    // targets shrink concurrently, each its own findings in turn (one target's requests
+    // stay sequential, so a shrink never floods the server it is reducing against)
+    let jobs = targets
+        .iter()
+        .zip(tallies)
+        .map(|(t, tally)| shrink_target(t, tally, cfg));
     let mut outcomes = Vec::new();
-    for (t, tally) in targets.iter().zip(tallies) {
-        let mut findings = Vec::new();
-        for (rule, w) in &tally.witnesses {
-            let sender = t.sender.clone();
-            let (case, observation, shrink_requests) = shrink::shrink(
-                w.case.clone(),
-                w.observation.clone(),
-                *rule,
-                &t.surface,
-                cfg.shrink,
-                |c| {
-                    let s = sender.clone();
-                    async move { s.send(c).await }
-                },
-            )
-            .await;
-            requests += shrink_requests as u64;
-            findings.push(ShrunkFinding {
-                rule: *rule,
-                original: w.case.clone(),
-                case,
-                observation,
-                count: w.count,
-                shrink_requests,
-            });
-        }
-        outcomes.push(TargetOutcome {
-            name: t.name.clone(),
-            url: t.url.clone(),
-            surface: t.surface.clone(),
-            notes: t.notes.clone(),
-            tally,
-            findings,
-        });
+    for (outcome, spent) in futures::future::join_all(jobs).await {
+        requests += spent;
+        outcomes.push(outcome);
     }
     RunResult {
         targets: outcomes,
@@ -324,4 +299,57 @@ pub async fn run<S: Sender, G: Generator>(
         elapsed: start.elapsed(),
         stopped_by_time,
     }
+}
+
+/// Shrink every witness of one target; returns the outcome and the requests spent.
+async fn shrink_target<S: Sender>(
+    t: &Target<S>,
+    tally: Tally,
+    cfg: &RunConfig,
+) -> (TargetOutcome, u64) {
+    let mut findings = Vec::new();
+    let mut spent = 0u64;
+    let started = Instant::now();
+    for (rule, w) in &tally.witnesses {
+        // a target that did not answer at all gains nothing from a smaller case, and every
+        // candidate would cost a full time limit
+        let (case, observation, shrink_requests) =
+            if matches!(w.observation, Observation::Transport { .. })
+                || started.elapsed() >= cfg.shrink.max_time_per_target
+            {
+                (w.case.clone(), w.observation.clone(), 0)
+            } else {
+                let sender = t.sender.clone();
+                shrink::shrink(
+                    w.case.clone(),
+                    w.observation.clone(),
+                    *rule,
+                    &t.surface,
+                    cfg.shrink,
+                    |c| {
+                        let s = sender.clone();
+                        async move { s.send(c).await }
+                    },
+                )
+                .await
+            };
+        spent += shrink_requests as u64;
+        findings.push(ShrunkFinding {
+            rule: *rule,
+            original: w.case.clone(),
+            case,
+            observation,
+            count: w.count,
+            shrink_requests,
+        });
+    }
+    let outcome = TargetOutcome {
+        name: t.name.clone(),
+        url: t.url.clone(),
+        surface: t.surface.clone(),
+        notes: t.notes.clone(),
+        tally,
+        findings,
+    };
+    (outcome, spent)
 }

@@ -116,8 +116,13 @@ fn shorten_strings(v: &mut Value) -> bool {
 /// Bounds of one shrink.
 #[derive(Clone, Copy, Debug)]
 pub struct ShrinkBudget {
+    /// Requests one finding's shrink may send.
     pub max_requests: usize,
+    /// Time one finding's shrink may take.
     pub max_time: Duration,
+    /// Time all shrinks of one target may take together; findings past it keep their
+    /// original case (a slow or hostile target cannot stretch a run without bound).
+    pub max_time_per_target: Duration,
 }
 
 impl Default for ShrinkBudget {
@@ -125,6 +130,7 @@ impl Default for ShrinkBudget {
         ShrinkBudget {
             max_requests: 200,
             max_time: Duration::from_secs(10),
+            max_time_per_target: Duration::from_secs(60),
         }
     }
 }
