@@ -2,8 +2,10 @@
 //! shared by the CLI binary and the integration tests.
 
 pub mod baseline;
+pub mod card;
 pub mod corpus;
 pub mod report;
 pub mod runner;
 pub mod serve;
+pub mod targets;
 pub mod transport;

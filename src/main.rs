@@ -21,10 +21,12 @@ struct Cli {
     command: Command,
 }
 
+// parsed once per process; boxing the large `run` arguments would buy nothing
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Fuzz endpoints against the oracle and each other (no URL: the in-process reference
-    /// server and a handful of mutants).
+    /// server and every bundled SDK target; --no-bundled: the reference server and mutants).
     Run(cmd::run::Args),
     /// Print the rule table the oracle encodes (id, level, spec section, sentence).
     Rules(cmd::rules::Args),
@@ -36,8 +38,13 @@ enum Command {
     Corpus(cmd::corpus::Args),
     /// Render a saved run (`run --json`) as a review, Markdown, JUnit XML or HTML.
     Report(cmd::report::Args),
+    /// List or install the bundled real-SDK targets (targets/<name>/).
+    Targets(cmd::targets::Args),
     /// Print a baseline (TOML, [[known]] entries) holding every finding of a saved run.
     Baseline(cmd::baseline::Args),
+    /// Scan an origin's MCP Server Card as the public scanner does, and check it against
+    /// the endpoint it names.
+    Card(cmd::card::Args),
 }
 
 fn main() -> ExitCode {
@@ -50,5 +57,7 @@ fn main() -> ExitCode {
         Command::Corpus(args) => cmd::corpus::run(args),
         Command::Report(args) => cmd::report::run(args),
         Command::Baseline(args) => cmd::baseline::run(args),
+        Command::Card(args) => cmd::card::run(args),
+        Command::Targets(args) => cmd::targets::run(args),
     }
 }

@@ -39,9 +39,15 @@ fn committed_corpus() -> PathBuf {
 /// A case no JSON string could hold: non-UTF-8 and control bytes, CR LF inside a value,
 /// odd casing and a duplicate field.
 fn hostile_case() -> Case {
-    let mut c = Case::post("/mcp", &[("mcp-METHOD", "tools/list")], vec![0xff, 0, b'{', 0xc3]);
-    c.headers.push((b"Mcp-Name".to_vec(), vec![0x80, b'\r', b'\n', b' ', 0x7f]));
-    c.headers.push((b"mcp-name".to_vec(), b"=?base64?!!?=".to_vec()));
+    let mut c = Case::post(
+        "/mcp",
+        &[("mcp-METHOD", "tools/list")],
+        vec![0xff, 0, b'{', 0xc3],
+    );
+    c.headers
+        .push((b"Mcp-Name".to_vec(), vec![0x80, b'\r', b'\n', b' ', 0x7f]));
+    c.headers
+        .push((b"mcp-name".to_vec(), b"=?base64?!!?=".to_vec()));
     c.labels.push("planted".into());
     c
 }
@@ -59,7 +65,12 @@ fn round_trip_keeps_every_byte_and_names_files_stably() {
         let entry = Entry::new(vec!["SHTTP-EP-POST".into()], "test", case, &surface);
         let (path, how) = save(&dir, &entry).expect("save");
         assert!(matches!(how, Saved::Created | Saved::Unchanged), "{how:?}");
-        let back = load_file(&path).expect("load").entry.request.to_case().expect("decode");
+        let back = load_file(&path)
+            .expect("load")
+            .entry
+            .request
+            .to_case()
+            .expect("decode");
         assert_eq!(&back, case);
         assert_eq!(
             path.file_name().and_then(|n| n.to_str()),
@@ -95,7 +106,9 @@ fn bad_files_are_named_and_the_others_still_run() {
         .collect();
     assert_eq!(loaded.len(), 4);
     assert_eq!(errors.len(), 3, "{errors:?}");
-    assert!(errors.iter().any(|e| e.contains("broken.json") && e.contains("not JSON")));
+    assert!(errors
+        .iter()
+        .any(|e| e.contains("broken.json") && e.contains("not JSON")));
     assert!(errors
         .iter()
         .any(|e| e.contains("future.json") && e.contains("unknown schema 'mcpdiff-corpus/9'")));
@@ -106,7 +119,10 @@ fn bad_files_are_named_and_the_others_still_run() {
     let out = mcpdiff(&["replay", dir.to_str().expect("utf-8 path")]);
     let t = text(&out);
     assert_eq!(out.status.code(), Some(2), "{t}");
-    assert!(t.contains("broken.json") && t.contains("future.json"), "{t}");
+    assert!(
+        t.contains("broken.json") && t.contains("future.json"),
+        "{t}"
+    );
     assert!(t.contains("replay: 1 case(s), 3 unreadable"), "{t}");
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -127,7 +143,10 @@ fn drift_fails_until_blessed() {
     let out = mcpdiff(&["replay", d]);
     let t = text(&out);
     assert_eq!(out.status.code(), Some(1), "{t}");
-    assert!(t.contains("DRIFT") && t.contains("SHTTP-ORIGIN-403: no longer triggered"), "{t}");
+    assert!(
+        t.contains("DRIFT") && t.contains("SHTTP-ORIGIN-403: no longer triggered"),
+        "{t}"
+    );
 
     let out = mcpdiff(&["replay", d, "--bless"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
@@ -144,17 +163,37 @@ fn drift_fails_until_blessed() {
 fn committed_corpus_is_current_and_replays_clean_against_the_reference() {
     let dir = committed_corpus();
     let loaded = load_dir(&dir).expect("corpus/ exists");
-    assert!(!loaded.is_empty(), "corpus/ is empty; run `mcpdiff corpus seed`");
+    assert!(
+        !loaded.is_empty(),
+        "corpus/ is empty; run `mcpdiff corpus seed`"
+    );
     for l in &loaded {
         let l = l.as_ref().unwrap_or_else(|e| panic!("{e}"));
-        let name = l.path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        assert_eq!(l.entry.file_name().as_deref(), Ok(name), "file name is not the case hash");
+        let name = l
+            .path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        assert_eq!(
+            l.entry.file_name().as_deref(),
+            Ok(name),
+            "file name is not the case hash"
+        );
     }
     let out = mcpdiff(&["replay", dir.to_str().expect("utf-8 path"), "--reference"]);
     let t = text(&out);
     assert_eq!(out.status.code(), Some(0), "{t}");
-    assert!(t.contains(&format!("replay: {} case(s), 0 unreadable, 0 drifted", loaded.len())), "{t}");
-    assert!(t.contains("0 fixed, 0 still failing, 0 newly failing"), "{t}");
+    assert!(
+        t.contains(&format!(
+            "replay: {} case(s), 0 unreadable, 0 drifted",
+            loaded.len()
+        )),
+        "{t}"
+    );
+    assert!(
+        t.contains("0 fixed, 0 still failing, 0 newly failing"),
+        "{t}"
+    );
 }
 
 #[test]
@@ -163,7 +202,10 @@ fn fuzz_inputs_import_once_and_run_saves_findings_once() {
     let input = dir.join("crash-0001");
     std::fs::write(&input, [7u8, 1, 200, 3, 99, 0, 5, 17, 42, 250, 9, 9]).expect("write");
     let corpus_dir = dir.join("corpus");
-    let (i, c) = (input.to_str().expect("utf-8"), corpus_dir.to_str().expect("utf-8"));
+    let (i, c) = (
+        input.to_str().expect("utf-8"),
+        corpus_dir.to_str().expect("utf-8"),
+    );
     let first = mcpdiff(&["corpus", "import", "--dir", c, i]);
     assert_eq!(first.status.code(), Some(0), "{}", text(&first));
     assert!(text(&first).contains("Created"), "{}", text(&first));
@@ -174,8 +216,18 @@ fn fuzz_inputs_import_once_and_run_saves_findings_once() {
     // a mutant's shrunk finding lands in the corpus, once however often the run repeats
     let run = |dir: &str| {
         mcpdiff(&[
-            "run", "--cases", "20", "--seed", "3", "--mutants", "origin-unchecked", "--quiet",
-            "--timeout-ms", "300", "--save-corpus", dir,
+            "run",
+            "--cases",
+            "20",
+            "--seed",
+            "3",
+            "--mutants",
+            "origin-unchecked",
+            "--quiet",
+            "--timeout-ms",
+            "300",
+            "--save-corpus",
+            dir,
         ])
     };
     let saved = dir.join("saved");
@@ -184,7 +236,10 @@ fn fuzz_inputs_import_once_and_run_saves_findings_once() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let n = std::fs::read_dir(&saved).expect("saved").count();
     assert!(n >= 1, "{}", text(&out));
-    assert!(text(&run(s)).contains("0 new, 0 updated"), "second run rewrote files");
+    assert!(
+        text(&run(s)).contains("0 new, 0 updated"),
+        "second run rewrote files"
+    );
     assert_eq!(std::fs::read_dir(&saved).expect("saved").count(), n);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -69,6 +69,7 @@ fn hand_built() -> RunReport {
     let bad = TargetReport {
         name: "bad<&>".into(),
         url: "http://127.0.0.1:1/mcp".into(),
+        version: None,
         score: 0.0,
         blocking: true,
         cases: 10,
@@ -98,6 +99,7 @@ fn hand_built() -> RunReport {
     let good = TargetReport {
         name: "good".into(),
         url: "http://127.0.0.1:2/mcp".into(),
+        version: None,
         score: 1.0,
         blocking: false,
         findings: vec![],

@@ -128,6 +128,7 @@ fn parse(raw: &[u8]) -> Observation {
         session_id: get("mcp-session-id"),
         x_accel_buffering: get("x-accel-buffering"),
         allow: get("allow"),
+        www_authenticate: get("www-authenticate"),
         body,
     })
 }

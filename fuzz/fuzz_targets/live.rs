@@ -43,7 +43,12 @@ fn live() -> &'static Live {
         let surface = found
             .unwrap_or_else(|e| stop(format!("cannot discover {url}: {e:?}")))
             .surface;
-        Live { rt, client, endpoint, surface }
+        Live {
+            rt,
+            client,
+            endpoint,
+            surface,
+        }
     })
 }
 
@@ -61,7 +66,10 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             .find(|r: &RuleId| r.0 == f.rule)
             .is_some_and(|r| matches!(level_of(r), Level::Must | Level::MustNot));
         if blocking {
-            panic!("MUST finding {}: expected {}, observed {}", f.rule, f.expected, f.observed);
+            panic!(
+                "MUST finding {}: expected {}, observed {}",
+                f.rule, f.expected, f.observed
+            );
         }
     }
 });

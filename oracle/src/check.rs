@@ -17,6 +17,11 @@ pub struct Finding {
     pub expected: String,
     /// What the target did, in words.
     pub observed: String,
+    /// Other rules of the same verdict that demanded exactly the same answers and failed
+    /// with this one: the case does not tell which of them the target broke (a benign input
+    /// beside another one, say). Empty when the case isolates the rule.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub co_failing: Vec<String>,
 }
 
 /// Judge an observation against a verdict.
@@ -33,6 +38,25 @@ pub fn check(verdict: &Verdict, obs: &Observation) -> Vec<Finding> {
             out.push(finding(e.rule, describe(&e.demand), obs.summary()));
         }
     }
+    // rules whose failed expectation is identical share the blame
+    for i in 0..out.len() {
+        let demand_of = |rule: &str| {
+            verdict
+                .expectations
+                .iter()
+                .find(|e| e.rule.0 == rule && matches!(e.demand, Demand::OneOf(_)))
+                .map(|e| &e.demand)
+        };
+        let Some(mine) = demand_of(&out[i].rule) else {
+            continue;
+        };
+        let co: Vec<String> = out
+            .iter()
+            .filter(|f| f.rule != out[i].rule && demand_of(&f.rule) == Some(mine))
+            .map(|f| f.rule.clone())
+            .collect();
+        out[i].co_failing = co;
+    }
     out
 }
 
@@ -43,6 +67,7 @@ fn finding(rule: RuleId, expected: String, observed: String) -> Finding {
         level: level.as_str().to_string(),
         expected,
         observed,
+        co_failing: Vec::new(),
     }
 }
 

@@ -64,6 +64,10 @@ pub struct HttpAnswer {
     pub x_accel_buffering: Option<String>,
     /// Value of `Allow`, if any.
     pub allow: Option<String>,
+    /// Value of `WWW-Authenticate` (repeated fields joined with `, `), if any; read by the
+    /// server-card scan, which counts a 401 only when its challenge names `resource_metadata`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub www_authenticate: Option<String>,
     pub body: Body,
 }
 
@@ -84,6 +88,7 @@ impl HttpAnswer {
             session_id: None,
             x_accel_buffering: None,
             allow: None,
+            www_authenticate: None,
             body,
         }
     }

@@ -105,7 +105,7 @@ fn conformant_requests_dispatch() {
     }
     let c = call(
         json!({"region": "us-west1", "count": 42, "flag": true, "query": "q",
-                        "target": {"region": "eu"}}),
+                        "opt": "o", "target": {"region": "eu"}}),
     );
     let v = assert_canonical_passes(&c);
     assert_eq!(v.canonical, Canonical::Dispatch);

@@ -1,9 +1,11 @@
 //! One module per subcommand.
 
 pub mod baseline;
+pub mod card;
 pub mod corpus;
 pub mod replay;
 pub mod report;
 pub mod rules;
 pub mod run;
 pub mod serve;
+pub mod targets;

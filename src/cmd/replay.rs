@@ -198,7 +198,10 @@ async fn run_async(args: Args) -> ExitCode {
         );
         if entries > 0 && t.reached == 0 {
             unreachable = true;
-            eprintln!("mcpdiff: {} refused every connection; is it running?", t.url);
+            eprintln!(
+                "mcpdiff: {} refused every connection; is it running?",
+                t.url
+            );
         }
     }
     if drifted > 0 || blocking {

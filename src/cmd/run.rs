@@ -1,6 +1,7 @@
 //! `mcpdiff run [URL...]`: the main job. With URLs it fuzzes those endpoints; with none it
-//! starts the reference server and a handful of mutants in process, so a newcomer's first
-//! command shows real findings.
+//! starts the reference server in process plus every bundled real-SDK target (`targets/`,
+//! installed first when missing), or, with `--no-bundled`, the reference server and a
+//! handful of mutants, so a newcomer's first command shows real findings.
 
 use mcpdiff::baseline::Baseline;
 use mcpdiff::report::{self, terminal};
@@ -23,7 +24,9 @@ const DEFAULT_MUTANTS: [&str; 4] = [
 
 #[derive(clap::Args)]
 #[command(after_help = "EXAMPLES:
-  mcpdiff run                                   # reference server + mutants, in process
+  mcpdiff run                                   # reference server + every bundled SDK target
+  mcpdiff run --no-bundled                      # reference server + mutants, in process
+  mcpdiff run --bundled python-sdk,ts-sdk       # only those bundled SDK targets (+ URLs given)
   mcpdiff run http://127.0.0.1:3000/mcp         # your endpoint
   mcpdiff run URL1 URL2 --cases 5000 --seed 7 --json r.json
   mcpdiff run URL --baseline known.toml         # known findings do not fail the run
@@ -34,8 +37,16 @@ EXIT STATUS:
   2  the run could not be done (bad flag, unreachable target, unwritable file)")]
 pub struct Args {
     /// Endpoints to test (http://host:port/path). None: the in-process reference server and
-    /// the mutants named by --mutants.
+    /// every bundled SDK target (or the mutants, with --no-bundled / --mutants).
     pub urls: Vec<String>,
+    /// Start these bundled targets (`mcpdiff targets list`; comma-separated; no value: all)
+    /// and test them beside the URLs given. Missing ones are installed first.
+    #[arg(long, value_delimiter = ',', num_args = 0.., value_name = "NAME")]
+    pub bundled: Option<Vec<String>>,
+    /// With no URL: do not start the bundled SDK targets; run the reference server and the
+    /// mutants (the pre-bundled behaviour, fast and offline).
+    #[arg(long, conflicts_with = "bundled")]
+    pub no_bundled: bool,
     /// Cases to generate (each goes to every target with the same surface).
     #[arg(long, default_value_t = 2000)]
     pub cases: u64,
@@ -64,7 +75,8 @@ pub struct Args {
     #[arg(long = "allow-tool")]
     pub allow_tools: Vec<String>,
     /// Mutants to run beside the reference server when no URL is given (comma-separated;
-    /// `mcpdiff serve --list-mutants` names them).
+    /// `mcpdiff serve --list-mutants` names them). Default: none beside the bundled targets,
+    /// four with --no-bundled.
     #[arg(long, value_delimiter = ',')]
     pub mutants: Option<Vec<String>>,
     /// Requests the shrinker may spend per finding.
@@ -134,11 +146,42 @@ async fn run_async(args: Args) -> ExitCode {
     // start in-process servers when no URL is given; they stop when `servers` drops
     let mut servers = Vec::new();
     let mut specs: Vec<(String, String)> = Vec::new();
+    // bundled SDK targets: with no URL all of them (unless --no-bundled), else those named
+    let bundled_names = match (&args.bundled, args.urls.is_empty() && !args.no_bundled) {
+        (Some(names), _) => Some(names.clone()),
+        (None, true) => Some(Vec::new()),
+        (None, false) => None,
+    };
+    let mut bundled_notes = Vec::new();
+    let mut launched: Vec<mcpdiff::targets::Running> = Vec::new();
+    if let Some(names) = &bundled_names {
+        let all = match mcpdiff::targets::manifest::load_all(
+            &mcpdiff::targets::manifest::targets_dir(),
+        ) {
+            Ok(a) => a,
+            Err(e) => return fail(&e),
+        };
+        let chosen = match mcpdiff::targets::manifest::select(all, names) {
+            Ok(c) => c,
+            Err(e) => return fail(&e),
+        };
+        let (up, notes) = mcpdiff::targets::bring_up(&chosen, &|l| eprintln!("mcpdiff: {l}")).await;
+        for n in &notes {
+            eprintln!("mcpdiff: {n}");
+        }
+        bundled_notes = notes;
+        for r in &up {
+            specs.push((r.name.clone(), r.url.clone()));
+        }
+        launched = up;
+    }
     if args.urls.is_empty() {
-        let names: Vec<String> = args
-            .mutants
-            .clone()
-            .unwrap_or_else(|| DEFAULT_MUTANTS.iter().map(|s| s.to_string()).collect());
+        let default_mutants = if bundled_names.is_some() {
+            Vec::new()
+        } else {
+            DEFAULT_MUTANTS.iter().map(|s| s.to_string()).collect()
+        };
+        let names: Vec<String> = args.mutants.clone().unwrap_or(default_mutants);
         let mut variants = vec![("reference".to_string(), Variant::Reference)];
         for n in names {
             match Variant::mutant(&n) {
@@ -161,9 +204,10 @@ async fn run_async(args: Args) -> ExitCode {
             }
         }
         eprintln!(
-            "mcpdiff: no URL given; testing the in-process reference server and {} mutant(s) \
-             (pass URLs to test your own endpoints)",
-            specs.len() - 1
+            "mcpdiff: no URL given; testing {} bundled SDK target(s), the in-process reference \
+             server and {} mutant(s) (pass URLs to test your own endpoints)",
+            launched.len(),
+            specs.len() - 1 - launched.len()
         );
     } else {
         for u in &args.urls {
@@ -189,8 +233,15 @@ async fn run_async(args: Args) -> ExitCode {
                 revisions.push(runner::revision::probe(&t.target.surface.endpoint, send).await);
                 targets.push(t.target);
             }
+            // a bundled SDK that died after start-up is a note, not a failed run
+            Err(e) if launched.iter().any(|r| &r.name == name) => {
+                bundled_notes.push(format!("bundled target skipped: {name}: {e}"));
+            }
             Err(e) => return fail(&e),
         }
+    }
+    if targets.is_empty() {
+        return fail("no target left to test");
     }
     let rate = args.rate.or(if all_loopback { None } else { Some(20.0) });
     let cfg = RunConfig {
@@ -232,11 +283,26 @@ async fn run_async(args: Args) -> ExitCode {
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let generator = PropsGenerator::default();
-    let result = runner::run(targets, &generator, &cfg, &Bar(bar.clone())).await;
+    let progress = Bar(bar.clone());
+    // Ctrl-C: stop the bundled targets (dropping `launched` kills them by PID) and give up
+    let result = tokio::select! {
+        r = runner::run(targets, &generator, &cfg, &progress) => r,
+        _ = tokio::signal::ctrl_c() => {
+            bar.finish_and_clear();
+            drop(launched);
+            return fail("interrupted; bundled targets stopped");
+        }
+    };
     bar.finish_and_clear();
     for s in servers {
         s.shutdown().await;
     }
+    // the bundled targets are stopped here; their logs stay in targets/<name>/.log/
+    let versions: Vec<(String, String)> = launched
+        .iter()
+        .map(|r| (r.name.clone(), r.version.clone()))
+        .collect();
+    drop(launched);
 
     let mut rep = report::build(
         &result,
@@ -250,6 +316,15 @@ async fn run_async(args: Args) -> ExitCode {
     // the runner keeps target order, so the probes line up with the report's targets
     for (t, r) in rep.targets.iter_mut().zip(revisions) {
         t.revision = Some(r);
+    }
+    for t in rep.targets.iter_mut() {
+        t.version = versions
+            .iter()
+            .find(|(n, _)| n == &t.name)
+            .map(|(_, v)| v.clone());
+    }
+    for n in &bundled_notes {
+        println!("note: {n}");
     }
     print!("{}", terminal::render(&rep, args.verbose));
     if let Some(dir) = &args.save_corpus {

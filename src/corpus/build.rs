@@ -64,7 +64,12 @@ pub fn run_entries(result: &RunResult, seed: u64) -> Vec<Entry> {
                 .into_iter()
                 .map(|x| x.rule)
                 .collect();
-            e.record(Recorded::new(&t.name, &t.url, f.observation.clone(), failing));
+            e.record(Recorded::new(
+                &t.name,
+                &t.url,
+                f.observation.clone(),
+                failing,
+            ));
             out.push(e);
         }
     }
@@ -116,17 +121,27 @@ pub fn import_entry(path: &Path, data: &[u8], rule: Option<&str>) -> Result<Entr
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let mut e = Entry::new(vec![chosen], &format!("fuzz import {name}"), &case, &surface);
+    let mut e = Entry::new(
+        vec![chosen],
+        &format!("fuzz import {name}"),
+        &case,
+        &surface,
+    );
     e.record(record);
     Ok(e)
 }
 
 /// Import several files into `dir`; one line per file (saved path or error).
-pub fn import_files(dir: &Path, files: &[PathBuf], rule: Option<&str>) -> Vec<Result<String, String>> {
+pub fn import_files(
+    dir: &Path,
+    files: &[PathBuf],
+    rule: Option<&str>,
+) -> Vec<Result<String, String>> {
     files
         .iter()
         .map(|f| {
-            let data = std::fs::read(f).map_err(|e| format!("{}: cannot read: {e}", f.display()))?;
+            let data =
+                std::fs::read(f).map_err(|e| format!("{}: cannot read: {e}", f.display()))?;
             let entry = import_entry(f, &data, rule)?;
             let (path, how) = save(dir, &entry)?;
             Ok(format!("{} -> {} ({how:?})", f.display(), path.display()))

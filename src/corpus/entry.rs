@@ -215,7 +215,13 @@ pub fn verdict_json(v: &Verdict) -> Value {
 pub fn file_name(rule: &str, case: &Case) -> String {
     let safe: String = rule
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     format!("{safe}-{}.json", case_hash(case))
 }

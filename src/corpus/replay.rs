@@ -68,7 +68,10 @@ pub fn diff(stored: &Value, now: &Value) -> Vec<String> {
     }
     for (rule, demand) in &new {
         if !old.contains_key(rule) {
-            out.push(format!("{rule}: newly triggered, allows {}", compact(demand)));
+            out.push(format!(
+                "{rule}: newly triggered, allows {}",
+                compact(demand)
+            ));
         }
     }
     if out.is_empty() {

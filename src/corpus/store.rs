@@ -34,8 +34,7 @@ pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
         problem,
     };
     let text = std::fs::read(path).map_err(|e| err(format!("cannot read: {e}")))?;
-    let value: Value =
-        serde_json::from_slice(&text).map_err(|e| err(format!("not JSON: {e}")))?;
+    let value: Value = serde_json::from_slice(&text).map_err(|e| err(format!("not JSON: {e}")))?;
     // the schema id first, so a future version gets a clear message instead of a field error
     match value.get("schema").and_then(Value::as_str) {
         Some(SCHEMA) => {}

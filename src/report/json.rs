@@ -35,6 +35,9 @@ pub struct Stats {
 pub struct TargetReport {
     pub name: String,
     pub url: String,
+    /// The pinned SDK version of a bundled target (`targets/<name>/target.toml`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
     pub score: f64,
     /// True when a MUST / MUST NOT rule failed (outside the baseline).
     pub blocking: bool,
@@ -157,10 +160,24 @@ pub fn build(
     let mut targets = Vec::new();
     for t in &result.targets {
         let mut findings = Vec::new();
+        let isolated = |r: &str| {
+            t.tally
+                .witnesses
+                .iter()
+                .any(|(id, w)| id.0 == r && w.finding.co_failing.is_empty())
+        };
         for f in &t.findings {
             let rule = rules::rule(f.rule);
             let level = level_of(f.rule);
             let w = t.tally.witnesses.get(&f.rule);
+            // never isolated, and another rule that failed beside it was: that rule explains
+            // the failure (e.g. a refused sentinel blamed also on header-name case)
+            let explained = w.is_some_and(|w| {
+                w.finding.co_failing.iter().any(|r| isolated(r))
+            });
+            if explained {
+                continue;
+            }
             findings.push(FindingReport {
                 rule: f.rule.0.to_string(),
                 level: level.as_str().to_string(),
@@ -213,6 +230,8 @@ pub fn build(
         targets.push(TargetReport {
             name: t.name.clone(),
             url: t.url.clone(),
+            // filled by `cmd::run` for bundled targets
+            version: None,
             score,
             blocking,
             cases: t.tally.cases,

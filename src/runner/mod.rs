@@ -3,7 +3,7 @@
 //! distinct (target, rule) problem, and hand a `RunResult` to the reports.
 //!
 //! Cases are a pure function of (seed, surface, index), so the same seed gives the same
-//! cases whatever the concurrency; per rule the lowest-index failing case is kept, so the
+//! cases whatever the concurrency; per rule the failing case that best isolates it (then the lowest index) is kept, so the
 //! same seed also gives the same findings against deterministic targets.
 
 pub mod adapters;
@@ -167,7 +167,6 @@ pub async fn run<S: Sender, G: Generator>(
     let pacer = Arc::new(Pacer::new(cfg.rate));
     let targets = Arc::new(targets);
     let mut tallies: Vec<Tally> = targets.iter().map(|_| Tally::default()).collect();
-    let mut lowest: Vec<BTreeMap<RuleId, u64>> = targets.iter().map(|_| BTreeMap::new()).collect();
     let mut disagreements = Disagreements::default();
     let mut requests = 0u64;
     let mut cases_done = 0u64;
@@ -244,20 +243,7 @@ pub async fn run<S: Sender, G: Generator>(
             let verdict = judge(&case, &target.surface);
             let findings = check(&verdict, obs);
             any_finding |= !findings.is_empty();
-            tallies[*t].record(&case, &verdict, obs, &findings);
-            for f in &findings {
-                if let Some(rule) = verdict.rules().find(|r| r.0 == f.rule) {
-                    let lowest_index = lowest[*t].entry(rule).or_insert(index);
-                    if index < *lowest_index {
-                        *lowest_index = index;
-                        if let Some(w) = tallies[*t].witnesses.get_mut(&rule) {
-                            w.case = case.clone();
-                            w.observation = obs.clone();
-                            w.finding = f.clone();
-                        }
-                    }
-                }
-            }
+            tallies[*t].record(index, &case, &verdict, obs, &findings);
             classes.insert(target.name.clone(), answer_class(obs));
         }
         let distinct: std::collections::BTreeSet<&String> = classes.values().collect();

@@ -14,6 +14,16 @@ pub struct Witness {
     pub finding: Finding,
     /// How many cases broke this rule in the run.
     pub count: u64,
+    /// The case's index in the run (lower wins among equally specific witnesses).
+    pub index: u64,
+}
+
+impl Witness {
+    /// Preference order: a case that isolates the rule beats one that shares the blame
+    /// with other rules; then the lowest index (so the same seed keeps the same witness).
+    fn key(&self) -> (usize, u64) {
+        (self.finding.co_failing.len(), self.index)
+    }
 }
 
 /// Per-rule pass/fail counts.
@@ -36,6 +46,7 @@ impl Tally {
     /// Record one judged case.
     pub fn record(
         &mut self,
+        index: u64,
         case: &Case,
         verdict: &Verdict,
         obs: &Observation,
@@ -53,15 +64,25 @@ impl Tally {
                 continue;
             };
             self.rules.entry(rule).or_default().failed += 1;
-            self.witnesses
-                .entry(rule)
-                .and_modify(|w| w.count += 1)
-                .or_insert_with(|| Witness {
-                    case: case.clone(),
-                    observation: obs.clone(),
-                    finding: f.clone(),
-                    count: 1,
-                });
+            let candidate = Witness {
+                case: case.clone(),
+                observation: obs.clone(),
+                finding: f.clone(),
+                count: 1,
+                index,
+            };
+            match self.witnesses.get_mut(&rule) {
+                Some(w) => {
+                    w.count += 1;
+                    if candidate.key() < w.key() {
+                        let count = w.count;
+                        *w = Witness { count, ..candidate };
+                    }
+                }
+                None => {
+                    self.witnesses.insert(rule, candidate);
+                }
+            }
         }
     }
 

@@ -41,7 +41,9 @@ pub(crate) struct State {
 
 /// Serve one connection until the client closes it (errors end the connection only).
 pub(crate) async fn serve_connection(stream: TcpStream, state: Arc<State>) {
-    let service = service_fn(move |req| handle(req, state.clone()));
+    // The server card names this server's endpoint at the address the client reached.
+    let local = stream.local_addr().ok();
+    let service = service_fn(move |req| handle(req, state.clone(), local));
     let _ = hyper::server::conn::http1::Builder::new()
         .serve_connection(TokioIo::new(stream), service)
         .await;
@@ -50,7 +52,11 @@ pub(crate) async fn serve_connection(stream: TcpStream, state: Arc<State>) {
 async fn handle(
     req: Request<Incoming>,
     state: Arc<State>,
+    local: Option<std::net::SocketAddr>,
 ) -> Result<hyper::Response<Out>, Infallible> {
+    if let (Some(addr), true) = (local, is_card_request(&req, state.variant)) {
+        return Ok(server_card(addr, &state.surface.endpoint));
+    }
     if req.uri().path() != state.surface.endpoint {
         return Ok(plain(404, "not found\n"));
     }
@@ -112,6 +118,24 @@ fn canonical_name(lower: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("-")
+}
+
+/// A GET of the server-card location (every variant but the null server publishes one).
+fn is_card_request(req: &Request<Incoming>, variant: Variant) -> bool {
+    req.method() == hyper::Method::GET
+        && req.uri().path() == crate::card::CARD_PATHS[0]
+        && variant != Variant::Null
+}
+
+/// `200 application/json` with the card of this server (built by `crate::card`).
+fn server_card(addr: std::net::SocketAddr, endpoint: &str) -> hyper::Response<Out> {
+    let card = crate::card::reference_card(&format!("http://{addr}{endpoint}"));
+    // serializing a Value cannot fail (all keys are strings)
+    let bytes = serde_json::to_vec(&card).unwrap_or_default();
+    let mut r = hyper::Response::new(Full::new(Bytes::from(bytes)).boxed_unsync());
+    r.headers_mut()
+        .insert("content-type", HeaderValue::from_static("application/json"));
+    r
 }
 
 fn plain(status: u16, text: &'static str) -> hyper::Response<Out> {

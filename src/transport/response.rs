@@ -50,6 +50,7 @@ pub(crate) async fn read_response<R: AsyncRead + Unpin>(
     answer.session_id = head.text("mcp-session-id");
     answer.x_accel_buffering = head.text("x-accel-buffering");
     answer.allow = head.joined("allow");
+    answer.www_authenticate = head.joined("www-authenticate");
 
     let mut decoder = Decoder::new(framing, limits.max_header_bytes);
     let sse =

@@ -33,7 +33,16 @@ pub(crate) fn check(
     let mut carrier = None;
     for p in params {
         if let Some(rule) = one(case, p, extract(arguments, &p.path), &req.id, f) {
-            carrier.get_or_insert(rule);
+            // the most specific stimulus carries the success expectation: a null or absent
+            // argument (header not expected) before a mirrored one
+            let rank = |r: RuleId| match r {
+                r if r == rules::PARAM_NULL => 0,
+                r if r == rules::PARAM_ABSENT => 1,
+                _ => 2,
+            };
+            if carrier.is_none_or(|c| rank(rule) < rank(c)) {
+                carrier = Some(rule);
+            }
         }
     }
     // Mcp-Param-* headers the tool does not declare: AMB-14 (ignore or reject)

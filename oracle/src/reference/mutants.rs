@@ -2,9 +2,9 @@
 //! scorer can be shown to catch that rule (and only that rule) on the probe set. How each one
 //! rewrites the request or the answer lives in `mutate.rs`.
 //!
-//! Not every judged rule has a mutant: `BASE-MISSING-CAP-32021` is listed in `JUDGED_IDS` but
-//! the judge never emits it as an expectation (a -32021 answer is only ever *tolerated*, no
-//! case makes it mandatory), so no answer can break it.
+//! Every judged rule has a mutant. `BASE-MISSING-CAP-32021` is not judged: a -32021 answer is
+//! only ever *tolerated* (no fixture tool requires a client capability), so no answer could
+//! break it; the rule table marks it `judged: false`.
 
 use crate::rules::{self, RuleId};
 

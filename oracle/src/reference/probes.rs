@@ -5,7 +5,7 @@
 //!
 //! The probes name the fixture's tools, resource and prompt (`crate::fixture`); against a
 //! surface without them the tool probes exercise the unknown-tool path instead.
-//! `BASE-MISSING-CAP-32021` has no probe: the judge never emits it (see `mutants.rs`).
+//! `BASE-MISSING-CAP-32021` has no probe: it is not judged (see `mutants.rs`).
 
 use crate::case::{Case, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use crate::client::conformant_case;

@@ -104,6 +104,7 @@ pub fn to_observation(r: &Response) -> Observation {
         session_id: r.header("Mcp-Session-Id").map(str::to_string),
         x_accel_buffering: r.header("X-Accel-Buffering").map(str::to_string),
         allow: r.header("Allow").map(str::to_string),
+        www_authenticate: r.header("WWW-Authenticate").map(str::to_string),
         body,
     })
 }

@@ -226,7 +226,9 @@ fn edit_body_json(u: &mut Unstructured, case: &mut Case) -> Result<()> {
         let step = match cur {
             Value::Object(m) if !m.is_empty() => {
                 let i = u.choose_index(m.len())?;
-                m.keys().nth(i).map(|k| k.replace('~', "~0").replace('/', "~1"))
+                m.keys()
+                    .nth(i)
+                    .map(|k| k.replace('~', "~0").replace('/', "~1"))
             }
             Value::Array(a) if !a.is_empty() => Some(u.choose_index(a.len())?.to_string()),
             _ => None,

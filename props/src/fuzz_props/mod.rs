@@ -27,8 +27,11 @@ use std::sync::OnceLock;
 /// The outcome of one property on one input.
 pub type PropResult = Result<(), String>;
 
+/// A property over fuzz bytes.
+pub type Property = fn(&[u8]) -> PropResult;
+
 /// The fuzz targets, by name, with their property (what `fuzz/regressions/<name>/` replays).
-pub const TARGETS: &[(&str, fn(&[u8]) -> PropResult)] = &[
+pub const TARGETS: &[(&str, Property)] = &[
     ("sentinel", sentinel),
     ("annotations", annotations),
     ("judge", judge_total),
@@ -49,7 +52,9 @@ pub fn sentinel(data: &[u8]) -> PropResult {
         // strict Base64 is canonical, so a text that needs the sentinel re-encodes exactly
         let again = encode_header_value(text);
         if mcpdiff_oracle::encoding::needs_encoding(text) && again.as_bytes() != data {
-            return Err(format!("{data:?} decodes to {text:?}, which encodes to {again:?}"));
+            return Err(format!(
+                "{data:?} decodes to {text:?}, which encodes to {again:?}"
+            ));
         }
     }
     let value = String::from_utf8_lossy(data);
@@ -57,7 +62,9 @@ pub fn sentinel(data: &[u8]) -> PropResult {
     let back = decode_header_value(header.as_bytes());
     match (&back, decoded_text(&back)) {
         (DecodedValue::Plain(_) | DecodedValue::Decoded(_), Some(t)) if t == value => Ok(()),
-        _ => Err(format!("{value:?} encodes to {header:?}, which decodes to {back:?}")),
+        _ => Err(format!(
+            "{value:?} encodes to {header:?}, which decodes to {back:?}"
+        )),
     }
 }
 
@@ -78,9 +85,10 @@ pub fn annotations(data: &[u8]) -> PropResult {
     }
     for p in &params {
         let _ = extract(Some(&args), &p.path);
-        let node = p.path.iter().try_fold(&schema, |n, key| {
-            n.get("properties")?.get(key.as_str())
-        });
+        let node = p
+            .path
+            .iter()
+            .try_fold(&schema, |n, key| n.get("properties")?.get(key.as_str()));
         let Some(node) = node else {
             return Err(format!("no schema node at {:?} in {schema}", p.path));
         };
@@ -89,7 +97,9 @@ pub fn annotations(data: &[u8]) -> PropResult {
             ParamKind::Integer => "integer",
             ParamKind::Boolean => "boolean",
         };
-        if node.get("x-mcp-header") != Some(&json!(p.header)) || node.get("type") != Some(&json!(kind)) {
+        if node.get("x-mcp-header") != Some(&json!(p.header))
+            || node.get("type") != Some(&json!(kind))
+        {
             return Err(format!("{p:?} does not match node {node} in {schema}"));
         }
         let planted = json!("probe-value");

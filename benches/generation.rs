@@ -1,0 +1,63 @@
+//! Generation speed: cases per second per strategy family. `runner` is what `mcpdiff run`
+//! draws from (`case_for` on the fixture surface: one fresh ChaCha RNG and value tree per
+//! case); the `props/*` families are the property tests' strategies, drawn from one runner.
+
+mod common;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use mcpdiff_props::gen::{case_for, case_strategy};
+use mcpdiff_props::strategies::case::{arbitrary_case, garbage_case, near_valid_case, valid_case};
+use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
+use proptest::test_runner::TestRunner;
+use std::hint::black_box;
+use std::time::Duration;
+
+const BATCH: u64 = 200;
+
+fn family(c: &mut Criterion, name: &str, strategy: BoxedStrategy<mcpdiff_oracle::Case>) {
+    let mut g = c.benchmark_group("generation");
+    g.throughput(Throughput::Elements(BATCH));
+    g.bench_function(name, |b| {
+        let mut runner = TestRunner::deterministic();
+        b.iter(|| {
+            for _ in 0..BATCH {
+                // strategies here do not reject; a rejection would only skip one case
+                if let Ok(tree) = strategy.new_tree(&mut runner) {
+                    black_box(tree.current());
+                }
+            }
+        })
+    });
+    g.finish();
+}
+
+fn generation(c: &mut Criterion) {
+    let surface = common::surface();
+    let strategy = case_strategy(&surface);
+    let mut g = c.benchmark_group("generation");
+    g.throughput(Throughput::Elements(BATCH));
+    g.bench_function("runner/case_for", |b| {
+        let mut next = 0u64;
+        b.iter(|| {
+            for _ in 0..BATCH {
+                black_box(case_for(&strategy, 1, next));
+                next += 1;
+            }
+        })
+    });
+    g.finish();
+    family(c, "props/valid_case", valid_case().boxed());
+    family(c, "props/near_valid_case", near_valid_case().boxed());
+    family(c, "props/garbage_case", garbage_case().boxed());
+    family(c, "props/arbitrary_case", arbitrary_case().boxed());
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    targets = generation
+}
+criterion_main!(benches);

@@ -1,0 +1,119 @@
+//! `mcpdiff card ORIGIN`: scan an origin's MCP Server Card as the public scanner does, then
+//! check the card against the endpoint it names (see `mcpdiff::card`).
+//!
+//! Human output leads with two lines: the verdict with what is wrong, and what to ship
+//! instead; the details follow. `--json` prints the report object instead.
+
+use mcpdiff::card::{scan, CardReport, ScanOptions, Verdict};
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(clap::Args)]
+#[command(after_help = "EXAMPLES:
+  mcpdiff card http://127.0.0.1:8931            # the reference server (`mcpdiff serve`)
+  mcpdiff card http://127.0.0.1:3000 --json     # your server, machine-readable
+
+The scan GETs /.well-known/mcp/server-card.json, then /.well-known/mcp.json, then /mcp.json
+and parses the first 200 answer as the card; it then GETs the card's remotes on the scanned
+origin (no credentials, redirects not followed), checks /.well-known/ai-catalog.json, and
+compares each reachable endpoint's server/discover with the card's supportedProtocolVersions.
+
+EXIT STATUS:
+  0  pass: a usable card and at least one remote on the scanned origin answered
+  1  partial or fail
+  2  the scan could not run (bad origin, nothing answering)")]
+pub struct Args {
+    /// The origin to scan, `http://host[:port]` (a path is ignored: cards live per origin).
+    pub origin: String,
+    /// Print the report as one JSON object (verdict, card_url, remotes[], ...).
+    #[arg(long)]
+    pub json: bool,
+    /// Request at most this many remotes (and catalog entries) on the scanned origin.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_remotes: usize,
+    /// Time limit of each request, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 5.0)]
+    pub timeout: f64,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 600.0) {
+        eprintln!("mcpdiff card: --timeout must be between 0 and 600 seconds");
+        return ExitCode::from(2);
+    }
+    let opts = ScanOptions {
+        max_remotes: args.max_remotes,
+        timeout: Duration::from_secs_f64(args.timeout),
+        ..ScanOptions::default()
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("mcpdiff card: cannot start the async runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let report = match runtime.block_on(scan(&args.origin, &opts)) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("mcpdiff card: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(text) => println!("{text}"),
+            Err(e) => {
+                eprintln!("mcpdiff card: cannot encode the report: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        print!("{}", render(&report));
+    }
+    match report.verdict {
+        Verdict::Pass => ExitCode::SUCCESS,
+        Verdict::Partial | Verdict::Fail => ExitCode::from(1),
+    }
+}
+
+/// The human report.
+fn render(r: &CardReport) -> String {
+    let mut out = format!(
+        "{}  {}: {}\n",
+        r.verdict.as_str().to_uppercase(),
+        r.origin,
+        r.detail
+    );
+    if let Some(fix) = &r.fix {
+        out += &format!("  ship: {fix}\n");
+    }
+    for f in &r.tried {
+        let status = f
+            .status
+            .map_or_else(|| f.outcome.clone(), |s| s.to_string());
+        out += &format!("  tried     {}  {status}\n", f.url);
+    }
+    if let (Some(url), Some(card)) = (&r.card_url, &r.card) {
+        out += &format!(
+            "  card      {url}  name {}  version {}\n",
+            card.name.as_deref().unwrap_or("-"),
+            card.version.as_deref().unwrap_or("-"),
+        );
+    }
+    for rm in &r.remotes {
+        let kind = rm.kind.map_or("?", |k| k.as_str());
+        let mark = if rm.counted { "counted" } else { "not counted" };
+        out += &format!("  remote    {} [{kind}] {mark}: {}\n", rm.url, rm.note);
+    }
+    if let Some(c) = &r.catalog {
+        out += &format!("  ai-catalog  {}\n", c.line);
+    }
+    for t in &r.truth {
+        out += &format!("  truth     {}\n", t.line);
+    }
+    out
+}

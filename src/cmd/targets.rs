@@ -1,0 +1,85 @@
+//! `mcpdiff targets list|install`: the bundled real-SDK targets under `targets/`.
+
+use mcpdiff::targets::{launch, manifest};
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Sub,
+}
+
+#[derive(clap::Subcommand)]
+pub enum Sub {
+    /// Name, pinned SDK version and whether each bundled target is installed.
+    List,
+    /// Install the named bundled targets (all when none is named); installed ones are skipped.
+    Install { names: Vec<String> },
+}
+
+fn fail(msg: &str) -> ExitCode {
+    eprintln!("mcpdiff: {msg}");
+    ExitCode::from(2)
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let dir = manifest::targets_dir();
+    let all = match manifest::load_all(&dir) {
+        Ok(a) => a,
+        Err(e) => return fail(&e),
+    };
+    match args.command {
+        Sub::List => {
+            println!(
+                "{:<12} {:<32} {:<10} {:<10} endpoint",
+                "name", "sdk", "version", "installed"
+            );
+            for m in &all {
+                let state = if m.installed() {
+                    "yes".to_string()
+                } else if let Some(t) = launch::missing_tool(m) {
+                    format!("no (needs {t})")
+                } else {
+                    "no".to_string()
+                };
+                println!(
+                    "{:<12} {:<32} {:<10} {:<10} {}",
+                    m.name, m.sdk.package, m.sdk.version, state, m.start.endpoint
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Sub::Install { names } => {
+            let chosen = match manifest::select(all, &names) {
+                Ok(c) => c,
+                Err(e) => return fail(&e),
+            };
+            let mut failed = false;
+            for m in &chosen {
+                let t = std::time::Instant::now();
+                match launch::install(m, &|line| eprintln!("mcpdiff:   {line}")) {
+                    Ok(false) => println!(
+                        "{}: already installed ({} {})",
+                        m.name, m.sdk.package, m.sdk.version
+                    ),
+                    Ok(true) => println!(
+                        "{}: installed {} {} in {:.1}s",
+                        m.name,
+                        m.sdk.package,
+                        m.sdk.version,
+                        t.elapsed().as_secs_f64()
+                    ),
+                    Err(e) => {
+                        eprintln!("mcpdiff: {e}");
+                        failed = true;
+                    }
+                }
+            }
+            if failed {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+"""The mcpdiff fixture surface on the official Python SDK (PyPI `mcp`, pinned in
+requirements.txt), served the way the SDK documents: `MCPServer(...).streamable_http_app()`
+under uvicorn, defaults untouched (no hardening), bound to loopback.
+
+Usage: python server.py PORT
+"""
+
+import asyncio
+import json
+import sys
+from typing import Annotated, Any
+
+import uvicorn
+from pydantic import Field
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+
+mcp = MCPServer("mcpdiff-fixture")
+
+
+def header(token: str, **extra: Any) -> Any:
+    """`x-mcp-header` through pydantic's json_schema_extra: the SDK's own way to add schema keys."""
+    return Field(json_schema_extra={"x-mcp-header": token, **extra})
+
+
+@mcp.tool(annotations={"readOnlyHint": True})
+def get_weather(location: str) -> str:
+    """Weather for a location (the plain tool)."""
+    return f"sunny in {location}"
+
+
+@mcp.tool(annotations={"readOnlyHint": True})
+def execute_sql(
+    region: Annotated[str, header("Region")],
+    query: str,
+    # `T = None`, not `T | None`: an Optional becomes `anyOf`, and the SDK only accepts
+    # x-mcp-header on a property whose `type` is a plain string/integer/boolean
+    count: Annotated[int, header("Count")] = None,  # type: ignore[assignment]
+    flag: Annotated[bool, header("Flag")] = None,  # type: ignore[assignment]
+    opt: Annotated[str, header("Opt")] = None,  # type: ignore[assignment]
+    # nested annotation: pydantic models become `$ref`s, which the SDK rejects as off the
+    # pure `properties` chain, so the nested object is declared inline
+    target: Annotated[
+        dict[str, Any] | None,
+        Field(
+            json_schema_extra={
+                "type": "object",
+                "properties": {"region": {"type": "string", "x-mcp-header": "TargetRegion"}},
+            }
+        ),
+    ] = None,
+) -> str:
+    """Echo the arguments (the tool with x-mcp-header parameters)."""
+    return json.dumps(
+        {"region": region, "query": query, "count": count, "flag": flag, "opt": opt, "target": target}
+    )
+
+
+@mcp.tool(name="café_menu", annotations={"readOnlyHint": True})
+def cafe_menu() -> str:
+    """A tool whose name is not an HTTP token (Mcp-Name needs the base64 sentinel)."""
+    return "espresso, croissant"
+
+
+@mcp.tool(annotations={"readOnlyHint": True})
+async def slow_count(ctx: Context, to: Annotated[int, Field(ge=1, le=5)] = 3) -> str:
+    """Count to `to`, reporting progress on the way (the streaming tool)."""
+    for i in range(1, to + 1):
+        await ctx.report_progress(i, to)
+        await asyncio.sleep(0.01)
+    return str(to)
+
+
+@mcp.resource("file:///projects/myapp/config.json", mime_type="application/json")
+def config() -> str:
+    return json.dumps({"name": "myapp", "debug": False})
+
+
+@mcp.resource("file:///logs/{day}.log", mime_type="text/plain")
+def log(day: str) -> str:
+    return f"log of {day}\n"
+
+
+@mcp.prompt()
+def code_review(code: str = "") -> str:
+    """Review some code."""
+    return f"Please review this code:\n{code}"
+
+
+if __name__ == "__main__":
+    port = int(sys.argv[1])
+    uvicorn.run(mcp.streamable_http_app(), host="127.0.0.1", port=port, log_level="warning")

@@ -1,0 +1,172 @@
+//! rmcp fixture server: the mcpdiff fixture surface (see oracle/src/fixture.rs) on rmcp's
+//! Streamable HTTP server. Results are built from JSON so the fixture reads like the
+//! reference server's and survives the SDK's `#[non_exhaustive]` model types.
+//!
+//! Usage: mcpdiff-target-rmcp PORT
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ErrorData as McpError, ServerHandler};
+use serde_json::{json, Value};
+
+#[derive(Clone, Default)]
+struct Fixture;
+
+/// Deserialize an SDK model type from the fixture's JSON (a bug here is a bug in this file).
+fn from<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, McpError> {
+    serde_json::from_value(v).map_err(|e| McpError::internal_error(e.to_string(), None))
+}
+
+fn text(t: &str) -> Value {
+    json!({"content": [{"type": "text", "text": t}]})
+}
+
+impl ServerHandler for Fixture {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .enable_prompts()
+                .build(),
+        )
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let ro = json!({"readOnlyHint": true});
+        from(json!({"tools": [
+            {"name": "get_weather", "annotations": ro, "inputSchema": {
+                "type": "object", "properties": {"location": {"type": "string"}},
+                "required": ["location"]}},
+            {"name": "execute_sql", "annotations": ro, "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "region": {"type": "string", "x-mcp-header": "Region"},
+                    "count": {"type": "integer", "x-mcp-header": "Count"},
+                    "flag": {"type": "boolean", "x-mcp-header": "Flag"},
+                    "opt": {"type": "string", "x-mcp-header": "Opt"},
+                    "target": {"type": "object", "properties": {
+                        "region": {"type": "string", "x-mcp-header": "TargetRegion"}}},
+                    "query": {"type": "string"}
+                },
+                "required": ["region", "query"]}},
+            {"name": "café_menu", "annotations": ro,
+             "inputSchema": {"type": "object", "properties": {}}},
+            {"name": "slow_count", "annotations": ro, "inputSchema": {
+                "type": "object",
+                "properties": {"to": {"type": "integer", "minimum": 1, "maximum": 5}}}}
+        ]}))
+    }
+
+    async fn call_tool(
+        &self,
+        req: CallToolRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let args = Value::Object(req.arguments.clone().unwrap_or_default());
+        let out = match req.name.as_ref() {
+            "get_weather" => text(&format!("sunny in {}", args["location"])),
+            "execute_sql" => text(&args.to_string()),
+            "café_menu" => text("espresso, croissant"),
+            "slow_count" => text(&args["to"].as_u64().unwrap_or(3).to_string()),
+            other => {
+                return Err(McpError::invalid_params(
+                    format!("unknown tool {other}"),
+                    None,
+                ))
+            }
+        };
+        Ok(CallToolResponse::Complete(from(out)?))
+    }
+
+    async fn list_resources(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        from(json!({"resources": [{"uri": "file:///projects/myapp/config.json",
+            "name": "config", "mimeType": "application/json"}]}))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        from(json!({"resourceTemplates": [{"uriTemplate": "file:///logs/{day}.log",
+            "name": "log", "mimeType": "text/plain"}]}))
+    }
+
+    async fn read_resource(
+        &self,
+        req: ReadResourceRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let uri = req.uri.clone();
+        let body = if uri == "file:///projects/myapp/config.json" {
+            r#"{"name":"myapp","debug":false}"#.to_string()
+        } else if let Some(day) = uri
+            .strip_prefix("file:///logs/")
+            .and_then(|r| r.strip_suffix(".log"))
+        {
+            format!("log of {day}\n")
+        } else {
+            return Err(McpError::resource_not_found(
+                "Resource not found",
+                Some(json!({"uri": uri})),
+            ));
+        };
+        Ok(ReadResourceResponse::Complete(from(
+            json!({"contents": [{"uri": uri, "text": body}]}),
+        )?))
+    }
+
+    async fn list_prompts(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        from(json!({"prompts": [{"name": "code_review", "description": "Review some code"}]}))
+    }
+
+    async fn get_prompt(
+        &self,
+        req: GetPromptRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        if req.name != "code_review" {
+            return Err(McpError::invalid_params("unknown prompt", None));
+        }
+        Ok(GetPromptResponse::Complete(from(json!({"messages": [
+            {"role": "user", "content": {"type": "text", "text": "Please review this code."}}
+        ]}))?))
+    }
+}
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    let port: u16 = std::env::args()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(8000);
+    let service = StreamableHttpService::new(
+        || Ok(Fixture),
+        LocalSessionManager::default().into(),
+        StreamableHttpServerConfig::default(),
+    );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
+    eprintln!("rmcp fixture on http://127.0.0.1:{port}/mcp");
+    axum::serve(listener, router).await
+}
