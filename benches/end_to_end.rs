@@ -62,8 +62,7 @@ fn end_to_end(c: &mut Criterion) {
                         gen_surface: base.gen_surface.clone(),
                         notes: Vec::new(),
                     };
-                    let result =
-                        rt.block_on(runner::run(vec![target], &generator, cfg, &Quiet));
+                    let result = rt.block_on(runner::run(vec![target], &generator, cfg, &Quiet));
                     black_box(result.cases)
                 })
             },

@@ -45,6 +45,9 @@ enum Command {
     /// Scan an origin's MCP Server Card as the public scanner does, and check it against
     /// the endpoint it names.
     Card(cmd::card::Args),
+    /// Measurements for benches/side_by_side.sh (judge rate, time to catch each mutant).
+    #[command(hide = true)]
+    Bench(cmd::bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
         Command::Report(args) => cmd::report::run(args),
         Command::Baseline(args) => cmd::baseline::run(args),
         Command::Card(args) => cmd::card::run(args),
+        Command::Bench(args) => cmd::bench::run(args),
         Command::Targets(args) => cmd::targets::run(args),
     }
 }

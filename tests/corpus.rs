@@ -226,6 +226,8 @@ fn fuzz_inputs_import_once_and_run_saves_findings_once() {
             "--quiet",
             "--timeout-ms",
             "300",
+            "--shrink-budget",
+            "20",
             "--save-corpus",
             dir,
         ])
@@ -236,10 +238,14 @@ fn fuzz_inputs_import_once_and_run_saves_findings_once() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let n = std::fs::read_dir(&saved).expect("saved").count();
     assert!(n >= 1, "{}", text(&out));
-    assert!(
-        text(&run(s)).contains("0 new, 0 updated"),
-        "second run rewrote files"
-    );
+    // saving the same findings again (what a second run with the same answers does) adds no
+    // file and rewrites none; one CLI run only, to keep the suite fast
+    let entries: Vec<Entry> = load_dir(&saved)
+        .expect("saved")
+        .into_iter()
+        .map(|l| l.expect("saved entry loads").entry)
+        .collect();
+    assert_eq!(build::save_all(&saved, &entries), Ok((0, 0, n)));
     assert_eq!(std::fs::read_dir(&saved).expect("saved").count(), n);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -35,7 +35,12 @@ fn live() -> &'static Live {
             .enable_all()
             .build()
             .unwrap_or_else(|e| stop(format!("no runtime: {e}")));
-        let client = Client::new(Limits::default());
+        // short bounds: an open SSE stream would otherwise hold each input for seconds
+        let client = Client::new(Limits {
+            total: std::time::Duration::from_millis(800),
+            sse_max_time: std::time::Duration::from_millis(300),
+            ..Limits::default()
+        });
         let found = rt.block_on(discover(&endpoint.path, |c| {
             let (client, endpoint) = (client.clone(), endpoint.clone());
             async move { client.send(&c, &endpoint).await }

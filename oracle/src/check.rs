@@ -157,9 +157,10 @@ fn lint_holds(l: &Lint, a: &HttpAnswer) -> bool {
             Some(r) if r.get("result").is_some() => r.get("id") == Some(id),
             _ => true,
         },
-        Lint::ErrorIdEcho(id) => match resp {
+        Lint::ErrorIdEcho { id, may_omit } => match resp {
             Some(r) if r.get("error").is_some() => {
-                r.get("id") == Some(id) || (a.status == 403 && r.get("id").is_none())
+                let unread = r.get("id").is_none_or(Value::is_null);
+                r.get("id") == Some(id) || (unread && (*may_omit || a.status == 403))
             }
             _ => true,
         },

@@ -82,5 +82,6 @@ pub fn surface() -> Surface {
         resource_templates: vec![TEMPLATE.to_string()],
         prompts: vec![PROMPT.to_string()],
         allowed_origins: Vec::new(),
+        legacy_era: false,
     }
 }

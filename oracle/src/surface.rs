@@ -69,6 +69,10 @@ pub struct Surface {
     /// Origins (scheme://host[:port]) the target must accept besides its own loopback origin.
     #[serde(default)]
     pub allowed_origins: Vec<String>,
+    /// The target also answers the legacy `initialize` handshake (seen by a probe), even if
+    /// `supportedVersions` lists only modern versions: it is dual-era.
+    #[serde(default)]
+    pub legacy_era: bool,
 }
 
 impl Surface {
@@ -84,6 +88,7 @@ impl Surface {
             resource_templates: Vec::new(),
             prompts: Vec::new(),
             allowed_origins: Vec::new(),
+            legacy_era: false,
         }
     }
 
@@ -98,16 +103,22 @@ impl Surface {
     /// A server that lists a version earlier than 2025-06-18 supports clients that never
     /// sent `MCP-Protocol-Version` and so MAY treat a missing header as 2025-03-26.
     pub fn supports_headerless_clients(&self) -> bool {
-        self.supported_versions
-            .iter()
-            .any(|v| v.as_str() < "2025-06-18")
+        // a target seen answering the legacy handshake is presumed to keep the legacy path
+        // for header-less requests too (DEVIATIONS.md D-33)
+        self.legacy_era
+            || self
+                .supported_versions
+                .iter()
+                .any(|v| v.as_str() < "2025-06-18")
     }
 
     /// Whether the target also serves a legacy (initialize-era) version.
     pub fn is_dual_era(&self) -> bool {
-        self.supported_versions
-            .iter()
-            .any(|v| v.as_str() < crate::case::MODERN_VERSION)
+        self.legacy_era
+            || self
+                .supported_versions
+                .iter()
+                .any(|v| v.as_str() < crate::case::MODERN_VERSION)
     }
 
     /// Whether `uri` names a declared resource or matches a declared template.

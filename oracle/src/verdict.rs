@@ -89,8 +89,10 @@ pub enum Lint {
     ErrorShape,
     /// A success response's `id` equals the request id (value and JSON type).
     ResultIdEcho(Value),
-    /// An error response's `id` equals the request id; a 403 body may carry none.
-    ErrorIdEcho(Value),
+    /// An error response's `id` equals the request id; a 403 body may carry none, and so may
+    /// a refusal of a request whose Content-Type or Accept is off (the server refused it
+    /// before reading the body: DEVIATIONS.md D-32).
+    ErrorIdEcho { id: Value, may_omit: bool },
     /// Every result's `_meta` has `io.modelcontextprotocol/serverInfo` with name and version.
     ServerInfo,
     /// A 405 answer carries an `Allow` header (RFC 9110 §15.5.6).

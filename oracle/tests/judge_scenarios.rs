@@ -212,6 +212,8 @@ fn version_rules() {
     let c = Case::post(
         "/mcp",
         &[
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
             ("MCP-Protocol-Version", "1900-01-01"),
             ("Mcp-Method", "tools/list"),
         ],

@@ -72,6 +72,7 @@ pub fn fixture_surface() -> Surface {
         resource_templates: vec![LOG_TEMPLATE.to_string()],
         prompts: vec![CODE_REVIEW.to_string()],
         allowed_origins: Vec::new(),
+        legacy_era: false,
     }
 }
 

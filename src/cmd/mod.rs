@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod baseline;
+pub mod bench;
 pub mod card;
 pub mod corpus;
 pub mod replay;

@@ -1,7 +1,7 @@
 //! `mcpdiff run [URL...]`: the main job. With URLs it fuzzes those endpoints; with none it
-//! starts the reference server in process plus every bundled real-SDK target (`targets/`,
-//! installed first when missing), or, with `--no-bundled`, the reference server and a
-//! handful of mutants, so a newcomer's first command shows real findings.
+//! starts the reference server and four mutants in process plus every bundled real-SDK
+//! target (`targets/`, installed first when missing; `--no-bundled` skips them), so a
+//! newcomer's first command shows real findings.
 
 use mcpdiff::baseline::Baseline;
 use mcpdiff::report::{self, terminal};
@@ -24,8 +24,8 @@ const DEFAULT_MUTANTS: [&str; 4] = [
 
 #[derive(clap::Args)]
 #[command(after_help = "EXAMPLES:
-  mcpdiff run                                   # reference server + every bundled SDK target
-  mcpdiff run --no-bundled                      # reference server + mutants, in process
+  mcpdiff run                                   # reference + 4 mutants + every bundled SDK target
+  mcpdiff run --no-bundled                      # reference server + mutants only, in process
   mcpdiff run --bundled python-sdk,ts-sdk       # only those bundled SDK targets (+ URLs given)
   mcpdiff run http://127.0.0.1:3000/mcp         # your endpoint
   mcpdiff run URL1 URL2 --cases 5000 --seed 7 --json r.json
@@ -75,8 +75,7 @@ pub struct Args {
     #[arg(long = "allow-tool")]
     pub allow_tools: Vec<String>,
     /// Mutants to run beside the reference server when no URL is given (comma-separated;
-    /// `mcpdiff serve --list-mutants` names them). Default: none beside the bundled targets,
-    /// four with --no-bundled.
+    /// `mcpdiff serve --list-mutants` names them). Default: four.
     #[arg(long, value_delimiter = ',')]
     pub mutants: Option<Vec<String>>,
     /// Requests the shrinker may spend per finding.
@@ -176,11 +175,8 @@ async fn run_async(args: Args) -> ExitCode {
         launched = up;
     }
     if args.urls.is_empty() {
-        let default_mutants = if bundled_names.is_some() {
-            Vec::new()
-        } else {
-            DEFAULT_MUTANTS.iter().map(|s| s.to_string()).collect()
-        };
+        // the mutants show what a finding looks like even when no SDK could be installed
+        let default_mutants: Vec<String> = DEFAULT_MUTANTS.iter().map(|s| s.to_string()).collect();
         let names: Vec<String> = args.mutants.clone().unwrap_or(default_mutants);
         let mut variants = vec![("reference".to_string(), Variant::Reference)];
         for n in names {
@@ -230,8 +226,18 @@ async fn run_async(args: Args) -> ExitCode {
                 // which era the target speaks: evidence for the review (runner::revision)
                 let s = t.target.sender.clone();
                 let send = |c| runner::Sender::send(&s, c);
-                revisions.push(runner::revision::probe(&t.target.surface.endpoint, send).await);
-                targets.push(t.target);
+                let rev = runner::revision::probe(&t.target.surface.endpoint, send).await;
+                let mut target = t.target;
+                if rev.verdict == runner::revision::RevisionVerdict::DualEra {
+                    // rules addressed to servers that support only this revision step aside
+                    target.surface.legacy_era = true;
+                    target.gen_surface.legacy_era = true;
+                    target.notes.push(
+                        "answers the legacy initialize handshake too: judged as dual-era".into(),
+                    );
+                }
+                revisions.push(rev);
+                targets.push(target);
             }
             // a bundled SDK that died after start-up is a note, not a failed run
             Err(e) if launched.iter().any(|r| &r.name == name) => {

@@ -3,7 +3,7 @@
 
 use crate::runner::{RunConfig, RunResult};
 use mcpdiff_oracle::rules::{self, level_of, RuleId, JUDGED_IDS};
-use mcpdiff_oracle::{Case, Observation, Surface};
+use mcpdiff_oracle::{check, judge, Case, Observation, Surface};
 use serde::{Deserialize, Serialize};
 
 pub const SCHEMA: &str = "mcpdiff-run/1";
@@ -185,7 +185,13 @@ pub fn build(
                 security: is_security(f.rule),
                 spec: rule.map(|r| r.spec.to_string()).unwrap_or_default(),
                 sentence: rule.map(|r| r.sentence.to_string()).unwrap_or_default(),
-                expected: w.map(|w| w.finding.expected.clone()).unwrap_or_default(),
+                // what the rule allows for the case shown (the shrunk one), not the original
+                expected: check(&judge(&f.case, &t.surface), &f.observation)
+                    .into_iter()
+                    .find(|x| x.rule == f.rule.0)
+                    .map(|x| x.expected)
+                    .or_else(|| w.map(|w| w.finding.expected.clone()))
+                    .unwrap_or_default(),
                 observed: f.observation.summary(),
                 count: f.count,
                 reproducer: reproducer(&f.case, &t.url),

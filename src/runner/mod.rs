@@ -244,6 +244,9 @@ pub async fn run<S: Sender, G: Generator>(
             let findings = check(&verdict, obs);
             any_finding |= !findings.is_empty();
             tallies[*t].record(index, &case, &verdict, obs, &findings);
+            if !findings.is_empty() {
+                tallies[*t].note_first_failures(&verdict, &findings, start.elapsed());
+            }
             classes.insert(target.name.clone(), answer_class(obs));
         }
         let distinct: std::collections::BTreeSet<&String> = classes.values().collect();

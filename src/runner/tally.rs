@@ -5,6 +5,7 @@
 use mcpdiff_oracle::rules::{level_of, RuleId, Severity};
 use mcpdiff_oracle::{Case, Finding, Observation, Verdict};
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 /// The first failing case of one rule on one target.
 #[derive(Clone, Debug)]
@@ -40,6 +41,9 @@ pub struct Tally {
     pub transport_failures: u64,
     pub rules: BTreeMap<RuleId, RuleCount>,
     pub witnesses: BTreeMap<RuleId, Witness>,
+    /// When each rule first failed, measured from the start of the run (issue 7's
+    /// time-to-first-finding; one entry per failed rule, so it stays small).
+    pub first_failed_at: BTreeMap<RuleId, Duration>,
 }
 
 impl Tally {
@@ -82,6 +86,16 @@ impl Tally {
                 None => {
                     self.witnesses.insert(rule, candidate);
                 }
+            }
+        }
+    }
+
+    /// Note `at` (time since the run started) as the first failure of every rule in
+    /// `findings` not seen failing before.
+    pub fn note_first_failures(&mut self, verdict: &Verdict, findings: &[Finding], at: Duration) {
+        for f in findings {
+            if let Some(rule) = verdict.rules().find(|r| r.0 == f.rule) {
+                self.first_failed_at.entry(rule).or_insert(at);
             }
         }
     }

@@ -11,6 +11,9 @@ use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
 use serde_json::Value;
 
+/// Published revisions before 2026-07-28 (the initialize-handshake era).
+pub const LEGACY_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
 /// The headers whose values the server validates against the body.
 pub(crate) const MIRRORED: [&str; 3] = ["MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"];
 
@@ -117,6 +120,17 @@ fn protocol_version(
         })),
         message: "Unsupported protocol version".to_string(),
     };
+    // a dual-era server serves a request that names a legacy version on its legacy path,
+    // where this oracle's modern rules do not apply (D-33)
+    let legacy = |v: &str| LEGACY_VERSIONS.contains(&v);
+    let header_value = match case.header("MCP-Protocol-Version") {
+        HeaderField::One(raw) => std::str::from_utf8(raw).ok(),
+        _ => None,
+    };
+    if surface.is_dual_era() && (header_value.is_some_and(legacy) || body.is_some_and(legacy)) {
+        f.anything_goes = true;
+        return;
+    }
     let header = match case.header("MCP-Protocol-Version") {
         HeaderField::Absent => {
             if surface.supports_headerless_clients() {

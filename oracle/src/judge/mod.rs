@@ -20,7 +20,7 @@ mod methods;
 mod origin;
 mod params;
 
-use crate::case::Case;
+use crate::case::{Case, HeaderField};
 use crate::rules::{self, level_of, RuleId, Severity};
 use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, DataRule, Demand, Expectation, Lint, StatusSet, Verdict};
@@ -129,6 +129,21 @@ pub(crate) fn answer_of(c: &Canonical) -> Answer {
 
 /// Judge one case against one surface.
 pub fn judge(case: &Case, surface: &Surface) -> Verdict {
+    let path = case.path.split('?').next().unwrap_or("");
+    if path != surface.endpoint {
+        // not the MCP endpoint: the transport's rules speak only of the endpoint, so
+        // nothing is triggered; the reference server answers 404
+        return Verdict {
+            expectations: Vec::new(),
+            canonical: Canonical::Reject {
+                status: 404,
+                code: None,
+                id: None,
+                data: None,
+                message: "Not Found".to_string(),
+            },
+        };
+    }
     let origin = origin::classify(case, surface);
     let mut f = Findings::default();
     if origin == OriginClass::Invalid {
@@ -136,7 +151,21 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
     } else if origin == OriginClass::Unclear {
         f.tolerate(origin::answer());
     }
-    let mut lints: Vec<(RuleId, Lint)> = vec![(rules::BC_SESSION, Lint::NoSessionId)];
+    // the session SHOULD binds servers that support only this revision (D-26)
+    let mut lints: Vec<(RuleId, Lint)> = if surface.is_dual_era() {
+        Vec::new()
+    } else {
+        vec![(rules::BC_SESSION, Lint::NoSessionId)]
+    };
+    let media_off = media_defects(case);
+    if media_off {
+        // US-CTYPE / US-ACCEPT: no sentence fixes the answer to a missing or foreign
+        // Content-Type or Accept; servers commonly refuse with 400/406/415 before reading
+        // the body, so any 4xx joins the acceptable set (DEVIATIONS.md D-31)
+        f.tolerate(Answer::HttpStatus {
+            status: StatusSet::Range(400, 499),
+        });
+    }
     if has_parser_refusable_bytes(case) {
         // RFC 9110 §5.5: a recipient of CR, LF or NUL in a field value MUST reject the
         // message or replace them; HTTP stacks refuse control bytes before MCP code runs
@@ -181,7 +210,7 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
             )
         }
         Envelope::Request(req) => {
-            lints.extend(request_lints(&req.id));
+            lints.extend(request_lints(&req.id, media_off));
             headers::check(case, surface, &req, &mut f);
             let (success, rule) = methods::check(case, surface, &req, &mut f);
             assemble(f, success, Some(rule), Canonical::Dispatch, lints)
@@ -219,6 +248,30 @@ fn judge_other_verb(
     assemble(f, Vec::new(), None, Canonical::MethodNotAllowed, lints)
 }
 
+/// Whether the request's media headers depart from what a conformant client sends: a
+/// Content-Type other than `application/json`, or an Accept that does not list both
+/// `application/json` and `text/event-stream` (streamable-http.mdx § Sending Messages).
+fn media_defects(case: &Case) -> bool {
+    let media = |v: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(v)
+            .split(',')
+            .map(|m| m.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
+            .collect()
+    };
+    let ct_ok = match case.header("Content-Type") {
+        HeaderField::One(v) => media(v) == ["application/json"],
+        _ => false,
+    };
+    let accept_ok = match case.header("Accept") {
+        HeaderField::One(v) => {
+            let m = media(v);
+            m.iter().any(|x| x == "application/json") && m.iter().any(|x| x == "text/event-stream")
+        }
+        _ => false,
+    };
+    !(ct_ok && accept_ok)
+}
+
 /// Whether a header field carries bytes an HTTP parser may refuse on its own: control bytes
 /// other than HTAB in a value, or a name that is not a token.
 fn has_parser_refusable_bytes(case: &Case) -> bool {
@@ -238,7 +291,7 @@ fn error_lints() -> Vec<(RuleId, Lint)> {
     ]
 }
 
-fn request_lints(id: &Value) -> Vec<(RuleId, Lint)> {
+fn request_lints(id: &Value, may_omit_error_id: bool) -> Vec<(RuleId, Lint)> {
     let mut v = error_lints();
     v.extend([
         (rules::REQ_CT, Lint::RequestContentType),
@@ -246,7 +299,13 @@ fn request_lints(id: &Value) -> Vec<(RuleId, Lint)> {
         (rules::SSE_NO_REQUESTS, Lint::SseNoRequests),
         (rules::RESULTTYPE, Lint::ResultType),
         (rules::RESULT_ID, Lint::ResultIdEcho(id.clone())),
-        (rules::ERROR_ID, Lint::ErrorIdEcho(id.clone())),
+        (
+            rules::ERROR_ID,
+            Lint::ErrorIdEcho {
+                id: id.clone(),
+                may_omit: may_omit_error_id,
+            },
+        ),
         (rules::SERVERINFO, Lint::ServerInfo),
     ]);
     v
@@ -268,6 +327,14 @@ fn assemble(
         })
         .collect();
     if f.anything_goes {
+        // the legacy path of a dual-era server: only what every era of JSON-RPC over HTTP
+        // shares still binds it (results and errors echo the id, errors are well-formed,
+        // 2xx answers are JSON or SSE); resultType, serverInfo, the 2026 error-code ranges
+        // and the session rules are modern-only (DEVIATIONS.md D-33)
+        expectations.retain(|e| {
+            [rules::RESULT_ID, rules::ERROR_ID, rules::ERROR_SHAPE, rules::REQ_CT]
+                .contains(&e.rule)
+        });
         return Verdict {
             expectations,
             canonical: dispatch,

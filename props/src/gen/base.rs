@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 fn id() -> BoxedStrategy<Value> {
     prop_oneof![
         6 => (0i64..1000).prop_map(|i| json!(i)),
-        2 => "[a-z0-9-]{1,12}".prop_map(Value::String),
+        2 => super::regex("[a-z0-9-]{1,12}").prop_map(Value::String),
         1 => prop::sample::select(vec![
             json!(0),
             json!(-1),
@@ -53,7 +53,7 @@ fn calls(s: &Surface) -> BoxedStrategy<(String, Value)> {
     }
     choices.push((
         1,
-        "[a-z_]{1,10}"
+        super::regex("[a-z_]{1,10}")
             .prop_map(|n| {
                 (
                     "tools/call".to_string(),
@@ -69,7 +69,7 @@ fn calls(s: &Surface) -> BoxedStrategy<(String, Value)> {
         let t = t.clone();
         choices.push((
             1,
-            "[a-z0-9]{1,6}"
+            super::regex("[a-z0-9]{1,6}")
                 .prop_map(move |v| {
                     let uri = instantiate(&t, &v);
                     ("resources/read".to_string(), json!({"uri": uri}))

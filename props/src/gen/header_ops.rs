@@ -86,7 +86,7 @@ pub fn header_op() -> BoxedStrategy<HeaderOp> {
         2 => prop::sample::select(vec![None, Some("application/json"), Some("text/event-stream"), Some("*/*")])
             .prop_map(HeaderOp::Accept),
         3 => prop::sample::select(vec!["GET", "DELETE", "PUT", "PATCH", "OPTIONS"]).prop_map(HeaderOp::Verb),
-        1 => "[A-Za-z]{1,8}".prop_map(HeaderOp::UnknownParam),
+        1 => super::regex("[A-Za-z]{1,8}").prop_map(HeaderOp::UnknownParam),
     ]
     .boxed()
 }

@@ -43,8 +43,13 @@ fn mutation() -> BoxedStrategy<Mutation> {
 /// Cases for `surface`.
 pub fn case_strategy(surface: &Surface) -> BoxedStrategy<Case> {
     let surface = surface.clone();
+    // built once: rebuilding it inside the flat map cost a fresh strategy tree per case
+    // (issue 7 profile); a `BoxedStrategy` clone is an `Arc` clone, and draws are identical
+    let mutation = mutation();
     (request(&surface), mutation_count())
-        .prop_flat_map(|(case, n)| (Just(case), proptest::collection::vec(mutation(), n)))
+        .prop_flat_map(move |(case, n)| {
+            (Just(case), proptest::collection::vec(mutation.clone(), n))
+        })
         .prop_map(move |(case, muts)| apply_all(case, &muts))
         .boxed()
 }
@@ -76,6 +81,14 @@ fn label(m: &Mutation) -> String {
         .next()
         .unwrap_or_default()
         .to_string()
+}
+
+/// A regex string strategy, parsed once. A `&str` used as a strategy re-parses its regex
+/// on every draw (the largest cost of generation in the issue 7 profile); this draws the
+/// same values from the same RNG.
+pub(crate) fn regex(pattern: &str) -> proptest::string::RegexGeneratorStrategy<String> {
+    // the patterns are constants of this crate, checked by every test that generates a case
+    proptest::string::string_regex(pattern).expect("generator regexes are valid")
 }
 
 /// The `index`-th case of a run with `seed` against `surface`.

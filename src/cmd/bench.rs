@@ -1,0 +1,232 @@
+//! `mcpdiff bench` (hidden): the measurements `benches/side_by_side.sh` needs that neither
+//! criterion nor `mcpdiff run` prints as one line a script can read.
+//!
+//! - `mcpdiff bench judge`: Verdicts per second on one thread over the runner's own case mix
+//!   (the same work criterion's `oracle/judge` bench does, as a `key=value` line);
+//! - `mcpdiff bench mutants`: every mutant served over loopback, one `mcpdiff run` each with
+//!   the CLI's default settings, and when its named rule first failed (`Tally::
+//!   first_failed_at`), then the median and the max.
+//!
+//! Output lines are `key=value` pairs separated by spaces, one record per line, so a shell
+//! script can `grep` and `sed` them without a JSON parser.
+
+use mcpdiff::runner::{self, prepare::prepare, shrink::ShrinkBudget, PropsGenerator, Quiet};
+use mcpdiff::serve::{spawn, Variant};
+use mcpdiff::transport::{Client, Limits};
+use mcpdiff_oracle::reference::{probes::probes, MUTANTS};
+use mcpdiff_oracle::{fixture, judge};
+use mcpdiff_props::gen::{case_for, case_strategy};
+use std::hint::black_box;
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Mutants whose broken rule hyper hides (it lowercases names and strips OWS before the
+/// server sees them): they answer like the reference over HTTP, so no HTTP client can catch
+/// them; `oracle/tests/reference_pure.rs` catches them in process. Same list as
+/// `tests/runner_calibration.rs`.
+const HTTP_INVISIBLE: [&str; 2] = ["header-names-case-sensitive", "ows-not-trimmed"];
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    what: What,
+}
+
+#[derive(clap::Subcommand)]
+enum What {
+    /// Verdicts per second of `judge` on one thread.
+    Judge {
+        /// Seconds to measure.
+        #[arg(long, default_value_t = 3.0)]
+        secs: f64,
+    },
+    /// Time to the first finding of each mutant's named rule, default `run` settings.
+    Mutants {
+        /// Seed of every run (the CLI's default is the clock; fixed here to be repeatable).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stop generating after this many seconds per mutant (the target is 5 s).
+        #[arg(long, default_value_t = 10)]
+        max_time: u64,
+        /// Only these mutants (comma-separated; default: all).
+        #[arg(long, value_delimiter = ',')]
+        only: Option<Vec<String>>,
+    },
+}
+
+pub fn run(args: Args) -> ExitCode {
+    match args.what {
+        What::Judge { secs } => judge_rate(secs),
+        What::Mutants {
+            seed,
+            max_time,
+            only,
+        } => {
+            let rt = match tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt,
+                Err(e) => {
+                    eprintln!("mcpdiff: cannot start the async runtime: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            rt.block_on(mutants(seed, Duration::from_secs(max_time), only))
+        }
+    }
+}
+
+/// Judge the runner's first 4096 cases (seed 1) round and round for `secs` on this thread.
+fn judge_rate(secs: f64) -> ExitCode {
+    let surface = fixture::surface();
+    let strategy = case_strategy(&surface);
+    let cases: Vec<_> = (0..4096).map(|i| case_for(&strategy, 1, i)).collect();
+    let budget = Duration::from_secs_f64(secs.clamp(0.1, 60.0));
+    let start = Instant::now();
+    let mut judged = 0u64;
+    while start.elapsed() < budget {
+        for c in &cases {
+            black_box(judge(black_box(c), &surface));
+        }
+        judged += cases.len() as u64;
+    }
+    let rate = judged as f64 / start.elapsed().as_secs_f64();
+    println!("judge verdicts={judged} verdicts_per_second={rate:.0}");
+    ExitCode::SUCCESS
+}
+
+/// One run per mutant (its own in-process server), with `mcpdiff run`'s defaults.
+async fn mutants(seed: u64, max_time: Duration, only: Option<Vec<String>>) -> ExitCode {
+    let defaults = RunDefaults::of_cli();
+    let mut found: Vec<f64> = Vec::new();
+    let mut missed = 0usize;
+    let all_start = Instant::now();
+    for m in MUTANTS {
+        if only
+            .as_ref()
+            .is_some_and(|o| !o.iter().any(|n| n == m.name))
+        {
+            continue;
+        }
+        if HTTP_INVISIBLE.contains(&m.name) {
+            println!(
+                "mutant={} rule={} status=excluded reason=invisible-over-http",
+                m.name, m.rule
+            );
+            continue;
+        }
+        let server = match spawn(Variant::Mutant(m), SocketAddr::from(([127, 0, 0, 1], 0))).await {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("mcpdiff: cannot start mutant {}: {e}", m.name);
+                return ExitCode::from(2);
+            }
+        };
+        let client = Client::new(defaults.limits.clone());
+        let t0 = Instant::now();
+        let prepared = match prepare(m.name, &server.url, &client, &[]).await {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("mcpdiff: {e}");
+                server.shutdown().await;
+                return ExitCode::from(2);
+            }
+        };
+        let discovery = t0.elapsed();
+        let cfg = defaults.config(seed, max_time);
+        let result = runner::run(
+            vec![prepared.target],
+            &PropsGenerator::default(),
+            &cfg,
+            &Quiet,
+        )
+        .await;
+        server.shutdown().await;
+        let tally = result.targets.first().map(|t| &t.tally);
+        let first_any = tally.and_then(|t| t.first_failed_at.values().min().copied());
+        let named = tally.and_then(|t| t.first_failed_at.get(&m.rule).copied());
+        // time from the start of discovery: what a user waits for after pressing enter
+        let ms = |d: Option<Duration>| {
+            d.map_or("none".to_string(), |d| {
+                format!("{:.1}", (discovery + d).as_secs_f64() * 1000.0)
+            })
+        };
+        match named {
+            Some(d) => found.push((discovery + d).as_secs_f64()),
+            None => missed += 1,
+        }
+        println!(
+            "mutant={} rule={} status={} first_finding_ms={} named_rule_ms={} \
+             discovery_ms={:.1} run_cases={} run_secs={:.2}",
+            m.name,
+            m.rule,
+            if named.is_some() { "caught" } else { "missed" },
+            ms(first_any),
+            ms(named),
+            discovery.as_secs_f64() * 1000.0,
+            result.cases,
+            result.elapsed.as_secs_f64(),
+        );
+    }
+    found.sort_by(f64::total_cmp);
+    let median = match found.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => found[n / 2],
+        n => (found[n / 2 - 1] + found[n / 2]) / 2.0,
+    };
+    let max = found.last().copied().unwrap_or(f64::NAN);
+    println!(
+        "summary caught={} missed={missed} median_ms={:.1} max_ms={:.1} all_found_ms={:.1} \
+         wall_secs={:.1}",
+        found.len(),
+        median * 1000.0,
+        max * 1000.0,
+        max * 1000.0,
+        all_start.elapsed().as_secs_f64()
+    );
+    ExitCode::SUCCESS
+}
+
+/// The settings `mcpdiff run URL` uses when given no flags (src/cmd/run.rs), so the mutant
+/// timings are what a user gets.
+struct RunDefaults {
+    limits: Limits,
+    cases: u64,
+    concurrency: usize,
+    shrink_requests: usize,
+}
+
+impl RunDefaults {
+    fn of_cli() -> RunDefaults {
+        RunDefaults {
+            limits: Limits {
+                total: Duration::from_millis(5000),
+                ..Limits::default()
+            },
+            cases: 2000,
+            concurrency: 8,
+            shrink_requests: 200,
+        }
+    }
+
+    fn config(&self, seed: u64, max_time: Duration) -> runner::RunConfig {
+        runner::RunConfig {
+            cases: self.cases,
+            seed,
+            max_time,
+            rate: None,
+            concurrency: self.concurrency,
+            shrink: ShrinkBudget {
+                max_requests: self.shrink_requests,
+                ..ShrinkBudget::default()
+            },
+            max_disagreements: 20,
+            probes: probes(&fixture::surface())
+                .into_iter()
+                .map(|p| (p.rule, p.case))
+                .collect(),
+        }
+    }
+}
