@@ -236,6 +236,24 @@ async fn run_async(args: Args) -> ExitCode {
                         "answers the legacy initialize handshake too: judged as dual-era".into(),
                     );
                 }
+                // the origin's server card, the way the public scanner reads it (issue 8)
+                let card_opts = mcpdiff::card::ScanOptions {
+                    timeout: Duration::from_secs(2),
+                    truth: false,
+                    catalog: false,
+                    ..Default::default()
+                };
+                match mcpdiff::card::scan(url, &card_opts).await {
+                    Ok(c) => {
+                        let fix = c.fix.map(|f| format!("; ship: {f}")).unwrap_or_default();
+                        target.notes.push(format!(
+                            "server card: {} ({}){fix}",
+                            c.verdict.as_str(),
+                            c.detail
+                        ));
+                    }
+                    Err(e) => target.notes.push(format!("server card: not scanned ({e:?})")),
+                }
                 revisions.push(rev);
                 targets.push(target);
             }

@@ -37,7 +37,7 @@ impl TextKind {
 
 /// Plain ASCII that a client sends unchanged.
 pub fn plain_ascii() -> impl Strategy<Value = String> {
-    "[!-~]([ -~]{0,24}[!-~])?".prop_filter("sentinel shape", |s| {
+    crate::gen::regex("[!-~]([ -~]{0,24}[!-~])?").prop_filter("sentinel shape", |s| {
         !matches_sentinel_pattern(s.as_bytes())
     })
 }
@@ -45,9 +45,9 @@ pub fn plain_ascii() -> impl Strategy<Value = String> {
 /// Strings with at least one non-ASCII character.
 pub fn non_ascii() -> impl Strategy<Value = String> {
     (
-        "[ -~]{0,8}",
-        "[\u{80}-\u{7ff}\u{800}-\u{ffff}\u{10000}-\u{10ffff}]{1,3}",
-        "[ -~]{0,8}",
+        crate::gen::regex("[ -~]{0,8}"),
+        crate::gen::regex("[\u{80}-\u{7ff}\u{800}-\u{ffff}\u{10000}-\u{10ffff}]{1,3}"),
+        crate::gen::regex("[ -~]{0,8}"),
     )
         .prop_map(|(a, b, c)| format!("{a}{b}{c}"))
 }
@@ -55,7 +55,7 @@ pub fn non_ascii() -> impl Strategy<Value = String> {
 /// Strings with at least one control character (C0, DEL), e.g. CR/LF injection attempts.
 pub fn with_controls() -> impl Strategy<Value = String> {
     (
-        "[ -~]{0,8}",
+        crate::gen::regex("[ -~]{0,8}"),
         prop_oneof![
             Just("\r\n".to_string()),
             Just("\n".to_string()),
@@ -64,15 +64,20 @@ pub fn with_controls() -> impl Strategy<Value = String> {
             Just("\u{7f}".to_string()),
             prop::char::range('\0', '\x1f').prop_map(String::from),
         ],
-        "[ -~]{0,8}",
+        crate::gen::regex("[ -~]{0,8}"),
     )
         .prop_map(|(a, b, c)| format!("{a}{b}{c}"))
 }
 
 /// Plain text with leading and/or trailing SP or HTAB.
 pub fn padded() -> impl Strategy<Value = String> {
-    ("[ \t]{0,2}", "[!-~]{0,10}", "[ \t]{0,2}", any::<bool>()).prop_map(
-        |(lead, mid, trail, force_lead)| {
+    (
+        crate::gen::regex("[ \t]{0,2}"),
+        crate::gen::regex("[!-~]{0,10}"),
+        crate::gen::regex("[ \t]{0,2}"),
+        any::<bool>(),
+    )
+        .prop_map(|(lead, mid, trail, force_lead)| {
             if lead.is_empty() && trail.is_empty() {
                 if force_lead {
                     format!(" {mid}")
@@ -82,8 +87,7 @@ pub fn padded() -> impl Strategy<Value = String> {
             } else {
                 format!("{lead}{mid}{trail}")
             }
-        },
-    )
+        })
 }
 
 /// Plain ASCII values that match the sentinel pattern, including the overlap `=?base64?=`
@@ -93,8 +97,8 @@ pub fn sentinel_like() -> impl Strategy<Value = String> {
         Just("=?base64?=".to_string()),
         Just("=?base64??=".to_string()),
         Just("=?base64?literal?=".to_string()),
-        "[A-Za-z0-9+/=]{0,12}".prop_map(|p| format!("=?base64?{p}?=")),
-        "[ -~]{0,12}".prop_map(|p| format!("=?base64?{p}?=")),
+        crate::gen::regex("[A-Za-z0-9+/=]{0,12}").prop_map(|p| format!("=?base64?{p}?=")),
+        crate::gen::regex("[ -~]{0,12}").prop_map(|p| format!("=?base64?{p}?=")),
     ]
 }
 
