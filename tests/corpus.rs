@@ -217,6 +217,8 @@ fn fuzz_inputs_import_once_and_run_saves_findings_once() {
     let run = |dir: &str| {
         mcpdiff(&[
             "run",
+            // the in-process reference and mutant only: no bundled SDK installs in a test
+            "--no-bundled",
             "--cases",
             "20",
             "--seed",
