@@ -85,6 +85,7 @@ fn judge_rate(secs: f64) -> ExitCode {
     let cases: Vec<_> = (0..4096).map(|i| case_for(&strategy, 1, i)).collect();
     let budget = Duration::from_secs_f64(secs.clamp(0.1, 60.0));
     let start = Instant::now();
+    let cpu_start = thread_cpu_secs();
     let mut judged = 0u64;
     while start.elapsed() < budget {
         for c in &cases {
@@ -92,9 +93,32 @@ fn judge_rate(secs: f64) -> ExitCode {
         }
         judged += cases.len() as u64;
     }
-    let rate = judged as f64 / start.elapsed().as_secs_f64();
-    println!("judge verdicts={judged} verdicts_per_second={rate:.0}");
+    let wall = start.elapsed().as_secs_f64();
+    // CPU time of this thread: on a busy machine the wall clock also counts the time other
+    // processes had the core, which says nothing about the judge
+    let cpu = match (cpu_start, thread_cpu_secs()) {
+        (Some(a), Some(b)) if b > a => b - a,
+        _ => wall,
+    };
+    println!(
+        "judge verdicts={judged} verdicts_per_second={:.0} wall_verdicts_per_second={:.0} \
+         cpu_secs={cpu:.2} wall_secs={wall:.2}",
+        judged as f64 / cpu,
+        judged as f64 / wall
+    );
     ExitCode::SUCCESS
+}
+
+/// User + system CPU seconds of the calling thread (Linux `/proc`; `None` elsewhere).
+fn thread_cpu_secs() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // fields after the parenthesized command name; utime and stime are the 12th and 13th
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let mut fields = rest.split(' ');
+    let utime: f64 = fields.nth(11)?.parse().ok()?;
+    let stime: f64 = fields.next()?.parse().ok()?;
+    // clock ticks: USER_HZ is 100 on every Linux architecture mcpdiff builds for
+    Some((utime + stime) / 100.0)
 }
 
 /// One run per mutant (its own in-process server), with `mcpdiff run`'s defaults.

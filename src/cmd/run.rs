@@ -252,7 +252,9 @@ async fn run_async(args: Args) -> ExitCode {
                             c.detail
                         ));
                     }
-                    Err(e) => target.notes.push(format!("server card: not scanned ({e:?})")),
+                    Err(e) => target
+                        .notes
+                        .push(format!("server card: not scanned ({e:?})")),
                 }
                 revisions.push(rev);
                 targets.push(target);

@@ -22,8 +22,11 @@ th.t{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap}
 td.c{text-align:center;min-width:5em}
 td.c a{color:inherit;text-decoration:none;display:block}
 .pass{background:#c8efc8}.must{background:#f4a3a3;font-weight:bold}.should{background:#f7d59a}
-.may{background:#e6e0f8}.nobs{background:#e4e4e4;color:#666}.absent{background:#fff;color:#bbb}
-.base{outline:2px dashed #555;outline-offset:-3px}
+.may{background:#e6e0f8}.nobs{background:#e4e4e4;color:#505050}.absent{background:#fff;color:#767676}
+td.base{outline:2px dashed #555;outline-offset:-3px}
+.legend span{display:inline-block;padding:1px 6px;margin:0 2px}
+.legend span.base{border:2px dashed #555;padding:0 4px}
+.dis td.req{min-width:34em}.dis th{word-break:break-all}
 pre{background:#f6f6f6;border:1px solid #ddd;padding:6px;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
 .finding{border-left:5px solid #ccc;padding:.2em 1em;margin:1em 0}
 .finding.must{background:none;border-color:#d33;font-weight:normal}.finding.should{background:none;border-color:#e90}
@@ -31,7 +34,7 @@ pre{background:#f6f6f6;border:1px solid #ddd;padding:6px;overflow-x:auto;white-s
 del{background:#fbb;text-decoration:none}ins{background:#bfb;text-decoration:none}
 .diff .d{color:#900}.diff .i{color:#060}
 blockquote{margin:.3em 0 .3em 1em;color:#444;border-left:3px solid #ddd;padding-left:.6em}
-.muted{color:#777}
+.muted{color:#606060}
 ";
 
 /// Escape for HTML text and attribute values.
@@ -204,10 +207,10 @@ fn summary(o: &mut String, r: &RunReport) {
 fn matrix(o: &mut String, r: &RunReport) {
     let _ = writeln!(
         o,
-        "<h2>Rules × targets</h2><p>Legend: <span class=\"pass\">&nbsp;pass&nbsp;</span> \
-         <span class=\"must\">&nbsp;MUST fail&nbsp;</span> <span class=\"should\">&nbsp;SHOULD \
-         fail&nbsp;</span> <span class=\"may\">&nbsp;MAY (tallied)&nbsp;</span> \
-         <span class=\"nobs\">&nbsp;not observed&nbsp;</span> <span class=\"base\">&nbsp;baselined&nbsp;</span> \
+        "<h2>Rules × targets</h2><p class=\"legend\">Legend: <span class=\"pass\">pass</span> \
+         <span class=\"must\">MUST fail</span> <span class=\"should\">SHOULD fail</span> \
+         <span class=\"may\">MAY (tallied)</span> <span class=\"nobs\">not observed</span> \
+         <span class=\"base\">baselined</span> \
          · a failing cell links to its finding; hover a not-observed cell for the reason.</p>"
     );
     let _ = write!(o, "<table><tr><th>rule</th><th>level</th>");
@@ -283,7 +286,7 @@ fn disagreements(o: &mut String, r: &RunReport) {
         r.stats.disagreements_total,
         r.disagreements.len()
     );
-    let _ = write!(o, "<table><tr><th>case</th>");
+    let _ = write!(o, "<table class=\"dis\"><tr><th>case</th>");
     for t in &r.targets {
         let _ = write!(o, "<th>{}</th>", esc(&t.name));
     }
@@ -294,7 +297,11 @@ fn disagreements(o: &mut String, r: &RunReport) {
             let a = d.answers.get(&t.name).map_or("-", String::as_str);
             let _ = write!(o, "<td>{}</td>", esc(a));
         }
-        let _ = writeln!(o, "<td><pre>{}</pre></td></tr>", esc(&case_text(&d.case)));
+        let _ = writeln!(
+            o,
+            "<td class=\"req\"><pre>{}</pre></td></tr>",
+            esc(&case_text(&d.case))
+        );
     }
     let _ = writeln!(o, "</table>");
 }

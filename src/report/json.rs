@@ -172,9 +172,7 @@ pub fn build(
             let w = t.tally.witnesses.get(&f.rule);
             // never isolated, and another rule that failed beside it was: that rule explains
             // the failure (e.g. a refused sentinel blamed also on header-name case)
-            let explained = w.is_some_and(|w| {
-                w.finding.co_failing.iter().any(|r| isolated(r))
-            });
+            let explained = w.is_some_and(|w| w.finding.co_failing.iter().any(|r| isolated(r)));
             if explained {
                 continue;
             }
@@ -208,9 +206,7 @@ pub fn build(
             "advisory" => 1,
             _ => 2,
         };
-        findings.sort_by(|a, b| {
-            (rank(&a.severity), &a.rule).cmp(&(rank(&b.severity), &b.rule))
-        });
+        findings.sort_by(|a, b| (rank(&a.severity), &a.rule).cmp(&(rank(&b.severity), &b.rule)));
         let passed = t
             .tally
             .rules

@@ -35,9 +35,39 @@ fn code(s: &str) -> String {
     }
 }
 
-/// Text for a table cell: no pipes or newlines.
+/// Plain text for a GFM table cell: one line, every ASCII punctuation backslash-escaped
+/// (so `|` is `\|` and a `\` can never escape the cell's closing pipe), control bytes
+/// spelled out.
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\n' | '\r' | '\t' => o.push(' '),
+            c if c.is_ascii_punctuation() => {
+                o.push('\\');
+                o.push(c);
+            }
+            c if c.is_control() => {
+                let _ = write!(o, "\\u{{{:x}}}", c as u32);
+            }
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+/// A table cell in a code span when `s` can be one there. GFM splits cells before it parses
+/// code spans, and inside a code span a backslash is literal, so a value with `|`, `\`, a
+/// backtick or a line break is written as escaped plain text instead.
+fn code_cell(s: &str) -> String {
+    if s.is_empty()
+        || s.chars()
+            .any(|c| matches!(c, '|' | '\\' | '`') || c.is_control())
+    {
+        cell(s)
+    } else {
+        format!("`{s}`")
+    }
 }
 
 pub fn render(r: &RunReport) -> String {
@@ -74,7 +104,7 @@ pub fn render(r: &RunReport) -> String {
         let _ = writeln!(
             out,
             "| {} | {} | {:.2} | {} | {} | {} | {} | {} |",
-            cell(&code(&t.name)),
+            code_cell(&t.name),
             cell(
                 &t.revision
                     .as_ref()

@@ -22,6 +22,12 @@ pub fn size(case: &Case) -> usize {
 pub fn candidates(case: &Case) -> Vec<Case> {
     let mut out = Vec::new();
     for i in 0..case.headers.len() {
+        // the media headers stay: without them every rule also accepts a media refusal
+        // (DEVIATIONS.md D-31), and a reproducer that keeps them isolates the real defect
+        let name = &case.headers[i].0;
+        if name.eq_ignore_ascii_case(b"content-type") || name.eq_ignore_ascii_case(b"accept") {
+            continue;
+        }
         let mut c = case.clone();
         c.headers.remove(i);
         out.push(c);
@@ -54,8 +60,10 @@ pub fn candidates(case: &Case) -> Vec<Case> {
         Err(_) => {}
     }
     for i in 0..case.headers.len() {
-        let v = &case.headers[i].1;
-        if v.len() > 8 {
+        let (name, v) = &case.headers[i];
+        let media =
+            name.eq_ignore_ascii_case(b"content-type") || name.eq_ignore_ascii_case(b"accept");
+        if v.len() > 8 && !media {
             let mut c = case.clone();
             c.headers[i].1.truncate(v.len() / 2);
             out.push(c);

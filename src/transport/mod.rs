@@ -11,7 +11,7 @@
 //! - `body`: Content-Length / chunked / until-close decoding, body classification;
 //! - `sse`: incremental `text/event-stream` parsing;
 //! - `response`: one response to an `Observation` (the failure taxonomy lives here);
-//! - `reproducer`: `curl` or `printf | nc` shell commands that resend a case;
+//! - `reproducer`: `curl` or bash `/dev/tcp` shell commands that resend a case;
 //! - `tests`, `tests_conn` (test only): the client against tiny hostile loopback servers.
 //!
 //! Hyper and reqwest are deliberately not used on the client side: they normalize exactly the

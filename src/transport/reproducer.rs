@@ -4,9 +4,10 @@
 //! fields, rejects control bytes, adds its own `User-Agent`, `Accept` and `Content-Type`), so
 //! it is used only when the case survives it: the command then suppresses curl's own fields
 //! (`-H 'Accept:'` ...) and sends the same fields, possibly in another order, which no
-//! header-order-blind server can tell apart. Every other case gets `printf '...' | nc HOST
-//! PORT` carrying the exact bytes of `encode_request`, escaped with the escapes POSIX
-//! `printf` defines (`\r`, `\n`, `\\`, `%%`, `\NNN` octal), so it works in bash and dash.
+//! header-order-blind server can tell apart. Every other case gets a bash command that writes
+//! the exact bytes of `encode_request` to `/dev/tcp/HOST/PORT` with a `printf` whose format
+//! uses only the escapes POSIX `printf` defines (`\r`, `\n`, `\\`, `%%`, `\NNN` octal), so the
+//! same `printf` also works piped into `nc` from dash.
 
 use super::endpoint::Endpoint;
 use super::wire::encode_request;
@@ -18,10 +19,12 @@ pub fn reproducer(case: &Case, endpoint: &Endpoint) -> String {
     curl_command(case, endpoint).unwrap_or_else(|| nc_command(case, endpoint))
 }
 
-/// `printf '<exact bytes>' | nc HOST PORT`.
+/// The exact bytes over bash's `/dev/tcp`, then the answer, for 5 s at most:
+/// `(printf '<bytes>' >&3; timeout 5 cat <&3) 3<>/dev/tcp/HOST/PORT`. bash alone suffices
+/// (many machines have no `nc`); `printf '<bytes>' | nc HOST PORT` sends the same bytes.
 pub fn nc_command(case: &Case, endpoint: &Endpoint) -> String {
     format!(
-        "{} | nc {} {}",
+        "({} >&3; timeout 5 cat <&3) 3<>/dev/tcp/{}/{}",
         printf_command(&encode_request(case, endpoint)),
         endpoint.host,
         endpoint.port
@@ -225,7 +228,7 @@ mod tests {
         let case = tricky_case();
         let want = encode_request(&case, &ep());
         let cmd = nc_command(&case, &ep());
-        assert!(cmd.ends_with(" | nc 127.0.0.1 8080"), "{cmd}");
+        assert!(cmd.ends_with(" 3<>/dev/tcp/127.0.0.1/8080"), "{cmd}");
         assert!(cmd.is_ascii());
         // `nc` replaced by a function that prints what it would have sent.
         let script = format!("nc() {{ cat; }}; {cmd}");
@@ -342,7 +345,7 @@ mod tests {
         ];
         for case in refuse {
             assert!(curl_command(&case, &ep()).is_none(), "{case:?}");
-            assert!(reproducer(&case, &ep()).contains("| nc 127.0.0.1 8080"));
+            assert!(reproducer(&case, &ep()).contains("3<>/dev/tcp/127.0.0.1/8080"));
         }
         let mut head = ok.clone();
         head.method = "HEAD".into();

@@ -255,7 +255,13 @@ fn media_defects(case: &Case) -> bool {
     let media = |v: &[u8]| -> Vec<String> {
         String::from_utf8_lossy(v)
             .split(',')
-            .map(|m| m.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
+            .map(|m| {
+                m.split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase()
+            })
             .collect()
     };
     let ct_ok = match case.header("Content-Type") {
@@ -332,8 +338,13 @@ fn assemble(
         // 2xx answers are JSON or SSE); resultType, serverInfo, the 2026 error-code ranges
         // and the session rules are modern-only (DEVIATIONS.md D-33)
         expectations.retain(|e| {
-            [rules::RESULT_ID, rules::ERROR_ID, rules::ERROR_SHAPE, rules::REQ_CT]
-                .contains(&e.rule)
+            [
+                rules::RESULT_ID,
+                rules::ERROR_ID,
+                rules::ERROR_SHAPE,
+                rules::REQ_CT,
+            ]
+            .contains(&e.rule)
         });
         return Verdict {
             expectations,
