@@ -35,6 +35,8 @@ trap 'exit 2' INT TERM
 say() { printf '%s\n' "$*"; }
 die() { say "side_by_side: $*" >&2; exit 2; }
 
+# other work on the machine skews every figure below: say how busy it was
+say "== machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 say "== build (cargo build --release)"
 timeout 1800 cargo build --release --quiet || die "release build failed"
 
@@ -89,7 +91,8 @@ say "   ratio (b)/(a) = $RATIO"
 say "== judge: Verdicts/s on one thread ($BIN bench judge)"
 JUDGE_LINE=$(timeout 120 "$BIN" bench judge --secs 3) || die "bench judge failed"
 say "   $JUDGE_LINE"
-JUDGE_RATE=$(printf '%s' "$JUDGE_LINE" | sed 's/.*verdicts_per_second=\([0-9]*\).*/\1/')
+# the CPU-time rate (` verdicts_per_second=`, not `wall_...`): one core's worth of judging
+JUDGE_RATE=$(printf '%s' "$JUDGE_LINE" | sed 's/.* verdicts_per_second=\([0-9]*\).*/\1/')
 
 say "== mutants: time to first finding of each mutant's rule, default run settings (seed 1)"
 timeout 900 "$BIN" bench mutants --seed 1 >"$TMP/mutants.out" 2>"$TMP/mutants.err" \

@@ -137,6 +137,16 @@ async fn run_async(args: Args) -> ExitCode {
     if args.cases == 0 {
         return fail("--cases must be at least 1");
     }
+    // find out now, not after a long run, that a result could not be written
+    if let Some(path) = &args.json {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        if dir.is_some_and(|d| !d.is_dir()) {
+            return fail(&format!(
+                "cannot write {}: its folder does not exist; create it or pick another --json path",
+                path.display()
+            ));
+        }
+    }
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
