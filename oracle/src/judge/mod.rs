@@ -13,18 +13,22 @@
 //! that skips a check then breaks only the reject rule, one that answers with the wrong code
 //! only the shape rule.
 
+mod assemble;
 mod envelope;
 mod headers;
+mod lints;
 pub use headers::name_source;
 mod methods;
 mod origin;
 mod params;
 
-use crate::case::{Case, HeaderField};
-use crate::rules::{self, level_of, RuleId, Severity};
+use crate::case::Case;
+use crate::rules::{self, RuleId};
 use crate::surface::Surface;
-use crate::verdict::{Answer, Canonical, DataRule, Demand, Expectation, Lint, StatusSet, Verdict};
+use crate::verdict::{Answer, Canonical, DataRule, Lint, StatusSet, Verdict};
+use assemble::assemble;
 use envelope::Envelope;
+use lints::{error_lints, has_parser_refusable_bytes, media_defects, request_lints};
 use origin::OriginClass;
 use serde_json::Value;
 
@@ -246,206 +250,4 @@ fn judge_other_verb(
     }
     // other verbs: no rule names an answer; 405 is the canonical choice
     assemble(f, Vec::new(), None, Canonical::MethodNotAllowed, lints)
-}
-
-/// Whether the request's media headers depart from what a conformant client sends: a
-/// Content-Type other than `application/json`, or an Accept that does not list both
-/// `application/json` and `text/event-stream` (streamable-http.mdx § Sending Messages).
-fn media_defects(case: &Case) -> bool {
-    let media = |v: &[u8]| -> Vec<String> {
-        String::from_utf8_lossy(v)
-            .split(',')
-            .map(|m| {
-                m.split(';')
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .to_ascii_lowercase()
-            })
-            .collect()
-    };
-    let ct_ok = match case.header("Content-Type") {
-        HeaderField::One(v) => media(v) == ["application/json"],
-        _ => false,
-    };
-    let accept_ok = match case.header("Accept") {
-        HeaderField::One(v) => {
-            let m = media(v);
-            m.iter().any(|x| x == "application/json") && m.iter().any(|x| x == "text/event-stream")
-        }
-        _ => false,
-    };
-    !(ct_ok && accept_ok)
-}
-
-/// Whether a header field carries bytes an HTTP parser may refuse on its own: control bytes
-/// other than HTAB in a value, or a name that is not a token.
-fn has_parser_refusable_bytes(case: &Case) -> bool {
-    case.headers.iter().any(|(n, v)| {
-        n.is_empty()
-            || !n.iter().all(|b| crate::annotations::is_tchar(*b))
-            || v.iter().any(|b| (*b < 0x20 && *b != b'\t') || *b == 0x7f)
-    })
-}
-
-fn error_lints() -> Vec<(RuleId, Lint)> {
-    vec![
-        (rules::ERRCODE_RESERVED, Lint::NoUndefinedReservedCode),
-        (rules::ERRCODE_RETIRED, Lint::NoRetiredCode),
-        (rules::ERRCODE_LEGACY, Lint::NoLegacyRangeCode),
-        (rules::ERROR_SHAPE, Lint::ErrorShape),
-    ]
-}
-
-fn request_lints(id: &Value, may_omit_error_id: bool) -> Vec<(RuleId, Lint)> {
-    let mut v = error_lints();
-    v.extend([
-        (rules::REQ_CT, Lint::RequestContentType),
-        (rules::SSE_XACCEL, Lint::SseXAccel),
-        (rules::SSE_NO_REQUESTS, Lint::SseNoRequests),
-        (rules::RESULTTYPE, Lint::ResultType),
-        (rules::RESULT_ID, Lint::ResultIdEcho(id.clone())),
-        (
-            rules::ERROR_ID,
-            Lint::ErrorIdEcho {
-                id: id.clone(),
-                may_omit: may_omit_error_id,
-            },
-        ),
-        (rules::SERVERINFO, Lint::ServerInfo),
-    ]);
-    v
-}
-
-/// Combine defects, tolerated answers and the success set into expectations.
-fn assemble(
-    f: Findings,
-    success: Vec<Answer>,
-    success_rule: Option<RuleId>,
-    dispatch: Canonical,
-    lints: Vec<(RuleId, Lint)>,
-) -> Verdict {
-    let mut expectations: Vec<Expectation> = lints
-        .into_iter()
-        .map(|(rule, l)| Expectation {
-            rule,
-            demand: Demand::Lint(l),
-        })
-        .collect();
-    if f.anything_goes {
-        // the legacy path of a dual-era server: only what every era of JSON-RPC over HTTP
-        // shares still binds it (results and errors echo the id, errors are well-formed,
-        // 2xx answers are JSON or SSE); resultType, serverInfo, the 2026 error-code ranges
-        // and the session rules are modern-only (DEVIATIONS.md D-33)
-        expectations.retain(|e| {
-            [
-                rules::RESULT_ID,
-                rules::ERROR_ID,
-                rules::ERROR_SHAPE,
-                rules::REQ_CT,
-            ]
-            .contains(&e.rule)
-        });
-        return Verdict {
-            expectations,
-            canonical: dispatch,
-        };
-    }
-    let blocking = |d: &&Defect| level_of(d.reject).severity() == Severity::Blocking;
-    let must: Vec<&Defect> = f.defects.iter().filter(blocking).collect();
-    let should: Vec<&Defect> = f.defects.iter().filter(|d| !blocking(d)).collect();
-
-    let mut push =
-        |rule: RuleId, answers: Vec<Answer>| match expectations.iter_mut().find(|e| e.rule == rule)
-        {
-            Some(Expectation {
-                demand: Demand::OneOf(existing),
-                ..
-            }) => {
-                for a in answers {
-                    if !existing.contains(&a) {
-                        existing.push(a)
-                    }
-                }
-            }
-            _ => expectations.push(Expectation {
-                rule,
-                demand: Demand::OneOf(answers),
-            }),
-        };
-
-    let canonical;
-    if !must.is_empty() {
-        // P-NONE: the union of what each reportable MUST defect mandates (+ open points)
-        let mut union: Vec<Answer> = Vec::new();
-        for a in must
-            .iter()
-            .flat_map(|d| d.answers.iter())
-            .chain(&f.tolerated)
-        {
-            if !union.contains(a) && !matches!(a, Answer::RpcResult | Answer::OpenStream) {
-                union.push(a.clone());
-            }
-        }
-        let mut shape_set = union.clone();
-        shape_set.push(Answer::NotAnError);
-        for d in &must {
-            if d.reject == d.shape {
-                // one sentence says both "refuse" and how: the union alone
-                push(d.reject, union.clone());
-            } else {
-                push(d.reject, vec![Answer::AnyError]);
-                push(d.shape, shape_set.clone());
-            }
-        }
-        canonical = must
-            .iter()
-            .min_by_key(|d| d.priority)
-            .map(|d| d.canonical.clone())
-            .unwrap_or(dispatch);
-    } else if !should.is_empty() {
-        // only SHOULD-level refusals: their answers, or (a SHOULD deviation) success
-        let mut set: Vec<Answer> = should.iter().flat_map(|d| d.answers.clone()).collect();
-        set.extend(f.tolerated.iter().cloned());
-        for d in &should {
-            push(d.reject, set.clone());
-        }
-        canonical = should
-            .iter()
-            .min_by_key(|d| d.priority)
-            .map(|d| d.canonical.clone())
-            .unwrap_or(dispatch);
-    } else {
-        let success_only = success.clone();
-        let mut set = success;
-        for a in &f.tolerated {
-            if !set.contains(a) {
-                set.push(a.clone());
-            }
-        }
-        // P-BENIGN: a benign input is the stimulus; it carries the expectation, so a server
-        // that trips over it is blamed for that, not for the method it called
-        if !set.is_empty() {
-            if f.benign.is_empty() {
-                if let Some(rule) = success_rule {
-                    push(rule, set);
-                }
-            } else {
-                for r in &f.benign {
-                    // the SHOULD on numeric comparison must see a string-comparing refusal
-                    let own = if *r == rules::INT_NUMERIC {
-                        success_only.clone()
-                    } else {
-                        set.clone()
-                    };
-                    push(*r, own);
-                }
-            }
-        }
-        canonical = dispatch;
-    }
-    Verdict {
-        expectations,
-        canonical,
-    }
 }

@@ -61,7 +61,7 @@ pub(crate) fn classify(case: &Case, surface: &Surface) -> OriginClass {
 /// 403, body free (it MAY be an id-less JSON-RPC error).
 pub(crate) fn answer() -> Answer {
     Answer::HttpStatus {
-        status: StatusSet::Exact(400), // PLANTED BUG
+        status: StatusSet::Exact(403),
     }
 }
 
