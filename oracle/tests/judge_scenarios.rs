@@ -281,3 +281,35 @@ fn unknown_method_and_meta() {
         ["BASE-META-REQUIRED-400"]
     );
 }
+
+/// Corrections made while triaging the bundled SDKs (DEVIATIONS.md D-31..D-33): a refusal of
+/// a request with no Accept is acceptable, with or without the id; a dual-era target's
+/// legacy path is not judged by the modern rules.
+#[test]
+fn sdk_triage_corrections() {
+    let s = fixture::surface();
+    let mut c = conformant_case(&s, json!(23), "tools/list", json!({}));
+    c.set_header("Accept", None);
+    let v = judge(&c, &s);
+    let refusal_without_id = error(406, None, -32600, None);
+    assert!(check(&v, &refusal_without_id).is_empty());
+    // with the media headers right, the same id-less error is a BASE-ERROR-ID finding
+    let c = conformant_case(&s, json!(23), "tools/list", json!({}));
+    let v = judge(&c, &s);
+    assert!(rules_of(&v, &error(400, None, -32602, None)).contains(&"BASE-ERROR-ID".to_string()));
+    // dual-era: a request naming a legacy version goes to the legacy path
+    let mut dual = fixture::surface();
+    dual.legacy_era = true;
+    let mut c = conformant_case(&dual, json!(1), "tools/list", json!({}));
+    c.set_header("MCP-Protocol-Version", Some(b"2025-11-25"));
+    let legacy_result = Observation::Http(HttpAnswer::new(
+        200,
+        Some("application/json"),
+        Body::Json {
+            value: json!({"jsonrpc":"2.0","id":1,"result":{"tools":[]}}),
+        },
+    ));
+    assert!(check(&judge(&c, &dual), &legacy_result).is_empty());
+    // the same request to a modern-only target is a version mismatch
+    assert!(!check(&judge(&c, &s), &legacy_result).is_empty());
+}
