@@ -26,7 +26,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Fuzz endpoints against the oracle and each other (no URL: the in-process reference
-    /// server and every bundled SDK target; --no-bundled: the reference server and mutants).
+    /// server, four mutants and every bundled SDK target; --no-bundled: no SDK targets).
     Run(cmd::run::Args),
     /// Print the rule table the oracle encodes (id, level, spec section, sentence).
     Rules(cmd::rules::Args),

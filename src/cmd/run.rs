@@ -36,15 +36,15 @@ EXIT STATUS:
   1  at least one MUST finding outside the baseline
   2  the run could not be done (bad flag, unreachable target, unwritable file)")]
 pub struct Args {
-    /// Endpoints to test (http://host:port/path). None: the in-process reference server and
-    /// every bundled SDK target (or the mutants, with --no-bundled / --mutants).
+    /// Endpoints to test (http://host:port/path). None: the in-process reference server, the
+    /// mutants named by --mutants (four by default) and every bundled SDK target.
     pub urls: Vec<String>,
     /// Start these bundled targets (`mcpdiff targets list`; comma-separated; no value: all)
     /// and test them beside the URLs given. Missing ones are installed first.
     #[arg(long, value_delimiter = ',', num_args = 0.., value_name = "NAME")]
     pub bundled: Option<Vec<String>>,
-    /// With no URL: do not start the bundled SDK targets; run the reference server and the
-    /// mutants (the pre-bundled behaviour, fast and offline).
+    /// With no URL: do not start the bundled SDK targets; only the reference server and the
+    /// mutants, in process (fast and offline).
     #[arg(long, conflicts_with = "bundled")]
     pub no_bundled: bool,
     /// Cases to generate (each goes to every target with the same surface).
