@@ -158,7 +158,7 @@ fn protocol_version(
         HeaderField::One(raw) => raw,
     };
     if invalid_chars(
-        raw_or(header),
+        header,
         rules::HDR_INVALID_CHARS,
         rules::HDR_ERR,
         "MCP-Protocol-Version",
@@ -218,36 +218,41 @@ fn protocol_version(
     }
 }
 
-fn raw_or(v: &[u8]) -> &[u8] {
-    v
-}
-
-fn mcp_method(case: &Case, req: &Request, f: &mut Findings) {
-    let id = &req.id;
-    let raw = match case.header("Mcp-Method") {
+/// A required mirrored header (`Mcp-Method`, `Mcp-Name`) as the server must read it: missing
+/// is a defect, repeated is tolerated (AMB-20), invalid characters are a defect; otherwise
+/// the value to compare with the body.
+fn required_field<'c>(
+    case: &'c Case,
+    name: &str,
+    id: &Value,
+    f: &mut Findings,
+) -> Option<&'c [u8]> {
+    let raw = match case.header(name) {
         HeaderField::Absent => {
-            let msg = "Mcp-Method header is missing";
+            let msg = format!("{name} header is missing");
             f.defect(
                 rules::HDR_MISSING,
                 rules::HDR_ERR,
                 4,
-                header_mismatch(id, msg),
+                header_mismatch(id, &msg),
             );
-            return;
+            return None;
         }
-        HeaderField::Repeated => return f.tolerate(mismatch_answer()),
+        HeaderField::Repeated => {
+            f.tolerate(mismatch_answer());
+            return None;
+        }
         HeaderField::One(raw) => raw,
     };
-    if invalid_chars(
-        raw,
-        rules::HDR_INVALID_CHARS,
-        rules::HDR_ERR,
-        "Mcp-Method",
-        id,
-        f,
-    ) {
+    let invalid = invalid_chars(raw, rules::HDR_INVALID_CHARS, rules::HDR_ERR, name, id, f);
+    (!invalid).then_some(raw)
+}
+
+fn mcp_method(case: &Case, req: &Request, f: &mut Findings) {
+    let id = &req.id;
+    let Some(raw) = required_field(case, "Mcp-Method", id, f) else {
         return;
-    }
+    };
     if raw == req.method.as_bytes() {
         return;
     }
@@ -292,30 +297,9 @@ fn mcp_name(case: &Case, req: &Request, f: &mut Findings) {
         .as_ref()
         .and_then(|p| p.get(field))
         .and_then(Value::as_str);
-    let raw = match header {
-        HeaderField::Absent => {
-            let msg = "Mcp-Name header is missing";
-            f.defect(
-                rules::HDR_MISSING,
-                rules::HDR_ERR,
-                4,
-                header_mismatch(id, msg),
-            );
-            return;
-        }
-        HeaderField::Repeated => return f.tolerate(mismatch_answer()),
-        HeaderField::One(raw) => raw,
-    };
-    if invalid_chars(
-        raw,
-        rules::HDR_INVALID_CHARS,
-        rules::HDR_ERR,
-        "Mcp-Name",
-        id,
-        f,
-    ) {
+    let Some(raw) = required_field(case, "Mcp-Name", id, f) else {
         return;
-    }
+    };
     let Some(body) = body else {
         // no body value to compare (the params are invalid anyway): AMB-02
         return f.tolerate(mismatch_answer());
