@@ -16,6 +16,7 @@ pub mod observation;
 pub mod reference;
 pub mod rules;
 pub mod surface;
+pub mod toolset;
 pub mod verdict;
 
 pub use case::{Case, HeaderField};
