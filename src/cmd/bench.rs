@@ -15,7 +15,7 @@ use mcpdiff::serve::{spawn, Variant};
 use mcpdiff::transport::{Client, Limits};
 use mcpdiff_oracle::reference::{probes::probes, MUTANTS};
 use mcpdiff_oracle::{fixture, judge};
-use mcpdiff_props::gen::{case_for, case_strategy};
+use mcpdiff_props::gen::CaseGen;
 use std::hint::black_box;
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -81,8 +81,8 @@ pub fn run(args: Args) -> ExitCode {
 /// Judge the runner's first 4096 cases (seed 1) round and round for `secs` on this thread.
 fn judge_rate(secs: f64) -> ExitCode {
     let surface = fixture::surface();
-    let strategy = case_strategy(&surface);
-    let cases: Vec<_> = (0..4096).map(|i| case_for(&strategy, 1, i)).collect();
+    let gen = CaseGen::new(&surface);
+    let cases: Vec<_> = (0..4096).map(|i| gen.case(1, i)).collect();
     let budget = Duration::from_secs_f64(secs.clamp(0.1, 60.0));
     let start = Instant::now();
     let cpu_start = thread_cpu_secs();
