@@ -10,22 +10,22 @@ pub mod adapters;
 pub mod disagree;
 pub mod discover;
 pub mod prepare;
+mod record;
 pub mod revision;
 pub mod shrink;
 pub mod tally;
 mod window;
 
 pub use adapters::{NetSender, PropsGenerator};
-use disagree::{answer_class, Disagreement, Disagreements};
+use disagree::Disagreement;
 use mcpdiff_oracle::rules::RuleId;
 use mcpdiff_oracle::{judge, Case, Observation, Surface};
 use shrink::ShrinkBudget;
-use std::collections::BTreeMap;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tally::Tally;
-use tokio::sync::{mpsc, Mutex};
+use tokio::sync::Mutex;
 
 /// Something that answers cases: a target over the network, or an in-process server.
 pub trait Sender: Clone + Send + Sync + 'static {
@@ -178,10 +178,6 @@ pub async fn run<S: Sender, G: Generator>(
     let start = Instant::now();
     let deadline = start + cfg.max_time;
     let targets = Arc::new(targets);
-    let mut tallies: Vec<Tally> = targets.iter().map(|_| Tally::default()).collect();
-    let mut disagreements = Disagreements::default();
-    let mut requests = 0u64;
-    let mut cases_done = 0u64;
     progress.phase("fuzzing");
 
     let groups = groups(&targets);
@@ -210,66 +206,46 @@ pub async fn run<S: Sender, G: Generator>(
         seeded,
         cfg.seed,
         cfg.cases + seeded_count,
+        start,
         deadline,
         Pacer::new(cfg.rate),
+        record::Record::new(targets.len(), cfg.max_disagreements),
     ));
-    // the channel holds at most one finished case per worker: memory stays bounded by the
-    // window whatever the pace of the tally loop
-    let (tx, mut rx) = mpsc::channel(workers);
     let mut pool = tokio::task::JoinSet::new();
     for _ in 0..workers {
-        pool.spawn(window::worker(Arc::clone(&shared), tx.clone()));
+        pool.spawn(window::worker(Arc::clone(&shared)));
     }
-    drop(tx);
+    // wait for the workers (or the deadline), passing progress on as it comes
+    let mut shown = 0u64;
+    let mut tick = tokio::time::interval(Duration::from_millis(50));
     loop {
-        let judged = tokio::select! {
-            j = rx.recv() => j,
-            _ = tokio::time::sleep_until(deadline.into()) => None,
+        let finished = tokio::select! {
+            j = pool.join_next() => j.is_none(),
+            _ = tokio::time::sleep_until(deadline.into()) => true,
+            _ = tick.tick() => false,
         };
-        let Some(window::Judged {
-            index,
-            case,
-            verdict,
-            answers,
-        }) = judged
-        else {
-            break;
-        };
-        cases_done += 1;
-        progress.case_done();
-        let mut any_finding = false;
-        for (t, obs, findings) in &answers {
-            requests += 1;
-            any_finding |= !findings.is_empty();
-            tallies[*t].record(index, &case, &verdict, obs, findings);
-            if !findings.is_empty() {
-                tallies[*t].note_first_failures(&verdict, findings, start.elapsed());
-            }
+        let done = shared.done.load(std::sync::atomic::Ordering::Relaxed);
+        for _ in shown..done {
+            progress.case_done();
         }
-        // one target alone cannot disagree: no answer classes to build
-        if !any_finding && answers.len() > 1 {
-            let classes: BTreeMap<String, String> = answers
-                .iter()
-                .map(|(t, obs, _)| (targets[*t].name.clone(), answer_class(obs)))
-                .collect();
-            let distinct: std::collections::BTreeSet<&String> = classes.values().collect();
-            if distinct.len() > 1 {
-                disagreements.offer(
-                    Disagreement {
-                        case_index: index,
-                        answers: classes,
-                        case,
-                    },
-                    cfg.max_disagreements,
-                );
-            }
+        shown = done;
+        if finished {
+            break;
         }
     }
     // out of time with cases left or in flight: stop the workers where they are
-    let stopped_by_time = cases_done < shared.total && Instant::now() >= deadline;
     pool.abort_all();
     while pool.join_next().await.is_some() {}
+    let record = std::mem::replace(
+        &mut *shared.record.lock().unwrap_or_else(|p| p.into_inner()),
+        record::Record::new(0, 0),
+    );
+    let stopped_by_time = record.cases < shared.total && Instant::now() >= deadline;
     drop(shared);
+    let cases_done = record.cases;
+    let mut requests = record.requests;
+    let disagreements = record.disagreements;
+    let tallies = record.tallies;
 
     progress.phase("shrinking");
     // targets shrink concurrently, each its own findings in turn (one target's requests

@@ -1,29 +1,20 @@
 //! The bounded in-flight window of a run: `concurrency` worker tasks take case indices from
 //! one counter, and each generates its case, sends it to every target of the case's group,
-//! judges it while the answers are on their way, checks every answer, and hands the judged
-//! result to the run's single tally loop through a bounded channel.
+//! judges it while the answers are on their way, checks every answer, and records the result
+//! (`Record`, one short lock per case).
 //!
 //! Why workers and not a task per case: a spawned task, a cloned group list and a cloned
 //! case per request were a measurable share of the client's CPU (issue 7 profile), and
-//! generation and judging on the tally loop made that loop the bottleneck. Here generation,
-//! judging and checking run on every runtime thread, and the tally loop only records.
+//! generation and judging on one tally loop made that loop the bottleneck. Here generation,
+//! judging and checking run on every runtime thread; memory is bounded by the window.
 
+use super::record::Record;
 use super::{CaseSource, Pacer, Sender, Target};
-use mcpdiff_oracle::{check, judge, Case, Finding, Observation, Verdict};
+use mcpdiff_oracle::{check, judge, Case};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
-use tokio::sync::mpsc;
-
-/// One judged case: the case, its verdict (one per group: every target of a group has the
-/// same surface), and per target the answer and what `check` found in it.
-pub(crate) struct Judged {
-    pub index: u64,
-    pub case: Case,
-    pub verdict: Verdict,
-    pub answers: Vec<(usize, Observation, Vec<Finding>)>,
-}
 
 /// What every worker shares.
 pub(crate) struct Shared<S: Sender, C: CaseSource> {
@@ -37,8 +28,13 @@ pub(crate) struct Shared<S: Sender, C: CaseSource> {
     pub seed: u64,
     /// Run indices: seeded, then generated.
     pub total: u64,
+    /// When the run started (findings note their time from it).
+    pub start: Instant,
     pub deadline: Instant,
     pub pacer: Pacer,
+    pub record: Mutex<Record>,
+    /// Cases recorded so far (read by the progress display without the lock).
+    pub done: AtomicU64,
     next: AtomicU64,
 }
 
@@ -51,8 +47,10 @@ impl<S: Sender, C: CaseSource> Shared<S, C> {
         seeded: Vec<(usize, Case)>,
         seed: u64,
         total: u64,
+        start: Instant,
         deadline: Instant,
         pacer: Pacer,
+        record: Record,
     ) -> Self {
         Shared {
             targets,
@@ -61,8 +59,11 @@ impl<S: Sender, C: CaseSource> Shared<S, C> {
             seeded,
             seed,
             total,
+            start,
             deadline,
             pacer,
+            record: Mutex::new(record),
+            done: AtomicU64::new(0),
             next: AtomicU64::new(0),
         }
     }
@@ -89,12 +90,8 @@ impl<S: Sender, C: CaseSource> Shared<S, C> {
     }
 }
 
-/// One worker: judged cases into `out` until the indices or the time run out, or the tally
-/// loop stops listening.
-pub(crate) async fn worker<S: Sender, C: CaseSource>(
-    shared: Arc<Shared<S, C>>,
-    out: mpsc::Sender<Judged>,
-) {
+/// One worker: judged cases into the record until the indices or the time run out.
+pub(crate) async fn worker<S: Sender, C: CaseSource>(shared: Arc<Shared<S, C>>) {
     while let Some(index) = shared.take() {
         // a generator or oracle bug loses its case, never the worker (and so the run)
         let Ok((group, case)) = catch_unwind(AssertUnwindSafe(|| shared.case(index))) else {
@@ -127,17 +124,14 @@ pub(crate) async fn worker<S: Sender, C: CaseSource>(
                     let findings = check(&verdict, &obs);
                     (t, obs, findings)
                 })
-                .collect()
+                .collect::<Vec<_>>()
         }));
         let Ok(answers) = checked else { continue };
-        let judged = Judged {
-            index,
-            case,
-            verdict,
-            answers,
-        };
-        if out.send(judged).await.is_err() {
-            return;
-        }
+        let at = shared.start.elapsed();
+        // a panic while recording poisons the lock; the record itself stays usable
+        let mut record = shared.record.lock().unwrap_or_else(|p| p.into_inner());
+        record.case(targets, index, case, &verdict, &answers, at);
+        drop(record);
+        shared.done.fetch_add(1, Ordering::Relaxed);
     }
 }
