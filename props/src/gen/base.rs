@@ -3,20 +3,21 @@
 //! conformant client so every mirrored header is right.
 //!
 //! `BasePlan::compile` turns a surface into weighted choices once; a draw is then a weighted
-//! pick, an id and (for tools) arguments from the compiled schema.
+//! pick, an id and (for tools) arguments from the compiled schema, rendered by `Renderer`
+//! (byte for byte what `client::conformant_case` builds).
 
 use super::args::ObjectPlan;
+use super::render::Renderer;
 use super::rng::Rng;
 use crate::strategies::values::MAX_SAFE;
-use mcpdiff_oracle::client::conformant_case;
 use mcpdiff_oracle::{Case, Surface};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 /// One kind of call, with its parameters or how to draw them.
 #[derive(Clone, Debug)]
 enum Call {
     /// A fixed method and params.
-    Fixed(&'static str, Value),
+    Fixed(&'static str, Map<String, Value>),
     /// `tools/call` of a declared tool, arguments drawn from its schema.
     Tool(String, ObjectPlan),
     /// `tools/call` of an undeclared tool named `[a-z_]{1,10}`.
@@ -32,7 +33,7 @@ enum Call {
 /// The weighted calls of one surface.
 #[derive(Clone, Debug)]
 pub struct BasePlan {
-    surface: Surface,
+    renderer: Renderer,
     calls: Vec<Call>,
     weights: Vec<u32>,
 }
@@ -40,14 +41,14 @@ pub struct BasePlan {
 impl BasePlan {
     pub fn compile(s: &Surface) -> BasePlan {
         let mut calls: Vec<(u32, Call)> = Vec::new();
-        calls.push((2, Call::Fixed("server/discover", json!({}))));
-        calls.push((1, Call::Fixed("tools/list", json!({}))));
+        calls.push((2, Call::Fixed("server/discover", obj(json!({})))));
+        calls.push((1, Call::Fixed("tools/list", obj(json!({})))));
         if s.capabilities.resources || !s.resources.is_empty() {
-            calls.push((1, Call::Fixed("resources/list", json!({}))));
-            calls.push((1, Call::Fixed("resources/templates/list", json!({}))));
+            calls.push((1, Call::Fixed("resources/list", obj(json!({})))));
+            calls.push((1, Call::Fixed("resources/templates/list", obj(json!({})))));
         }
         if s.capabilities.prompts || !s.prompts.is_empty() {
-            calls.push((1, Call::Fixed("prompts/list", json!({}))));
+            calls.push((1, Call::Fixed("prompts/list", obj(json!({})))));
         }
         for t in s.tools.iter().take(32) {
             // annotated tools are where header bugs hide: weight them up
@@ -60,7 +61,7 @@ impl BasePlan {
         }
         calls.push((1, Call::UnknownTool));
         for r in s.resources.iter().take(8) {
-            calls.push((2, Call::Fixed("resources/read", json!({"uri": r}))));
+            calls.push((2, Call::Fixed("resources/read", obj(json!({"uri": r})))));
         }
         for t in s.resource_templates.iter().take(8) {
             calls.push((1, Call::Template(t.clone())));
@@ -71,19 +72,19 @@ impl BasePlan {
         for p in s.prompts.iter().take(8) {
             calls.push((
                 2,
-                Call::Fixed("prompts/get", json!({"name": p, "arguments": {}})),
+                Call::Fixed("prompts/get", obj(json!({"name": p, "arguments": {}}))),
             ));
         }
         if s.capabilities.prompts {
             calls.push((
                 1,
-                Call::Fixed("prompts/get", json!({"name": "no_such_prompt"})),
+                Call::Fixed("prompts/get", obj(json!({"name": "no_such_prompt"}))),
             ));
         }
         calls.push((1, Call::OddMethod));
         let (weights, calls) = calls.into_iter().unzip();
         BasePlan {
-            surface: s.clone(),
+            renderer: Renderer::new(s),
             calls,
             weights,
         }
@@ -91,9 +92,15 @@ impl BasePlan {
 
     /// A conformant request: a weighted call, a drawn id.
     pub fn draw(&self, r: &mut Rng) -> Case {
+        let (id, method, params) = self.draw_call(r);
+        self.renderer.render(&id, method, &params)
+    }
+
+    /// The id, method and params of a conformant request.
+    pub fn draw_call(&self, r: &mut Rng) -> (Value, &'static str, Map<String, Value>) {
         let id = id(r);
         let (method, params) = match &self.calls[r.weighted(&self.weights)] {
-            Call::Fixed(m, p) => (*m, p.clone()),
+            Call::Fixed(m, p) => return (id, m, p.clone()),
             Call::Tool(name, plan) => (
                 "tools/call",
                 json!({"name": name, "arguments": plan.draw(r)}),
@@ -130,7 +137,19 @@ impl BasePlan {
                 (m, json!({}))
             }
         };
-        conformant_case(&self.surface, id, method, params)
+        let params = match params {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        };
+        (id, method, params)
+    }
+}
+
+/// The members of a JSON object literal.
+fn obj(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
     }
 }
 
