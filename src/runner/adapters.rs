@@ -25,9 +25,12 @@ impl Sender for NetSender {
     }
 }
 
-/// The props generator (`mcpdiff_props::gen::CaseGen`).
+/// The props generator (`mcpdiff_props::gen::CaseGen`). Built with `default()`; the private
+/// field keeps that the only way, so per-run knobs can be added without touching callers.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct PropsGenerator;
+pub struct PropsGenerator {
+    _knobs: (),
+}
 
 impl Generator for PropsGenerator {
     type Source = CaseGen;
