@@ -9,7 +9,7 @@
 # Prints PASS/FAIL per target and exits 1 if any target is missed (2 if it could not run).
 #
 # Usage: benches/side_by_side.sh        (from anywhere; builds in the repository)
-# Env:   WRK_SECS (5), RUN_CASES (40000), MEM_CASES (100000), WRK_CONNS (8), ROUNDS (3)
+# Env:   WRK_SECS (5), RUN_CASES (40000), MEM_CASES (100000), WRK_CONNS (8), ROUNDS (5)
 #
 # (a) and (b) alternate ROUNDS times and the median ratio is the figure: on a shared machine
 # the load changes from second to second, and one pair of runs can land on different loads.
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 
 WRK_SECS=${WRK_SECS:-5}
 RUN_CASES=${RUN_CASES:-40000}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 MEM_CASES=${MEM_CASES:-100000}
 WRK_CONNS=${WRK_CONNS:-8}
 BIN=target/release/mcpdiff
