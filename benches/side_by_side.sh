@@ -9,12 +9,16 @@
 # Prints PASS/FAIL per target and exits 1 if any target is missed (2 if it could not run).
 #
 # Usage: benches/side_by_side.sh        (from anywhere; builds in the repository)
-# Env:   WRK_SECS (5), RUN_CASES (20000), MEM_CASES (100000), WRK_CONNS (8)
+# Env:   WRK_SECS (5), RUN_CASES (40000), MEM_CASES (100000), WRK_CONNS (8), ROUNDS (5)
+#
+# (a) and (b) alternate ROUNDS times and the median ratio is the figure: on a shared machine
+# the load changes from second to second, and one pair of runs can land on different loads.
 set -u
 cd "$(dirname "$0")/.."
 
 WRK_SECS=${WRK_SECS:-5}
-RUN_CASES=${RUN_CASES:-20000}
+RUN_CASES=${RUN_CASES:-40000}
+ROUNDS=${ROUNDS:-5}
 MEM_CASES=${MEM_CASES:-100000}
 WRK_CONNS=${WRK_CONNS:-8}
 BIN=target/release/mcpdiff
@@ -70,23 +74,35 @@ STATUS=$(timeout 10 curl -sS -o "$TMP/answer" -w '%{http_code}' -X POST "$URL" \
 grep -q '"result"' "$TMP/answer" && [ "$STATUS" = 200 ] \
   || die "the fixed request is not answered 200 + result (got $STATUS: $(head -c 300 "$TMP/answer"))"
 
-say "== (a) wrk -t1 -c$WRK_CONNS -d${WRK_SECS}s, one fixed tools/call request"
-timeout $((WRK_SECS + 30)) wrk -t1 -c"$WRK_CONNS" -d"${WRK_SECS}s" -s benches/wrk_tools_call.lua "$URL" \
-  >"$TMP/wrk.out" 2>&1 || die "wrk failed: $(cat "$TMP/wrk.out")"
-grep -E 'Requests/sec|Non-2xx|Socket errors' "$TMP/wrk.out" | sed 's/^/   /'
-WRK_RATE=$(awk '/Requests\/sec/ {print $2}' "$TMP/wrk.out")
-[ -n "$WRK_RATE" ] || die "no rate in wrk's output"
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+: >"$TMP/ratios"; : >"$TMP/wrk_rates"; : >"$TMP/run_rates"
+for round in $(seq 1 "$ROUNDS"); do
+  say "== round $round/$ROUNDS (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  say "   (a) wrk -t1 -c$WRK_CONNS -d${WRK_SECS}s, one fixed tools/call request"
+  timeout $((WRK_SECS + 30)) wrk -t1 -c"$WRK_CONNS" -d"${WRK_SECS}s" -s benches/wrk_tools_call.lua "$URL" \
+    >"$TMP/wrk.out" 2>&1 || die "wrk failed: $(cat "$TMP/wrk.out")"
+  grep -E 'Requests/sec|Non-2xx|Socket errors' "$TMP/wrk.out" | sed 's/^/      /'
+  WRK_RATE=$(awk '/Requests\/sec/ {print $2}' "$TMP/wrk.out")
+  [ -n "$WRK_RATE" ] || die "no rate in wrk's output"
+  say "   (b) mcpdiff run $URL --cases $RUN_CASES --seed 1 (default concurrency 8; judged cases/s)"
+  timeout 600 "$BIN" run "$URL" --cases "$RUN_CASES" --seed 1 --quiet --json "$TMP/run.json" \
+    >"$TMP/run.out" 2>&1
+  RC=$?
+  [ "$RC" -le 1 ] || die "mcpdiff run failed ($RC): $(tail -5 "$TMP/run.out")"
+  RUN_RATE=$(grep -o '"cases_per_second": *[0-9.e+-]*' "$TMP/run.json" | head -n1 | sed 's/.*: *//')
+  [ -n "$RUN_RATE" ] || die "no stats.cases_per_second in the run's JSON"
+  RATIO=$(awk -v a="$WRK_RATE" -v b="$RUN_RATE" 'BEGIN { printf "%.3f", b / a }')
+  printf '      mcpdiff: %.0f judged cases/s; ratio (b)/(a) = %s\n' "$RUN_RATE" "$RATIO"
+  echo "$RATIO" >>"$TMP/ratios"; echo "$WRK_RATE" >>"$TMP/wrk_rates"; echo "$RUN_RATE" >>"$TMP/run_rates"
+done
+RATIO=$(median <"$TMP/ratios")
+WRK_RATE=$(median <"$TMP/wrk_rates")
+RUN_RATE=$(median <"$TMP/run_rates")
+say "== median of $ROUNDS rounds: wrk $WRK_RATE req/s, mcpdiff $(printf '%.0f' "$RUN_RATE") cases/s, ratio $RATIO (ratios: $(tr '\n' ' ' <"$TMP/ratios"))"
 
-say "== (b) mcpdiff run $URL --cases $RUN_CASES --seed 1 (default concurrency 8; judged cases/s)"
-timeout 600 "$BIN" run "$URL" --cases "$RUN_CASES" --seed 1 --quiet --json "$TMP/run.json" \
-  >"$TMP/run.out" 2>&1
-RC=$?
-[ "$RC" -le 1 ] || die "mcpdiff run failed ($RC): $(tail -5 "$TMP/run.out")"
-RUN_RATE=$(grep -o '"cases_per_second": *[0-9.e+-]*' "$TMP/run.json" | head -n1 | sed 's/.*: *//')
-[ -n "$RUN_RATE" ] || die "no stats.cases_per_second in the run's JSON"
-printf '   mcpdiff: %.0f judged cases/s\n' "$RUN_RATE"
-RATIO=$(awk -v a="$WRK_RATE" -v b="$RUN_RATE" 'BEGIN { printf "%.3f", b / a }')
-say "   ratio (b)/(a) = $RATIO"
+say "== generator: cases/s on one thread ($BIN bench gen)"
+GEN_LINE=$(timeout 120 "$BIN" bench gen --secs 2) || die "bench gen failed"
+say "   $GEN_LINE"
 
 say "== judge: Verdicts/s on one thread ($BIN bench judge)"
 JUDGE_LINE=$(timeout 120 "$BIN" bench judge --secs 3) || die "bench judge failed"
@@ -124,7 +140,7 @@ verdict() { # name, pass(0/1), detail
 }
 verdict "judge >= 1,000,000 Verdicts/s on one core" \
   "$(awk -v r="$JUDGE_RATE" 'BEGIN { print (r >= 1000000) ? 1 : 0 }')" "$JUDGE_RATE/s"
-verdict "end-to-end >= 0.5 x wrk's rate" \
+verdict "end-to-end >= 0.5 x wrk's rate (median of $ROUNDS rounds)" \
   "$(awk -v r="$RATIO" 'BEGIN { print (r >= 0.5) ? 1 : 0 }')" \
   "$(printf '%.0f' "$RUN_RATE") vs $WRK_RATE req/s, ratio $RATIO"
 verdict "every mutant caught in < 5 s" \

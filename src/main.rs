@@ -5,6 +5,12 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// mimalloc instead of the system allocator: the oracle and the transport allocate many
+/// small JSON values per case, and glibc's malloc/free were ~25% of the client's
+/// instructions per case (issue 7 profile).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod cmd;
 
 #[derive(Parser)]

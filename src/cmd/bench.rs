@@ -3,6 +3,7 @@
 //!
 //! - `mcpdiff bench judge`: Verdicts per second on one thread over the runner's own case mix
 //!   (the same work criterion's `oracle/judge` bench does, as a `key=value` line);
+//! - `mcpdiff bench gen`: cases per second of the runner's generator on one thread;
 //! - `mcpdiff bench mutants`: every mutant served over loopback, one `mcpdiff run` each with
 //!   the CLI's default settings, and when its named rule first failed (`Tally::
 //!   first_failed_at`), then the median and the max.
@@ -15,7 +16,7 @@ use mcpdiff::serve::{spawn, Variant};
 use mcpdiff::transport::{Client, Limits};
 use mcpdiff_oracle::reference::{probes::probes, MUTANTS};
 use mcpdiff_oracle::{fixture, judge};
-use mcpdiff_props::gen::{case_for, case_strategy};
+use mcpdiff_props::gen::CaseGen;
 use std::hint::black_box;
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -41,6 +42,12 @@ enum What {
         #[arg(long, default_value_t = 3.0)]
         secs: f64,
     },
+    /// Cases per second of the runner's generator (`CaseGen`) on one thread.
+    Gen {
+        /// Seconds to measure.
+        #[arg(long, default_value_t = 3.0)]
+        secs: f64,
+    },
     /// Time to the first finding of each mutant's named rule, default `run` settings.
     Mutants {
         /// Seed of every run (the CLI's default is the clock; fixed here to be repeatable).
@@ -58,6 +65,7 @@ enum What {
 pub fn run(args: Args) -> ExitCode {
     match args.what {
         What::Judge { secs } => judge_rate(secs),
+        What::Gen { secs } => gen_rate(secs),
         What::Mutants {
             seed,
             max_time,
@@ -81,8 +89,8 @@ pub fn run(args: Args) -> ExitCode {
 /// Judge the runner's first 4096 cases (seed 1) round and round for `secs` on this thread.
 fn judge_rate(secs: f64) -> ExitCode {
     let surface = fixture::surface();
-    let strategy = case_strategy(&surface);
-    let cases: Vec<_> = (0..4096).map(|i| case_for(&strategy, 1, i)).collect();
+    let gen = CaseGen::new(&surface);
+    let cases: Vec<_> = (0..4096).map(|i| gen.case(1, i)).collect();
     let budget = Duration::from_secs_f64(secs.clamp(0.1, 60.0));
     let start = Instant::now();
     let cpu_start = thread_cpu_secs();
@@ -105,6 +113,32 @@ fn judge_rate(secs: f64) -> ExitCode {
          cpu_secs={cpu:.2} wall_secs={wall:.2}",
         judged as f64 / cpu,
         judged as f64 / wall
+    );
+    ExitCode::SUCCESS
+}
+
+/// Generate the fixture surface's cases (seed 1, fresh indices) for `secs` on this thread.
+fn gen_rate(secs: f64) -> ExitCode {
+    let gen = CaseGen::new(&fixture::surface());
+    let budget = Duration::from_secs_f64(secs.clamp(0.1, 60.0));
+    let start = Instant::now();
+    let cpu_start = thread_cpu_secs();
+    let mut made = 0u64;
+    while start.elapsed() < budget {
+        for _ in 0..1024 {
+            black_box(gen.case(1, made));
+            made += 1;
+        }
+    }
+    let wall = start.elapsed().as_secs_f64();
+    let cpu = match (cpu_start, thread_cpu_secs()) {
+        (Some(a), Some(b)) if b > a => b - a,
+        _ => wall,
+    };
+    println!(
+        "gen cases={made} cases_per_second={:.0} us_per_case={:.2} cpu_secs={cpu:.2} wall_secs={wall:.2}",
+        made as f64 / cpu,
+        cpu * 1e6 / made as f64
     );
     ExitCode::SUCCESS
 }

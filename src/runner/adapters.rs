@@ -1,13 +1,11 @@
 //! The adapters the CLI and the tests plug into the runner: `NetSender` (the raw-byte
 //! transport bound to one endpoint) and `PropsGenerator` (the props case generator, one
-//! strategy per surface, built once).
+//! `CaseGen` compiled per surface).
 
-use super::{Generator, Sender};
+use super::{CaseSource, Generator, Sender};
 use crate::transport::{Client, Endpoint};
 use mcpdiff_oracle::{Case, Observation, Surface};
-use mcpdiff_props::gen::{case_for, case_strategy};
-use proptest::strategy::BoxedStrategy;
-use std::cell::RefCell;
+use mcpdiff_props::gen::CaseGen;
 use std::sync::Arc;
 
 /// The transport client bound to one endpoint.
@@ -21,26 +19,29 @@ impl Sender for NetSender {
     async fn send(&self, case: Case) -> Observation {
         self.client.send(&case, &self.endpoint).await
     }
+
+    async fn send_ref(&self, case: &Case) -> Observation {
+        self.client.send(case, &self.endpoint).await
+    }
 }
 
-/// The props generator, one strategy per surface (built once, reused for every case).
-#[derive(Default)]
+/// The props generator (`mcpdiff_props::gen::CaseGen`). Built with `default()`; the private
+/// field keeps that the only way, so per-run knobs can be added without touching callers.
+#[derive(Clone, Copy, Debug, Default)]
 pub struct PropsGenerator {
-    cache: RefCell<Vec<(Surface, BoxedStrategy<Case>)>>,
+    _knobs: (),
 }
 
 impl Generator for PropsGenerator {
-    fn case(&self, surface: &Surface, seed: u64, index: u64) -> Case {
-        let mut cache = self.cache.borrow_mut();
-        let pos = match cache.iter().position(|(s, _)| s == surface) {
-            Some(p) => p,
-            None => {
-                cache.push((surface.clone(), case_strategy(surface)));
-                cache.len() - 1
-            }
-        };
-        let mut case = case_for(&cache[pos].1, seed, index);
-        case.path = surface.endpoint.clone();
-        case
+    type Source = CaseGen;
+
+    fn for_surface(&self, surface: &Surface) -> CaseGen {
+        CaseGen::new(surface)
+    }
+}
+
+impl CaseSource for CaseGen {
+    fn case(&self, seed: u64, index: u64) -> Case {
+        CaseGen::case(self, seed, index)
     }
 }

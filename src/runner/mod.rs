@@ -10,16 +10,17 @@ pub mod adapters;
 pub mod disagree;
 pub mod discover;
 pub mod prepare;
+mod record;
 pub mod revision;
 pub mod shrink;
 pub mod tally;
+mod window;
 
 pub use adapters::{NetSender, PropsGenerator};
-use disagree::{answer_class, Disagreement, Disagreements};
+use disagree::Disagreement;
 use mcpdiff_oracle::rules::RuleId;
-use mcpdiff_oracle::{check, judge, Case, Observation, Surface};
+use mcpdiff_oracle::{judge, Case, Observation, Surface};
 use shrink::ShrinkBudget;
-use std::collections::BTreeMap;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -29,12 +30,24 @@ use tokio::sync::Mutex;
 /// Something that answers cases: a target over the network, or an in-process server.
 pub trait Sender: Clone + Send + Sync + 'static {
     fn send(&self, case: Case) -> impl Future<Output = Observation> + Send;
+
+    /// `send` without giving up the case (the runner keeps it for the tally). The default
+    /// clones; a sender that only reads the case overrides it.
+    fn send_ref(&self, case: &Case) -> impl Future<Output = Observation> + Send {
+        self.send(case.clone())
+    }
 }
 
-/// Produces the `index`-th case of a run for a surface. Called on the runner's own task
-/// (generation is cheap and pure), so it needs neither `Send` nor `Sync`.
+/// The cases of one surface: `case(seed, index)` is the `index`-th case of a run with
+/// `seed`, a pure function, called from any runtime thread.
+pub trait CaseSource: Send + Sync + 'static {
+    fn case(&self, seed: u64, index: u64) -> Case;
+}
+
+/// Builds the case source of a surface, once per surface group before the first case.
 pub trait Generator {
-    fn case(&self, surface: &Surface, seed: u64, index: u64) -> Case;
+    type Source: CaseSource;
+    fn for_surface(&self, surface: &Surface) -> Self::Source;
 }
 
 /// One target as the runner sees it.
@@ -164,13 +177,7 @@ pub async fn run<S: Sender, G: Generator>(
 ) -> RunResult {
     let start = Instant::now();
     let deadline = start + cfg.max_time;
-    let pacer = Arc::new(Pacer::new(cfg.rate));
     let targets = Arc::new(targets);
-    let mut tallies: Vec<Tally> = targets.iter().map(|_| Tally::default()).collect();
-    let mut disagreements = Disagreements::default();
-    let mut requests = 0u64;
-    let mut cases_done = 0u64;
-    let mut stopped_by_time = false;
     progress.phase("fuzzing");
 
     let groups = groups(&targets);
@@ -187,84 +194,58 @@ pub async fn run<S: Sender, G: Generator>(
         }
     }
     let seeded_count = seeded.len() as u64;
-    let mut seeded = seeded.into_iter();
-    let mut set = tokio::task::JoinSet::new();
-    let mut next_index = 0u64;
-    // round-robin over groups: generated case i goes to group i % groups
-    let total = cfg.cases + seeded_count;
+    let sources = groups
+        .iter()
+        .map(|g| generator.for_surface(&targets[g[0]].gen_surface))
+        .collect();
+    let workers = cfg.concurrency.max(1);
+    let shared = Arc::new(window::Shared::new(
+        Arc::clone(&targets),
+        groups,
+        sources,
+        seeded,
+        cfg.seed,
+        cfg.cases + seeded_count,
+        start,
+        deadline,
+        Pacer::new(cfg.rate),
+        record::Record::new(targets.len(), cfg.max_disagreements),
+    ));
+    let mut pool = tokio::task::JoinSet::new();
+    for _ in 0..workers {
+        pool.spawn(window::worker(Arc::clone(&shared)));
+    }
+    // wait for the workers (or the deadline), passing progress on as it comes
+    let mut shown = 0u64;
+    let mut tick = tokio::time::interval(Duration::from_millis(50));
     loop {
-        while set.len() < cfg.concurrency.max(1) && next_index < total {
-            if Instant::now() >= deadline {
-                stopped_by_time = true;
-                break;
-            }
-            let index = next_index;
-            next_index += 1;
-            let (group, case) = match seeded.next() {
-                Some((g, case)) => (groups[g].clone(), case),
-                None => {
-                    let gen_index = index - seeded_count;
-                    let group = groups[(gen_index as usize) % groups.len()].clone();
-                    let case = generator.case(&targets[group[0]].gen_surface, cfg.seed, gen_index);
-                    (group, case)
-                }
-            };
-            let targets = Arc::clone(&targets);
-            let pacer = Arc::clone(&pacer);
-            set.spawn(async move {
-                // every target of the group at once: one slow target (an open SSE stream,
-                // a hung server) costs the case its time limit once, not once per target
-                let sends = group.iter().map(|&t| {
-                    let targets = Arc::clone(&targets);
-                    let pacer = Arc::clone(&pacer);
-                    let case = case.clone();
-                    async move {
-                        pacer.wait().await;
-                        (t, targets[t].sender.send(case).await)
-                    }
-                });
-                let answers = futures::future::join_all(sends).await;
-                (index, case, answers)
-            });
+        let finished = tokio::select! {
+            j = pool.join_next() => j.is_none(),
+            _ = tokio::time::sleep_until(deadline.into()) => true,
+            _ = tick.tick() => false,
+        };
+        let done = shared.done.load(std::sync::atomic::Ordering::Relaxed);
+        for _ in shown..done {
+            progress.case_done();
         }
-        let Some(joined) = set.join_next().await else {
+        shown = done;
+        if finished {
             break;
-        };
-        let Ok((index, case, answers)) = joined else {
-            continue; // a panicked task loses one case, never the run
-        };
-        cases_done += 1;
-        progress.case_done();
-        let mut classes: BTreeMap<String, String> = BTreeMap::new();
-        let mut any_finding = false;
-        for (t, obs) in &answers {
-            requests += 1;
-            let target = &targets[*t];
-            let verdict = judge(&case, &target.surface);
-            let findings = check(&verdict, obs);
-            any_finding |= !findings.is_empty();
-            tallies[*t].record(index, &case, &verdict, obs, &findings);
-            if !findings.is_empty() {
-                tallies[*t].note_first_failures(&verdict, &findings, start.elapsed());
-            }
-            classes.insert(target.name.clone(), answer_class(obs));
-        }
-        let distinct: std::collections::BTreeSet<&String> = classes.values().collect();
-        if !any_finding && distinct.len() > 1 {
-            disagreements.offer(
-                Disagreement {
-                    case_index: index,
-                    answers: classes,
-                    case,
-                },
-                cfg.max_disagreements,
-            );
-        }
-        if Instant::now() >= deadline && next_index < total {
-            stopped_by_time = true;
-            set.abort_all();
         }
     }
+    // out of time with cases left or in flight: stop the workers where they are
+    pool.abort_all();
+    while pool.join_next().await.is_some() {}
+    let record = std::mem::replace(
+        &mut *shared.record.lock().unwrap_or_else(|p| p.into_inner()),
+        record::Record::new(0, 0),
+    );
+    let stopped_by_time = record.cases < shared.total && Instant::now() >= deadline;
+    drop(shared);
+    let cases_done = record.cases;
+    let mut requests = record.requests;
+    let disagreements = record.disagreements;
+    let tallies = record.tallies;
 
     progress.phase("shrinking");
     // targets shrink concurrently, each its own findings in turn (one target's requests

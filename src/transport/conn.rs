@@ -4,6 +4,7 @@
 //! it already reads the answer (a server may answer early, e.g. 413, without reading a large
 //! body; waiting for the write to finish first would turn that into a timeout).
 
+use bytes::BufMut;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use tokio::io::{AsyncRead, AsyncReadExt};
@@ -42,15 +43,18 @@ impl<R: AsyncRead + Unpin> Reader<R> {
         }
     }
 
-    /// Read once more into `buf`, waiting at most until `deadline`.
+    /// Read once more into `buf` (at most `READ_SIZE` bytes), waiting at most until
+    /// `deadline`. The bytes land in `buf`'s spare capacity: no zeroed scratch chunk and no
+    /// copy (issue 7 profile: zeroing and copying a 16 KiB chunk per read was ~20% of the
+    /// client's instructions per case).
     pub async fn fill(&mut self, deadline: Instant) -> Result<usize, ReadError> {
-        let mut chunk = [0u8; READ_SIZE];
-        match timeout_at(deadline, self.inner.read(&mut chunk)).await {
+        self.buf.reserve(READ_SIZE);
+        let mut room = (&mut self.buf).limit(READ_SIZE);
+        match timeout_at(deadline, self.inner.read_buf(&mut room)).await {
             Err(_) => Err(ReadError::Timeout),
             Ok(Err(_)) => Err(ReadError::Io),
             Ok(Ok(0)) => Err(ReadError::Eof),
             Ok(Ok(n)) => {
-                self.buf.extend_from_slice(&chunk[..n]);
                 self.received += n;
                 Ok(n)
             }

@@ -9,7 +9,7 @@ use super::body::{classify, BodyError, Decoder};
 use super::conn::{ReadError, Reader};
 use super::head::{parse_head, Framing, Head, HeadParse};
 use super::limits::Limits;
-use super::sse::{is_rpc_response, message, SseParser};
+use super::sse::{answers_request, message, SseParser};
 use mcpdiff_oracle::{Body, HttpAnswer, Observation, TransportFailure};
 use tokio::io::AsyncRead;
 use tokio::time::Instant;
@@ -155,7 +155,8 @@ async fn read_sse<R: AsyncRead + Unpin>(
     let mut messages = Vec::new();
     let mut events = Vec::new();
     let mut read = 0usize;
-    // Set once a JSON-RPC response arrived: the stream then only gets a short idle window.
+    // Set once the request is answered (a JSON-RPC response, a listen acknowledgement): the
+    // stream then only gets a short idle window.
     let mut idle_deadline: Option<Instant> = None;
     loop {
         let wait_until = idle_deadline.map_or(stream_deadline, |d| d.min(stream_deadline));
@@ -165,7 +166,7 @@ async fn read_sse<R: AsyncRead + Unpin>(
                 parser.feed(&piece, &mut events);
                 for data in events.drain(..) {
                     let m = message(&data, limits.keep_chars);
-                    if is_rpc_response(&m) {
+                    if answers_request(&m) {
                         idle_deadline = Some(Instant::now() + limits.sse_idle_after_response);
                     }
                     messages.push(m);

@@ -91,8 +91,19 @@ pub(crate) fn truncate(s: &str, keep: usize) -> String {
     s.chars().take(keep).collect()
 }
 
-/// Whether a message is a JSON-RPC response (has `id` and `result` or `error`): after one, the
-/// client only waits briefly for the stream to end.
+/// Whether a message answers the request that opened the stream, so the client only waits
+/// briefly for the stream to end: a JSON-RPC response, or the acknowledgement that opens a
+/// `subscriptions/listen` stream (such a stream never carries a response; after the
+/// acknowledgement it only waits for changes, and waiting `sse_max_time` on it cost every
+/// run that sends the listen probe a fixed 3 s: issue 7).
+pub(crate) fn answers_request(m: &SseMessage) -> bool {
+    is_rpc_response(m)
+        || matches!(m, SseMessage::Json(v)
+            if v.get("method").and_then(serde_json::Value::as_str)
+                == Some("notifications/subscriptions/acknowledged"))
+}
+
+/// Whether a message is a JSON-RPC response (has `id` and `result` or `error`).
 pub(crate) fn is_rpc_response(m: &SseMessage) -> bool {
     match m {
         SseMessage::Json(v) => {
@@ -161,5 +172,10 @@ mod tests {
             9
         )));
         assert!(!is_rpc_response(&message(br#"{"result":1}"#, 9)));
+        let ack = br#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged"}"#;
+        assert!(answers_request(&message(ack, 9)));
+        assert!(!is_rpc_response(&message(ack, 9)));
+        let progress = br#"{"jsonrpc":"2.0","method":"notifications/progress"}"#;
+        assert!(!answers_request(&message(progress, 9)));
     }
 }

@@ -1,114 +1,176 @@
 //! The conformant request a case starts from: a method the surface offers (or an unknown
 //! one), with parameters drawn from what the surface declares, built by the oracle's
 //! conformant client so every mirrored header is right.
+//!
+//! `BasePlan::compile` turns a surface into weighted choices once; a draw is then a weighted
+//! pick, an id and (for tools) arguments from the compiled schema, rendered by `Renderer`
+//! (byte for byte what `client::conformant_case` builds).
 
-use super::args::arguments;
-use mcpdiff_oracle::client::conformant_case;
+use super::args::ObjectPlan;
+use super::render::Renderer;
+use super::rng::Rng;
+use crate::strategies::values::MAX_SAFE;
 use mcpdiff_oracle::{Case, Surface};
-use proptest::prelude::*;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
-fn id() -> BoxedStrategy<Value> {
-    prop_oneof![
-        6 => (0i64..1000).prop_map(|i| json!(i)),
-        2 => super::regex("[a-z0-9-]{1,12}").prop_map(Value::String),
-        1 => prop::sample::select(vec![
-            json!(0),
-            json!(-1),
-            json!(9007199254740991i64),
-            json!(""),
-            json!("1"),
-        ]),
-    ]
-    .boxed()
+/// One kind of call, with its parameters or how to draw them.
+#[derive(Clone, Debug)]
+enum Call {
+    /// A fixed method and params.
+    Fixed(&'static str, Map<String, Value>),
+    /// `tools/call` of a declared tool, arguments drawn from its schema.
+    Tool(String, ObjectPlan),
+    /// `tools/call` of an undeclared tool named `[a-z_]{1,10}`.
+    UnknownTool,
+    /// `resources/read` of a template instantiated with `[a-z0-9]{1,6}`.
+    Template(String),
+    /// `resources/read` of a URI that is not declared.
+    OddResource,
+    /// A method outside the surface (or outside the revision).
+    OddMethod,
 }
 
-/// (method, params) pairs the surface offers, each with its weight.
-fn calls(s: &Surface) -> BoxedStrategy<(String, Value)> {
-    let mut choices: Vec<(u32, BoxedStrategy<(String, Value)>)> = Vec::new();
-    let fixed = |m: &str, p: Value| Just((m.to_string(), p)).boxed();
-    choices.push((2, fixed("server/discover", json!({}))));
-    choices.push((1, fixed("tools/list", json!({}))));
-    if s.capabilities.resources || !s.resources.is_empty() {
-        choices.push((1, fixed("resources/list", json!({}))));
-        choices.push((1, fixed("resources/templates/list", json!({}))));
+/// The weighted calls of one surface.
+#[derive(Clone, Debug)]
+pub struct BasePlan {
+    renderer: Renderer,
+    calls: Vec<Call>,
+    weights: Vec<u32>,
+}
+
+impl BasePlan {
+    pub fn compile(s: &Surface) -> BasePlan {
+        let mut calls: Vec<(u32, Call)> = Vec::new();
+        calls.push((2, Call::Fixed("server/discover", obj(json!({})))));
+        calls.push((1, Call::Fixed("tools/list", obj(json!({})))));
+        if s.capabilities.resources || !s.resources.is_empty() {
+            calls.push((1, Call::Fixed("resources/list", obj(json!({})))));
+            calls.push((1, Call::Fixed("resources/templates/list", obj(json!({})))));
+        }
+        if s.capabilities.prompts || !s.prompts.is_empty() {
+            calls.push((1, Call::Fixed("prompts/list", obj(json!({})))));
+        }
+        for t in s.tools.iter().take(32) {
+            // annotated tools are where header bugs hide: weight them up
+            let annotated = t.header_params.as_ref().is_ok_and(|p| !p.is_empty());
+            let w = if annotated { 12 } else { 3 };
+            calls.push((
+                w,
+                Call::Tool(t.name.clone(), ObjectPlan::compile(&t.input_schema)),
+            ));
+        }
+        calls.push((1, Call::UnknownTool));
+        for r in s.resources.iter().take(8) {
+            calls.push((2, Call::Fixed("resources/read", obj(json!({"uri": r})))));
+        }
+        for t in s.resource_templates.iter().take(8) {
+            calls.push((1, Call::Template(t.clone())));
+        }
+        if s.capabilities.resources {
+            calls.push((1, Call::OddResource));
+        }
+        for p in s.prompts.iter().take(8) {
+            calls.push((
+                2,
+                Call::Fixed("prompts/get", obj(json!({"name": p, "arguments": {}}))),
+            ));
+        }
+        if s.capabilities.prompts {
+            calls.push((
+                1,
+                Call::Fixed("prompts/get", obj(json!({"name": "no_such_prompt"}))),
+            ));
+        }
+        calls.push((1, Call::OddMethod));
+        let (weights, calls) = calls.into_iter().unzip();
+        BasePlan {
+            renderer: Renderer::new(s),
+            calls,
+            weights,
+        }
     }
-    if s.capabilities.prompts || !s.prompts.is_empty() {
-        choices.push((1, fixed("prompts/list", json!({}))));
+
+    /// A conformant request: a weighted call, a drawn id.
+    pub fn draw(&self, r: &mut Rng) -> Case {
+        let (id, method, params) = self.draw_call(r);
+        self.renderer.render(&id, method, &params)
     }
-    for t in s.tools.iter().take(32) {
-        let name = t.name.clone();
-        // annotated tools are where header bugs hide: weight them up
-        let annotated = t.header_params.as_ref().is_ok_and(|p| !p.is_empty());
-        let w = if annotated { 12 } else { 3 };
-        let strat = arguments(&t.input_schema)
-            .prop_map(move |a| {
-                (
-                    "tools/call".to_string(),
-                    json!({"name": name, "arguments": a}),
-                )
-            })
-            .boxed();
-        choices.push((w, strat));
+
+    /// The id, method and params of a conformant request.
+    pub fn draw_call(&self, r: &mut Rng) -> (Value, &'static str, Map<String, Value>) {
+        let id = id(r);
+        let (method, params) = match &self.calls[r.weighted(&self.weights)] {
+            Call::Fixed(m, p) => return (id, m, p.clone()),
+            Call::Tool(name, plan) => (
+                "tools/call",
+                json!({"name": name, "arguments": plan.draw(r)}),
+            ),
+            Call::UnknownTool => {
+                let mut n = String::new();
+                let len = r.len(1, 10);
+                r.push_from(&mut n, len, b"abcdefghijklmnopqrstuvwxyz_");
+                ("tools/call", json!({"name": n, "arguments": {}}))
+            }
+            Call::Template(t) => {
+                let mut v = String::new();
+                let len = r.len(1, 6);
+                r.push_from(&mut v, len, b"abcdefghijklmnopqrstuvwxyz0123456789");
+                ("resources/read", json!({"uri": instantiate(t, &v)}))
+            }
+            Call::OddResource => {
+                let uri = r.pick(&[
+                    "file:///no/such/file",
+                    "file:///projects/caf\u{e9}.json",
+                    "https://example.com/a%20b?q=1#f",
+                ]);
+                ("resources/read", json!({"uri": uri}))
+            }
+            Call::OddMethod => {
+                let m = r.pick(&[
+                    "ping",
+                    "initialize",
+                    "logging/setLevel",
+                    "resources/subscribe",
+                    "x-probe/unknown",
+                    "Tools/List",
+                ]);
+                (m, json!({}))
+            }
+        };
+        let params = match params {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        };
+        (id, method, params)
     }
-    choices.push((
-        1,
-        super::regex("[a-z_]{1,10}")
-            .prop_map(|n| {
-                (
-                    "tools/call".to_string(),
-                    json!({"name": n, "arguments": {}}),
-                )
-            })
-            .boxed(),
-    ));
-    for r in s.resources.iter().take(8) {
-        choices.push((2, fixed("resources/read", json!({"uri": r}))));
+}
+
+/// The members of a JSON object literal.
+fn obj(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
     }
-    for t in s.resource_templates.iter().take(8) {
-        let t = t.clone();
-        choices.push((
-            1,
-            super::regex("[a-z0-9]{1,6}")
-                .prop_map(move |v| {
-                    let uri = instantiate(&t, &v);
-                    ("resources/read".to_string(), json!({"uri": uri}))
-                })
-                .boxed(),
-        ));
+}
+
+/// A request id: mostly small integers, some strings, a few edge values.
+fn id(r: &mut Rng) -> Value {
+    match r.weighted(&[6, 2, 1]) {
+        0 => json!(r.range_i64(0, 999)),
+        1 => {
+            let mut s = String::new();
+            let len = r.len(1, 12);
+            r.push_from(&mut s, len, b"abcdefghijklmnopqrstuvwxyz0123456789-");
+            Value::String(s)
+        }
+        _ => match r.below(5) {
+            0 => json!(0),
+            1 => json!(-1),
+            2 => json!(MAX_SAFE),
+            3 => json!(""),
+            _ => json!("1"),
+        },
     }
-    if s.capabilities.resources {
-        choices.push((
-            1,
-            prop::sample::select(vec![
-                "file:///no/such/file",
-                "file:///projects/caf\u{e9}.json",
-                "https://example.com/a%20b?q=1#f",
-            ])
-            .prop_map(|u| ("resources/read".to_string(), json!({"uri": u})))
-            .boxed(),
-        ));
-    }
-    for p in s.prompts.iter().take(8) {
-        choices.push((2, fixed("prompts/get", json!({"name": p, "arguments": {}}))));
-    }
-    if s.capabilities.prompts {
-        choices.push((1, fixed("prompts/get", json!({"name": "no_such_prompt"}))));
-    }
-    choices.push((
-        1,
-        prop::sample::select(vec![
-            "ping",
-            "initialize",
-            "logging/setLevel",
-            "resources/subscribe",
-            "x-probe/unknown",
-            "Tools/List",
-        ])
-        .prop_map(|m| (m.to_string(), json!({})))
-        .boxed(),
-    ));
-    proptest::strategy::Union::new_weighted(choices).boxed()
 }
 
 /// Replace each `{var}` of an RFC 6570 level-1 template by `value`.
@@ -132,10 +194,16 @@ fn instantiate(template: &str, value: &str) -> String {
     out
 }
 
-/// A conformant request for `surface`.
-pub fn request(surface: &Surface) -> BoxedStrategy<Case> {
-    let s = surface.clone();
-    (id(), calls(surface))
-        .prop_map(move |(id, (method, params))| conformant_case(&s, id, &method, params))
-        .boxed()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_are_instantiated() {
+        assert_eq!(
+            instantiate("file:///logs/{day}.log", "x1"),
+            "file:///logs/x1.log"
+        );
+        assert_eq!(instantiate("a{b", "x"), "a{b");
+    }
 }

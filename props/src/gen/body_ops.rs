@@ -3,9 +3,9 @@
 //! changed so headers no longer match, notifications, responses, batches, deep nesting,
 //! huge numbers, non-UTF-8 and trailing bytes, and bodies that are not JSON at all.
 
+use super::rng::{Pick, Rng};
 use mcpdiff_oracle::case::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use mcpdiff_oracle::Case;
-use proptest::prelude::*;
 use serde_json::{json, Value};
 
 #[derive(Clone, Debug)]
@@ -23,7 +23,7 @@ pub enum BodyOp {
     /// Change `params.name` / `params.uri` in the body only.
     Name(String),
     /// Change one argument's value in the body only.
-    Argument(usize, Value),
+    Argument(Pick, Value),
     Response,
     Batch,
     DeepNesting(usize),
@@ -34,36 +34,114 @@ pub enum BodyOp {
     Garbage(Vec<u8>),
 }
 
-pub fn body_op() -> BoxedStrategy<BodyOp> {
-    prop_oneof![
-        4 => prop::sample::select(vec!["2025-11-25", "2025-06-18", "2026-07-29", "", "latest"]).prop_map(BodyOp::MetaVersion),
-        4 => prop::sample::select(vec!["1900-01-01", "2099-12-31", "latest", "2025-03-26"]).prop_map(BodyOp::Unsupported),
-        2 => Just(BodyOp::DropMeta),
-        3 => Just(BodyOp::DropCapabilities),
-        2 => Just(BodyOp::DropProtocolVersion),
-        3 => prop::sample::select(vec![
-            json!("abc"), json!(0), json!(-1), json!(9007199254740993u64), json!(1.5),
-            Value::Null, json!({"a": 1}), json!([1]), json!(true),
-        ]).prop_map(BodyOp::Id),
-        2 => Just(BodyOp::DropId),
-        1 => prop::sample::select(vec![json!("1.0"), json!(2.0), Value::Null]).prop_map(BodyOp::JsonRpc),
-        3 => prop::sample::select(vec!["tools/list", "prompts/list", "TOOLS/CALL", "ping", "x/y"]).prop_map(BodyOp::Method),
-        4 => super::regex("[a-z_]{1,10}|caf\u{e9}|get_weather|execute_sql").prop_map(BodyOp::Name),
-        6 => (0usize..8, prop_oneof![
-            Just(json!("eu-west1")), Just(json!(43)), Just(json!(42.0)), Just(json!(false)),
-            Just(Value::Null), Just(json!({"region": "x"})), Just(json!("=?base64?bGl0?=")),
-            Just(json!("Hello, \u{4e16}\u{754c}")), Just(json!(" padded ")),
-        ]).prop_map(|(i, v)| BodyOp::Argument(i, v)),
-        1 => Just(BodyOp::Response),
-        1 => Just(BodyOp::Batch),
-        1 => (10usize..2000).prop_map(BodyOp::DeepNesting),
-        1 => Just(BodyOp::HugeNumber),
-        1 => prop::sample::select(vec![b"x".as_slice(), b"\n{}", b" ", b"\0"]).prop_map(BodyOp::TrailingBytes),
-        1 => Just(BodyOp::NonUtf8),
-        1 => (0usize..200).prop_map(BodyOp::Truncate),
-        1 => prop::collection::vec(any::<u8>(), 0..48).prop_map(BodyOp::Garbage),
-    ]
-    .boxed()
+/// Weights of the `BodyOp` variants, in declaration order.
+const WEIGHTS: [u32; 19] = [4, 4, 2, 3, 2, 3, 2, 1, 3, 4, 6, 1, 1, 1, 1, 1, 1, 1, 1];
+
+/// A body operation, weighted towards the `_meta`, id and header-mirroring defects.
+pub fn draw(r: &mut Rng) -> BodyOp {
+    match r.weighted(&WEIGHTS) {
+        0 => BodyOp::MetaVersion(r.pick(&["2025-11-25", "2025-06-18", "2026-07-29", "", "latest"])),
+        1 => BodyOp::Unsupported(r.pick(&["1900-01-01", "2099-12-31", "latest", "2025-03-26"])),
+        2 => BodyOp::DropMeta,
+        3 => BodyOp::DropCapabilities,
+        4 => BodyOp::DropProtocolVersion,
+        5 => BodyOp::Id(match r.below(9) {
+            0 => json!("abc"),
+            1 => json!(0),
+            2 => json!(-1),
+            3 => json!(9007199254740993u64),
+            4 => json!(1.5),
+            5 => Value::Null,
+            6 => json!({"a": 1}),
+            7 => json!([1]),
+            _ => json!(true),
+        }),
+        6 => BodyOp::DropId,
+        7 => BodyOp::JsonRpc(match r.below(3) {
+            0 => json!("1.0"),
+            1 => json!(2.0),
+            _ => Value::Null,
+        }),
+        8 => BodyOp::Method(r.pick(&["tools/list", "prompts/list", "TOOLS/CALL", "ping", "x/y"])),
+        9 => BodyOp::Name(match r.below(4) {
+            0 => {
+                let mut n = String::new();
+                let len = r.len(1, 10);
+                r.push_from(&mut n, len, b"abcdefghijklmnopqrstuvwxyz_");
+                n
+            }
+            1 => "caf\u{e9}".to_string(),
+            2 => "get_weather".to_string(),
+            _ => "execute_sql".to_string(),
+        }),
+        10 => {
+            let pick = Pick(r.next_u64());
+            BodyOp::Argument(
+                pick,
+                match r.below(9) {
+                    0 => json!("eu-west1"),
+                    1 => json!(43),
+                    2 => json!(42.0),
+                    3 => json!(false),
+                    4 => Value::Null,
+                    5 => json!({"region": "x"}),
+                    6 => json!("=?base64?bGl0?="),
+                    7 => json!("Hello, \u{4e16}\u{754c}"),
+                    _ => json!(" padded "),
+                },
+            )
+        }
+        11 => BodyOp::Response,
+        12 => BodyOp::Batch,
+        13 => BodyOp::DeepNesting(r.len(10, 1999)),
+        14 => BodyOp::HugeNumber,
+        15 => BodyOp::TrailingBytes(r.pick(&[b"x".as_slice(), b"\n{}", b" ", b"\0"])),
+        16 => BodyOp::NonUtf8,
+        17 => BodyOp::Truncate(r.below(200)),
+        _ => {
+            let len = r.below(48);
+            BodyOp::Garbage((0..len).map(|_| r.next_u64() as u8).collect())
+        }
+    }
+}
+
+impl BodyOp {
+    /// The variant's name (the case label).
+    pub fn name(&self) -> &'static str {
+        match self {
+            BodyOp::MetaVersion(_) => "MetaVersion",
+            BodyOp::Unsupported(_) => "Unsupported",
+            BodyOp::DropMeta => "DropMeta",
+            BodyOp::DropCapabilities => "DropCapabilities",
+            BodyOp::DropProtocolVersion => "DropProtocolVersion",
+            BodyOp::Id(_) => "Id",
+            BodyOp::DropId => "DropId",
+            BodyOp::JsonRpc(_) => "JsonRpc",
+            BodyOp::Method(_) => "Method",
+            BodyOp::Name(_) => "Name",
+            BodyOp::Argument(..) => "Argument",
+            BodyOp::Response => "Response",
+            BodyOp::Batch => "Batch",
+            BodyOp::DeepNesting(_) => "DeepNesting",
+            BodyOp::HugeNumber => "HugeNumber",
+            BodyOp::TrailingBytes(_) => "TrailingBytes",
+            BodyOp::NonUtf8 => "NonUtf8",
+            BodyOp::Truncate(_) => "Truncate",
+            BodyOp::Garbage(_) => "Garbage",
+        }
+    }
+
+    /// Whether the op edits the body as bytes (ending JSON editing) rather than as JSON.
+    pub fn on_bytes(&self) -> bool {
+        matches!(
+            self,
+            BodyOp::TrailingBytes(_)
+                | BodyOp::NonUtf8
+                | BodyOp::Truncate(_)
+                | BodyOp::Garbage(_)
+                | BodyOp::DeepNesting(_)
+        )
+    }
 }
 
 fn meta(body: &mut Value) -> Option<&mut serde_json::Map<String, Value>> {
@@ -165,7 +243,7 @@ pub fn apply(op: &BodyOp, case: &mut Case, body: &mut Option<Value>) {
                 .and_then(Value::as_object_mut)
             {
                 if !args.is_empty() {
-                    let key = args.keys().nth(i % args.len()).cloned();
+                    let key = args.keys().nth(i.index(args.len())).cloned();
                     if let Some(k) = key {
                         args.insert(k, val.clone());
                     }

@@ -1,32 +1,30 @@
-//! Defects and benign variations planted in header fields: each mirrored header missing,
-//! mismatched, duplicated, in odd name or value case, padded, empty, with control or
-//! non-ASCII bytes, sentinel-encoded validly and invalidly; integer and boolean spellings in
-//! `Mcp-Param-*`; Origin values; session and resume headers; Content-Type and Accept.
+//! Defects planted in header fields: mirrored headers removed, mismatched, duplicated,
+//! recased, padded, emptied, with control or non-ASCII bytes, sentinel-encoded validly and
+//! invalidly; integer and boolean spellings in `Mcp-Param-*`; Origin values; session and
+//! resume headers; Content-Type and Accept; the HTTP verb.
 
+use super::rng::{Pick, Rng};
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
 use mcpdiff_oracle::Case;
-use proptest::prelude::*;
-use proptest::sample::Index;
-use serde_json::Value;
 
-/// Which header an operation targets: an index into the MCP headers the case carries.
+/// One header operation. `Pick` chooses among the MCP headers the case carries.
 #[derive(Clone, Debug)]
 pub enum HeaderOp {
-    Remove(Index),
+    Remove(Pick),
     /// Replace the value by a plausible but different one.
-    Mismatch(Index, String),
-    Duplicate(Index, bool),
-    NameCase(Index, u8),
-    ValueCase(Index),
-    Pad(Index, &'static str),
-    Empty(Index),
-    Control(Index, u8),
-    NonAscii(Index, Vec<u8>),
-    SentinelValid(Index),
-    SentinelInvalid(Index, SentinelFlaw),
-    IntSpelling(Index, &'static str),
-    BoolSpelling(Index, &'static str),
+    Mismatch(Pick, &'static str),
+    Duplicate(Pick, bool),
+    NameCase(Pick, u8),
+    ValueCase(Pick),
+    Pad(Pick, &'static str),
+    Empty(Pick),
+    Control(Pick, u8),
+    NonAscii(Pick, &'static [u8]),
+    SentinelValid(Pick),
+    SentinelInvalid(Pick, SentinelFlaw),
+    IntSpelling(Pick, &'static str),
+    BoolSpelling(Pick, &'static str),
     Origin(&'static str),
     SessionId,
     LastEventId,
@@ -46,49 +44,117 @@ pub enum SentinelFlaw {
     NoSuffix,
 }
 
-pub fn header_op() -> BoxedStrategy<HeaderOp> {
-    let i = any::<Index>;
-    prop_oneof![
-        8 => i().prop_map(HeaderOp::Remove),
-        10 => (i(), prop::sample::select(vec![
-            "tools/list", "prompts/get", "get_weather", "other", "2025-11-25", "2026-07-29",
-            "us-west1", "43", "false", "=?base64?dXMtd2VzdDE=?=", "file:///etc/passwd",
-        ]).prop_map(str::to_string)).prop_map(|(i, v)| HeaderOp::Mismatch(i, v)),
-        3 => (i(), any::<bool>()).prop_map(|(i, same)| HeaderOp::Duplicate(i, same)),
-        3 => (i(), 0u8..3).prop_map(|(i, m)| HeaderOp::NameCase(i, m)),
-        4 => i().prop_map(HeaderOp::ValueCase),
-        3 => (i(), prop::sample::select(vec![" ", "\t", "  \t", " \t "]))
-            .prop_map(|(i, p)| HeaderOp::Pad(i, p)),
-        2 => i().prop_map(HeaderOp::Empty),
-        3 => (i(), prop::sample::select(vec![0u8, 1, 8, 9, 0x1b, 0x7f]))
-            .prop_map(|(i, b)| HeaderOp::Control(i, b)),
-        3 => (i(), prop::sample::select(vec![
-            "é".as_bytes().to_vec(), "世界".as_bytes().to_vec(), vec![0x80], vec![0xff, 0xfe],
-        ])).prop_map(|(i, b)| HeaderOp::NonAscii(i, b)),
-        5 => i().prop_map(HeaderOp::SentinelValid),
-        5 => (i(), prop::sample::select(vec![
-            SentinelFlaw::BadChars, SentinelFlaw::NoPadding, SentinelFlaw::UrlSafe,
-            SentinelFlaw::NotUtf8, SentinelFlaw::UpperMarkers, SentinelFlaw::NoSuffix,
-        ])).prop_map(|(i, f)| HeaderOp::SentinelInvalid(i, f)),
-        5 => (i(), prop::sample::select(vec!["{}.0", "0{}", "+{}", "{}e0", "{}.", " {} "]))
-            .prop_map(|(i, f)| HeaderOp::IntSpelling(i, f)),
-        3 => (i(), prop::sample::select(vec!["True", "TRUE", "1", "yes", "False", "0"]))
-            .prop_map(|(i, b)| HeaderOp::BoolSpelling(i, b)),
-        5 => prop::sample::select(vec![
-            "https://evil.example", "http://localhost.evil.example", "null",
-            "http://127.0.0.1.nip.io", "http://localhost:9999", "http://[::1]:8080",
-            "file://", "http://attacker.com:80", "HTTPS://EVIL.EXAMPLE",
-        ]).prop_map(HeaderOp::Origin),
-        2 => Just(HeaderOp::SessionId),
-        1 => Just(HeaderOp::LastEventId),
-        2 => prop::sample::select(vec![None, Some("text/plain"), Some("application/json; charset=utf-8"), Some("APPLICATION/JSON")])
-            .prop_map(HeaderOp::ContentType),
-        2 => prop::sample::select(vec![None, Some("application/json"), Some("text/event-stream"), Some("*/*")])
-            .prop_map(HeaderOp::Accept),
-        3 => prop::sample::select(vec!["GET", "DELETE", "PUT", "PATCH", "OPTIONS"]).prop_map(HeaderOp::Verb),
-        1 => super::regex("[A-Za-z]{1,8}").prop_map(HeaderOp::UnknownParam),
-    ]
-    .boxed()
+/// Weights of the `HeaderOp` variants, in declaration order.
+const WEIGHTS: [u32; 20] = [8, 10, 3, 3, 4, 3, 2, 3, 3, 5, 5, 5, 3, 5, 2, 1, 2, 2, 3, 1];
+
+const MISMATCHES: [&str; 11] = [
+    "tools/list",
+    "prompts/get",
+    "get_weather",
+    "other",
+    "2025-11-25",
+    "2026-07-29",
+    "us-west1",
+    "43",
+    "false",
+    "=?base64?dXMtd2VzdDE=?=",
+    "file:///etc/passwd",
+];
+const ORIGINS: [&str; 9] = [
+    "https://evil.example",
+    "http://localhost.evil.example",
+    "null",
+    "http://127.0.0.1.nip.io",
+    "http://localhost:9999",
+    "http://[::1]:8080",
+    "file://",
+    "http://attacker.com:80",
+    "HTTPS://EVIL.EXAMPLE",
+];
+const FLAWS: [SentinelFlaw; 6] = [
+    SentinelFlaw::BadChars,
+    SentinelFlaw::NoPadding,
+    SentinelFlaw::UrlSafe,
+    SentinelFlaw::NotUtf8,
+    SentinelFlaw::UpperMarkers,
+    SentinelFlaw::NoSuffix,
+];
+
+/// A header operation, weighted as the families matter (mismatches and removals most).
+pub fn draw(r: &mut Rng) -> HeaderOp {
+    let pick = Pick(r.next_u64());
+    match r.weighted(&WEIGHTS) {
+        0 => HeaderOp::Remove(pick),
+        1 => HeaderOp::Mismatch(pick, r.pick(&MISMATCHES)),
+        2 => HeaderOp::Duplicate(pick, r.coin()),
+        3 => HeaderOp::NameCase(pick, r.below(3) as u8),
+        4 => HeaderOp::ValueCase(pick),
+        5 => HeaderOp::Pad(pick, r.pick(&[" ", "\t", "  \t", " \t "])),
+        6 => HeaderOp::Empty(pick),
+        7 => HeaderOp::Control(pick, r.pick(&[0u8, 1, 8, 9, 0x1b, 0x7f])),
+        8 => HeaderOp::NonAscii(
+            pick,
+            r.pick(&["é".as_bytes(), "世界".as_bytes(), &[0x80], &[0xff, 0xfe]]),
+        ),
+        9 => HeaderOp::SentinelValid(pick),
+        10 => HeaderOp::SentinelInvalid(pick, r.pick(&FLAWS)),
+        11 => HeaderOp::IntSpelling(pick, r.pick(&["{}.0", "0{}", "+{}", "{}e0", "{}.", " {} "])),
+        12 => HeaderOp::BoolSpelling(pick, r.pick(&["True", "TRUE", "1", "yes", "False", "0"])),
+        13 => HeaderOp::Origin(r.pick(&ORIGINS)),
+        14 => HeaderOp::SessionId,
+        15 => HeaderOp::LastEventId,
+        16 => HeaderOp::ContentType(r.pick(&[
+            None,
+            Some("text/plain"),
+            Some("application/json; charset=utf-8"),
+            Some("APPLICATION/JSON"),
+        ])),
+        17 => HeaderOp::Accept(r.pick(&[
+            None,
+            Some("application/json"),
+            Some("text/event-stream"),
+            Some("*/*"),
+        ])),
+        18 => HeaderOp::Verb(r.pick(&["GET", "DELETE", "PUT", "PATCH", "OPTIONS"])),
+        _ => {
+            let mut n = String::new();
+            let len = r.len(1, 8);
+            r.push_from(
+                &mut n,
+                len,
+                b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+            );
+            HeaderOp::UnknownParam(n)
+        }
+    }
+}
+
+impl HeaderOp {
+    /// The variant's name (the case label).
+    pub fn name(&self) -> &'static str {
+        match self {
+            HeaderOp::Remove(_) => "Remove",
+            HeaderOp::Mismatch(..) => "Mismatch",
+            HeaderOp::Duplicate(..) => "Duplicate",
+            HeaderOp::NameCase(..) => "NameCase",
+            HeaderOp::ValueCase(_) => "ValueCase",
+            HeaderOp::Pad(..) => "Pad",
+            HeaderOp::Empty(_) => "Empty",
+            HeaderOp::Control(..) => "Control",
+            HeaderOp::NonAscii(..) => "NonAscii",
+            HeaderOp::SentinelValid(_) => "SentinelValid",
+            HeaderOp::SentinelInvalid(..) => "SentinelInvalid",
+            HeaderOp::IntSpelling(..) => "IntSpelling",
+            HeaderOp::BoolSpelling(..) => "BoolSpelling",
+            HeaderOp::Origin(_) => "Origin",
+            HeaderOp::SessionId => "SessionId",
+            HeaderOp::LastEventId => "LastEventId",
+            HeaderOp::ContentType(_) => "ContentType",
+            HeaderOp::Accept(_) => "Accept",
+            HeaderOp::Verb(_) => "Verb",
+            HeaderOp::UnknownParam(_) => "UnknownParam",
+        }
+    }
 }
 
 fn is_mcp_header(name: &[u8]) -> bool {
@@ -99,38 +165,32 @@ fn is_mcp_header(name: &[u8]) -> bool {
 }
 
 /// Index of the targeted MCP header field, if the case has any.
-fn target(case: &Case, i: &Index) -> Option<usize> {
-    let idx: Vec<usize> = (0..case.headers.len())
-        .filter(|&k| is_mcp_header(&case.headers[k].0))
-        .collect();
-    if idx.is_empty() {
-        None
-    } else {
-        Some(idx[i.index(idx.len())])
-    }
+fn target(case: &Case, i: &Pick) -> Option<usize> {
+    nth_matching(case, i, |n, _| is_mcp_header(n))
 }
 
-/// The targeted `Mcp-Param-*` field whose body value is an integer / boolean.
-fn typed_param(
-    case: &Case,
-    body: Option<&Value>,
-    i: &Index,
-    want: fn(&str) -> bool,
-) -> Option<usize> {
-    let _ = body;
-    let idx: Vec<usize> = (0..case.headers.len())
-        .filter(|&k| {
-            let (n, v) = &case.headers[k];
-            n.len() > 10
-                && n[..10].eq_ignore_ascii_case(b"mcp-param-")
-                && std::str::from_utf8(v).is_ok_and(want)
-        })
-        .collect();
-    if idx.is_empty() {
-        None
-    } else {
-        Some(idx[i.index(idx.len())])
+/// The targeted `Mcp-Param-*` field whose value reads as an integer / boolean.
+fn typed_param(case: &Case, i: &Pick, want: fn(&str) -> bool) -> Option<usize> {
+    nth_matching(case, i, |n, v| {
+        n.len() > 10
+            && n[..10].eq_ignore_ascii_case(b"mcp-param-")
+            && std::str::from_utf8(v).is_ok_and(want)
+    })
+}
+
+/// The `i`-th of the header fields that satisfy `is` (counted, then found: no list built).
+fn nth_matching(case: &Case, i: &Pick, is: impl Fn(&[u8], &[u8]) -> bool) -> Option<usize> {
+    let count = case.headers.iter().filter(|(n, v)| is(n, v)).count();
+    if count == 0 {
+        return None;
     }
+    let want = i.index(count);
+    case.headers
+        .iter()
+        .enumerate()
+        .filter(|(_, (n, v))| is(n, v))
+        .nth(want)
+        .map(|(k, _)| k)
 }
 
 fn sentinel(flaw: SentinelFlaw, value: &[u8]) -> Vec<u8> {
@@ -145,7 +205,7 @@ fn sentinel(flaw: SentinelFlaw, value: &[u8]) -> Vec<u8> {
     }
 }
 
-pub fn apply(op: &HeaderOp, case: &mut Case, body: Option<&Value>) {
+pub fn apply(op: &HeaderOp, case: &mut Case) {
     let h = &mut case.headers;
     match op {
         HeaderOp::Remove(i) => {
@@ -156,7 +216,8 @@ pub fn apply(op: &HeaderOp, case: &mut Case, body: Option<&Value>) {
         HeaderOp::Mismatch(i, v) => {
             if let Some(k) = target(case, i) {
                 if case.headers[k].1 != v.as_bytes() {
-                    case.headers[k].1 = v.as_bytes().to_vec();
+                    case.headers[k].1.clear();
+                    case.headers[k].1.extend_from_slice(v.as_bytes());
                 }
             }
         }
@@ -249,13 +310,13 @@ pub fn apply(op: &HeaderOp, case: &mut Case, body: Option<&Value>) {
                         .bytes()
                         .all(|b| b.is_ascii_digit())
             };
-            if let Some(k) = typed_param(case, body, i, is_int) {
+            if let Some(k) = typed_param(case, i, is_int) {
                 let v = String::from_utf8_lossy(&case.headers[k].1).into_owned();
                 case.headers[k].1 = form.replace("{}", &v).into_bytes();
             }
         }
         HeaderOp::BoolSpelling(i, b) => {
-            if let Some(k) = typed_param(case, body, i, |s| s == "true" || s == "false") {
+            if let Some(k) = typed_param(case, i, |s| s == "true" || s == "false") {
                 case.headers[k].1 = b.as_bytes().to_vec();
             }
         }

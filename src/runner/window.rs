@@ -1,0 +1,137 @@
+//! The bounded in-flight window of a run: `concurrency` worker tasks take case indices from
+//! one counter, and each generates its case, sends it to every target of the case's group,
+//! judges it while the answers are on their way, checks every answer, and records the result
+//! (`Record`, one short lock per case).
+//!
+//! Why workers and not a task per case: a spawned task, a cloned group list and a cloned
+//! case per request were a measurable share of the client's CPU (issue 7 profile), and
+//! generation and judging on one tally loop made that loop the bottleneck. Here generation,
+//! judging and checking run on every runtime thread; memory is bounded by the window.
+
+use super::record::Record;
+use super::{CaseSource, Pacer, Sender, Target};
+use mcpdiff_oracle::{check, judge, Case};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// What every worker shares.
+pub(crate) struct Shared<S: Sender, C: CaseSource> {
+    pub targets: Arc<Vec<Target<S>>>,
+    /// Target indices per group (same surface, same case stream).
+    pub groups: Vec<Vec<usize>>,
+    /// One case source per group.
+    pub sources: Vec<C>,
+    /// Probe cases first: (group, case), taking run indices `0..seeded.len()`.
+    pub seeded: Vec<(usize, Case)>,
+    pub seed: u64,
+    /// Run indices: seeded, then generated.
+    pub total: u64,
+    /// When the run started (findings note their time from it).
+    pub start: Instant,
+    pub deadline: Instant,
+    pub pacer: Pacer,
+    pub record: Mutex<Record>,
+    /// Cases recorded so far (read by the progress display without the lock).
+    pub done: AtomicU64,
+    next: AtomicU64,
+}
+
+impl<S: Sender, C: CaseSource> Shared<S, C> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        targets: Arc<Vec<Target<S>>>,
+        groups: Vec<Vec<usize>>,
+        sources: Vec<C>,
+        seeded: Vec<(usize, Case)>,
+        seed: u64,
+        total: u64,
+        start: Instant,
+        deadline: Instant,
+        pacer: Pacer,
+        record: Record,
+    ) -> Self {
+        Shared {
+            targets,
+            groups,
+            sources,
+            seeded,
+            seed,
+            total,
+            start,
+            deadline,
+            pacer,
+            record: Mutex::new(record),
+            done: AtomicU64::new(0),
+            next: AtomicU64::new(0),
+        }
+    }
+
+    /// The next run index to do, if any is left and time remains.
+    fn take(&self) -> Option<u64> {
+        if Instant::now() >= self.deadline {
+            return None;
+        }
+        let i = self.next.fetch_add(1, Ordering::Relaxed);
+        (i < self.total).then_some(i)
+    }
+
+    /// The group and case of run index `index`: a probe, or generated case `index - probes`
+    /// of group `(index - probes) % groups` (round-robin).
+    fn case(&self, index: u64) -> (usize, Case) {
+        let probes = self.seeded.len() as u64;
+        if index < probes {
+            return self.seeded[index as usize].clone();
+        }
+        let gen_index = index - probes;
+        let group = (gen_index % self.groups.len() as u64) as usize;
+        (group, self.sources[group].case(self.seed, gen_index))
+    }
+}
+
+/// One worker: judged cases into the record until the indices or the time run out.
+pub(crate) async fn worker<S: Sender, C: CaseSource>(shared: Arc<Shared<S, C>>) {
+    while let Some(index) = shared.take() {
+        // a generator or oracle bug loses its case, never the worker (and so the run)
+        let Ok((group, case)) = catch_unwind(AssertUnwindSafe(|| shared.case(index))) else {
+            continue;
+        };
+        let members = &shared.groups[group];
+        let targets = &shared.targets;
+        // every target of the group at once: one slow target (an open SSE stream, a hung
+        // server) costs the case its time limit once, not once per target
+        let sends = members.iter().map(|&t| {
+            let case = &case;
+            let pacer = &shared.pacer;
+            async move {
+                pacer.wait().await;
+                (t, targets[t].sender.send_ref(case).await)
+            }
+        });
+        // the sends go first (their first poll writes the requests), then the verdict is
+        // computed while the targets answer: judging is off the network path
+        let (answers, verdict) = futures::join!(futures::future::join_all(sends), async {
+            catch_unwind(AssertUnwindSafe(|| {
+                judge(&case, &targets[members[0]].surface)
+            }))
+        });
+        let Ok(verdict) = verdict else { continue };
+        let checked = catch_unwind(AssertUnwindSafe(|| {
+            answers
+                .into_iter()
+                .map(|(t, obs)| {
+                    let findings = check(&verdict, &obs);
+                    (t, obs, findings)
+                })
+                .collect::<Vec<_>>()
+        }));
+        let Ok(answers) = checked else { continue };
+        let at = shared.start.elapsed();
+        // a panic while recording poisons the lock; the record itself stays usable
+        let mut record = shared.record.lock().unwrap_or_else(|p| p.into_inner());
+        record.case(targets, index, case, &verdict, &answers, at);
+        drop(record);
+        shared.done.fetch_add(1, Ordering::Relaxed);
+    }
+}
