@@ -5,6 +5,7 @@
 //! (escapes, duplicate keys, odd numbers, whitespace, nesting, truncation), on several
 //! surfaces (modern-only, dual-era, header-less legacy, no capabilities, allowed origins).
 
+use mcpdiff_oracle::judge::body_read_in_place;
 use mcpdiff_oracle::judge_reference;
 use mcpdiff_oracle::reference::probes::probes;
 use mcpdiff_oracle::{fixture, judge, Capabilities, Case, Surface};
@@ -57,6 +58,8 @@ fn assert_same(what: &str, case: &Case, surface_name: &str, surface: &Surface) {
 /// Cases from the runner's generator at a fixed seed, and their bodies rewritten.
 #[test]
 fn runner_cases_judge_as_before() {
+    // (bodies read in place, bodies parsed the full way)
+    let mut paths = (0usize, 0usize);
     for (name, surface) in surfaces() {
         let strategy = case_strategy(&fixture::surface());
         let mut rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]);
@@ -67,9 +70,22 @@ fn runner_cases_judge_as_before() {
                 let mut rewritten = case.clone();
                 rewritten.body = rewrite_body(&case.body, &mut rng);
                 assert_same("rewritten body", &rewritten, name, &surface);
+                if body_read_in_place(&rewritten.body) {
+                    paths.0 += 1;
+                } else {
+                    paths.1 += 1;
+                }
             }
         }
     }
+    // both readings of the body must be compared, and often
+    let total = paths.0 + paths.1;
+    assert!(
+        paths.0 * 10 > total && paths.1 * 10 > total,
+        "in place {} / full parse {}",
+        paths.0,
+        paths.1
+    );
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use super::envelope::Request;
 use super::{header_mismatch, Findings};
-use crate::case::{trim_ows, Case, HeaderField, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+use crate::case::{trim_ows, Case, HeaderField};
 use crate::encoding::{decode_header_value, field_value_class, DecodedValue, FieldValueClass};
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
@@ -62,20 +62,11 @@ pub(crate) fn invalid_chars(
     }
 }
 
-pub(crate) fn check(case: &Case, surface: &Surface, req: &Request, f: &mut Findings) {
+pub(crate) fn check(case: &Case, surface: &Surface, req: &Request<'_>, f: &mut Findings) {
     benign_inputs(case, f);
     let id = &req.id;
-    let meta = req
-        .params
-        .as_ref()
-        .and_then(|p| p.get("_meta"))
-        .and_then(Value::as_object);
-    let body_version = meta
-        .and_then(|m| m.get(META_PROTOCOL_VERSION))
-        .and_then(Value::as_str);
-    let caps_ok = meta
-        .and_then(|m| m.get(META_CLIENT_CAPABILITIES))
-        .is_some_and(Value::is_object);
+    let (body_version, caps_ok) = req.params.map_or((None, false), |p| p.meta());
+    let body_version = body_version.as_deref();
 
     protocol_version(case, surface, id, body_version, f);
     if body_version.is_none() || !caps_ok || req.params_malformed {
@@ -248,7 +239,7 @@ fn required_field<'c>(
     (!invalid).then_some(raw)
 }
 
-fn mcp_method(case: &Case, req: &Request, f: &mut Findings) {
+fn mcp_method(case: &Case, req: &Request<'_>, f: &mut Findings) {
     let id = &req.id;
     let Some(raw) = required_field(case, "Mcp-Method", id, f) else {
         return;
@@ -260,7 +251,7 @@ fn mcp_method(case: &Case, req: &Request, f: &mut Findings) {
     // name the most specific sentence the mismatch breaks
     let rule = if raw.eq_ignore_ascii_case(req.method.as_bytes()) {
         rules::HDR_VALUE_CASE
-    } else if decode_header_value(raw) == DecodedValue::Decoded(req.method.clone()) {
+    } else if decode_header_value(raw) == DecodedValue::Decoded(req.method.to_string()) {
         // only Mcp-Name and Mcp-Param-* permit the sentinel (AMB-17: literal comparison)
         rules::B64_ONLY_NAME_PARAM
     } else {
@@ -282,7 +273,7 @@ pub fn name_source(method: &str) -> Option<&'static str> {
     }
 }
 
-fn mcp_name(case: &Case, req: &Request, f: &mut Findings) {
+fn mcp_name(case: &Case, req: &Request<'_>, f: &mut Findings) {
     let id = &req.id;
     let header = case.header("Mcp-Name");
     let Some(field) = name_source(&req.method) else {
@@ -292,11 +283,8 @@ fn mcp_name(case: &Case, req: &Request, f: &mut Findings) {
         }
         return;
     };
-    let body = req
-        .params
-        .as_ref()
-        .and_then(|p| p.get(field))
-        .and_then(Value::as_str);
+    let body = req.params.and_then(|p| p.get_str(field));
+    let body = body.as_deref();
     let Some(raw) = required_field(case, "Mcp-Name", id, f) else {
         return;
     };

@@ -75,10 +75,10 @@ fn invalid(id: &Value, message: String) -> Canonical {
 pub(crate) fn check(
     case: &Case,
     surface: &Surface,
-    req: &Request,
+    req: &Request<'_>,
     f: &mut Findings,
 ) -> (Vec<Answer>, RuleId) {
-    let m = req.method.as_str();
+    let m = &*req.method;
     let caps = surface.capabilities;
     if !MODERN_METHODS.contains(&m) {
         if surface.is_dual_era() && LEGACY_METHODS.contains(&m) {
@@ -105,12 +105,8 @@ pub(crate) fn check(
         });
         return (success, rules::EP_POST);
     }
-    let name = name_source(m).and_then(|field| {
-        req.params
-            .as_ref()
-            .and_then(|p| p.get(field))
-            .and_then(Value::as_str)
-    });
+    let name = name_source(m).and_then(|field| req.params.and_then(|p| p.get_str(field)));
+    let name = name.as_deref();
     let version_ok = !f.defects.iter().any(|d| {
         d.reject == rules::PV_UNSUPPORTED
             || (d.reject == rules::PV_MISMATCH

@@ -21,6 +21,7 @@ pub use headers::name_source;
 mod methods;
 mod origin;
 mod params;
+mod scan;
 
 use crate::case::Case;
 use crate::rules::{self, RuleId};
@@ -131,6 +132,13 @@ pub(crate) fn answer_of(c: &Canonical) -> Answer {
     }
 }
 
+/// Whether the judge reads `body` in place (the scanner's subset) rather than through a full
+/// `serde_json` parse; the differential test uses it to show both paths are exercised.
+#[doc(hidden)]
+pub fn body_read_in_place(body: &[u8]) -> bool {
+    scan::validate(body).is_some()
+}
+
 /// Judge one case against one surface.
 pub fn judge(case: &Case, surface: &Surface) -> Verdict {
     let path = case.path.split('?').next().unwrap_or("");
@@ -180,7 +188,8 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
     if !case.method.eq_ignore_ascii_case("POST") {
         return judge_other_verb(case, surface, f, lints);
     }
-    match envelope::parse(&case.body) {
+    let mut holder = None;
+    match envelope::parse(&case.body, &mut holder) {
         Envelope::Unusable(canonical) => {
             // US-PARSE / US-BATCH / US-NOTRPC: no rule fixes the answer; header-only defects
             // stay reportable but the body-dependent ones cannot be established (P-LOGIC).

@@ -1,8 +1,9 @@
 //! `Mcp-Param-{Name}` validation for a `tools/call` of a declared tool
 //! (streamable-http.mdx § Server Behavior for Custom Headers, § Server Validation).
 
-use super::envelope::Request;
+use super::envelope::{Arguments, Request};
 use super::headers::{invalid_chars, mismatch_answer};
+use super::scan::{self, Kind};
 use super::{header_mismatch, Findings};
 use crate::annotations::{extract, Extracted, HeaderParam};
 use crate::case::{Case, HeaderField};
@@ -16,7 +17,7 @@ use serde_json::Value;
 pub(crate) fn check(
     case: &Case,
     tool: &ToolDecl,
-    req: &Request,
+    req: &Request<'_>,
     version_ok: bool,
     f: &mut Findings,
 ) -> Option<RuleId> {
@@ -29,10 +30,23 @@ pub(crate) fn check(
         // the header rules of an unsupported version are unknown (AMB-38)
         return None;
     }
-    let arguments = req.params.as_ref().and_then(|p| p.get("arguments"));
+    let arguments = req.params.and_then(|p| p.arguments());
     let mut carrier = None;
     for p in params {
-        if let Some(rule) = one(case, p, extract(arguments, &p.path), &req.id, f) {
+        let leaf;
+        let body = match arguments {
+            None => Extracted::Absent,
+            Some(Arguments::Parsed(v)) => extract(Some(v), &p.path),
+            Some(Arguments::Raw(text)) => match raw_extract(text, &p.path) {
+                RawLeaf::Absent => Extracted::Absent,
+                RawLeaf::Null => Extracted::Null,
+                RawLeaf::Value(v) => {
+                    leaf = v;
+                    Extracted::Value(&leaf)
+                }
+            },
+        };
+        if let Some(rule) = one(case, p, body, &req.id, f) {
             // the most specific stimulus carries the success expectation: a null or absent
             // argument (header not expected) before a mirrored one
             let rank = |r: RuleId| match r {
@@ -156,5 +170,33 @@ fn one(
             mismatch(rule, f);
             None
         }
+    }
+}
+
+/// `extract` over validated JSON text: the value at `path` as an owned `Value` (only the
+/// leaf is parsed).
+enum RawLeaf {
+    Absent,
+    Null,
+    Value(Value),
+}
+
+fn raw_extract(arguments: &str, path: &[String]) -> RawLeaf {
+    let mut cur = arguments;
+    for key in path {
+        // `Value::get` with a key finds members of objects only
+        match scan::get(cur, key) {
+            Some(v) => cur = v,
+            None => return RawLeaf::Absent,
+        }
+    }
+    if scan::kind(cur) == Kind::Null {
+        return RawLeaf::Null;
+    }
+    // validated text of the scanner's subset: serde_json parses it (the same way it would
+    // inside the whole body); a failure cannot happen, but would read as absent
+    match serde_json::from_str(cur) {
+        Ok(v) => RawLeaf::Value(v),
+        Err(_) => RawLeaf::Absent,
     }
 }

@@ -1,0 +1,482 @@
+//! A borrowed reading of a POST body in one pass: validate it and note where the members
+//! the judge reads are (`id`, `method`, `params.name`, `params._meta...`), with no
+//! `serde_json::Value` tree and no allocation (issue 7: building the tree and looking
+//! members up in it was the largest part of the judge's time).
+//!
+//! The scanner accepts only a subset of JSON for which its readings are sure to agree with
+//! `serde_json::from_slice::<Value>`: valid UTF-8, keys without escapes, string escapes
+//! other than `\u` surrogates, no control byte in a string, numbers without exponent and
+//! at most 20 bytes long (never out of range), nesting at most 100 deep (serde_json stops
+//! at 128). Anything else, valid JSON or not, makes [`read`] answer `None` and the caller
+//! parses the body the full way, so odd inputs keep exactly the old semantics. Like
+//! `Value`'s map, a repeated key keeps its *last* value. Escaped string values are decoded
+//! by serde_json itself when read.
+
+use std::borrow::Cow;
+
+/// Nesting beyond this falls back to the full parse.
+const MAX_DEPTH: usize = 100;
+/// Longer numbers fall back to the full parse (they may overflow `f64`).
+const MAX_NUMBER_LEN: usize = 20;
+
+/// The members of the top-level object the judge reads (value texts; the last of a
+/// repeated key, as `Value`'s map keeps it).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Top<'a> {
+    pub is_object: bool,
+    pub id: Option<&'a str>,
+    pub jsonrpc: Option<&'a str>,
+    pub method: Option<&'a str>,
+    pub params: Option<&'a str>,
+    /// A `result` or `error` member is present.
+    pub response: bool,
+    /// The members of the last `params` (when it is an object).
+    pub p: ParamsIdx<'a>,
+}
+
+/// The members of `params` the judge reads.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ParamsIdx<'a> {
+    pub name: Option<&'a str>,
+    pub uri: Option<&'a str>,
+    pub meta: Option<&'a str>,
+    pub arguments: Option<&'a str>,
+    /// The members of the last `_meta` (when it is an object).
+    pub version: Option<&'a str>,
+    pub capabilities: Option<&'a str>,
+}
+
+/// Which object a validated value is, as far as the judge reads members.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Top,
+    Params,
+    Meta,
+    Other,
+}
+
+/// `body` read in one pass when it is one JSON value of the supported subset (surrounding
+/// JSON whitespace allowed), else `None`.
+pub(crate) fn read(body: &[u8]) -> Option<Top<'_>> {
+    let text = std::str::from_utf8(body).ok()?;
+    let mut r = Reader {
+        t: text,
+        b: text.as_bytes(),
+        top: Top::default(),
+    };
+    let mut i = skip_ws(r.b, 0);
+    r.top.is_object = r.b.get(i) == Some(&b'{');
+    i = r.value(i, 0, Role::Top)?;
+    i = skip_ws(r.b, i);
+    (i == r.b.len()).then_some(r.top)
+}
+
+/// Whether `body` is in the scanner's subset.
+pub(crate) fn validate(body: &[u8]) -> Option<()> {
+    read(body).map(|_| ())
+}
+
+fn is_ws(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && is_ws(b[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// Bytes that end the fast run through a string: `"`, `\\` and control bytes.
+static STRING_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// `"..."` at `i`: its end and whether it holds escapes. No control byte; escapes are the
+/// JSON ones, `\\u` outside the surrogate range only (the text is already valid UTF-8).
+fn string(b: &[u8], i: usize) -> Option<(usize, bool)> {
+    let mut j = i + 1;
+    let mut escaped = false;
+    loop {
+        while j < b.len() && !STRING_STOP[b[j] as usize] {
+            j += 1;
+        }
+        match *b.get(j)? {
+            b'"' => return Some((j + 1, escaped)),
+            b'\\' => {
+                escaped = true;
+                match *b.get(j + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => j += 2,
+                    b'u' => {
+                        let hex = b.get(j + 2..j + 6)?;
+                        let mut code = 0u32;
+                        for h in hex {
+                            code = code * 16 + (*h as char).to_digit(16)?;
+                        }
+                        if (0xD800..=0xDFFF).contains(&code) {
+                            return None;
+                        }
+                        j += 6;
+                    }
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?`, at most `MAX_NUMBER_LEN` bytes.
+fn number(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = i;
+    if b.get(j) == Some(&b'-') {
+        j += 1;
+    }
+    match *b.get(j)? {
+        b'0' => j += 1,
+        b'1'..=b'9' => {
+            while b.get(j).is_some_and(u8::is_ascii_digit) {
+                j += 1;
+            }
+        }
+        _ => return None,
+    }
+    if b.get(j) == Some(&b'.') {
+        j += 1;
+        let start = j;
+        while b.get(j).is_some_and(u8::is_ascii_digit) {
+            j += 1;
+        }
+        if j == start {
+            return None;
+        }
+    }
+    if matches!(b.get(j), Some(b'e' | b'E')) || j - i > MAX_NUMBER_LEN {
+        return None;
+    }
+    Some(j)
+}
+
+fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
+    b.get(i..i + word.len())
+        .filter(|w| *w == word)
+        .map(|_| i + word.len())
+}
+
+struct Reader<'a> {
+    t: &'a str,
+    b: &'a [u8],
+    top: Top<'a>,
+}
+
+impl<'a> Reader<'a> {
+    /// Validate the value at `i` (recording members when `role` says so); the index after.
+    fn value(&mut self, i: usize, depth: usize, role: Role) -> Option<usize> {
+        let b = self.b;
+        match *b.get(i)? {
+            b'{' => self.object(i, depth + 1, role),
+            b'[' => self.array(i, depth + 1),
+            b'"' => string(b, i).map(|(end, _)| end),
+            b't' => literal(b, i, b"true"),
+            b'f' => literal(b, i, b"false"),
+            b'n' => literal(b, i, b"null"),
+            _ => number(b, i),
+        }
+    }
+
+    fn array(&mut self, i: usize, depth: usize) -> Option<usize> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let b = self.b;
+        let mut j = skip_ws(b, i + 1);
+        if *b.get(j)? == b']' {
+            return Some(j + 1);
+        }
+        loop {
+            j = self.value(j, depth, Role::Other)?;
+            j = skip_ws(b, j);
+            match *b.get(j)? {
+                b',' => j = skip_ws(b, j + 1),
+                b']' => return Some(j + 1),
+                _ => return None,
+            }
+        }
+    }
+
+    fn object(&mut self, i: usize, depth: usize, role: Role) -> Option<usize> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let b = self.b;
+        let mut j = skip_ws(b, i + 1);
+        if *b.get(j)? == b'}' {
+            return Some(j + 1);
+        }
+        loop {
+            if *b.get(j)? != b'"' {
+                return None;
+            }
+            let (key_end, escaped) = string(b, j)?;
+            if escaped {
+                // a key spelled with escapes: compare it decoded, the full way
+                return None;
+            }
+            let key = &self.t[j + 1..key_end - 1];
+            j = skip_ws(b, key_end);
+            if *b.get(j)? != b':' {
+                return None;
+            }
+            j = skip_ws(b, j + 1);
+            let child = match (role, key) {
+                (Role::Top, "params") => {
+                    // a later `params` replaces an earlier one, members and all
+                    self.top.p = ParamsIdx::default();
+                    Role::Params
+                }
+                (Role::Params, "_meta") => {
+                    self.top.p.version = None;
+                    self.top.p.capabilities = None;
+                    Role::Meta
+                }
+                _ => Role::Other,
+            };
+            let start = j;
+            j = self.value(j, depth, child)?;
+            let v = Some(&self.t[start..j]);
+            let top = &mut self.top;
+            match (role, key) {
+                (Role::Top, "id") => top.id = v,
+                (Role::Top, "jsonrpc") => top.jsonrpc = v,
+                (Role::Top, "method") => top.method = v,
+                (Role::Top, "params") => top.params = v,
+                (Role::Top, "result" | "error") => top.response = true,
+                (Role::Params, "name") => top.p.name = v,
+                (Role::Params, "uri") => top.p.uri = v,
+                (Role::Params, "_meta") => top.p.meta = v,
+                (Role::Params, "arguments") => top.p.arguments = v,
+                (Role::Meta, crate::case::META_PROTOCOL_VERSION) => top.p.version = v,
+                (Role::Meta, crate::case::META_CLIENT_CAPABILITIES) => top.p.capabilities = v,
+                _ => {}
+            }
+            j = skip_ws(b, j);
+            match *b.get(j)? {
+                b',' => j = skip_ws(b, j + 1),
+                b'}' => return Some(j + 1),
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// The kind of a validated value, from its first byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Object,
+    Array,
+    String,
+    Bool,
+    Null,
+    Number,
+}
+
+pub(crate) fn kind(v: &str) -> Kind {
+    match v.as_bytes().first() {
+        Some(b'{') => Kind::Object,
+        Some(b'[') => Kind::Array,
+        Some(b'"') => Kind::String,
+        Some(b't' | b'f') => Kind::Bool,
+        Some(b'n') => Kind::Null,
+        _ => Kind::Number,
+    }
+}
+
+/// The content of a validated string value, decoded when it holds escapes.
+pub(crate) fn as_str(v: &str) -> Option<Cow<'_, str>> {
+    if kind(v) != Kind::String {
+        return None;
+    }
+    let inner = &v[1..v.len() - 1];
+    if !inner.contains('\\') {
+        return Some(Cow::Borrowed(inner));
+    }
+    // validated: serde_json decodes it exactly as it would inside the whole body
+    serde_json::from_str::<String>(v).ok().map(Cow::Owned)
+}
+
+/// The end of the validated value starting at `i`.
+fn skip_value(b: &[u8], i: usize) -> usize {
+    match b[i] {
+        b'"' => skip_string(b, i),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            loop {
+                match b[j] {
+                    b'"' => {
+                        j = skip_string(b, j);
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return j + 1;
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+        }
+        _ => {
+            let mut j = i;
+            while j < b.len() && !matches!(b[j], b',' | b'}' | b']') && !is_ws(b[j]) {
+                j += 1;
+            }
+            j
+        }
+    }
+}
+
+/// The end of the validated string at `i` (escapes are well-formed).
+fn skip_string(b: &[u8], i: usize) -> usize {
+    let mut j = i + 1;
+    while b[j] != b'"' {
+        j += if b[j] == b'\\' { 2 } else { 1 };
+    }
+    j + 1
+}
+
+/// The members of a validated object value, in order (repeated keys included).
+pub(crate) fn members(obj: &str) -> Members<'_> {
+    Members {
+        text: obj,
+        at: if kind(obj) == Kind::Object {
+            1
+        } else {
+            obj.len()
+        },
+    }
+}
+
+pub(crate) struct Members<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for Members<'a> {
+    /// (key, value text)
+    type Item = (&'a str, &'a str);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let b = self.text.as_bytes();
+        let i = skip_ws(b, self.at);
+        if i >= b.len() || b[i] != b'"' {
+            self.at = b.len();
+            return None;
+        }
+        let key_end = skip_string(b, i);
+        let v = skip_ws(b, skip_ws(b, key_end) + 1);
+        let v_end = skip_value(b, v);
+        let after = skip_ws(b, v_end);
+        // past the `,` (or onto the `}`, where the next call stops)
+        self.at = if b.get(after) == Some(&b',') {
+            after + 1
+        } else {
+            b.len()
+        };
+        Some((&self.text[i + 1..key_end - 1], &self.text[v..v_end]))
+    }
+}
+
+/// The value of member `key` of a validated object (the last one if repeated; `None` when
+/// absent or when `obj` is not an object), like `Value::get`.
+pub(crate) fn get<'a>(obj: &'a str, key: &str) -> Option<&'a str> {
+    members(obj)
+        .filter(|(k, _)| *k == key)
+        .last()
+        .map(|(_, v)| v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn reads_the_common_subset_like_serde() {
+        let body = br#" {"id": 1, "params": {"name": "a\"b", "x": [1, -2.5, {"b": null}],
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "v"}, "name": "n2"},
+            "method": "m", "result": 0, "id": "s"} "#;
+        let top = read(body).expect("in the subset");
+        let full: Value = serde_json::from_slice(body).expect("valid JSON");
+        assert!(top.is_object && top.response);
+        assert_eq!(top.id.and_then(as_str).as_deref(), full["id"].as_str());
+        assert_eq!(top.p.name.and_then(as_str).as_deref(), Some("n2"));
+        assert_eq!(top.p.version.and_then(as_str).as_deref(), Some("v"));
+        assert_eq!(as_str(r#""a\"b""#).as_deref(), Some("a\"b"));
+        let params = top.params.expect("params");
+        for key in ["x", "name", "zz"] {
+            let mine = get(params, key).map(|v| serde_json::from_str::<Value>(v).expect("value"));
+            assert_eq!(mine.as_ref(), full["params"].get(key), "{key}");
+        }
+    }
+
+    #[test]
+    fn a_later_params_replaces_the_members_of_an_earlier_one() {
+        let top = read(br#"{"params": {"name": "a", "_meta": {}}, "params": {"uri": "u"}}"#)
+            .expect("in the subset");
+        assert_eq!(top.p.name, None);
+        assert_eq!(top.p.meta, None);
+        assert_eq!(top.p.uri, Some("\"u\""));
+    }
+
+    #[test]
+    fn falls_back_on_what_it_does_not_model() {
+        for body in [
+            &br#"{"a\n": 1}"#[..],
+            br#"{"a": "\ud83d\ude00"}"#,
+            br#"{"a": "\x"}"#,
+            b"{\"a\": \"\x01\"}",
+            br#"{"a": 1e3}"#,
+            br#"{"a": 123456789012345678901}"#,
+            br#"{"a": 01}"#,
+            br#"{"a": 1.}"#,
+            br#"{"a": -}"#,
+            br#"{"a": 1,}"#,
+            br#"{"a" 1}"#,
+            br#"[1 2]"#,
+            br#"{} {}"#,
+            b"",
+            b"\xff",
+            b"tru",
+        ] {
+            assert!(
+                validate(body).is_none(),
+                "{}",
+                String::from_utf8_lossy(body)
+            );
+        }
+        let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        assert!(validate(deep.as_bytes()).is_none());
+        let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(validate(ok.as_bytes()).is_some());
+        assert!(validate(br#"{"a": "\u00e9\n\/"}"#).is_some());
+    }
+
+    #[test]
+    fn members_of_non_objects_are_empty() {
+        assert_eq!(members("[1]").count(), 0);
+        assert_eq!(get("\"s\"", "s"), None);
+        assert_eq!(members("{ }").count(), 0);
+    }
+}
