@@ -3,8 +3,9 @@
 //! not change anything (session ids, `Last-Event-ID`, header-name case, padding).
 
 use super::envelope::Request;
+use super::header_index::HeaderIndex;
 use super::{header_mismatch, Findings};
-use crate::case::{trim_ows, Case, HeaderField};
+use crate::case::HeaderField;
 use crate::encoding::{decode_header_value, field_value_class, DecodedValue, FieldValueClass};
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
@@ -13,9 +14,6 @@ use serde_json::Value;
 
 /// Published revisions before 2026-07-28 (the initialize-handshake era).
 pub const LEGACY_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
-
-/// The headers whose values the server validates against the body.
-pub(crate) const MIRRORED: [&str; 3] = ["MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"];
 
 pub(crate) fn mismatch_answer() -> Answer {
     Answer::RpcError {
@@ -38,7 +36,7 @@ pub(crate) fn invalid_chars(
     raw: &[u8],
     rule: RuleId,
     shape: RuleId,
-    what: &str,
+    what: &dyn std::fmt::Display,
     id: &Value,
     f: &mut Findings,
 ) -> bool {
@@ -62,13 +60,13 @@ pub(crate) fn invalid_chars(
     }
 }
 
-pub(crate) fn check(case: &Case, surface: &Surface, req: &Request<'_>, f: &mut Findings) {
-    benign_inputs(case, f);
+pub(crate) fn check(h: &HeaderIndex<'_>, surface: &Surface, req: &Request<'_>, f: &mut Findings) {
+    benign_inputs(h, f);
     let id = &req.id;
     let (body_version, caps_ok) = req.params.map_or((None, false), |p| p.meta());
     let body_version = body_version.as_deref();
 
-    protocol_version(case, surface, id, body_version, f);
+    protocol_version(h, surface, id, body_version, f);
     if body_version.is_none() || !caps_ok || req.params_malformed {
         f.defect(
             rules::META_REQUIRED,
@@ -84,12 +82,12 @@ pub(crate) fn check(case: &Case, surface: &Surface, req: &Request<'_>, f: &mut F
             },
         );
     }
-    mcp_method(case, req, f);
-    mcp_name(case, req, f);
+    mcp_method(h, req, f);
+    mcp_name(h, req, f);
 }
 
 fn protocol_version(
-    case: &Case,
+    h: &HeaderIndex<'_>,
     surface: &Surface,
     id: &Value,
     body: Option<&str>,
@@ -114,7 +112,7 @@ fn protocol_version(
     // a dual-era server serves a request that names a legacy version on its legacy path,
     // where this oracle's modern rules do not apply (D-33)
     let legacy = |v: &str| LEGACY_VERSIONS.contains(&v);
-    let header_value = match case.header("MCP-Protocol-Version") {
+    let header_value = match h.protocol_version {
         HeaderField::One(raw) => std::str::from_utf8(raw).ok(),
         _ => None,
     };
@@ -122,7 +120,7 @@ fn protocol_version(
         f.anything_goes = true;
         return;
     }
-    let header = match case.header("MCP-Protocol-Version") {
+    let header = match h.protocol_version {
         HeaderField::Absent => {
             if surface.supports_headerless_clients() {
                 // MAY treat as 2025-03-26: the legacy path may answer anything (AMB-21)
@@ -152,7 +150,7 @@ fn protocol_version(
         header,
         rules::HDR_INVALID_CHARS,
         rules::HDR_ERR,
-        "MCP-Protocol-Version",
+        &"MCP-Protocol-Version",
         id,
         f,
     ) {
@@ -213,12 +211,12 @@ fn protocol_version(
 /// is a defect, repeated is tolerated (AMB-20), invalid characters are a defect; otherwise
 /// the value to compare with the body.
 fn required_field<'c>(
-    case: &'c Case,
+    field: HeaderField<'c>,
     name: &str,
     id: &Value,
     f: &mut Findings,
 ) -> Option<&'c [u8]> {
-    let raw = match case.header(name) {
+    let raw = match field {
         HeaderField::Absent => {
             let msg = format!("{name} header is missing");
             f.defect(
@@ -235,13 +233,13 @@ fn required_field<'c>(
         }
         HeaderField::One(raw) => raw,
     };
-    let invalid = invalid_chars(raw, rules::HDR_INVALID_CHARS, rules::HDR_ERR, name, id, f);
+    let invalid = invalid_chars(raw, rules::HDR_INVALID_CHARS, rules::HDR_ERR, &name, id, f);
     (!invalid).then_some(raw)
 }
 
-fn mcp_method(case: &Case, req: &Request<'_>, f: &mut Findings) {
+fn mcp_method(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
     let id = &req.id;
-    let Some(raw) = required_field(case, "Mcp-Method", id, f) else {
+    let Some(raw) = required_field(h.method, "Mcp-Method", id, f) else {
         return;
     };
     if raw == req.method.as_bytes() {
@@ -273,9 +271,9 @@ pub fn name_source(method: &str) -> Option<&'static str> {
     }
 }
 
-fn mcp_name(case: &Case, req: &Request<'_>, f: &mut Findings) {
+fn mcp_name(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
     let id = &req.id;
-    let header = case.header("Mcp-Name");
+    let header = h.name;
     let Some(field) = name_source(&req.method) else {
         if header != HeaderField::Absent {
             // AMB-02: Mcp-Name on a method without params.name/uri is undefined
@@ -285,7 +283,7 @@ fn mcp_name(case: &Case, req: &Request<'_>, f: &mut Findings) {
     };
     let body = req.params.and_then(|p| p.get_str(field));
     let body = body.as_deref();
-    let Some(raw) = required_field(case, "Mcp-Name", id, f) else {
+    let Some(raw) = required_field(h.name, "Mcp-Name", id, f) else {
         return;
     };
     let Some(body) = body else {
@@ -328,28 +326,14 @@ fn mcp_name(case: &Case, req: &Request<'_>, f: &mut Findings) {
 }
 
 /// Inputs that must not change the outcome (P-BENIGN).
-fn benign_inputs(case: &Case, f: &mut Findings) {
-    if case.header("Mcp-Session-Id") != HeaderField::Absent {
+fn benign_inputs(h: &HeaderIndex<'_>, f: &mut Findings) {
+    if h.session_id != HeaderField::Absent {
         f.benign(rules::BC_SESSION);
     }
-    if case.header("Last-Event-ID") != HeaderField::Absent {
+    if h.last_event_id != HeaderField::Absent {
         f.benign(rules::BC_LAST_EVENT_ID);
     }
-    for (name, value) in &case.headers {
-        let mirrored = MIRRORED
-            .iter()
-            .find(|m| name.eq_ignore_ascii_case(m.as_bytes()))
-            .map(|m| m.as_bytes());
-        let is_param = name.len() > 10 && name[..10].eq_ignore_ascii_case(b"mcp-param-");
-        if let Some(canonical_name) = mirrored {
-            if name.as_slice() != canonical_name {
-                f.benign(rules::HDR_NAME_CI);
-            }
-        } else if is_param && !name.starts_with(b"Mcp-Param-") {
-            f.benign(rules::HDR_NAME_CI);
-        }
-        if (mirrored.is_some() || is_param) && trim_ows(value).len() != value.len() {
-            f.benign(rules::HDR_OWS);
-        }
+    for r in h.benign.into_iter().flatten() {
+        f.benign(r);
     }
 }

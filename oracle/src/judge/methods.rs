@@ -3,6 +3,7 @@
 //! prompt).
 
 use super::envelope::Request;
+use super::header_index::HeaderIndex;
 use super::headers::{mismatch_answer, name_source};
 use super::{params, Findings};
 use crate::case::Case;
@@ -74,6 +75,7 @@ fn invalid(id: &Value, message: String) -> Canonical {
 /// Record method-level defects; return the success set and the rule that carries it.
 pub(crate) fn check(
     case: &Case,
+    h: &HeaderIndex<'_>,
     surface: &Surface,
     req: &Request<'_>,
     f: &mut Findings,
@@ -127,7 +129,7 @@ pub(crate) fn check(
                     let c = invalid(&req.id, format!("Unknown tool: {name}"));
                     f.defect(rules::TOOLS_UNKNOWN, rules::TOOLS_UNKNOWN, 7, c);
                     // an unknown tool has no recognized Mcp-Param headers (P-LOGIC, AMB-14)
-                    if has_param_headers(case) {
+                    if h.any_param {
                         f.tolerate(mismatch_answer());
                     }
                     (success, rules::HDR_MN_SOURCE)
@@ -177,10 +179,4 @@ pub(crate) fn check(
             (success, rules::EP_POST)
         }
     }
-}
-
-fn has_param_headers(case: &Case) -> bool {
-    case.headers
-        .iter()
-        .any(|(n, _)| n.len() > 10 && n[..10].eq_ignore_ascii_case(b"mcp-param-"))
 }

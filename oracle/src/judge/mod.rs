@@ -15,6 +15,7 @@
 
 mod assemble;
 mod envelope;
+mod header_index;
 mod headers;
 mod lints;
 pub use headers::name_source;
@@ -29,7 +30,8 @@ use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, DataRule, Lint, StatusSet, Verdict};
 use assemble::assemble;
 use envelope::Envelope;
-use lints::{error_lints, has_parser_refusable_bytes, media_defects, request_lints};
+use header_index::HeaderIndex;
+use lints::{error_lints, media_defects, request_lints};
 use origin::OriginClass;
 use serde_json::Value;
 
@@ -156,7 +158,8 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
             },
         };
     }
-    let origin = origin::classify(case, surface);
+    let h = HeaderIndex::new(case);
+    let origin = origin::classify(&h, surface);
     let mut f = Findings::default();
     if origin == OriginClass::Invalid {
         f.defects.push(origin::defect());
@@ -169,7 +172,7 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
     } else {
         vec![(rules::BC_SESSION, Lint::NoSessionId)]
     };
-    let media_off = media_defects(case);
+    let media_off = media_defects(&h);
     if media_off {
         // US-CTYPE / US-ACCEPT: no sentence fixes the answer to a missing or foreign
         // Content-Type or Accept; servers commonly refuse with 400/406/415 before reading
@@ -178,7 +181,7 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
             status: StatusSet::Range(400, 499),
         });
     }
-    if has_parser_refusable_bytes(case) {
+    if h.parser_refusable {
         // RFC 9110 §5.5: a recipient of CR, LF or NUL in a field value MUST reject the
         // message or replace them; HTTP stacks refuse control bytes before MCP code runs
         // (DEVIATIONS.md D-05)
@@ -224,8 +227,8 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
         }
         Envelope::Request(req) => {
             lints.extend(request_lints(&req.id, media_off));
-            headers::check(case, surface, &req, &mut f);
-            let (success, rule) = methods::check(case, surface, &req, &mut f);
+            headers::check(&h, surface, &req, &mut f);
+            let (success, rule) = methods::check(case, &h, surface, &req, &mut f);
             assemble(f, success, Some(rule), Canonical::Dispatch, lints)
         }
     }

@@ -2,6 +2,7 @@
 //! (streamable-http.mdx § Server Behavior for Custom Headers, § Server Validation).
 
 use super::envelope::{Arguments, Request};
+use super::header_index::{is_param_name, is_param_named, param_field};
 use super::headers::{invalid_chars, mismatch_answer};
 use super::scan::{self, Kind};
 use super::{header_mismatch, Findings};
@@ -60,15 +61,11 @@ pub(crate) fn check(
         }
     }
     // Mcp-Param-* headers the tool does not declare: AMB-14 (ignore or reject)
-    let declared = |n: &[u8]| {
-        params
-            .iter()
-            .any(|p| n.eq_ignore_ascii_case(p.header_name().as_bytes()))
-    };
+    let declared = |n: &[u8]| params.iter().any(|p| is_param_named(n, &p.header));
     if case
         .headers
         .iter()
-        .any(|(n, _)| n.len() > 10 && n[..10].eq_ignore_ascii_case(b"mcp-param-") && !declared(n))
+        .any(|(n, _)| is_param_name(n) && !declared(n))
     {
         f.tolerate(mismatch_answer());
     }
@@ -82,8 +79,9 @@ fn one(
     id: &Value,
     f: &mut Findings,
 ) -> Option<RuleId> {
-    let name = p.header_name();
-    let header = case.header(&name);
+    // the full header name, written out only into the message of a defect
+    let name = ParamName(&p.header);
+    let header = param_field(case, &p.header);
     let value = match (body, header) {
         (Extracted::Absent, HeaderField::Absent) => return Some(rules::PARAM_ABSENT),
         (Extracted::Null, HeaderField::Absent) => return Some(rules::PARAM_NULL),
@@ -198,5 +196,14 @@ fn raw_extract(arguments: &str, path: &[String]) -> RawLeaf {
     match serde_json::from_str(cur) {
         Ok(v) => RawLeaf::Value(v),
         Err(_) => RawLeaf::Absent,
+    }
+}
+
+/// `Mcp-Param-{header}` as text, for messages.
+struct ParamName<'a>(&'a str);
+
+impl std::fmt::Display for ParamName<'_> {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(out, "Mcp-Param-{}", self.0)
     }
 }
