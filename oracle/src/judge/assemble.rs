@@ -5,7 +5,7 @@
 
 use super::{Defect, Findings};
 use crate::rules::{self, level_of, RuleId, Severity};
-use crate::verdict::{Answer, Canonical, Demand, Expectation, Lint, Verdict};
+use crate::verdict::{Answer, Canonical, Demand, Expectation, Verdict};
 
 /// Combine defects, tolerated answers and the success set into expectations.
 pub(crate) fn assemble(
@@ -13,15 +13,10 @@ pub(crate) fn assemble(
     success: Vec<Answer>,
     success_rule: Option<RuleId>,
     dispatch: Canonical,
-    lints: Vec<(RuleId, Lint)>,
+    lints: Vec<Expectation>,
 ) -> Verdict {
-    let mut expectations: Vec<Expectation> = lints
-        .into_iter()
-        .map(|(rule, l)| Expectation {
-            rule,
-            demand: Demand::Lint(l),
-        })
-        .collect();
+    // the lints come first; the request-level expectations follow
+    let mut expectations = lints;
     if f.anything_goes {
         // the legacy path of a dual-era server: only what every era of JSON-RPC over HTTP
         // shares still binds it (results and errors echo the id, errors are well-formed,

@@ -3,7 +3,6 @@
 //! bytes, odd name case, padding, any `Mcp-Param-*`). The judge used to look each header up
 //! with its own scan of the fields, several times per case (issue 7).
 
-use crate::annotations::is_tchar;
 use crate::case::{trim_ows, Case, HeaderField};
 use crate::rules::{self, RuleId};
 
@@ -57,12 +56,42 @@ fn add<'c>(field: &mut HeaderField<'c>, value: &'c [u8]) {
     };
 }
 
+/// `is_tchar` as a table (it runs on every byte of every header name).
+static TCHAR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'!' | b'#'
+                    | b'$'
+                    | b'%'
+                    | b'&'
+                    | b'\''
+                    | b'*'
+                    | b'+'
+                    | b'-'
+                    | b'.'
+                    | b'^'
+                    | b'_'
+                    | b'`'
+                    | b'|'
+                    | b'~'
+            );
+        c += 1;
+    }
+    t
+};
+
 fn refusable(name: &[u8], value: &[u8]) -> bool {
-    name.is_empty()
-        || !name.iter().all(|b| is_tchar(*b))
-        || value
-            .iter()
-            .any(|b| (*b < 0x20 && *b != b'\t') || *b == 0x7f)
+    // no early exit: branch-free loops over short fields are faster than `any`
+    let bad_name = name.iter().fold(false, |acc, b| acc | !TCHAR[*b as usize]);
+    let bad_value = value.iter().fold(false, |acc, b| {
+        acc | ((*b < 0x20) & (*b != b'\t')) | (*b == 0x7f)
+    });
+    name.is_empty() || bad_name || bad_value
 }
 
 impl<'c> HeaderIndex<'c> {
@@ -137,5 +166,39 @@ impl<'c> HeaderIndex<'c> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_token_table_is_is_tchar() {
+        for b in 0..=255u8 {
+            assert_eq!(TCHAR[b as usize], crate::annotations::is_tchar(b), "{b:#x}");
+        }
+    }
+
+    #[test]
+    fn repeated_and_odd_case_fields() {
+        let case = Case::post(
+            "/mcp",
+            &[
+                ("mcp-name", " a "),
+                ("Origin", "x"),
+                ("ORIGIN", "y"),
+                ("mcp-param-Region", "r"),
+                ("Mcp-Param-Flag", "f"),
+            ],
+            "",
+        );
+        let h = HeaderIndex::new(&case);
+        assert_eq!(h.name, HeaderField::One(b"a"));
+        assert_eq!(h.origin, HeaderField::Repeated);
+        assert!(h.any_param && !h.parser_refusable);
+        assert_eq!(h.benign, [Some(rules::HDR_NAME_CI), Some(rules::HDR_OWS)]);
+        assert_eq!(param_field(&case, "region"), HeaderField::One(b"r"));
+        assert_eq!(param_field(&case, "Opt"), HeaderField::Absent);
     }
 }

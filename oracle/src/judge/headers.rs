@@ -6,7 +6,10 @@ use super::envelope::Request;
 use super::header_index::HeaderIndex;
 use super::{header_mismatch, Findings};
 use crate::case::HeaderField;
-use crate::encoding::{decode_header_value, field_value_class, DecodedValue, FieldValueClass};
+use crate::encoding::{
+    decode_header_value, field_value_class, sentinel::looks_like_sentinel, DecodedValue,
+    FieldValueClass,
+};
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
@@ -14,6 +17,27 @@ use serde_json::Value;
 
 /// Published revisions before 2026-07-28 (the initialize-handshake era).
 pub const LEGACY_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
+/// A header value as the server must read it (`DecodedValue`), borrowing a plain value
+/// instead of copying it: most values are plain, and the judge reads several per case.
+pub(crate) enum HeaderValue<'r> {
+    Plain(&'r [u8]),
+    Decoded(String),
+    Lenient(String),
+    Malformed,
+}
+
+pub(crate) fn read_header_value(raw: &[u8]) -> HeaderValue<'_> {
+    if !looks_like_sentinel(raw) {
+        return HeaderValue::Plain(raw);
+    }
+    match decode_header_value(raw) {
+        DecodedValue::Plain(_) => HeaderValue::Plain(raw),
+        DecodedValue::Decoded(s) => HeaderValue::Decoded(s),
+        DecodedValue::Lenient(s) => HeaderValue::Lenient(s),
+        DecodedValue::Malformed => HeaderValue::Malformed,
+    }
+}
 
 pub(crate) fn mismatch_answer() -> Answer {
     Answer::RpcError {
@@ -296,9 +320,9 @@ fn mcp_name(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
             String::from_utf8_lossy(raw)
         )
     };
-    match decode_header_value(raw) {
-        DecodedValue::Plain(v) if v == body.as_bytes() => {}
-        DecodedValue::Plain(v) => {
+    match read_header_value(raw) {
+        HeaderValue::Plain(v) if v == body.as_bytes() => {}
+        HeaderValue::Plain(v) => {
             let rule = if v.starts_with(b"=?") && v.ends_with(b"?=") {
                 rules::B64_MARKERS
             } else if v.eq_ignore_ascii_case(body.as_bytes()) {
@@ -308,15 +332,15 @@ fn mcp_name(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
             };
             f.defect(rule, rules::HDR_ERR, 4, header_mismatch(id, &msg()));
         }
-        DecodedValue::Decoded(s) if s == body => f.benign(rules::B64_DECODE),
-        DecodedValue::Lenient(s) if s == body => f.tolerate(mismatch_answer()),
-        DecodedValue::Decoded(_) | DecodedValue::Lenient(_) => f.defect(
+        HeaderValue::Decoded(s) if s == body => f.benign(rules::B64_DECODE),
+        HeaderValue::Lenient(s) if s == body => f.tolerate(mismatch_answer()),
+        HeaderValue::Decoded(_) | HeaderValue::Lenient(_) => f.defect(
             rules::HDR_MISMATCH,
             rules::HDR_ERR,
             4,
             header_mismatch(id, &msg()),
         ),
-        DecodedValue::Malformed => f.defect(
+        HeaderValue::Malformed => f.defect(
             rules::B64_MALFORMED,
             rules::HDR_ERR,
             4,

@@ -5,7 +5,7 @@
 use super::header_index::HeaderIndex;
 use crate::case::HeaderField;
 use crate::rules::{self, RuleId};
-use crate::verdict::Lint;
+use crate::verdict::{Demand, Expectation, Lint};
 use serde_json::Value;
 
 /// Whether the request's media headers depart from what a conformant client sends: a
@@ -47,31 +47,39 @@ fn with_media_types(v: &[u8], f: impl FnOnce(&mut dyn Iterator<Item = &str>) -> 
     f(&mut types)
 }
 
-pub(crate) fn error_lints() -> Vec<(RuleId, Lint)> {
-    vec![
-        (rules::ERRCODE_RESERVED, Lint::NoUndefinedReservedCode),
-        (rules::ERRCODE_RETIRED, Lint::NoRetiredCode),
-        (rules::ERRCODE_LEGACY, Lint::NoLegacyRangeCode),
-        (rules::ERROR_SHAPE, Lint::ErrorShape),
-    ]
+/// A lint expectation.
+pub(crate) fn lint(rule: RuleId, l: Lint) -> Expectation {
+    Expectation {
+        rule,
+        demand: Demand::Lint(l),
+    }
 }
 
-pub(crate) fn request_lints(id: &Value, may_omit_error_id: bool) -> Vec<(RuleId, Lint)> {
-    let mut v = error_lints();
-    v.extend([
-        (rules::REQ_CT, Lint::RequestContentType),
-        (rules::SSE_XACCEL, Lint::SseXAccel),
-        (rules::SSE_NO_REQUESTS, Lint::SseNoRequests),
-        (rules::RESULTTYPE, Lint::ResultType),
-        (rules::RESULT_ID, Lint::ResultIdEcho(id.clone())),
-        (
+pub(crate) fn error_lints(out: &mut Vec<Expectation>) {
+    out.extend([
+        lint(rules::ERRCODE_RESERVED, Lint::NoUndefinedReservedCode),
+        lint(rules::ERRCODE_RETIRED, Lint::NoRetiredCode),
+        lint(rules::ERRCODE_LEGACY, Lint::NoLegacyRangeCode),
+        lint(rules::ERROR_SHAPE, Lint::ErrorShape),
+    ]);
+}
+
+pub(crate) fn request_lints(out: &mut Vec<Expectation>, id: &Value, may_omit_error_id: bool) {
+    error_lints(out);
+    let v = [
+        lint(rules::REQ_CT, Lint::RequestContentType),
+        lint(rules::SSE_XACCEL, Lint::SseXAccel),
+        lint(rules::SSE_NO_REQUESTS, Lint::SseNoRequests),
+        lint(rules::RESULTTYPE, Lint::ResultType),
+        lint(rules::RESULT_ID, Lint::ResultIdEcho(id.clone())),
+        lint(
             rules::ERROR_ID,
             Lint::ErrorIdEcho {
                 id: id.clone(),
                 may_omit: may_omit_error_id,
             },
         ),
-        (rules::SERVERINFO, Lint::ServerInfo),
-    ]);
-    v
+        lint(rules::SERVERINFO, Lint::ServerInfo),
+    ];
+    out.extend(v);
 }

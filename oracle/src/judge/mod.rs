@@ -27,11 +27,11 @@ mod scan;
 use crate::case::Case;
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
-use crate::verdict::{Answer, Canonical, DataRule, Lint, StatusSet, Verdict};
+use crate::verdict::{Answer, Canonical, DataRule, Expectation, Lint, StatusSet, Verdict};
 use assemble::assemble;
 use envelope::Envelope;
 use header_index::HeaderIndex;
-use lints::{error_lints, media_defects, request_lints};
+use lints::{error_lints, lint, media_defects, request_lints};
 use origin::OriginClass;
 use serde_json::Value;
 
@@ -167,11 +167,11 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
         f.tolerate(origin::answer());
     }
     // the session SHOULD binds servers that support only this revision (D-26)
-    let mut lints: Vec<(RuleId, Lint)> = if surface.is_dual_era() {
-        Vec::new()
-    } else {
-        vec![(rules::BC_SESSION, Lint::NoSessionId)]
-    };
+    // room for every lint and a few request-level expectations: no regrowth
+    let mut lints: Vec<Expectation> = Vec::with_capacity(16);
+    if !surface.is_dual_era() {
+        lints.push(lint(rules::BC_SESSION, Lint::NoSessionId));
+    }
     let media_off = media_defects(&h);
     if media_off {
         // US-CTYPE / US-ACCEPT: no sentence fixes the answer to a missing or foreign
@@ -201,11 +201,14 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
                 status: StatusSet::Range(400, 499),
             });
             success.push(answer_of(&canonical));
-            lints.extend(error_lints());
+            error_lints(&mut lints);
             assemble(f, success, None, canonical, lints)
         }
         Envelope::Notification => {
-            lints.push((rules::NOTIF_NO_RESPONSE, Lint::NoResponseToNotification));
+            lints.push(lint(
+                rules::NOTIF_NO_RESPONSE,
+                Lint::NoResponseToNotification,
+            ));
             // only the Origin defect survives (P-NOTIF)
             let f2 = Findings {
                 defects: f.defects,
@@ -226,7 +229,7 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
             )
         }
         Envelope::Request(req) => {
-            lints.extend(request_lints(&req.id, media_off));
+            request_lints(&mut lints, &req.id, media_off);
             headers::check(&h, surface, &req, &mut f);
             let (success, rule) = methods::check(case, &h, surface, &req, &mut f);
             assemble(f, success, Some(rule), Canonical::Dispatch, lints)
@@ -239,11 +242,11 @@ fn judge_other_verb(
     case: &Case,
     surface: &Surface,
     f: Findings,
-    mut lints: Vec<(RuleId, Lint)>,
+    mut lints: Vec<Expectation>,
 ) -> Verdict {
     let legacy_verb =
         case.method.eq_ignore_ascii_case("GET") || case.method.eq_ignore_ascii_case("DELETE");
-    lints.push((rules::BC_GET_DELETE, Lint::AllowOn405));
+    lints.push(lint(rules::BC_GET_DELETE, Lint::AllowOn405));
     let mut f = f;
     if surface.is_dual_era() && legacy_verb {
         // a dual-era server may serve the 2025-11-25 GET stream / session DELETE

@@ -3,15 +3,16 @@
 
 use super::envelope::{Arguments, Request};
 use super::header_index::{is_param_name, is_param_named, param_field};
-use super::headers::{invalid_chars, mismatch_answer};
+use super::headers::{invalid_chars, mismatch_answer, read_header_value, HeaderValue};
 use super::scan::{self, Kind};
 use super::{header_mismatch, Findings};
 use crate::annotations::{extract, Extracted, HeaderParam};
 use crate::case::{Case, HeaderField};
-use crate::encoding::{compare_param, decode_header_value, DecodedValue, ParamMatch};
+use crate::encoding::{compare_param, ParamMatch};
 use crate::rules::{self, RuleId};
 use crate::surface::ToolDecl;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// Check every annotated parameter of `tool`; return the rule that carries the success
 /// expectation when the call mirrors at least one value correctly.
@@ -124,10 +125,10 @@ fn one(
         );
         f.defect(rule, rules::PARAM_ERR, 8, header_mismatch(id, &msg));
     };
-    let (text, decoded) = match decode_header_value(raw) {
-        DecodedValue::Plain(b) => (String::from_utf8_lossy(&b).into_owned(), false),
-        DecodedValue::Decoded(s) => (s, true),
-        DecodedValue::Lenient(s) => {
+    let (text, decoded): (Cow<'_, str>, bool) = match read_header_value(raw) {
+        HeaderValue::Plain(b) => (String::from_utf8_lossy(b), false),
+        HeaderValue::Decoded(s) => (Cow::Owned(s), true),
+        HeaderValue::Lenient(s) => {
             // AMB-15: unpadded / URL-safe payloads may be accepted or refused
             if compare_param(&s, body) != ParamMatch::Mismatch {
                 f.tolerate(mismatch_answer());
@@ -136,7 +137,7 @@ fn one(
             }
             return None;
         }
-        DecodedValue::Malformed => {
+        HeaderValue::Malformed => {
             mismatch(rules::B64_MALFORMED, f);
             return None;
         }
