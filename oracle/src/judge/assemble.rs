@@ -3,8 +3,8 @@
 //! (P-MUST-SHOULD), the success set filed under benign inputs (P-BENIGN), and the legacy
 //! path of dual-era targets.
 
-use super::{Defect, Findings};
-use crate::rules::{self, level_of, RuleId, Severity};
+use super::{is_blocking, Defect, Findings};
+use crate::rules::{self, RuleId};
 use crate::verdict::{Answer, Canonical, Demand, Expectation, Verdict};
 
 /// Combine defects, tolerated answers and the success set into expectations.
@@ -36,7 +36,7 @@ pub(crate) fn assemble(
             canonical: dispatch,
         };
     }
-    let blocking = |d: &&Defect| level_of(d.reject).severity() == Severity::Blocking;
+    let blocking = |d: &&Defect| is_blocking(d.reject);
     let must: Vec<&Defect> = f.defects.iter().filter(blocking).collect();
     let should: Vec<&Defect> = f.defects.iter().filter(|d| !blocking(d)).collect();
 

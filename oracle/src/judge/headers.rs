@@ -72,8 +72,9 @@ pub(crate) fn invalid_chars(
             false
         }
         class => {
-            let msg = format!("{what} contains invalid characters");
-            f.defect(rule, shape, 4, header_mismatch(id, &msg));
+            f.mismatch(rule, shape, 4, id, || {
+                format!("{what} contains invalid characters")
+            });
             if class == FieldValueClass::Control {
                 if let Some(d) = f.defects.last_mut() {
                     d.answers.push(parser_refusal());
@@ -92,11 +93,17 @@ pub(crate) fn check(h: &HeaderIndex<'_>, surface: &Surface, req: &Request<'_>, f
 
     protocol_version(h, surface, id, body_version, f);
     if body_version.is_none() || !caps_ok || req.params_malformed {
-        f.defect(
+        let answer = Answer::RpcError {
+            status: StatusSet::Exact(400),
+            code: -32602,
+            data: DataRule::None,
+        };
+        f.defect_lazy(
             rules::META_REQUIRED,
             rules::META_REQUIRED,
             5,
-            Canonical::Reject {
+            answer,
+            || Canonical::Reject {
                 status: 400,
                 code: Some(-32602),
                 id: Some(id.clone()),
@@ -151,12 +158,9 @@ fn protocol_version(
                 f.anything_goes = true;
                 return;
             }
-            f.defect(
-                rules::PV_MISSING,
-                rules::HDR_ERR,
-                3,
-                header_mismatch(id, "MCP-Protocol-Version header is missing"),
-            );
+            f.mismatch(rules::PV_MISSING, rules::HDR_ERR, 3, id, || {
+                "MCP-Protocol-Version header is missing".to_string()
+            });
             if let Some(b) = body.filter(|b| unsupported(b)) {
                 // PRECEDENCE.md row 8
                 f.tolerate(upv(vec![b.to_string()]));
@@ -193,14 +197,14 @@ fn protocol_version(
         }
         Some(b) if b == h => {
             if unsupported(h) {
-                let d = super::Defect {
-                    reject: rules::PV_UNSUPPORTED,
-                    shape: rules::PV_UNSUPPORTED,
-                    answers: vec![upv(vec![h.to_string()])],
-                    priority: 3,
-                    canonical: upv_canonical(h),
-                };
-                f.defects.push(d);
+                let answer = upv(vec![h.to_string()]);
+                f.defect_lazy(
+                    rules::PV_UNSUPPORTED,
+                    rules::PV_UNSUPPORTED,
+                    3,
+                    answer,
+                    || upv_canonical(h),
+                );
             }
         }
         Some(b) => {
@@ -210,18 +214,25 @@ fn protocol_version(
                     requested.push(v.to_string());
                 }
             }
-            let msg = format!("MCP-Protocol-Version header '{h}' does not match _meta '{b}'");
+            // P-VERSION-FIRST: an unsupported header version goes first
+            let priority = if unsupported(h) { 3 } else { 4 };
+            let canonical = if !f.could_lead(rules::PV_MISMATCH, priority) {
+                // never read: an earlier defect gives the canonical answer
+                Canonical::Dispatch
+            } else if unsupported(h) {
+                upv_canonical(h)
+            } else {
+                let msg = format!("MCP-Protocol-Version header '{h}' does not match _meta '{b}'");
+                header_mismatch(id, &msg)
+            };
             let mut d = super::Defect {
                 reject: rules::PV_MISMATCH,
                 shape: rules::HDR_ERR,
                 answers: vec![mismatch_answer()],
-                priority: 4,
-                canonical: header_mismatch(id, &msg),
+                priority,
+                canonical,
             };
             if unsupported(h) {
-                // P-VERSION-FIRST: an unsupported header version goes first
-                d.priority = 3;
-                d.canonical = upv_canonical(h);
                 d.answers.insert(0, upv(requested.clone()));
             } else if !requested.is_empty() {
                 d.answers.push(upv(requested));
@@ -242,13 +253,9 @@ fn required_field<'c>(
 ) -> Option<&'c [u8]> {
     let raw = match field {
         HeaderField::Absent => {
-            let msg = format!("{name} header is missing");
-            f.defect(
-                rules::HDR_MISSING,
-                rules::HDR_ERR,
-                4,
-                header_mismatch(id, &msg),
-            );
+            f.mismatch(rules::HDR_MISSING, rules::HDR_ERR, 4, id, || {
+                format!("{name} header is missing")
+            });
             return None;
         }
         HeaderField::Repeated => {
@@ -269,7 +276,6 @@ fn mcp_method(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
     if raw == req.method.as_bytes() {
         return;
     }
-    let header = String::from_utf8_lossy(raw);
     // name the most specific sentence the mismatch breaks
     let rule = if raw.eq_ignore_ascii_case(req.method.as_bytes()) {
         rules::HDR_VALUE_CASE
@@ -279,11 +285,13 @@ fn mcp_method(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
     } else {
         rules::HDR_MISMATCH
     };
-    let msg = format!(
-        "Mcp-Method header '{header}' does not match body '{}'",
-        req.method
-    );
-    f.defect(rule, rules::HDR_ERR, 4, header_mismatch(id, &msg));
+    f.mismatch(rule, rules::HDR_ERR, 4, id, || {
+        format!(
+            "Mcp-Method header '{}' does not match body '{}'",
+            String::from_utf8_lossy(raw),
+            req.method
+        )
+    });
 }
 
 /// The body field `Mcp-Name` mirrors for `method`, if the method has one.
@@ -330,22 +338,16 @@ fn mcp_name(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
             } else {
                 rules::HDR_MISMATCH
             };
-            f.defect(rule, rules::HDR_ERR, 4, header_mismatch(id, &msg()));
+            f.mismatch(rule, rules::HDR_ERR, 4, id, msg);
         }
         HeaderValue::Decoded(s) if s == body => f.benign(rules::B64_DECODE),
         HeaderValue::Lenient(s) if s == body => f.tolerate(mismatch_answer()),
-        HeaderValue::Decoded(_) | HeaderValue::Lenient(_) => f.defect(
-            rules::HDR_MISMATCH,
-            rules::HDR_ERR,
-            4,
-            header_mismatch(id, &msg()),
-        ),
-        HeaderValue::Malformed => f.defect(
-            rules::B64_MALFORMED,
-            rules::HDR_ERR,
-            4,
-            header_mismatch(id, "Mcp-Name carries a malformed base64 sentinel"),
-        ),
+        HeaderValue::Decoded(_) | HeaderValue::Lenient(_) => {
+            f.mismatch(rules::HDR_MISMATCH, rules::HDR_ERR, 4, id, msg)
+        }
+        HeaderValue::Malformed => f.mismatch(rules::B64_MALFORMED, rules::HDR_ERR, 4, id, || {
+            "Mcp-Name carries a malformed base64 sentinel".to_string()
+        }),
     }
 }
 

@@ -86,7 +86,14 @@ pub(crate) fn check(
         if surface.is_dual_era() && LEGACY_METHODS.contains(&m) {
             f.anything_goes = true;
         } else {
-            f.defect(rules::METHOD_404, rules::METHOD_404, 6, not_found(&req.id));
+            let answer = Answer::RpcError {
+                status: StatusSet::Exact(404),
+                code: -32601,
+                data: DataRule::None,
+            };
+            f.defect_lazy(rules::METHOD_404, rules::METHOD_404, 6, answer, || {
+                not_found(&req.id)
+            });
         }
         return (Vec::new(), rules::METHOD_404);
     }
@@ -126,8 +133,13 @@ pub(crate) fn check(
             };
             match surface.tool(name) {
                 None if version_ok => {
-                    let c = invalid(&req.id, format!("Unknown tool: {name}"));
-                    f.defect(rules::TOOLS_UNKNOWN, rules::TOOLS_UNKNOWN, 7, c);
+                    f.defect_lazy(
+                        rules::TOOLS_UNKNOWN,
+                        rules::TOOLS_UNKNOWN,
+                        7,
+                        invalid_params(),
+                        || invalid(&req.id, format!("Unknown tool: {name}")),
+                    );
                     // an unknown tool has no recognized Mcp-Param headers (P-LOGIC, AMB-14)
                     if h.any_param {
                         f.tolerate(mismatch_answer());
@@ -145,8 +157,13 @@ pub(crate) fn check(
             success.push(missing_capability());
             match name {
                 Some(uri) if !surface.knows_resource(uri) && version_ok => {
-                    let c = invalid(&req.id, format!("Resource not found: {uri}"));
-                    f.defect(rules::RES_NOTFOUND, rules::RES_NOTFOUND, 7, c);
+                    f.defect_lazy(
+                        rules::RES_NOTFOUND,
+                        rules::RES_NOTFOUND,
+                        7,
+                        invalid_params(),
+                        || invalid(&req.id, format!("Resource not found: {uri}")),
+                    );
                 }
                 None => f.tolerate(invalid_params()),
                 _ => {}
@@ -157,8 +174,13 @@ pub(crate) fn check(
             success.extend([invalid_params(), missing_capability()]);
             match name {
                 Some(p) if !surface.prompts.iter().any(|x| x == p) && version_ok => {
-                    let c = invalid(&req.id, format!("Unknown prompt: {p}"));
-                    f.defect(rules::PROMPTS_ERRORS, rules::PROMPTS_ERRORS, 7, c);
+                    f.defect_lazy(
+                        rules::PROMPTS_ERRORS,
+                        rules::PROMPTS_ERRORS,
+                        7,
+                        invalid_params(),
+                        || invalid(&req.id, format!("Unknown prompt: {p}")),
+                    );
                 }
                 None => f.tolerate(invalid_params()),
                 _ => {}

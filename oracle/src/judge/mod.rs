@@ -26,6 +26,7 @@ mod scan;
 
 use crate::case::Case;
 use crate::rules::{self, RuleId};
+use crate::rules::{level_of, Severity};
 use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, DataRule, Expectation, Lint, StatusSet, Verdict};
 use assemble::assemble;
@@ -34,6 +35,8 @@ use header_index::HeaderIndex;
 use lints::{error_lints, lint, media_defects, request_lints};
 use origin::OriginClass;
 use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// One departure from a conformant request.
 #[derive(Clone, Debug)]
@@ -62,15 +65,70 @@ pub(crate) struct Findings {
     pub anything_goes: bool,
 }
 
+/// Whether `rule` is at a blocking level (MUST-like), from a table built once: the judge asks
+/// for every defect, and the rules table is a list.
+pub(crate) fn is_blocking(rule: RuleId) -> bool {
+    static BLOCKING: OnceLock<HashMap<&'static str, bool>> = OnceLock::new();
+    let table = BLOCKING.get_or_init(|| {
+        rules::RULES
+            .iter()
+            .map(|r| (r.id.0, level_of(r.id).severity() == Severity::Blocking))
+            .collect()
+    });
+    match table.get(rule.0) {
+        Some(b) => *b,
+        None => level_of(rule).severity() == Severity::Blocking,
+    }
+}
+
 impl Findings {
-    pub fn defect(&mut self, reject: RuleId, shape: RuleId, priority: u8, answer: Canonical) {
-        let answers = vec![answer_of(&answer)];
+    /// Whether a new defect on `reject` at `priority` could still give the canonical answer
+    /// (`assemble` takes the first defect of least priority among the blocking ones, or
+    /// among all when none blocks): when it cannot, its canonical answer is never built.
+    pub fn could_lead(&self, reject: RuleId, priority: u8) -> bool {
+        let blocking = is_blocking(reject);
+        !self.defects.iter().any(|d| {
+            let earlier_blocks = is_blocking(d.reject);
+            (earlier_blocks || !blocking) && (d.priority <= priority || earlier_blocks != blocking)
+        })
+    }
+
+    /// A defect whose canonical answer (with its message) is built only when it could be the
+    /// canonical one; `answer` is the answer the defect mandates alone.
+    pub fn defect_lazy(
+        &mut self,
+        reject: RuleId,
+        shape: RuleId,
+        priority: u8,
+        answer: Answer,
+        canonical: impl FnOnce() -> Canonical,
+    ) {
+        let canonical = if self.could_lead(reject, priority) {
+            canonical()
+        } else {
+            // never read: an earlier defect gives the canonical answer
+            Canonical::Dispatch
+        };
         self.defects.push(Defect {
             reject,
             shape,
-            answers,
+            answers: vec![answer],
             priority,
-            canonical: answer,
+            canonical,
+        });
+    }
+
+    /// A 400/-32020 defect whose message is written only when it could be canonical.
+    pub fn mismatch(
+        &mut self,
+        reject: RuleId,
+        shape: RuleId,
+        priority: u8,
+        id: &Value,
+        message: impl FnOnce() -> String,
+    ) {
+        self.defect_lazy(reject, shape, priority, headers::mismatch_answer(), || {
+            header_mismatch(id, &message())
         });
     }
 

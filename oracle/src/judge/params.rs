@@ -5,7 +5,7 @@ use super::envelope::{Arguments, Request};
 use super::header_index::{is_param_name, is_param_named, param_field};
 use super::headers::{invalid_chars, mismatch_answer, read_header_value, HeaderValue};
 use super::scan::{self, Kind};
-use super::{header_mismatch, Findings};
+use super::Findings;
 use crate::annotations::{extract, Extracted, HeaderParam};
 use crate::case::{Case, HeaderField};
 use crate::encoding::{compare_param, ParamMatch};
@@ -92,13 +92,9 @@ fn one(
             return None;
         }
         (Extracted::Value(_), HeaderField::Absent) => {
-            let msg = format!("{name} header is missing but arguments carry a value");
-            f.defect(
-                rules::PARAM_OMITTED,
-                rules::PARAM_ERR,
-                8,
-                header_mismatch(id, &msg),
-            );
+            f.mismatch(rules::PARAM_OMITTED, rules::PARAM_ERR, 8, id, || {
+                format!("{name} header is missing but arguments carry a value")
+            });
             return None;
         }
         (Extracted::Value(_), HeaderField::Repeated) => {
@@ -119,11 +115,12 @@ fn one(
         return None;
     }
     let mismatch = |rule: RuleId, f: &mut Findings| {
-        let msg = format!(
-            "{name} header '{}' does not match body value {body}",
-            String::from_utf8_lossy(raw)
-        );
-        f.defect(rule, rules::PARAM_ERR, 8, header_mismatch(id, &msg));
+        f.mismatch(rule, rules::PARAM_ERR, 8, id, || {
+            format!(
+                "{name} header '{}' does not match body value {body}",
+                String::from_utf8_lossy(raw)
+            )
+        });
     };
     let (text, decoded): (Cow<'_, str>, bool) = match read_header_value(raw) {
         HeaderValue::Plain(b) => (String::from_utf8_lossy(b), false),
