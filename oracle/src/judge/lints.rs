@@ -40,6 +40,23 @@ pub(crate) fn media_defects(h: &HeaderIndex<'_>) -> bool {
 /// its parameters, trimmed (Unicode whitespace, as `str::trim`). A value that is not UTF-8
 /// is read with replacement characters first, as the judge always has.
 fn with_media_types(v: &[u8], f: impl FnOnce(&mut dyn Iterator<Item = &str>) -> bool) -> bool {
+    if v.is_ascii() {
+        // ASCII (nearly always): `str::trim` strips exactly these bytes from ASCII text
+        let mut types = v.split(|b| *b == b',').map(|m| {
+            let m = m.split(|b| *b == b';').next().unwrap_or(b"");
+            let end = m
+                .iter()
+                .rposition(|b| !matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
+                .map_or(0, |i| i + 1);
+            let start = m
+                .iter()
+                .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
+                .unwrap_or(end);
+            // ASCII bytes are UTF-8
+            std::str::from_utf8(&m[start.min(end)..end]).unwrap_or("")
+        });
+        return f(&mut types);
+    }
     let text = String::from_utf8_lossy(v);
     let mut types = text
         .split(',')

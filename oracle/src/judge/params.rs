@@ -33,13 +33,18 @@ pub(crate) fn check(
         return None;
     }
     let arguments = req.params.and_then(|p| p.arguments());
+    // the members of the arguments, read once for all the parameters
+    let index = match arguments {
+        Some(Arguments::Raw(text)) => ArgIndex::new(text),
+        _ => ArgIndex::new("null"),
+    };
     let mut carrier = None;
     for p in params {
         let leaf;
         let body = match arguments {
             None => Extracted::Absent,
             Some(Arguments::Parsed(v)) => extract(Some(v), &p.path),
-            Some(Arguments::Raw(text)) => match raw_extract(text, &p.path) {
+            Some(Arguments::Raw(_)) => match raw_extract(&index, &p.path) {
                 RawLeaf::Absent => Extracted::Absent,
                 RawLeaf::Null => Extracted::Null,
                 RawLeaf::Value(v) => {
@@ -177,23 +182,82 @@ enum RawLeaf {
     Value(Value),
 }
 
-fn raw_extract(arguments: &str, path: &[String]) -> RawLeaf {
-    let mut cur = arguments;
-    for key in path {
+fn raw_extract(arguments: &ArgIndex<'_>, path: &[String]) -> RawLeaf {
+    let Some((first, rest)) = path.split_first() else {
+        return leaf(arguments.text);
+    };
+    let Some(mut cur) = arguments.get(first) else {
+        return RawLeaf::Absent;
+    };
+    for key in rest {
         // `Value::get` with a key finds members of objects only
         match scan::get(cur, key) {
             Some(v) => cur = v,
             None => return RawLeaf::Absent,
         }
     }
-    if scan::kind(cur) == Kind::Null {
-        return RawLeaf::Null;
+    leaf(cur)
+}
+
+/// A validated value as `extract` sees it.
+fn leaf(text: &str) -> RawLeaf {
+    let value = match scan::kind(text) {
+        Kind::Null => return RawLeaf::Null,
+        Kind::Bool => Value::Bool(text == "true"),
+        Kind::String => match scan::as_str(text) {
+            Some(s) => Value::String(s.into_owned()),
+            None => return RawLeaf::Absent,
+        },
+        // validated text of the scanner's subset: serde_json parses it the same way it
+        // would inside the whole body; a failure cannot happen, but would read as absent
+        _ => match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(_) => return RawLeaf::Absent,
+        },
+    };
+    RawLeaf::Value(value)
+}
+
+/// The members of a validated arguments object, read once (at most `ARG_SLOTS`; a larger
+/// object is searched in place).
+struct ArgIndex<'a> {
+    text: &'a str,
+    members: [(&'a str, &'a str); ARG_SLOTS],
+    len: usize,
+    overflow: bool,
+}
+
+const ARG_SLOTS: usize = 16;
+
+impl<'a> ArgIndex<'a> {
+    fn new(text: &'a str) -> ArgIndex<'a> {
+        let mut index = ArgIndex {
+            text,
+            members: [("", ""); ARG_SLOTS],
+            len: 0,
+            overflow: false,
+        };
+        for m in scan::members(text) {
+            if index.len == ARG_SLOTS {
+                index.overflow = true;
+                break;
+            }
+            index.members[index.len] = m;
+            index.len += 1;
+        }
+        index
     }
-    // validated text of the scanner's subset: serde_json parses it (the same way it would
-    // inside the whole body); a failure cannot happen, but would read as absent
-    match serde_json::from_str(cur) {
-        Ok(v) => RawLeaf::Value(v),
-        Err(_) => RawLeaf::Absent,
+
+    /// Like `scan::get`: the last member named `key`.
+    fn get(&self, key: &str) -> Option<&'a str> {
+        if self.overflow {
+            return scan::get(self.text, key);
+        }
+        self.members[..self.len]
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| *v)
     }
 }
 

@@ -237,6 +237,7 @@ impl<'a> Reader<'a> {
             }
             j = skip_ws(b, j + 1);
             let child = match (role, key) {
+                (Role::Other, _) => Role::Other,
                 (Role::Top, "params") => {
                     // a later `params` replaces an earlier one, members and all
                     self.top.p = ParamsIdx::default();
@@ -254,6 +255,7 @@ impl<'a> Reader<'a> {
             let v = Some(&self.t[start..j]);
             let top = &mut self.top;
             match (role, key) {
+                (Role::Other, _) => {}
                 (Role::Top, "id") => top.id = v,
                 (Role::Top, "jsonrpc") => top.jsonrpc = v,
                 (Role::Top, "method") => top.method = v,
