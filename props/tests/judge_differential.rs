@@ -336,3 +336,42 @@ fn write_value(v: &Value, rng: &mut TestRng, out: &mut String, depth: usize) {
     out.push_str(&"]".repeat(wrap));
     ws(rng, out);
 }
+
+/// `check` against its pre-issue-7 implementation: the reference server's and every
+/// mutant's answer to the probes and to runner cases, plus a transport failure.
+#[test]
+fn check_finds_as_before() {
+    use mcpdiff_oracle::reference::{respond, respond_mutant, to_observation, MUTANTS};
+    use mcpdiff_oracle::{check, Observation, TransportFailure};
+    let surface = fixture::surface();
+    let strategy = case_strategy(&surface);
+    let cases: Vec<Case> = probes(&surface)
+        .into_iter()
+        .map(|p| p.case)
+        .chain((0..300).map(|i| case_for(&strategy, 11, i)))
+        .collect();
+    let mut findings = 0usize;
+    for case in &cases {
+        let verdict = judge(case, &surface);
+        let mut observations = vec![
+            to_observation(&respond(case, &surface)),
+            Observation::Transport {
+                failure: TransportFailure::Timeout,
+            },
+        ];
+        for m in MUTANTS {
+            observations.push(to_observation(&respond_mutant(m.name, case, &surface)));
+        }
+        for obs in &observations {
+            let new = check(&verdict, obs);
+            let old = judge_reference::check::check(&verdict, obs);
+            assert_eq!(
+                new, old,
+                "check departs from its reference for {case:?}\n{obs:?}"
+            );
+            findings += new.len();
+        }
+    }
+    // the comparison must cover failing expectations, not only passes
+    assert!(findings > 1000, "only {findings} findings compared");
+}

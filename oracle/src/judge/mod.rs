@@ -36,6 +36,7 @@ use lints::{error_lints, lint, media_defects, request_lints};
 use origin::OriginClass;
 use serde_json::Value;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 /// One departure from a conformant request.
@@ -68,7 +69,8 @@ pub(crate) struct Findings {
 /// Whether `rule` is at a blocking level (MUST-like), from a table built once: the judge asks
 /// for every defect, and the rules table is a list.
 pub(crate) fn is_blocking(rule: RuleId) -> bool {
-    static BLOCKING: OnceLock<HashMap<&'static str, bool>> = OnceLock::new();
+    static BLOCKING: OnceLock<HashMap<&'static str, bool, BuildHasherDefault<Fnv>>> =
+        OnceLock::new();
     let table = BLOCKING.get_or_init(|| {
         rules::RULES
             .iter()
@@ -78,6 +80,29 @@ pub(crate) fn is_blocking(rule: RuleId) -> bool {
     match table.get(rule.0) {
         Some(b) => *b,
         None => level_of(rule).severity() == Severity::Blocking,
+    }
+}
+
+/// FNV-1a: rule ids are short static strings and the table is fixed, so a simple hash
+/// beats SipHash here (no untrusted keys reach it).
+#[derive(Default)]
+pub(crate) struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
     }
 }
 

@@ -1,5 +1,5 @@
 //! The judge as it was before the issue-7 speed work, kept verbatim as the differential
-//! reference: `props/tests/judge_differential.rs` asserts that [`crate::judge::judge`] returns
+//! reference (with `check`, in `check.rs`): `props/tests/judge_differential.rs` asserts that [`crate::judge::judge`] returns
 //! the same Verdict as [`judge`] here for every generated case. It parses the body into a
 //! `serde_json::Value` and builds every message eagerly; nothing outside tests calls it.
 //!
@@ -9,6 +9,7 @@
 #![allow(dead_code)]
 
 mod assemble;
+pub mod check;
 mod envelope;
 mod headers;
 mod lints;
