@@ -5,8 +5,8 @@
 //!
 //! The scanner accepts only a subset of JSON for which its readings are sure to agree with
 //! `serde_json::from_slice::<Value>`: valid UTF-8, keys without escapes, string escapes
-//! other than `\u` surrogates, no control byte in a string, numbers without exponent and
-//! at most 20 bytes long (never out of range), nesting at most 100 deep (serde_json stops
+//! other than `\u` surrogates, no control byte in a string, numbers with a mantissa of at
+//! most 20 bytes and an exponent of at most 280 (never out of range), nesting at most 100 deep (serde_json stops
 //! at 128). Anything else, valid JSON or not, makes [`read`] answer `None` and the caller
 //! parses the body the full way, so odd inputs keep exactly the old semantics. Like
 //! `Value`'s map, a repeated key keeps its *last* value. Escaped string values are decoded
@@ -16,8 +16,11 @@ use std::borrow::Cow;
 
 /// Nesting beyond this falls back to the full parse.
 const MAX_DEPTH: usize = 100;
-/// Longer numbers fall back to the full parse (they may overflow `f64`).
+/// Longer mantissas fall back to the full parse (they may overflow `f64`).
 const MAX_NUMBER_LEN: usize = 20;
+/// Larger exponents fall back to the full parse (with a 20-digit mantissa, `1e280` times
+/// `1e20` stays below `f64::MAX`; tiny values round to zero without error).
+const MAX_EXPONENT: u32 = 280;
 
 /// The members of the top-level object the judge reads (value texts; the last of a
 /// repeated key, as `Value`'s map keeps it).
@@ -106,9 +109,7 @@ fn string(b: &[u8], i: usize) -> Option<(usize, bool)> {
     let mut j = i + 1;
     let mut escaped = false;
     loop {
-        while j < b.len() && !STRING_STOP[b[j] as usize] {
-            j += 1;
-        }
+        j = skip_plain(b, j);
         match *b.get(j)? {
             b'"' => return Some((j + 1, escaped)),
             b'\\' => {
@@ -134,7 +135,42 @@ fn string(b: &[u8], i: usize) -> Option<(usize, bool)> {
     }
 }
 
-/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?`, at most `MAX_NUMBER_LEN` bytes.
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Whether some byte of `w` is zero (exact for existence).
+fn has_zero_byte(w: u64) -> bool {
+    w.wrapping_sub(ONES) & !w & HIGHS != 0
+}
+
+/// Whether some byte of `w` is below `n` (exact for existence when `n <= 128`).
+fn has_byte_below(w: u64, n: u8) -> bool {
+    w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS != 0
+}
+
+/// The first index from `j` holding a `STRING_STOP` byte (or the end): eight bytes at a
+/// time while none of them can be one, then byte by byte.
+fn skip_plain(b: &[u8], mut j: usize) -> usize {
+    while let Some(chunk) = b.get(j..j + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        if has_byte_below(w, 0x20)
+            || has_zero_byte(w ^ (ONES * u64::from(b'"')))
+            || has_zero_byte(w ^ (ONES * u64::from(b'\\')))
+        {
+            break;
+        }
+        j += 8;
+    }
+    while j < b.len() && !STRING_STOP[b[j] as usize] {
+        j += 1;
+    }
+    j
+}
+
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]{1,3})?` with a mantissa of at most
+/// `MAX_NUMBER_LEN` bytes and an exponent of at most `MAX_EXPONENT` (never out of range).
 fn number(b: &[u8], i: usize) -> Option<usize> {
     let mut j = i;
     if b.get(j) == Some(&b'-') {
@@ -159,8 +195,26 @@ fn number(b: &[u8], i: usize) -> Option<usize> {
             return None;
         }
     }
-    if matches!(b.get(j), Some(b'e' | b'E')) || j - i > MAX_NUMBER_LEN {
+    if j - i > MAX_NUMBER_LEN {
         return None;
+    }
+    if matches!(b.get(j), Some(b'e' | b'E')) {
+        j += 1;
+        if matches!(b.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        let start = j;
+        let mut exponent = 0u32;
+        while let Some(d) = b.get(j).filter(|d| d.is_ascii_digit()) {
+            exponent = exponent * 10 + u32::from(d - b'0');
+            j += 1;
+            if j - start > 3 {
+                return None;
+            }
+        }
+        if j == start || exponent > MAX_EXPONENT {
+            return None;
+        }
     }
     Some(j)
 }
@@ -449,7 +503,9 @@ mod tests {
             br#"{"a": "\ud83d\ude00"}"#,
             br#"{"a": "\x"}"#,
             b"{\"a\": \"\x01\"}",
-            br#"{"a": 1e3}"#,
+            br#"{"a": 1e281}"#,
+            br#"{"a": 1e0001}"#,
+            br#"{"a": 1e}"#,
             br#"{"a": 123456789012345678901}"#,
             br#"{"a": 01}"#,
             br#"{"a": 1.}"#,
@@ -473,6 +529,7 @@ mod tests {
         let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert!(validate(ok.as_bytes()).is_some());
         assert!(validate(br#"{"a": "\u00e9\n\/"}"#).is_some());
+        assert!(validate(br#"{"a": [1e3, -2.5E+280, 3e-280]}"#).is_some());
     }
 
     #[test]
@@ -480,5 +537,26 @@ mod tests {
         assert_eq!(members("[1]").count(), 0);
         assert_eq!(get("\"s\"", "s"), None);
         assert_eq!(members("{ }").count(), 0);
+    }
+}
+
+#[cfg(test)]
+mod swar_tests {
+    use super::*;
+
+    #[test]
+    fn skip_plain_stops_at_the_first_stop_byte_wherever_it_is() {
+        for stop in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+            for at in 0..20 {
+                let mut text = vec![b'a'; 20];
+                text[at] = stop;
+                // non-ASCII bytes around it must not hide it
+                if at > 0 {
+                    text[at - 1] = 0xc3;
+                }
+                assert_eq!(skip_plain(&text, 0), at, "{stop:#x} at {at}");
+            }
+        }
+        assert_eq!(skip_plain(&[0x7f, 0xff, b' ', b'~'], 0), 4);
     }
 }
