@@ -79,11 +79,14 @@ pub fn matches(x: &Answer, a: &HttpAnswer) -> bool {
 }
 
 /// An answer with the parts every expectation looks at read once: the JSON-RPC response
-/// (`HttpAnswer::rpc_response`), its `error`, and the error's integer code.
+/// (`HttpAnswer::rpc_response`), its `result`, `error` and `id`, and the error's integer
+/// code (each a map lookup, asked by several lints).
 struct Facts<'a> {
     a: &'a HttpAnswer,
     resp: Option<&'a Value>,
+    result: Option<&'a Value>,
     error: Option<&'a Value>,
+    id: Option<&'a Value>,
     /// `HttpAnswer::error_code`.
     code: Option<i64>,
 }
@@ -91,19 +94,23 @@ struct Facts<'a> {
 impl<'a> Facts<'a> {
     fn of(a: &'a HttpAnswer) -> Facts<'a> {
         let resp = a.rpc_response();
+        let result = resp.and_then(|r| r.get("result"));
         let error = resp.and_then(|r| r.get("error"));
+        let id = resp.and_then(|r| r.get("id"));
         let code = error.and_then(|e| e.get("code")).and_then(Value::as_i64);
         Facts {
             a,
             resp,
+            result,
             error,
+            id,
             code,
         }
     }
 
     /// `HttpAnswer::is_result`.
     fn is_result(&self) -> bool {
-        self.resp.is_some_and(|r| r.get("result").is_some())
+        self.result.is_some()
     }
 
     fn matches(&self, x: &Answer) -> bool {
@@ -150,17 +157,19 @@ fn data_holds(rule: &DataRule, resp: Option<&Value>) -> bool {
 
 impl Facts<'_> {
     fn lint_holds(&self, l: &Lint) -> bool {
-        lint_holds(l, self.a, self.resp, self.error, self.code)
+        lint_holds(l, self)
     }
 }
 
-fn lint_holds(
-    l: &Lint,
-    a: &HttpAnswer,
-    resp: Option<&Value>,
-    error: Option<&Value>,
-    code: Option<i64>,
-) -> bool {
+fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
+    let Facts {
+        a,
+        resp,
+        result,
+        error,
+        id: resp_id,
+        code,
+    } = *facts;
     match l {
         Lint::NoSessionId => a.session_id.is_none(),
         Lint::RequestContentType => {
@@ -185,25 +194,25 @@ fn lint_holds(
         }
         Lint::NoRetiredCode => !matches!(code, Some(-32002) | Some(-32042)),
         Lint::NoLegacyRangeCode => !code.is_some_and(|c| (-32019..=-32000).contains(&c)),
-        Lint::ResultType => resp
-            .and_then(|r| r.get("result"))
-            .is_none_or(|r| r.get("resultType").is_some_and(Value::is_string)),
+        Lint::ResultType => {
+            result.is_none_or(|r| r.get("resultType").is_some_and(Value::is_string))
+        }
         Lint::ErrorShape => error.is_none_or(|e| {
             e.get("code").is_some_and(|c| c.is_i64() || c.is_u64())
                 && e.get("message").is_some_and(Value::is_string)
         }),
-        Lint::ResultIdEcho(id) => match resp {
-            Some(r) if r.get("result").is_some() => r.get("id") == Some(id),
-            _ => true,
+        Lint::ResultIdEcho(id) => match result {
+            Some(_) => resp_id == Some(id),
+            None => true,
         },
-        Lint::ErrorIdEcho { id, may_omit } => match resp {
-            Some(r) if r.get("error").is_some() => {
-                let unread = r.get("id").is_none_or(Value::is_null);
-                r.get("id") == Some(id) || (unread && (*may_omit || a.status == 403))
+        Lint::ErrorIdEcho { id, may_omit } => match error {
+            Some(_) => {
+                let unread = resp_id.is_none_or(Value::is_null);
+                resp_id == Some(id) || (unread && (*may_omit || a.status == 403))
             }
-            _ => true,
+            None => true,
         },
-        Lint::ServerInfo => resp.and_then(|r| r.get("result")).is_none_or(|r| {
+        Lint::ServerInfo => result.is_none_or(|r| {
             r.get("_meta")
                 .and_then(|m| m.get("io.modelcontextprotocol/serverInfo"))
                 .is_some_and(|i| {
@@ -213,7 +222,7 @@ fn lint_holds(
         }),
         Lint::AllowOn405 => a.status != 405 || a.allow.is_some(),
         Lint::NoResponseToNotification => match resp {
-            Some(r) => r.get("result").is_none() && r.get("id").is_none_or(Value::is_null),
+            Some(_) => result.is_none() && resp_id.is_none_or(Value::is_null),
             None => true,
         },
     }
