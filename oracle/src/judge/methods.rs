@@ -104,7 +104,9 @@ pub(crate) fn check(
         "completion/complete" => !caps.completions,
         _ => false,
     };
-    let mut success = vec![Answer::RpcResult];
+    // room for the largest success set: no regrowth
+    let mut success = Vec::with_capacity(3);
+    success.push(Answer::RpcResult);
     if gated {
         // AMB-24: -32601 is preferred for an unadvertised capability; a result is tolerated
         success.push(Answer::RpcError {
