@@ -1,12 +1,13 @@
-//! `judge` against its pre-issue-7 implementation (`judge_reference`), same inputs, same
-//! process, interleaved: the runner's generated cases (seed 1) and the probe set, best of 5
-//! rounds each, with heap allocations per Verdict. A relative figure that holds on a busy
+//! `judge` and `check` against their pre-issue-7 implementations (`judge_reference`), same
+//! inputs, same process, interleaved: the runner's generated cases (seed 1) and the probe
+//! set, best of 5 rounds each, with heap allocations per Verdict; `check` over the first 500
+//! runner cases answered by the reference server and three mutants. A relative figure that holds on a busy
 //! machine, beside the absolute ones of `mcpdiff bench judge` and `benches/oracle.rs`.
 //!
 //! Run: `cargo run --release -p mcpdiff-props --example judge_speed`
 
-use mcpdiff_oracle::reference::probes;
-use mcpdiff_oracle::{fixture, judge, judge_reference, Case, Surface, Verdict};
+use mcpdiff_oracle::reference::{probes, respond, respond_mutant, to_observation};
+use mcpdiff_oracle::{check, fixture, judge, judge_reference, Case, Observation, Surface, Verdict};
 use mcpdiff_props::gen::{case_for, case_strategy};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
@@ -91,4 +92,36 @@ fn main() {
             old / new
         );
     }
+    let mut mix: Vec<(Verdict, Observation)> = Vec::new();
+    for c in &runner[..500] {
+        let v = judge(c, &surface);
+        mix.push((v.clone(), to_observation(&respond(c, &surface))));
+        for m in ["origin-unchecked", "mcp-method-prefix", "no-base64-decode"] {
+            mix.push((v.clone(), to_observation(&respond_mutant(m, c, &surface))));
+        }
+    }
+    let checks: [CheckFn; 2] = [check, judge_reference::check::check];
+    let mut best = [f64::MAX; 2];
+    for _ in 0..5 {
+        for (f, best) in checks.iter().zip(&mut best) {
+            let t = Instant::now();
+            for _ in 0..20 {
+                for (v, o) in &mix {
+                    black_box(f(black_box(v), black_box(o)));
+                }
+            }
+            *best = best.min(t.elapsed().as_secs_f64() / (20 * mix.len()) as f64);
+        }
+    }
+    println!(
+        "check ({} observations): {:.0} per second ({:.0} ns); before {:.0} per second ({:.0} ns); {:.2}x",
+        mix.len(),
+        1.0 / best[0],
+        best[0] * 1e9,
+        1.0 / best[1],
+        best[1] * 1e9,
+        best[1] / best[0]
+    );
 }
+
+type CheckFn = fn(&Verdict, &Observation) -> Vec<mcpdiff_oracle::Finding>;
