@@ -1,6 +1,7 @@
-//! Oracle speed on one core: `judge` (Verdicts per second) and `check` (Observations judged
-//! per second) over a fixed mix of the runner's generated cases, answered by the reference
-//! server and three mutants. No I/O: this is the ceiling the network loop can approach.
+//! Oracle speed on one core: `judge` (Verdicts per second) over the runner's generated cases
+//! and over the probe set, and `check` (Observations judged per second) over a fixed mix of
+//! generated cases answered by the reference server and three mutants. No I/O: this is the
+//! ceiling the network loop can approach.
 
 mod common;
 
@@ -19,6 +20,18 @@ fn oracle(c: &mut Criterion) {
     g.bench_function("judge", |b| {
         b.iter(|| {
             for case in &cases {
+                black_box(judge(black_box(case), &surface));
+            }
+        })
+    });
+    let probes: Vec<_> = mcpdiff_oracle::reference::probes(&surface)
+        .into_iter()
+        .map(|p| p.case)
+        .collect();
+    g.throughput(Throughput::Elements(probes.len() as u64));
+    g.bench_function("judge(probes)", |b| {
+        b.iter(|| {
+            for case in &probes {
                 black_box(judge(black_box(case), &surface));
             }
         })

@@ -27,12 +27,14 @@ pub struct Finding {
 /// Judge an observation against a verdict.
 pub fn check(verdict: &Verdict, obs: &Observation) -> Vec<Finding> {
     let mut out = Vec::new();
+    // what the answer carries, read once for every expectation (issue 7)
+    let facts = obs.http().map(Facts::of);
     for e in &verdict.expectations {
-        let ok = match (&e.demand, obs) {
-            (Demand::OneOf(set), Observation::Http(a)) => set.iter().any(|x| matches(x, a)),
-            (Demand::OneOf(_), Observation::Transport { .. }) => false,
-            (Demand::Lint(l), Observation::Http(a)) => lint_holds(l, a),
-            (Demand::Lint(_), Observation::Transport { .. }) => true,
+        let ok = match (&e.demand, &facts) {
+            (Demand::OneOf(set), Some(a)) => set.iter().any(|x| a.matches(x)),
+            (Demand::OneOf(_), None) => false,
+            (Demand::Lint(l), Some(a)) => a.lint_holds(l),
+            (Demand::Lint(_), None) => true,
         };
         if !ok && !out.iter().any(|f: &Finding| f.rule == e.rule.0) {
             out.push(finding(e.rule, describe(&e.demand), obs.summary()));
@@ -73,24 +75,59 @@ fn finding(rule: RuleId, expected: String, observed: String) -> Finding {
 
 /// Whether answer pattern `x` describes `a`.
 pub fn matches(x: &Answer, a: &HttpAnswer) -> bool {
-    let ok2xx = (200..300).contains(&a.status);
-    match x {
-        Answer::RpcError { status, code, data } => {
-            status.contains(a.status)
-                && a.error_code() == Some(*code)
-                && data_holds(data, a.rpc_response())
-        }
-        Answer::RpcResult => ok2xx && a.is_result(),
-        Answer::OpenStream => ok2xx && a.is_sse() && a.error_code().is_none(),
-        Answer::Accepted => a.status == 202 && a.body == Body::Empty,
-        Answer::HttpStatus { status } => status.contains(a.status),
-        Answer::AnyError => a.status >= 400 || has_error(a),
-        Answer::NotAnError => a.status < 400 && !has_error(a),
-    }
+    Facts::of(a).matches(x)
 }
 
-fn has_error(a: &HttpAnswer) -> bool {
-    a.rpc_response().is_some_and(|r| r.get("error").is_some())
+/// An answer with the parts every expectation looks at read once: the JSON-RPC response
+/// (`HttpAnswer::rpc_response`), its `result`, `error` and `id`, and the error's integer
+/// code (each a map lookup, asked by several lints).
+struct Facts<'a> {
+    a: &'a HttpAnswer,
+    resp: Option<&'a Value>,
+    result: Option<&'a Value>,
+    error: Option<&'a Value>,
+    id: Option<&'a Value>,
+    /// `HttpAnswer::error_code`.
+    code: Option<i64>,
+}
+
+impl<'a> Facts<'a> {
+    fn of(a: &'a HttpAnswer) -> Facts<'a> {
+        let resp = a.rpc_response();
+        let result = resp.and_then(|r| r.get("result"));
+        let error = resp.and_then(|r| r.get("error"));
+        let id = resp.and_then(|r| r.get("id"));
+        let code = error.and_then(|e| e.get("code")).and_then(Value::as_i64);
+        Facts {
+            a,
+            resp,
+            result,
+            error,
+            id,
+            code,
+        }
+    }
+
+    /// `HttpAnswer::is_result`.
+    fn is_result(&self) -> bool {
+        self.result.is_some()
+    }
+
+    fn matches(&self, x: &Answer) -> bool {
+        let a = self.a;
+        let ok2xx = (200..300).contains(&a.status);
+        match x {
+            Answer::RpcError { status, code, data } => {
+                status.contains(a.status) && self.code == Some(*code) && data_holds(data, self.resp)
+            }
+            Answer::RpcResult => ok2xx && self.is_result(),
+            Answer::OpenStream => ok2xx && a.is_sse() && self.code.is_none(),
+            Answer::Accepted => a.status == 202 && a.body == Body::Empty,
+            Answer::HttpStatus { status } => status.contains(a.status),
+            Answer::AnyError => a.status >= 400 || self.error.is_some(),
+            Answer::NotAnError => a.status < 400 && self.error.is_none(),
+        }
+    }
 }
 
 fn data_holds(rule: &DataRule, resp: Option<&Value>) -> bool {
@@ -118,10 +155,21 @@ fn data_holds(rule: &DataRule, resp: Option<&Value>) -> bool {
     }
 }
 
-fn lint_holds(l: &Lint, a: &HttpAnswer) -> bool {
-    let resp = a.rpc_response();
-    let error = resp.and_then(|r| r.get("error"));
-    let code = error.and_then(|e| e.get("code")).and_then(Value::as_i64);
+impl Facts<'_> {
+    fn lint_holds(&self, l: &Lint) -> bool {
+        lint_holds(l, self)
+    }
+}
+
+fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
+    let Facts {
+        a,
+        resp,
+        result,
+        error,
+        id: resp_id,
+        code,
+    } = *facts;
     match l {
         Lint::NoSessionId => a.session_id.is_none(),
         Lint::RequestContentType => {
@@ -146,25 +194,25 @@ fn lint_holds(l: &Lint, a: &HttpAnswer) -> bool {
         }
         Lint::NoRetiredCode => !matches!(code, Some(-32002) | Some(-32042)),
         Lint::NoLegacyRangeCode => !code.is_some_and(|c| (-32019..=-32000).contains(&c)),
-        Lint::ResultType => resp
-            .and_then(|r| r.get("result"))
-            .is_none_or(|r| r.get("resultType").is_some_and(Value::is_string)),
+        Lint::ResultType => {
+            result.is_none_or(|r| r.get("resultType").is_some_and(Value::is_string))
+        }
         Lint::ErrorShape => error.is_none_or(|e| {
             e.get("code").is_some_and(|c| c.is_i64() || c.is_u64())
                 && e.get("message").is_some_and(Value::is_string)
         }),
-        Lint::ResultIdEcho(id) => match resp {
-            Some(r) if r.get("result").is_some() => r.get("id") == Some(id),
-            _ => true,
+        Lint::ResultIdEcho(id) => match result {
+            Some(_) => resp_id == Some(id),
+            None => true,
         },
-        Lint::ErrorIdEcho { id, may_omit } => match resp {
-            Some(r) if r.get("error").is_some() => {
-                let unread = r.get("id").is_none_or(Value::is_null);
-                r.get("id") == Some(id) || (unread && (*may_omit || a.status == 403))
+        Lint::ErrorIdEcho { id, may_omit } => match error {
+            Some(_) => {
+                let unread = resp_id.is_none_or(Value::is_null);
+                resp_id == Some(id) || (unread && (*may_omit || a.status == 403))
             }
-            _ => true,
+            None => true,
         },
-        Lint::ServerInfo => resp.and_then(|r| r.get("result")).is_none_or(|r| {
+        Lint::ServerInfo => result.is_none_or(|r| {
             r.get("_meta")
                 .and_then(|m| m.get("io.modelcontextprotocol/serverInfo"))
                 .is_some_and(|i| {
@@ -174,7 +222,7 @@ fn lint_holds(l: &Lint, a: &HttpAnswer) -> bool {
         }),
         Lint::AllowOn405 => a.status != 405 || a.allow.is_some(),
         Lint::NoResponseToNotification => match resp {
-            Some(r) => r.get("result").is_none() && r.get("id").is_none_or(Value::is_null),
+            Some(_) => result.is_none() && resp_id.is_none_or(Value::is_null),
             None => true,
         },
     }

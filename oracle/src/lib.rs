@@ -12,6 +12,9 @@ pub mod client;
 pub mod encoding;
 pub mod fixture;
 pub mod judge;
+#[cfg(any(test, feature = "judge-reference"))]
+#[doc(hidden)]
+pub mod judge_reference;
 pub mod observation;
 pub mod reference;
 pub mod rules;

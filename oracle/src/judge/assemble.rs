@@ -3,9 +3,9 @@
 //! (P-MUST-SHOULD), the success set filed under benign inputs (P-BENIGN), and the legacy
 //! path of dual-era targets.
 
-use super::{Defect, Findings};
-use crate::rules::{self, level_of, RuleId, Severity};
-use crate::verdict::{Answer, Canonical, Demand, Expectation, Lint, Verdict};
+use super::{is_blocking, Defect, Findings};
+use crate::rules::{self, RuleId};
+use crate::verdict::{Answer, Canonical, Demand, Expectation, Verdict};
 
 /// Combine defects, tolerated answers and the success set into expectations.
 pub(crate) fn assemble(
@@ -13,15 +13,10 @@ pub(crate) fn assemble(
     success: Vec<Answer>,
     success_rule: Option<RuleId>,
     dispatch: Canonical,
-    lints: Vec<(RuleId, Lint)>,
+    lints: Vec<Expectation>,
 ) -> Verdict {
-    let mut expectations: Vec<Expectation> = lints
-        .into_iter()
-        .map(|(rule, l)| Expectation {
-            rule,
-            demand: Demand::Lint(l),
-        })
-        .collect();
+    // the lints come first; the request-level expectations follow
+    let mut expectations = lints;
     if f.anything_goes {
         // the legacy path of a dual-era server: only what every era of JSON-RPC over HTTP
         // shares still binds it (results and errors echo the id, errors are well-formed,
@@ -41,74 +36,104 @@ pub(crate) fn assemble(
             canonical: dispatch,
         };
     }
-    let blocking = |d: &&Defect| level_of(d.reject).severity() == Severity::Blocking;
-    let must: Vec<&Defect> = f.defects.iter().filter(blocking).collect();
-    let should: Vec<&Defect> = f.defects.iter().filter(|d| !blocking(d)).collect();
+    let Findings {
+        mut defects,
+        tolerated,
+        benign,
+        ..
+    } = f;
+    // whether each defect is at a blocking level (asked once per defect)
+    let mut blocks = [false; 16];
+    for (i, d) in defects.iter().enumerate().take(blocks.len()) {
+        blocks[i] = is_blocking(d.reject);
+    }
+    let blocking = |i: usize, d: &Defect| match blocks.get(i) {
+        Some(b) => *b,
+        None => is_blocking(d.reject),
+    };
+    let any_must = defects.iter().enumerate().any(|(i, d)| blocking(i, d));
 
     let mut push =
-        |rule: RuleId, answers: Vec<Answer>| match expectations.iter_mut().find(|e| e.rule == rule)
-        {
+        |rule: RuleId, answers: &[Answer]| match expectations.iter_mut().find(|e| e.rule == rule) {
             Some(Expectation {
                 demand: Demand::OneOf(existing),
                 ..
             }) => {
                 for a in answers {
-                    if !existing.contains(&a) {
-                        existing.push(a)
+                    if !existing.contains(a) {
+                        existing.push(a.clone())
                     }
                 }
             }
             _ => expectations.push(Expectation {
                 rule,
-                demand: Demand::OneOf(answers),
+                demand: Demand::OneOf(answers.to_vec()),
             }),
         };
+    // the first defect of least priority in the group that decides gives the canonical answer
+    let lead = |want_must: bool| {
+        defects
+            .iter()
+            .enumerate()
+            .filter(|(i, d)| blocking(*i, d) == want_must)
+            .min_by_key(|(_, d)| d.priority)
+            .map(|(i, _)| i)
+    };
 
     let canonical;
-    if !must.is_empty() {
+    if any_must {
         // P-NONE: the union of what each reportable MUST defect mandates (+ open points)
         let mut union: Vec<Answer> = Vec::new();
-        for a in must
+        for a in defects
             .iter()
-            .flat_map(|d| d.answers.iter())
-            .chain(&f.tolerated)
+            .enumerate()
+            .filter(|(i, d)| blocking(*i, d))
+            .flat_map(|(_, d)| d.answers.iter())
+            .chain(&tolerated)
         {
             if !union.contains(a) && !matches!(a, Answer::RpcResult | Answer::OpenStream) {
                 union.push(a.clone());
             }
         }
-        let mut shape_set = union.clone();
-        shape_set.push(Answer::NotAnError);
-        for d in &must {
+        let mut shape_set: Option<Vec<Answer>> = None;
+        for (i, d) in defects.iter().enumerate() {
+            if !blocking(i, d) {
+                continue;
+            }
             if d.reject == d.shape {
                 // one sentence says both "refuse" and how: the union alone
-                push(d.reject, union.clone());
+                push(d.reject, &union);
             } else {
-                push(d.reject, vec![Answer::AnyError]);
-                push(d.shape, shape_set.clone());
+                push(d.reject, &[Answer::AnyError]);
+                let shape = shape_set.get_or_insert_with(|| {
+                    let mut s = union.clone();
+                    s.push(Answer::NotAnError);
+                    s
+                });
+                push(d.shape, shape);
             }
         }
-        canonical = must
-            .iter()
-            .min_by_key(|d| d.priority)
-            .map(|d| d.canonical.clone())
-            .unwrap_or(dispatch);
-    } else if !should.is_empty() {
+        let i = lead(true);
+        canonical = match i {
+            Some(i) => std::mem::replace(&mut defects[i].canonical, Canonical::Dispatch),
+            None => dispatch,
+        };
+    } else if !defects.is_empty() {
         // only SHOULD-level refusals: their answers, or (a SHOULD deviation) success
-        let mut set: Vec<Answer> = should.iter().flat_map(|d| d.answers.clone()).collect();
-        set.extend(f.tolerated.iter().cloned());
-        for d in &should {
-            push(d.reject, set.clone());
+        let mut set: Vec<Answer> = defects.iter().flat_map(|d| d.answers.clone()).collect();
+        set.extend(tolerated.iter().cloned());
+        for d in &defects {
+            push(d.reject, &set);
         }
-        canonical = should
-            .iter()
-            .min_by_key(|d| d.priority)
-            .map(|d| d.canonical.clone())
-            .unwrap_or(dispatch);
+        let i = lead(false);
+        canonical = match i {
+            Some(i) => std::mem::replace(&mut defects[i].canonical, Canonical::Dispatch),
+            None => dispatch,
+        };
     } else {
         let success_only = success.clone();
         let mut set = success;
-        for a in &f.tolerated {
+        for a in &tolerated {
             if !set.contains(a) {
                 set.push(a.clone());
             }
@@ -116,17 +141,17 @@ pub(crate) fn assemble(
         // P-BENIGN: a benign input is the stimulus; it carries the expectation, so a server
         // that trips over it is blamed for that, not for the method it called
         if !set.is_empty() {
-            if f.benign.is_empty() {
+            if benign.is_empty() {
                 if let Some(rule) = success_rule {
-                    push(rule, set);
+                    push(rule, &set);
                 }
             } else {
-                for r in &f.benign {
+                for r in &benign {
                     // the SHOULD on numeric comparison must see a string-comparing refusal
                     let own = if *r == rules::INT_NUMERIC {
-                        success_only.clone()
+                        &success_only
                     } else {
-                        set.clone()
+                        &set
                     };
                     push(*r, own);
                 }

@@ -3,9 +3,13 @@
 //! not change anything (session ids, `Last-Event-ID`, header-name case, padding).
 
 use super::envelope::Request;
+use super::header_index::HeaderIndex;
 use super::{header_mismatch, Findings};
-use crate::case::{trim_ows, Case, HeaderField, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
-use crate::encoding::{decode_header_value, field_value_class, DecodedValue, FieldValueClass};
+use crate::case::HeaderField;
+use crate::encoding::{
+    decode_header_value, field_value_class, sentinel::looks_like_sentinel, DecodedValue,
+    FieldValueClass,
+};
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
@@ -14,8 +18,26 @@ use serde_json::Value;
 /// Published revisions before 2026-07-28 (the initialize-handshake era).
 pub const LEGACY_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 
-/// The headers whose values the server validates against the body.
-pub(crate) const MIRRORED: [&str; 3] = ["MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"];
+/// A header value as the server must read it (`DecodedValue`), borrowing a plain value
+/// instead of copying it: most values are plain, and the judge reads several per case.
+pub(crate) enum HeaderValue<'r> {
+    Plain(&'r [u8]),
+    Decoded(String),
+    Lenient(String),
+    Malformed,
+}
+
+pub(crate) fn read_header_value(raw: &[u8]) -> HeaderValue<'_> {
+    if !looks_like_sentinel(raw) {
+        return HeaderValue::Plain(raw);
+    }
+    match decode_header_value(raw) {
+        DecodedValue::Plain(_) => HeaderValue::Plain(raw),
+        DecodedValue::Decoded(s) => HeaderValue::Decoded(s),
+        DecodedValue::Lenient(s) => HeaderValue::Lenient(s),
+        DecodedValue::Malformed => HeaderValue::Malformed,
+    }
+}
 
 pub(crate) fn mismatch_answer() -> Answer {
     Answer::RpcError {
@@ -38,7 +60,7 @@ pub(crate) fn invalid_chars(
     raw: &[u8],
     rule: RuleId,
     shape: RuleId,
-    what: &str,
+    what: &dyn std::fmt::Display,
     id: &Value,
     f: &mut Findings,
 ) -> bool {
@@ -50,8 +72,9 @@ pub(crate) fn invalid_chars(
             false
         }
         class => {
-            let msg = format!("{what} contains invalid characters");
-            f.defect(rule, shape, 4, header_mismatch(id, &msg));
+            f.mismatch(rule, shape, 4, id, || {
+                format!("{what} contains invalid characters")
+            });
             if class == FieldValueClass::Control {
                 if let Some(d) = f.defects.last_mut() {
                     d.answers.push(parser_refusal());
@@ -62,28 +85,25 @@ pub(crate) fn invalid_chars(
     }
 }
 
-pub(crate) fn check(case: &Case, surface: &Surface, req: &Request, f: &mut Findings) {
-    benign_inputs(case, f);
+pub(crate) fn check(h: &HeaderIndex<'_>, surface: &Surface, req: &Request<'_>, f: &mut Findings) {
+    benign_inputs(h, f);
     let id = &req.id;
-    let meta = req
-        .params
-        .as_ref()
-        .and_then(|p| p.get("_meta"))
-        .and_then(Value::as_object);
-    let body_version = meta
-        .and_then(|m| m.get(META_PROTOCOL_VERSION))
-        .and_then(Value::as_str);
-    let caps_ok = meta
-        .and_then(|m| m.get(META_CLIENT_CAPABILITIES))
-        .is_some_and(Value::is_object);
+    let (body_version, caps_ok) = req.params.map_or((None, false), |p| p.meta());
+    let body_version = body_version.as_deref();
 
-    protocol_version(case, surface, id, body_version, f);
+    protocol_version(h, surface, id, body_version, f);
     if body_version.is_none() || !caps_ok || req.params_malformed {
-        f.defect(
+        let answer = Answer::RpcError {
+            status: StatusSet::Exact(400),
+            code: -32602,
+            data: DataRule::None,
+        };
+        f.defect_lazy(
             rules::META_REQUIRED,
             rules::META_REQUIRED,
             5,
-            Canonical::Reject {
+            answer,
+            || Canonical::Reject {
                 status: 400,
                 code: Some(-32602),
                 id: Some(id.clone()),
@@ -93,12 +113,12 @@ pub(crate) fn check(case: &Case, surface: &Surface, req: &Request, f: &mut Findi
             },
         );
     }
-    mcp_method(case, req, f);
-    mcp_name(case, req, f);
+    mcp_method(h, req, f);
+    mcp_name(h, req, f);
 }
 
 fn protocol_version(
-    case: &Case,
+    h: &HeaderIndex<'_>,
     surface: &Surface,
     id: &Value,
     body: Option<&str>,
@@ -123,7 +143,7 @@ fn protocol_version(
     // a dual-era server serves a request that names a legacy version on its legacy path,
     // where this oracle's modern rules do not apply (D-33)
     let legacy = |v: &str| LEGACY_VERSIONS.contains(&v);
-    let header_value = match case.header("MCP-Protocol-Version") {
+    let header_value = match h.protocol_version {
         HeaderField::One(raw) => std::str::from_utf8(raw).ok(),
         _ => None,
     };
@@ -131,19 +151,16 @@ fn protocol_version(
         f.anything_goes = true;
         return;
     }
-    let header = match case.header("MCP-Protocol-Version") {
+    let header = match h.protocol_version {
         HeaderField::Absent => {
             if surface.supports_headerless_clients() {
                 // MAY treat as 2025-03-26: the legacy path may answer anything (AMB-21)
                 f.anything_goes = true;
                 return;
             }
-            f.defect(
-                rules::PV_MISSING,
-                rules::HDR_ERR,
-                3,
-                header_mismatch(id, "MCP-Protocol-Version header is missing"),
-            );
+            f.mismatch(rules::PV_MISSING, rules::HDR_ERR, 3, id, || {
+                "MCP-Protocol-Version header is missing".to_string()
+            });
             if let Some(b) = body.filter(|b| unsupported(b)) {
                 // PRECEDENCE.md row 8
                 f.tolerate(upv(vec![b.to_string()]));
@@ -161,7 +178,7 @@ fn protocol_version(
         header,
         rules::HDR_INVALID_CHARS,
         rules::HDR_ERR,
-        "MCP-Protocol-Version",
+        &"MCP-Protocol-Version",
         id,
         f,
     ) {
@@ -180,14 +197,14 @@ fn protocol_version(
         }
         Some(b) if b == h => {
             if unsupported(h) {
-                let d = super::Defect {
-                    reject: rules::PV_UNSUPPORTED,
-                    shape: rules::PV_UNSUPPORTED,
-                    answers: vec![upv(vec![h.to_string()])],
-                    priority: 3,
-                    canonical: upv_canonical(h),
-                };
-                f.defects.push(d);
+                let answer = upv(vec![h.to_string()]);
+                f.defect_lazy(
+                    rules::PV_UNSUPPORTED,
+                    rules::PV_UNSUPPORTED,
+                    3,
+                    answer,
+                    || upv_canonical(h),
+                );
             }
         }
         Some(b) => {
@@ -197,18 +214,25 @@ fn protocol_version(
                     requested.push(v.to_string());
                 }
             }
-            let msg = format!("MCP-Protocol-Version header '{h}' does not match _meta '{b}'");
+            // P-VERSION-FIRST: an unsupported header version goes first
+            let priority = if unsupported(h) { 3 } else { 4 };
+            let canonical = if !f.could_lead(rules::PV_MISMATCH, priority) {
+                // never read: an earlier defect gives the canonical answer
+                Canonical::Dispatch
+            } else if unsupported(h) {
+                upv_canonical(h)
+            } else {
+                let msg = format!("MCP-Protocol-Version header '{h}' does not match _meta '{b}'");
+                header_mismatch(id, &msg)
+            };
             let mut d = super::Defect {
                 reject: rules::PV_MISMATCH,
                 shape: rules::HDR_ERR,
                 answers: vec![mismatch_answer()],
-                priority: 4,
-                canonical: header_mismatch(id, &msg),
+                priority,
+                canonical,
             };
             if unsupported(h) {
-                // P-VERSION-FIRST: an unsupported header version goes first
-                d.priority = 3;
-                d.canonical = upv_canonical(h);
                 d.answers.insert(0, upv(requested.clone()));
             } else if !requested.is_empty() {
                 d.answers.push(upv(requested));
@@ -222,20 +246,16 @@ fn protocol_version(
 /// is a defect, repeated is tolerated (AMB-20), invalid characters are a defect; otherwise
 /// the value to compare with the body.
 fn required_field<'c>(
-    case: &'c Case,
+    field: HeaderField<'c>,
     name: &str,
     id: &Value,
     f: &mut Findings,
 ) -> Option<&'c [u8]> {
-    let raw = match case.header(name) {
+    let raw = match field {
         HeaderField::Absent => {
-            let msg = format!("{name} header is missing");
-            f.defect(
-                rules::HDR_MISSING,
-                rules::HDR_ERR,
-                4,
-                header_mismatch(id, &msg),
-            );
+            f.mismatch(rules::HDR_MISSING, rules::HDR_ERR, 4, id, || {
+                format!("{name} header is missing")
+            });
             return None;
         }
         HeaderField::Repeated => {
@@ -244,33 +264,34 @@ fn required_field<'c>(
         }
         HeaderField::One(raw) => raw,
     };
-    let invalid = invalid_chars(raw, rules::HDR_INVALID_CHARS, rules::HDR_ERR, name, id, f);
+    let invalid = invalid_chars(raw, rules::HDR_INVALID_CHARS, rules::HDR_ERR, &name, id, f);
     (!invalid).then_some(raw)
 }
 
-fn mcp_method(case: &Case, req: &Request, f: &mut Findings) {
+fn mcp_method(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
     let id = &req.id;
-    let Some(raw) = required_field(case, "Mcp-Method", id, f) else {
+    let Some(raw) = required_field(h.method, "Mcp-Method", id, f) else {
         return;
     };
     if raw == req.method.as_bytes() {
         return;
     }
-    let header = String::from_utf8_lossy(raw);
     // name the most specific sentence the mismatch breaks
     let rule = if raw.eq_ignore_ascii_case(req.method.as_bytes()) {
         rules::HDR_VALUE_CASE
-    } else if decode_header_value(raw) == DecodedValue::Decoded(req.method.clone()) {
+    } else if decode_header_value(raw) == DecodedValue::Decoded(req.method.to_string()) {
         // only Mcp-Name and Mcp-Param-* permit the sentinel (AMB-17: literal comparison)
         rules::B64_ONLY_NAME_PARAM
     } else {
         rules::HDR_MISMATCH
     };
-    let msg = format!(
-        "Mcp-Method header '{header}' does not match body '{}'",
-        req.method
-    );
-    f.defect(rule, rules::HDR_ERR, 4, header_mismatch(id, &msg));
+    f.mismatch(rule, rules::HDR_ERR, 4, id, || {
+        format!(
+            "Mcp-Method header '{}' does not match body '{}'",
+            String::from_utf8_lossy(raw),
+            req.method
+        )
+    });
 }
 
 /// The body field `Mcp-Name` mirrors for `method`, if the method has one.
@@ -282,9 +303,9 @@ pub fn name_source(method: &str) -> Option<&'static str> {
     }
 }
 
-fn mcp_name(case: &Case, req: &Request, f: &mut Findings) {
+fn mcp_name(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
     let id = &req.id;
-    let header = case.header("Mcp-Name");
+    let header = h.name;
     let Some(field) = name_source(&req.method) else {
         if header != HeaderField::Absent {
             // AMB-02: Mcp-Name on a method without params.name/uri is undefined
@@ -292,12 +313,9 @@ fn mcp_name(case: &Case, req: &Request, f: &mut Findings) {
         }
         return;
     };
-    let body = req
-        .params
-        .as_ref()
-        .and_then(|p| p.get(field))
-        .and_then(Value::as_str);
-    let Some(raw) = required_field(case, "Mcp-Name", id, f) else {
+    let body = req.params.and_then(|p| p.get_str(field));
+    let body = body.as_deref();
+    let Some(raw) = required_field(h.name, "Mcp-Name", id, f) else {
         return;
     };
     let Some(body) = body else {
@@ -310,9 +328,9 @@ fn mcp_name(case: &Case, req: &Request, f: &mut Findings) {
             String::from_utf8_lossy(raw)
         )
     };
-    match decode_header_value(raw) {
-        DecodedValue::Plain(v) if v == body.as_bytes() => {}
-        DecodedValue::Plain(v) => {
+    match read_header_value(raw) {
+        HeaderValue::Plain(v) if v == body.as_bytes() => {}
+        HeaderValue::Plain(v) => {
             let rule = if v.starts_with(b"=?") && v.ends_with(b"?=") {
                 rules::B64_MARKERS
             } else if v.eq_ignore_ascii_case(body.as_bytes()) {
@@ -320,48 +338,28 @@ fn mcp_name(case: &Case, req: &Request, f: &mut Findings) {
             } else {
                 rules::HDR_MISMATCH
             };
-            f.defect(rule, rules::HDR_ERR, 4, header_mismatch(id, &msg()));
+            f.mismatch(rule, rules::HDR_ERR, 4, id, msg);
         }
-        DecodedValue::Decoded(s) if s == body => f.benign(rules::B64_DECODE),
-        DecodedValue::Lenient(s) if s == body => f.tolerate(mismatch_answer()),
-        DecodedValue::Decoded(_) | DecodedValue::Lenient(_) => f.defect(
-            rules::HDR_MISMATCH,
-            rules::HDR_ERR,
-            4,
-            header_mismatch(id, &msg()),
-        ),
-        DecodedValue::Malformed => f.defect(
-            rules::B64_MALFORMED,
-            rules::HDR_ERR,
-            4,
-            header_mismatch(id, "Mcp-Name carries a malformed base64 sentinel"),
-        ),
+        HeaderValue::Decoded(s) if s == body => f.benign(rules::B64_DECODE),
+        HeaderValue::Lenient(s) if s == body => f.tolerate(mismatch_answer()),
+        HeaderValue::Decoded(_) | HeaderValue::Lenient(_) => {
+            f.mismatch(rules::HDR_MISMATCH, rules::HDR_ERR, 4, id, msg)
+        }
+        HeaderValue::Malformed => f.mismatch(rules::B64_MALFORMED, rules::HDR_ERR, 4, id, || {
+            "Mcp-Name carries a malformed base64 sentinel".to_string()
+        }),
     }
 }
 
 /// Inputs that must not change the outcome (P-BENIGN).
-fn benign_inputs(case: &Case, f: &mut Findings) {
-    if case.header("Mcp-Session-Id") != HeaderField::Absent {
+fn benign_inputs(h: &HeaderIndex<'_>, f: &mut Findings) {
+    if h.session_id != HeaderField::Absent {
         f.benign(rules::BC_SESSION);
     }
-    if case.header("Last-Event-ID") != HeaderField::Absent {
+    if h.last_event_id != HeaderField::Absent {
         f.benign(rules::BC_LAST_EVENT_ID);
     }
-    for (name, value) in &case.headers {
-        let mirrored = MIRRORED
-            .iter()
-            .find(|m| name.eq_ignore_ascii_case(m.as_bytes()))
-            .map(|m| m.as_bytes());
-        let is_param = name.len() > 10 && name[..10].eq_ignore_ascii_case(b"mcp-param-");
-        if let Some(canonical_name) = mirrored {
-            if name.as_slice() != canonical_name {
-                f.benign(rules::HDR_NAME_CI);
-            }
-        } else if is_param && !name.starts_with(b"Mcp-Param-") {
-            f.benign(rules::HDR_NAME_CI);
-        }
-        if (mirrored.is_some() || is_param) && trim_ows(value).len() != value.len() {
-            f.benign(rules::HDR_OWS);
-        }
+    for r in h.benign.into_iter().flatten() {
+        f.benign(r);
     }
 }

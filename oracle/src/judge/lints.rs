@@ -2,76 +2,101 @@
 //! Accept), bytes an HTTP parser may refuse before MCP code runs, and the lints every answer
 //! to a request must satisfy.
 
-use crate::case::{Case, HeaderField};
+use super::header_index::HeaderIndex;
+use crate::case::HeaderField;
 use crate::rules::{self, RuleId};
-use crate::verdict::Lint;
+use crate::verdict::{Demand, Expectation, Lint};
 use serde_json::Value;
 
 /// Whether the request's media headers depart from what a conformant client sends: a
 /// Content-Type other than `application/json`, or an Accept that does not list both
 /// `application/json` and `text/event-stream` (streamable-http.mdx § Sending Messages).
-pub(crate) fn media_defects(case: &Case) -> bool {
-    let media = |v: &[u8]| -> Vec<String> {
-        String::from_utf8_lossy(v)
-            .split(',')
-            .map(|m| {
-                m.split(';')
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .to_ascii_lowercase()
-            })
-            .collect()
-    };
-    let ct_ok = match case.header("Content-Type") {
-        HeaderField::One(v) => media(v) == ["application/json"],
+pub(crate) fn media_defects(h: &HeaderIndex<'_>) -> bool {
+    let ct_ok = match h.content_type {
+        HeaderField::One(v) => with_media_types(v, |m| {
+            let types = m;
+            types
+                .next()
+                .is_some_and(|t| t.eq_ignore_ascii_case("application/json"))
+                && types.next().is_none()
+        }),
         _ => false,
     };
-    let accept_ok = match case.header("Accept") {
+    let accept_ok = match h.accept {
         HeaderField::One(v) => {
-            let m = media(v);
-            m.iter().any(|x| x == "application/json") && m.iter().any(|x| x == "text/event-stream")
+            let has = |want: &str| {
+                with_media_types(v, |mut m| {
+                    Iterator::any(&mut m, |t| t.eq_ignore_ascii_case(want))
+                })
+            };
+            has("application/json") && has("text/event-stream")
         }
         _ => false,
     };
     !(ct_ok && accept_ok)
 }
 
-/// Whether a header field carries bytes an HTTP parser may refuse on its own: control bytes
-/// other than HTAB in a value, or a name that is not a token.
-pub(crate) fn has_parser_refusable_bytes(case: &Case) -> bool {
-    case.headers.iter().any(|(n, v)| {
-        n.is_empty()
-            || !n.iter().all(|b| crate::annotations::is_tchar(*b))
-            || v.iter().any(|b| (*b < 0x20 && *b != b'\t') || *b == 0x7f)
-    })
+/// Run `f` over the media types of a header value: each comma-separated element without
+/// its parameters, trimmed (Unicode whitespace, as `str::trim`). A value that is not UTF-8
+/// is read with replacement characters first, as the judge always has.
+fn with_media_types(v: &[u8], f: impl FnOnce(&mut dyn Iterator<Item = &str>) -> bool) -> bool {
+    if v.is_ascii() {
+        // ASCII (nearly always): `str::trim` strips exactly these bytes from ASCII text
+        let mut types = v.split(|b| *b == b',').map(|m| {
+            let m = m.split(|b| *b == b';').next().unwrap_or(b"");
+            let end = m
+                .iter()
+                .rposition(|b| !matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
+                .map_or(0, |i| i + 1);
+            let start = m
+                .iter()
+                .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
+                .unwrap_or(end);
+            // ASCII bytes are UTF-8
+            std::str::from_utf8(&m[start.min(end)..end]).unwrap_or("")
+        });
+        return f(&mut types);
+    }
+    let text = String::from_utf8_lossy(v);
+    let mut types = text
+        .split(',')
+        .map(|m| m.split(';').next().unwrap_or("").trim());
+    f(&mut types)
 }
 
-pub(crate) fn error_lints() -> Vec<(RuleId, Lint)> {
-    vec![
-        (rules::ERRCODE_RESERVED, Lint::NoUndefinedReservedCode),
-        (rules::ERRCODE_RETIRED, Lint::NoRetiredCode),
-        (rules::ERRCODE_LEGACY, Lint::NoLegacyRangeCode),
-        (rules::ERROR_SHAPE, Lint::ErrorShape),
-    ]
+/// A lint expectation.
+pub(crate) fn lint(rule: RuleId, l: Lint) -> Expectation {
+    Expectation {
+        rule,
+        demand: Demand::Lint(l),
+    }
 }
 
-pub(crate) fn request_lints(id: &Value, may_omit_error_id: bool) -> Vec<(RuleId, Lint)> {
-    let mut v = error_lints();
-    v.extend([
-        (rules::REQ_CT, Lint::RequestContentType),
-        (rules::SSE_XACCEL, Lint::SseXAccel),
-        (rules::SSE_NO_REQUESTS, Lint::SseNoRequests),
-        (rules::RESULTTYPE, Lint::ResultType),
-        (rules::RESULT_ID, Lint::ResultIdEcho(id.clone())),
-        (
+pub(crate) fn error_lints(out: &mut Vec<Expectation>) {
+    out.extend([
+        lint(rules::ERRCODE_RESERVED, Lint::NoUndefinedReservedCode),
+        lint(rules::ERRCODE_RETIRED, Lint::NoRetiredCode),
+        lint(rules::ERRCODE_LEGACY, Lint::NoLegacyRangeCode),
+        lint(rules::ERROR_SHAPE, Lint::ErrorShape),
+    ]);
+}
+
+pub(crate) fn request_lints(out: &mut Vec<Expectation>, id: &Value, may_omit_error_id: bool) {
+    error_lints(out);
+    let v = [
+        lint(rules::REQ_CT, Lint::RequestContentType),
+        lint(rules::SSE_XACCEL, Lint::SseXAccel),
+        lint(rules::SSE_NO_REQUESTS, Lint::SseNoRequests),
+        lint(rules::RESULTTYPE, Lint::ResultType),
+        lint(rules::RESULT_ID, Lint::ResultIdEcho(id.clone())),
+        lint(
             rules::ERROR_ID,
             Lint::ErrorIdEcho {
                 id: id.clone(),
                 may_omit: may_omit_error_id,
             },
         ),
-        (rules::SERVERINFO, Lint::ServerInfo),
-    ]);
-    v
+        lint(rules::SERVERINFO, Lint::ServerInfo),
+    ];
+    out.extend(v);
 }

@@ -3,6 +3,7 @@
 //! prompt).
 
 use super::envelope::Request;
+use super::header_index::HeaderIndex;
 use super::headers::{mismatch_answer, name_source};
 use super::{params, Findings};
 use crate::case::Case;
@@ -74,17 +75,25 @@ fn invalid(id: &Value, message: String) -> Canonical {
 /// Record method-level defects; return the success set and the rule that carries it.
 pub(crate) fn check(
     case: &Case,
+    h: &HeaderIndex<'_>,
     surface: &Surface,
-    req: &Request,
+    req: &Request<'_>,
     f: &mut Findings,
 ) -> (Vec<Answer>, RuleId) {
-    let m = req.method.as_str();
+    let m = &*req.method;
     let caps = surface.capabilities;
     if !MODERN_METHODS.contains(&m) {
         if surface.is_dual_era() && LEGACY_METHODS.contains(&m) {
             f.anything_goes = true;
         } else {
-            f.defect(rules::METHOD_404, rules::METHOD_404, 6, not_found(&req.id));
+            let answer = Answer::RpcError {
+                status: StatusSet::Exact(404),
+                code: -32601,
+                data: DataRule::None,
+            };
+            f.defect_lazy(rules::METHOD_404, rules::METHOD_404, 6, answer, || {
+                not_found(&req.id)
+            });
         }
         return (Vec::new(), rules::METHOD_404);
     }
@@ -95,7 +104,9 @@ pub(crate) fn check(
         "completion/complete" => !caps.completions,
         _ => false,
     };
-    let mut success = vec![Answer::RpcResult];
+    // room for the largest success set: no regrowth
+    let mut success = Vec::with_capacity(3);
+    success.push(Answer::RpcResult);
     if gated {
         // AMB-24: -32601 is preferred for an unadvertised capability; a result is tolerated
         success.push(Answer::RpcError {
@@ -105,12 +116,8 @@ pub(crate) fn check(
         });
         return (success, rules::EP_POST);
     }
-    let name = name_source(m).and_then(|field| {
-        req.params
-            .as_ref()
-            .and_then(|p| p.get(field))
-            .and_then(Value::as_str)
-    });
+    let name = name_source(m).and_then(|field| req.params.and_then(|p| p.get_str(field)));
+    let name = name.as_deref();
     let version_ok = !f.defects.iter().any(|d| {
         d.reject == rules::PV_UNSUPPORTED
             || (d.reject == rules::PV_MISMATCH
@@ -128,10 +135,15 @@ pub(crate) fn check(
             };
             match surface.tool(name) {
                 None if version_ok => {
-                    let c = invalid(&req.id, format!("Unknown tool: {name}"));
-                    f.defect(rules::TOOLS_UNKNOWN, rules::TOOLS_UNKNOWN, 7, c);
+                    f.defect_lazy(
+                        rules::TOOLS_UNKNOWN,
+                        rules::TOOLS_UNKNOWN,
+                        7,
+                        invalid_params(),
+                        || invalid(&req.id, format!("Unknown tool: {name}")),
+                    );
                     // an unknown tool has no recognized Mcp-Param headers (P-LOGIC, AMB-14)
-                    if has_param_headers(case) {
+                    if h.any_param {
                         f.tolerate(mismatch_answer());
                     }
                     (success, rules::HDR_MN_SOURCE)
@@ -147,8 +159,13 @@ pub(crate) fn check(
             success.push(missing_capability());
             match name {
                 Some(uri) if !surface.knows_resource(uri) && version_ok => {
-                    let c = invalid(&req.id, format!("Resource not found: {uri}"));
-                    f.defect(rules::RES_NOTFOUND, rules::RES_NOTFOUND, 7, c);
+                    f.defect_lazy(
+                        rules::RES_NOTFOUND,
+                        rules::RES_NOTFOUND,
+                        7,
+                        invalid_params(),
+                        || invalid(&req.id, format!("Resource not found: {uri}")),
+                    );
                 }
                 None => f.tolerate(invalid_params()),
                 _ => {}
@@ -159,8 +176,13 @@ pub(crate) fn check(
             success.extend([invalid_params(), missing_capability()]);
             match name {
                 Some(p) if !surface.prompts.iter().any(|x| x == p) && version_ok => {
-                    let c = invalid(&req.id, format!("Unknown prompt: {p}"));
-                    f.defect(rules::PROMPTS_ERRORS, rules::PROMPTS_ERRORS, 7, c);
+                    f.defect_lazy(
+                        rules::PROMPTS_ERRORS,
+                        rules::PROMPTS_ERRORS,
+                        7,
+                        invalid_params(),
+                        || invalid(&req.id, format!("Unknown prompt: {p}")),
+                    );
                 }
                 None => f.tolerate(invalid_params()),
                 _ => {}
@@ -181,10 +203,4 @@ pub(crate) fn check(
             (success, rules::EP_POST)
         }
     }
-}
-
-fn has_param_headers(case: &Case) -> bool {
-    case.headers
-        .iter()
-        .any(|(n, _)| n.len() > 10 && n[..10].eq_ignore_ascii_case(b"mcp-param-"))
 }

@@ -15,22 +15,29 @@
 
 mod assemble;
 mod envelope;
+mod header_index;
 mod headers;
 mod lints;
 pub use headers::name_source;
 mod methods;
 mod origin;
 mod params;
+mod scan;
 
 use crate::case::Case;
 use crate::rules::{self, RuleId};
+use crate::rules::{level_of, Severity};
 use crate::surface::Surface;
-use crate::verdict::{Answer, Canonical, DataRule, Lint, StatusSet, Verdict};
+use crate::verdict::{Answer, Canonical, DataRule, Expectation, Lint, StatusSet, Verdict};
 use assemble::assemble;
 use envelope::Envelope;
-use lints::{error_lints, has_parser_refusable_bytes, media_defects, request_lints};
+use header_index::HeaderIndex;
+use lints::{error_lints, lint, media_defects, request_lints};
 use origin::OriginClass;
 use serde_json::Value;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
 
 /// One departure from a conformant request.
 #[derive(Clone, Debug)]
@@ -59,15 +66,94 @@ pub(crate) struct Findings {
     pub anything_goes: bool,
 }
 
+/// Whether `rule` is at a blocking level (MUST-like), from a table built once: the judge asks
+/// for every defect, and the rules table is a list.
+pub(crate) fn is_blocking(rule: RuleId) -> bool {
+    static BLOCKING: OnceLock<HashMap<&'static str, bool, BuildHasherDefault<Fnv>>> =
+        OnceLock::new();
+    let table = BLOCKING.get_or_init(|| {
+        rules::RULES
+            .iter()
+            .map(|r| (r.id.0, level_of(r.id).severity() == Severity::Blocking))
+            .collect()
+    });
+    match table.get(rule.0) {
+        Some(b) => *b,
+        None => level_of(rule).severity() == Severity::Blocking,
+    }
+}
+
+/// FNV-1a: rule ids are short static strings and the table is fixed, so a simple hash
+/// beats SipHash here (no untrusted keys reach it).
+#[derive(Default)]
+pub(crate) struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
 impl Findings {
-    pub fn defect(&mut self, reject: RuleId, shape: RuleId, priority: u8, answer: Canonical) {
-        let answers = vec![answer_of(&answer)];
+    /// Whether a new defect on `reject` at `priority` could still give the canonical answer
+    /// (`assemble` takes the first defect of least priority among the blocking ones, or
+    /// among all when none blocks): when it cannot, its canonical answer is never built.
+    pub fn could_lead(&self, reject: RuleId, priority: u8) -> bool {
+        let blocking = is_blocking(reject);
+        !self.defects.iter().any(|d| {
+            let earlier_blocks = is_blocking(d.reject);
+            (earlier_blocks || !blocking) && (d.priority <= priority || earlier_blocks != blocking)
+        })
+    }
+
+    /// A defect whose canonical answer (with its message) is built only when it could be the
+    /// canonical one; `answer` is the answer the defect mandates alone.
+    pub fn defect_lazy(
+        &mut self,
+        reject: RuleId,
+        shape: RuleId,
+        priority: u8,
+        answer: Answer,
+        canonical: impl FnOnce() -> Canonical,
+    ) {
+        let canonical = if self.could_lead(reject, priority) {
+            canonical()
+        } else {
+            // never read: an earlier defect gives the canonical answer
+            Canonical::Dispatch
+        };
         self.defects.push(Defect {
             reject,
             shape,
-            answers,
+            answers: vec![answer],
             priority,
-            canonical: answer,
+            canonical,
+        });
+    }
+
+    /// A 400/-32020 defect whose message is written only when it could be canonical.
+    pub fn mismatch(
+        &mut self,
+        reject: RuleId,
+        shape: RuleId,
+        priority: u8,
+        id: &Value,
+        message: impl FnOnce() -> String,
+    ) {
+        self.defect_lazy(reject, shape, priority, headers::mismatch_answer(), || {
+            header_mismatch(id, &message())
         });
     }
 
@@ -131,6 +217,13 @@ pub(crate) fn answer_of(c: &Canonical) -> Answer {
     }
 }
 
+/// Whether the judge reads `body` in place (the scanner's subset) rather than through a full
+/// `serde_json` parse; the differential test uses it to show both paths are exercised.
+#[doc(hidden)]
+pub fn body_read_in_place(body: &[u8]) -> bool {
+    scan::validate(body).is_some()
+}
+
 /// Judge one case against one surface.
 pub fn judge(case: &Case, surface: &Surface) -> Verdict {
     let path = case.path.split('?').next().unwrap_or("");
@@ -148,7 +241,8 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
             },
         };
     }
-    let origin = origin::classify(case, surface);
+    let h = HeaderIndex::new(case);
+    let origin = origin::classify(&h, surface);
     let mut f = Findings::default();
     if origin == OriginClass::Invalid {
         f.defects.push(origin::defect());
@@ -156,12 +250,12 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
         f.tolerate(origin::answer());
     }
     // the session SHOULD binds servers that support only this revision (D-26)
-    let mut lints: Vec<(RuleId, Lint)> = if surface.is_dual_era() {
-        Vec::new()
-    } else {
-        vec![(rules::BC_SESSION, Lint::NoSessionId)]
-    };
-    let media_off = media_defects(case);
+    // room for every lint and a few request-level expectations: no regrowth
+    let mut lints: Vec<Expectation> = Vec::with_capacity(16);
+    if !surface.is_dual_era() {
+        lints.push(lint(rules::BC_SESSION, Lint::NoSessionId));
+    }
+    let media_off = media_defects(&h);
     if media_off {
         // US-CTYPE / US-ACCEPT: no sentence fixes the answer to a missing or foreign
         // Content-Type or Accept; servers commonly refuse with 400/406/415 before reading
@@ -170,7 +264,7 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
             status: StatusSet::Range(400, 499),
         });
     }
-    if has_parser_refusable_bytes(case) {
+    if h.parser_refusable {
         // RFC 9110 §5.5: a recipient of CR, LF or NUL in a field value MUST reject the
         // message or replace them; HTTP stacks refuse control bytes before MCP code runs
         // (DEVIATIONS.md D-05)
@@ -180,7 +274,8 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
     if !case.method.eq_ignore_ascii_case("POST") {
         return judge_other_verb(case, surface, f, lints);
     }
-    match envelope::parse(&case.body) {
+    let mut holder = None;
+    match envelope::parse(&case.body, &mut holder) {
         Envelope::Unusable(canonical) => {
             // US-PARSE / US-BATCH / US-NOTRPC: no rule fixes the answer; header-only defects
             // stay reportable but the body-dependent ones cannot be established (P-LOGIC).
@@ -189,11 +284,14 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
                 status: StatusSet::Range(400, 499),
             });
             success.push(answer_of(&canonical));
-            lints.extend(error_lints());
+            error_lints(&mut lints);
             assemble(f, success, None, canonical, lints)
         }
         Envelope::Notification => {
-            lints.push((rules::NOTIF_NO_RESPONSE, Lint::NoResponseToNotification));
+            lints.push(lint(
+                rules::NOTIF_NO_RESPONSE,
+                Lint::NoResponseToNotification,
+            ));
             // only the Origin defect survives (P-NOTIF)
             let f2 = Findings {
                 defects: f.defects,
@@ -214,9 +312,9 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
             )
         }
         Envelope::Request(req) => {
-            lints.extend(request_lints(&req.id, media_off));
-            headers::check(case, surface, &req, &mut f);
-            let (success, rule) = methods::check(case, surface, &req, &mut f);
+            request_lints(&mut lints, &req.id, media_off);
+            headers::check(&h, surface, &req, &mut f);
+            let (success, rule) = methods::check(case, &h, surface, &req, &mut f);
             assemble(f, success, Some(rule), Canonical::Dispatch, lints)
         }
     }
@@ -227,11 +325,11 @@ fn judge_other_verb(
     case: &Case,
     surface: &Surface,
     f: Findings,
-    mut lints: Vec<(RuleId, Lint)>,
+    mut lints: Vec<Expectation>,
 ) -> Verdict {
     let legacy_verb =
         case.method.eq_ignore_ascii_case("GET") || case.method.eq_ignore_ascii_case("DELETE");
-    lints.push((rules::BC_GET_DELETE, Lint::AllowOn405));
+    lints.push(lint(rules::BC_GET_DELETE, Lint::AllowOn405));
     let mut f = f;
     if surface.is_dual_era() && legacy_verb {
         // a dual-era server may serve the 2025-11-25 GET stream / session DELETE

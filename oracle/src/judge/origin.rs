@@ -2,8 +2,9 @@
 //! Origin gets 403. What counts as invalid is the deployment's allow-list (AMB-11), so the
 //! oracle only insists on 403 for origins no sane policy of a loopback server allows.
 
+use super::header_index::HeaderIndex;
 use super::Defect;
-use crate::case::{Case, HeaderField};
+use crate::case::HeaderField;
 use crate::rules;
 use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, StatusSet};
@@ -20,8 +21,8 @@ pub(crate) enum OriginClass {
     Unclear,
 }
 
-pub(crate) fn classify(case: &Case, surface: &Surface) -> OriginClass {
-    let raw = match case.header("Origin") {
+pub(crate) fn classify(h: &HeaderIndex<'_>, surface: &Surface) -> OriginClass {
+    let raw = match h.origin {
         HeaderField::Absent => return OriginClass::Absent,
         HeaderField::Repeated => return OriginClass::Unclear,
         HeaderField::One(v) => v,

@@ -1,22 +1,25 @@
 //! `Mcp-Param-{Name}` validation for a `tools/call` of a declared tool
 //! (streamable-http.mdx § Server Behavior for Custom Headers, § Server Validation).
 
-use super::envelope::Request;
-use super::headers::{invalid_chars, mismatch_answer};
-use super::{header_mismatch, Findings};
+use super::envelope::{Arguments, Request};
+use super::header_index::{is_param_name, is_param_named, param_field};
+use super::headers::{invalid_chars, mismatch_answer, read_header_value, HeaderValue};
+use super::scan::{self, Kind};
+use super::Findings;
 use crate::annotations::{extract, Extracted, HeaderParam};
 use crate::case::{Case, HeaderField};
-use crate::encoding::{compare_param, decode_header_value, DecodedValue, ParamMatch};
+use crate::encoding::{compare_param, ParamMatch};
 use crate::rules::{self, RuleId};
 use crate::surface::ToolDecl;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// Check every annotated parameter of `tool`; return the rule that carries the success
 /// expectation when the call mirrors at least one value correctly.
 pub(crate) fn check(
     case: &Case,
     tool: &ToolDecl,
-    req: &Request,
+    req: &Request<'_>,
     version_ok: bool,
     f: &mut Findings,
 ) -> Option<RuleId> {
@@ -29,10 +32,28 @@ pub(crate) fn check(
         // the header rules of an unsupported version are unknown (AMB-38)
         return None;
     }
-    let arguments = req.params.as_ref().and_then(|p| p.get("arguments"));
+    let arguments = req.params.and_then(|p| p.arguments());
+    // the members of the arguments, read once for all the parameters
+    let index = match arguments {
+        Some(Arguments::Raw(text)) => ArgIndex::new(text),
+        _ => ArgIndex::new("null"),
+    };
     let mut carrier = None;
     for p in params {
-        if let Some(rule) = one(case, p, extract(arguments, &p.path), &req.id, f) {
+        let leaf;
+        let body = match arguments {
+            None => Extracted::Absent,
+            Some(Arguments::Parsed(v)) => extract(Some(v), &p.path),
+            Some(Arguments::Raw(_)) => match raw_extract(&index, &p.path) {
+                RawLeaf::Absent => Extracted::Absent,
+                RawLeaf::Null => Extracted::Null,
+                RawLeaf::Value(v) => {
+                    leaf = v;
+                    Extracted::Value(&leaf)
+                }
+            },
+        };
+        if let Some(rule) = one(case, p, body, &req.id, f) {
             // the most specific stimulus carries the success expectation: a null or absent
             // argument (header not expected) before a mirrored one
             let rank = |r: RuleId| match r {
@@ -46,15 +67,11 @@ pub(crate) fn check(
         }
     }
     // Mcp-Param-* headers the tool does not declare: AMB-14 (ignore or reject)
-    let declared = |n: &[u8]| {
-        params
-            .iter()
-            .any(|p| n.eq_ignore_ascii_case(p.header_name().as_bytes()))
-    };
+    let declared = |n: &[u8]| params.iter().any(|p| is_param_named(n, &p.header));
     if case
         .headers
         .iter()
-        .any(|(n, _)| n.len() > 10 && n[..10].eq_ignore_ascii_case(b"mcp-param-") && !declared(n))
+        .any(|(n, _)| is_param_name(n) && !declared(n))
     {
         f.tolerate(mismatch_answer());
     }
@@ -68,8 +85,9 @@ fn one(
     id: &Value,
     f: &mut Findings,
 ) -> Option<RuleId> {
-    let name = p.header_name();
-    let header = case.header(&name);
+    // the full header name, written out only into the message of a defect
+    let name = ParamName(&p.header);
+    let header = param_field(case, &p.header);
     let value = match (body, header) {
         (Extracted::Absent, HeaderField::Absent) => return Some(rules::PARAM_ABSENT),
         (Extracted::Null, HeaderField::Absent) => return Some(rules::PARAM_NULL),
@@ -79,13 +97,9 @@ fn one(
             return None;
         }
         (Extracted::Value(_), HeaderField::Absent) => {
-            let msg = format!("{name} header is missing but arguments carry a value");
-            f.defect(
-                rules::PARAM_OMITTED,
-                rules::PARAM_ERR,
-                8,
-                header_mismatch(id, &msg),
-            );
+            f.mismatch(rules::PARAM_OMITTED, rules::PARAM_ERR, 8, id, || {
+                format!("{name} header is missing but arguments carry a value")
+            });
             return None;
         }
         (Extracted::Value(_), HeaderField::Repeated) => {
@@ -106,16 +120,17 @@ fn one(
         return None;
     }
     let mismatch = |rule: RuleId, f: &mut Findings| {
-        let msg = format!(
-            "{name} header '{}' does not match body value {body}",
-            String::from_utf8_lossy(raw)
-        );
-        f.defect(rule, rules::PARAM_ERR, 8, header_mismatch(id, &msg));
+        f.mismatch(rule, rules::PARAM_ERR, 8, id, || {
+            format!(
+                "{name} header '{}' does not match body value {body}",
+                String::from_utf8_lossy(raw)
+            )
+        });
     };
-    let (text, decoded) = match decode_header_value(raw) {
-        DecodedValue::Plain(b) => (String::from_utf8_lossy(&b).into_owned(), false),
-        DecodedValue::Decoded(s) => (s, true),
-        DecodedValue::Lenient(s) => {
+    let (text, decoded): (Cow<'_, str>, bool) = match read_header_value(raw) {
+        HeaderValue::Plain(b) => (String::from_utf8_lossy(b), false),
+        HeaderValue::Decoded(s) => (Cow::Owned(s), true),
+        HeaderValue::Lenient(s) => {
             // AMB-15: unpadded / URL-safe payloads may be accepted or refused
             if compare_param(&s, body) != ParamMatch::Mismatch {
                 f.tolerate(mismatch_answer());
@@ -124,7 +139,7 @@ fn one(
             }
             return None;
         }
-        DecodedValue::Malformed => {
+        HeaderValue::Malformed => {
             mismatch(rules::B64_MALFORMED, f);
             return None;
         }
@@ -156,5 +171,101 @@ fn one(
             mismatch(rule, f);
             None
         }
+    }
+}
+
+/// `extract` over validated JSON text: the value at `path` as an owned `Value` (only the
+/// leaf is parsed).
+enum RawLeaf {
+    Absent,
+    Null,
+    Value(Value),
+}
+
+fn raw_extract(arguments: &ArgIndex<'_>, path: &[String]) -> RawLeaf {
+    let Some((first, rest)) = path.split_first() else {
+        return leaf(arguments.text);
+    };
+    let Some(mut cur) = arguments.get(first) else {
+        return RawLeaf::Absent;
+    };
+    for key in rest {
+        // `Value::get` with a key finds members of objects only
+        match scan::get(cur, key) {
+            Some(v) => cur = v,
+            None => return RawLeaf::Absent,
+        }
+    }
+    leaf(cur)
+}
+
+/// A validated value as `extract` sees it.
+fn leaf(text: &str) -> RawLeaf {
+    let value = match scan::kind(text) {
+        Kind::Null => return RawLeaf::Null,
+        Kind::Bool => Value::Bool(text == "true"),
+        Kind::String => match scan::as_str(text) {
+            Some(s) => Value::String(s.into_owned()),
+            None => return RawLeaf::Absent,
+        },
+        // validated text of the scanner's subset: serde_json parses it the same way it
+        // would inside the whole body; a failure cannot happen, but would read as absent
+        _ => match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(_) => return RawLeaf::Absent,
+        },
+    };
+    RawLeaf::Value(value)
+}
+
+/// The members of a validated arguments object, read once (at most `ARG_SLOTS`; a larger
+/// object is searched in place).
+struct ArgIndex<'a> {
+    text: &'a str,
+    members: [(&'a str, &'a str); ARG_SLOTS],
+    len: usize,
+    overflow: bool,
+}
+
+const ARG_SLOTS: usize = 16;
+
+impl<'a> ArgIndex<'a> {
+    fn new(text: &'a str) -> ArgIndex<'a> {
+        let mut index = ArgIndex {
+            text,
+            members: [("", ""); ARG_SLOTS],
+            len: 0,
+            overflow: false,
+        };
+        for m in scan::members(text) {
+            if index.len == ARG_SLOTS {
+                index.overflow = true;
+                break;
+            }
+            index.members[index.len] = m;
+            index.len += 1;
+        }
+        index
+    }
+
+    /// Like `scan::get`: the last member named `key`.
+    fn get(&self, key: &str) -> Option<&'a str> {
+        if self.overflow {
+            return scan::get(self.text, key);
+        }
+        self.members[..self.len]
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| *v)
+    }
+}
+
+/// `Mcp-Param-{header}` as text, for messages.
+struct ParamName<'a>(&'a str);
+
+impl std::fmt::Display for ParamName<'_> {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(out, "Mcp-Param-{}", self.0)
     }
 }

@@ -1,0 +1,468 @@
+//! A borrowed reading of a POST body in one pass: validate it and note where the members
+//! the judge reads are (`id`, `method`, `params.name`, `params._meta...`), with no
+//! `serde_json::Value` tree and no allocation (issue 7: building the tree and looking
+//! members up in it was the largest part of the judge's time).
+//!
+//! The scanner accepts only a subset of JSON for which its readings are sure to agree with
+//! `serde_json::from_slice::<Value>`: valid UTF-8, keys without escapes, string escapes
+//! other than `\u` surrogates, no control byte in a string, numbers with a mantissa of at
+//! most 20 bytes and an exponent of at most 280 (never out of range), nesting at most 100 deep (serde_json stops
+//! at 128). Anything else, valid JSON or not, makes [`read`] answer `None` and the caller
+//! parses the body the full way, so odd inputs keep exactly the old semantics. Like
+//! `Value`'s map, a repeated key keeps its *last* value. Escaped string values are decoded
+//! by serde_json itself when read.
+
+use std::borrow::Cow;
+
+/// Nesting beyond this falls back to the full parse.
+const MAX_DEPTH: usize = 100;
+/// Longer mantissas fall back to the full parse (they may overflow `f64`).
+const MAX_NUMBER_LEN: usize = 20;
+/// Larger exponents fall back to the full parse (with a 20-digit mantissa, `1e280` times
+/// `1e20` stays below `f64::MAX`; tiny values round to zero without error).
+const MAX_EXPONENT: u32 = 280;
+
+/// The members of the top-level object the judge reads (value texts; the last of a
+/// repeated key, as `Value`'s map keeps it).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Top<'a> {
+    pub is_object: bool,
+    pub id: Option<&'a str>,
+    pub jsonrpc: Option<&'a str>,
+    pub method: Option<&'a str>,
+    pub params: Option<&'a str>,
+    /// A `result` or `error` member is present.
+    pub response: bool,
+    /// The members of the last `params` (when it is an object).
+    pub p: ParamsIdx<'a>,
+}
+
+/// The members of `params` the judge reads.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ParamsIdx<'a> {
+    pub name: Option<&'a str>,
+    pub uri: Option<&'a str>,
+    pub meta: Option<&'a str>,
+    pub arguments: Option<&'a str>,
+    /// The members of the last `_meta` (when it is an object).
+    pub version: Option<&'a str>,
+    pub capabilities: Option<&'a str>,
+}
+
+/// Which object a validated value is, as far as the judge reads members.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Top,
+    Params,
+    Meta,
+    Other,
+}
+
+/// `body` read in one pass when it is one JSON value of the supported subset (surrounding
+/// JSON whitespace allowed), else `None`.
+pub(crate) fn read(body: &[u8]) -> Option<Top<'_>> {
+    let text = std::str::from_utf8(body).ok()?;
+    let mut r = Reader {
+        t: text,
+        b: text.as_bytes(),
+        top: Top::default(),
+    };
+    let mut i = skip_ws(r.b, 0);
+    r.top.is_object = r.b.get(i) == Some(&b'{');
+    i = r.value(i, 0, Role::Top)?;
+    i = skip_ws(r.b, i);
+    (i == r.b.len()).then_some(r.top)
+}
+
+/// Whether `body` is in the scanner's subset.
+pub(crate) fn validate(body: &[u8]) -> Option<()> {
+    read(body).map(|_| ())
+}
+
+fn is_ws(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && is_ws(b[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// Bytes that end the fast run through a string: `"`, `\\` and control bytes.
+static STRING_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// `"..."` at `i`: its end and whether it holds escapes. No control byte; escapes are the
+/// JSON ones, `\\u` outside the surrogate range only (the text is already valid UTF-8).
+fn string(b: &[u8], i: usize) -> Option<(usize, bool)> {
+    let mut j = i + 1;
+    let mut escaped = false;
+    loop {
+        j = skip_plain(b, j);
+        match *b.get(j)? {
+            b'"' => return Some((j + 1, escaped)),
+            b'\\' => {
+                escaped = true;
+                match *b.get(j + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => j += 2,
+                    b'u' => {
+                        let hex = b.get(j + 2..j + 6)?;
+                        let mut code = 0u32;
+                        for h in hex {
+                            code = code * 16 + (*h as char).to_digit(16)?;
+                        }
+                        if (0xD800..=0xDFFF).contains(&code) {
+                            return None;
+                        }
+                        j += 6;
+                    }
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+    }
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Whether some byte of `w` is zero (exact for existence).
+fn has_zero_byte(w: u64) -> bool {
+    w.wrapping_sub(ONES) & !w & HIGHS != 0
+}
+
+/// Whether some byte of `w` is below `n` (exact for existence when `n <= 128`).
+fn has_byte_below(w: u64, n: u8) -> bool {
+    w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS != 0
+}
+
+/// The first index from `j` holding a `STRING_STOP` byte (or the end): eight bytes at a
+/// time while none of them can be one, then byte by byte.
+fn skip_plain(b: &[u8], mut j: usize) -> usize {
+    while let Some(chunk) = b.get(j..j + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        if has_byte_below(w, 0x20)
+            || has_zero_byte(w ^ (ONES * u64::from(b'"')))
+            || has_zero_byte(w ^ (ONES * u64::from(b'\\')))
+        {
+            break;
+        }
+        j += 8;
+    }
+    while j < b.len() && !STRING_STOP[b[j] as usize] {
+        j += 1;
+    }
+    j
+}
+
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]{1,3})?` with a mantissa of at most
+/// `MAX_NUMBER_LEN` bytes and an exponent of at most `MAX_EXPONENT` (never out of range).
+fn number(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = i;
+    if b.get(j) == Some(&b'-') {
+        j += 1;
+    }
+    match *b.get(j)? {
+        b'0' => j += 1,
+        b'1'..=b'9' => {
+            while b.get(j).is_some_and(u8::is_ascii_digit) {
+                j += 1;
+            }
+        }
+        _ => return None,
+    }
+    if b.get(j) == Some(&b'.') {
+        j += 1;
+        let start = j;
+        while b.get(j).is_some_and(u8::is_ascii_digit) {
+            j += 1;
+        }
+        if j == start {
+            return None;
+        }
+    }
+    if j - i > MAX_NUMBER_LEN {
+        return None;
+    }
+    if matches!(b.get(j), Some(b'e' | b'E')) {
+        j += 1;
+        if matches!(b.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        let start = j;
+        let mut exponent = 0u32;
+        while let Some(d) = b.get(j).filter(|d| d.is_ascii_digit()) {
+            exponent = exponent * 10 + u32::from(d - b'0');
+            j += 1;
+            if j - start > 3 {
+                return None;
+            }
+        }
+        if j == start || exponent > MAX_EXPONENT {
+            return None;
+        }
+    }
+    Some(j)
+}
+
+fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
+    b.get(i..i + word.len())
+        .filter(|w| *w == word)
+        .map(|_| i + word.len())
+}
+
+struct Reader<'a> {
+    t: &'a str,
+    b: &'a [u8],
+    top: Top<'a>,
+}
+
+impl<'a> Reader<'a> {
+    /// Validate the value at `i` (recording members when `role` says so); the index after.
+    fn value(&mut self, i: usize, depth: usize, role: Role) -> Option<usize> {
+        let b = self.b;
+        match *b.get(i)? {
+            b'{' => self.object(i, depth + 1, role),
+            b'[' => self.array(i, depth + 1),
+            b'"' => string(b, i).map(|(end, _)| end),
+            b't' => literal(b, i, b"true"),
+            b'f' => literal(b, i, b"false"),
+            b'n' => literal(b, i, b"null"),
+            _ => number(b, i),
+        }
+    }
+
+    fn array(&mut self, i: usize, depth: usize) -> Option<usize> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let b = self.b;
+        let mut j = skip_ws(b, i + 1);
+        if *b.get(j)? == b']' {
+            return Some(j + 1);
+        }
+        loop {
+            j = self.value(j, depth, Role::Other)?;
+            j = skip_ws(b, j);
+            match *b.get(j)? {
+                b',' => j = skip_ws(b, j + 1),
+                b']' => return Some(j + 1),
+                _ => return None,
+            }
+        }
+    }
+
+    fn object(&mut self, i: usize, depth: usize, role: Role) -> Option<usize> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let b = self.b;
+        let mut j = skip_ws(b, i + 1);
+        if *b.get(j)? == b'}' {
+            return Some(j + 1);
+        }
+        loop {
+            if *b.get(j)? != b'"' {
+                return None;
+            }
+            let (key_end, escaped) = string(b, j)?;
+            if escaped {
+                // a key spelled with escapes: compare it decoded, the full way
+                return None;
+            }
+            let key = &self.t[j + 1..key_end - 1];
+            j = skip_ws(b, key_end);
+            if *b.get(j)? != b':' {
+                return None;
+            }
+            j = skip_ws(b, j + 1);
+            let child = match (role, key) {
+                (Role::Other, _) => Role::Other,
+                (Role::Top, "params") => {
+                    // a later `params` replaces an earlier one, members and all
+                    self.top.p = ParamsIdx::default();
+                    Role::Params
+                }
+                (Role::Params, "_meta") => {
+                    self.top.p.version = None;
+                    self.top.p.capabilities = None;
+                    Role::Meta
+                }
+                _ => Role::Other,
+            };
+            let start = j;
+            j = self.value(j, depth, child)?;
+            let v = Some(&self.t[start..j]);
+            let top = &mut self.top;
+            match (role, key) {
+                (Role::Other, _) => {}
+                (Role::Top, "id") => top.id = v,
+                (Role::Top, "jsonrpc") => top.jsonrpc = v,
+                (Role::Top, "method") => top.method = v,
+                (Role::Top, "params") => top.params = v,
+                (Role::Top, "result" | "error") => top.response = true,
+                (Role::Params, "name") => top.p.name = v,
+                (Role::Params, "uri") => top.p.uri = v,
+                (Role::Params, "_meta") => top.p.meta = v,
+                (Role::Params, "arguments") => top.p.arguments = v,
+                (Role::Meta, crate::case::META_PROTOCOL_VERSION) => top.p.version = v,
+                (Role::Meta, crate::case::META_CLIENT_CAPABILITIES) => top.p.capabilities = v,
+                _ => {}
+            }
+            j = skip_ws(b, j);
+            match *b.get(j)? {
+                b',' => j = skip_ws(b, j + 1),
+                b'}' => return Some(j + 1),
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// The kind of a validated value, from its first byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Object,
+    Array,
+    String,
+    Bool,
+    Null,
+    Number,
+}
+
+pub(crate) fn kind(v: &str) -> Kind {
+    match v.as_bytes().first() {
+        Some(b'{') => Kind::Object,
+        Some(b'[') => Kind::Array,
+        Some(b'"') => Kind::String,
+        Some(b't' | b'f') => Kind::Bool,
+        Some(b'n') => Kind::Null,
+        _ => Kind::Number,
+    }
+}
+
+/// The content of a validated string value, decoded when it holds escapes.
+pub(crate) fn as_str(v: &str) -> Option<Cow<'_, str>> {
+    if kind(v) != Kind::String {
+        return None;
+    }
+    let inner = &v[1..v.len() - 1];
+    if !inner.contains('\\') {
+        return Some(Cow::Borrowed(inner));
+    }
+    // validated: serde_json decodes it exactly as it would inside the whole body
+    serde_json::from_str::<String>(v).ok().map(Cow::Owned)
+}
+
+/// The end of the validated value starting at `i`.
+fn skip_value(b: &[u8], i: usize) -> usize {
+    match b[i] {
+        b'"' => skip_string(b, i),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            loop {
+                match b[j] {
+                    b'"' => {
+                        j = skip_string(b, j);
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return j + 1;
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+        }
+        _ => {
+            let mut j = i;
+            while j < b.len() && !matches!(b[j], b',' | b'}' | b']') && !is_ws(b[j]) {
+                j += 1;
+            }
+            j
+        }
+    }
+}
+
+/// The end of the validated string at `i` (escapes are well-formed).
+fn skip_string(b: &[u8], i: usize) -> usize {
+    let mut j = i + 1;
+    while b[j] != b'"' {
+        j += if b[j] == b'\\' { 2 } else { 1 };
+    }
+    j + 1
+}
+
+/// The members of a validated object value, in order (repeated keys included).
+pub(crate) fn members(obj: &str) -> Members<'_> {
+    Members {
+        text: obj,
+        at: if kind(obj) == Kind::Object {
+            1
+        } else {
+            obj.len()
+        },
+    }
+}
+
+pub(crate) struct Members<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for Members<'a> {
+    /// (key, value text)
+    type Item = (&'a str, &'a str);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let b = self.text.as_bytes();
+        let i = skip_ws(b, self.at);
+        if i >= b.len() || b[i] != b'"' {
+            self.at = b.len();
+            return None;
+        }
+        let key_end = skip_string(b, i);
+        let v = skip_ws(b, skip_ws(b, key_end) + 1);
+        let v_end = skip_value(b, v);
+        let after = skip_ws(b, v_end);
+        // past the `,` (or onto the `}`, where the next call stops)
+        self.at = if b.get(after) == Some(&b',') {
+            after + 1
+        } else {
+            b.len()
+        };
+        Some((&self.text[i + 1..key_end - 1], &self.text[v..v_end]))
+    }
+}
+
+/// The value of member `key` of a validated object (the last one if repeated; `None` when
+/// absent or when `obj` is not an object), like `Value::get`.
+pub(crate) fn get<'a>(obj: &'a str, key: &str) -> Option<&'a str> {
+    members(obj)
+        .filter(|(k, _)| *k == key)
+        .last()
+        .map(|(_, v)| v)
+}
+
+#[cfg(test)]
+#[path = "scan_tests.rs"]
+mod tests;

@@ -1,0 +1,190 @@
+//! Method dispatch: which methods a 2026-07-28 server implements, what a successful answer
+//! to each looks like, and the method-specific refusals (unknown method, tool, resource or
+//! prompt).
+
+use super::envelope::Request;
+use super::headers::{mismatch_answer, name_source};
+use super::{params, Findings};
+use crate::case::Case;
+use crate::rules::{self, RuleId};
+use crate::surface::Surface;
+use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
+use serde_json::Value;
+
+/// Methods the revision defines for clients to send (schema.json ClientRequest).
+pub const MODERN_METHODS: [&str; 10] = [
+    "server/discover",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "subscriptions/listen",
+];
+
+/// Methods of earlier revisions that 2026-07-28 removed: a modern-only server answers them
+/// 404/-32601, a dual-era server may serve them (AMB-21).
+pub const LEGACY_METHODS: [&str; 5] = [
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
+fn invalid_params() -> Answer {
+    Answer::RpcError {
+        status: StatusSet::ANY,
+        code: -32602,
+        data: DataRule::None,
+    }
+}
+
+fn missing_capability() -> Answer {
+    Answer::RpcError {
+        status: StatusSet::Exact(400),
+        code: -32021,
+        data: DataRule::RequiredCapabilities,
+    }
+}
+
+fn not_found(id: &Value) -> Canonical {
+    Canonical::Reject {
+        status: 404,
+        code: Some(-32601),
+        id: Some(id.clone()),
+        data: None,
+        message: "Method not found".to_string(),
+    }
+}
+
+fn invalid(id: &Value, message: String) -> Canonical {
+    Canonical::Reject {
+        status: 200,
+        code: Some(-32602),
+        id: Some(id.clone()),
+        data: None,
+        message,
+    }
+}
+
+/// Record method-level defects; return the success set and the rule that carries it.
+pub(crate) fn check(
+    case: &Case,
+    surface: &Surface,
+    req: &Request,
+    f: &mut Findings,
+) -> (Vec<Answer>, RuleId) {
+    let m = req.method.as_str();
+    let caps = surface.capabilities;
+    if !MODERN_METHODS.contains(&m) {
+        if surface.is_dual_era() && LEGACY_METHODS.contains(&m) {
+            f.anything_goes = true;
+        } else {
+            f.defect(rules::METHOD_404, rules::METHOD_404, 6, not_found(&req.id));
+        }
+        return (Vec::new(), rules::METHOD_404);
+    }
+    let gated = match m {
+        "tools/list" | "tools/call" => !caps.tools,
+        "resources/list" | "resources/read" | "resources/templates/list" => !caps.resources,
+        "prompts/list" | "prompts/get" => !caps.prompts,
+        "completion/complete" => !caps.completions,
+        _ => false,
+    };
+    let mut success = vec![Answer::RpcResult];
+    if gated {
+        // AMB-24: -32601 is preferred for an unadvertised capability; a result is tolerated
+        success.push(Answer::RpcError {
+            status: StatusSet::Exact(404),
+            code: -32601,
+            data: DataRule::None,
+        });
+        return (success, rules::EP_POST);
+    }
+    let name = name_source(m).and_then(|field| {
+        req.params
+            .as_ref()
+            .and_then(|p| p.get(field))
+            .and_then(Value::as_str)
+    });
+    let version_ok = !f.defects.iter().any(|d| {
+        d.reject == rules::PV_UNSUPPORTED
+            || (d.reject == rules::PV_MISMATCH
+                && d.answers
+                    .iter()
+                    .any(|a| matches!(a, Answer::RpcError { code: -32022, .. })))
+    });
+    match m {
+        "server/discover" => (success, rules::VER_DISCOVER),
+        "tools/call" => {
+            success.extend([invalid_params(), missing_capability()]);
+            let Some(name) = name else {
+                f.tolerate(invalid_params());
+                return (success, rules::HDR_MN_SOURCE);
+            };
+            match surface.tool(name) {
+                None if version_ok => {
+                    let c = invalid(&req.id, format!("Unknown tool: {name}"));
+                    f.defect(rules::TOOLS_UNKNOWN, rules::TOOLS_UNKNOWN, 7, c);
+                    // an unknown tool has no recognized Mcp-Param headers (P-LOGIC, AMB-14)
+                    if has_param_headers(case) {
+                        f.tolerate(mismatch_answer());
+                    }
+                    (success, rules::HDR_MN_SOURCE)
+                }
+                None => (success, rules::HDR_MN_SOURCE),
+                Some(tool) => {
+                    let rule = params::check(case, tool, req, version_ok, f);
+                    (success, rule.unwrap_or(rules::HDR_MN_SOURCE))
+                }
+            }
+        }
+        "resources/read" => {
+            success.push(missing_capability());
+            match name {
+                Some(uri) if !surface.knows_resource(uri) && version_ok => {
+                    let c = invalid(&req.id, format!("Resource not found: {uri}"));
+                    f.defect(rules::RES_NOTFOUND, rules::RES_NOTFOUND, 7, c);
+                }
+                None => f.tolerate(invalid_params()),
+                _ => {}
+            }
+            (success, rules::HDR_MN_SOURCE)
+        }
+        "prompts/get" => {
+            success.extend([invalid_params(), missing_capability()]);
+            match name {
+                Some(p) if !surface.prompts.iter().any(|x| x == p) && version_ok => {
+                    let c = invalid(&req.id, format!("Unknown prompt: {p}"));
+                    f.defect(rules::PROMPTS_ERRORS, rules::PROMPTS_ERRORS, 7, c);
+                }
+                None => f.tolerate(invalid_params()),
+                _ => {}
+            }
+            (success, rules::HDR_MN_SOURCE)
+        }
+        "subscriptions/listen" => {
+            success.extend([Answer::OpenStream, invalid_params()]);
+            (success, rules::BASE_ALL_SUPPORT)
+        }
+        "completion/complete" => {
+            success.push(invalid_params());
+            (success, rules::EP_POST)
+        }
+        _ => {
+            // list methods: a bad cursor is a (SHOULD) -32602
+            success.push(invalid_params());
+            (success, rules::EP_POST)
+        }
+    }
+}
+
+fn has_param_headers(case: &Case) -> bool {
+    case.headers
+        .iter()
+        .any(|(n, _)| n.len() > 10 && n[..10].eq_ignore_ascii_case(b"mcp-param-"))
+}

@@ -1,0 +1,82 @@
+//! The `Origin` check (streamable-http.mdx § Security & Endpoint): a present and invalid
+//! Origin gets 403. What counts as invalid is the deployment's allow-list (AMB-11), so the
+//! oracle only insists on 403 for origins no sane policy of a loopback server allows.
+
+use super::Defect;
+use crate::case::{Case, HeaderField};
+use crate::rules;
+use crate::surface::Surface;
+use crate::verdict::{Answer, Canonical, StatusSet};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OriginClass {
+    /// No Origin header (non-browser clients): never a reason to refuse.
+    Absent,
+    /// Listed in the surface's allowed origins.
+    Valid,
+    /// A foreign host, a look-alike of loopback, or a malformed origin: 403 required.
+    Invalid,
+    /// `null`, repeated fields, or loopback on some port: either answer is accepted.
+    Unclear,
+}
+
+pub(crate) fn classify(case: &Case, surface: &Surface) -> OriginClass {
+    let raw = match case.header("Origin") {
+        HeaderField::Absent => return OriginClass::Absent,
+        HeaderField::Repeated => return OriginClass::Unclear,
+        HeaderField::One(v) => v,
+    };
+    let Ok(value) = std::str::from_utf8(raw) else {
+        return OriginClass::Invalid;
+    };
+    if surface.allowed_origins.iter().any(|o| o == value) {
+        return OriginClass::Valid;
+    }
+    if value == "null" {
+        return OriginClass::Unclear;
+    }
+    let Some((scheme, rest)) = value.split_once("://") else {
+        return OriginClass::Invalid;
+    };
+    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+        return OriginClass::Invalid;
+    }
+    let host = if let Some(v6) = rest.strip_prefix('[') {
+        match v6.split_once(']') {
+            Some((h, _)) => h,
+            None => return OriginClass::Invalid,
+        }
+    } else {
+        rest.split(':').next().unwrap_or(rest)
+    };
+    let loopback = host.eq_ignore_ascii_case("localhost") || host == "127.0.0.1" || host == "::1";
+    if loopback {
+        // the server's own origin, or another local app: policy decides (AMB-11)
+        OriginClass::Unclear
+    } else {
+        OriginClass::Invalid
+    }
+}
+
+/// 403, body free (it MAY be an id-less JSON-RPC error).
+pub(crate) fn answer() -> Answer {
+    Answer::HttpStatus {
+        status: StatusSet::Exact(403),
+    }
+}
+
+pub(crate) fn defect() -> Defect {
+    Defect {
+        reject: rules::ORIGIN_403,
+        shape: rules::ORIGIN_403,
+        answers: vec![answer()],
+        priority: 1,
+        canonical: Canonical::Reject {
+            status: 403,
+            code: Some(-32600),
+            id: None,
+            data: None,
+            message: "Forbidden: invalid Origin".to_string(),
+        },
+    }
+}

@@ -1,0 +1,127 @@
+//! `judge` and `check` against their pre-issue-7 implementations (`judge_reference`), same
+//! inputs, same process, interleaved: the runner's generated cases (seed 1) and the probe
+//! set, best of 5 rounds each, with heap allocations per Verdict; `check` over the first 500
+//! runner cases answered by the reference server and three mutants. A relative figure that holds on a busy
+//! machine, beside the absolute ones of `mcpdiff bench judge` and `benches/oracle.rs`.
+//!
+//! Run: `cargo run --release -p mcpdiff-props --example judge_speed`
+
+use mcpdiff_oracle::reference::{probes, respond, respond_mutant, to_observation};
+use mcpdiff_oracle::{check, fixture, judge, judge_reference, Case, Observation, Surface, Verdict};
+use mcpdiff_props::gen::{case_for, case_strategy};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// The system allocator, counting allocations.
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded unchanged to `System`, which upholds the contract.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's obligations are passed on unchanged
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: as above
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: as above
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+type Judge = fn(&Case, &Surface) -> Verdict;
+
+/// Allocations per Verdict of `f` over `cases`.
+fn allocations(f: Judge, cases: &[Case], surface: &Surface) -> f64 {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for c in cases {
+        black_box(f(c, surface));
+    }
+    (ALLOCATIONS.load(Ordering::Relaxed) - before) as f64 / cases.len() as f64
+}
+
+/// Seconds per Verdict of each of `fs` over `cases`: best of 5 rounds, the functions
+/// interleaved within each round so both see the same machine load.
+fn seconds(fs: [Judge; 2], cases: &[Case], surface: &Surface) -> [f64; 2] {
+    let reps = 200_000 / cases.len() + 1;
+    let mut best = [f64::MAX; 2];
+    for _ in 0..5 {
+        for (f, best) in fs.iter().zip(&mut best) {
+            let t = Instant::now();
+            for _ in 0..reps {
+                for c in cases {
+                    black_box(f(black_box(c), surface));
+                }
+            }
+            *best = best.min(t.elapsed().as_secs_f64() / (reps * cases.len()) as f64);
+        }
+    }
+    best
+}
+
+fn main() {
+    let surface = fixture::surface();
+    let strategy = case_strategy(&surface);
+    let runner: Vec<Case> = (0..4096).map(|i| case_for(&strategy, 1, i)).collect();
+    let probe_cases: Vec<Case> = probes(&surface).into_iter().map(|p| p.case).collect();
+    for (name, cases) in [("runner cases", &runner), ("probe set", &probe_cases)] {
+        let new_allocs = allocations(judge, cases, &surface);
+        let old_allocs = allocations(judge_reference::judge, cases, &surface);
+        let [new, old] = seconds([judge, judge_reference::judge], cases, &surface);
+        println!(
+            "{name} ({} cases): judge {:.0} Verdicts/s ({:.0} ns, {new_allocs:.1} allocations); \
+             before {:.0} Verdicts/s ({:.0} ns, {old_allocs:.1} allocations); {:.2}x",
+            cases.len(),
+            1.0 / new,
+            new * 1e9,
+            1.0 / old,
+            old * 1e9,
+            old / new
+        );
+    }
+    let mut mix: Vec<(Verdict, Observation)> = Vec::new();
+    for c in &runner[..500] {
+        let v = judge(c, &surface);
+        mix.push((v.clone(), to_observation(&respond(c, &surface))));
+        for m in ["origin-unchecked", "mcp-method-prefix", "no-base64-decode"] {
+            mix.push((v.clone(), to_observation(&respond_mutant(m, c, &surface))));
+        }
+    }
+    let checks: [CheckFn; 2] = [check, judge_reference::check::check];
+    let mut best = [f64::MAX; 2];
+    for _ in 0..5 {
+        for (f, best) in checks.iter().zip(&mut best) {
+            let t = Instant::now();
+            for _ in 0..20 {
+                for (v, o) in &mix {
+                    black_box(f(black_box(v), black_box(o)));
+                }
+            }
+            *best = best.min(t.elapsed().as_secs_f64() / (20 * mix.len()) as f64);
+        }
+    }
+    println!(
+        "check ({} observations): {:.0} per second ({:.0} ns); before {:.0} per second ({:.0} ns); {:.2}x",
+        mix.len(),
+        1.0 / best[0],
+        best[0] * 1e9,
+        1.0 / best[1],
+        best[1] * 1e9,
+        best[1] / best[0]
+    );
+}
+
+type CheckFn = fn(&Verdict, &Observation) -> Vec<mcpdiff_oracle::Finding>;
