@@ -7,49 +7,76 @@ pub mod manifest;
 pub use launch::Running;
 pub use manifest::Manifest;
 
-/// Install what is missing and start every manifest. A target that cannot be installed or
-/// started is left out with a note (one SDK's registry hiccup must not sink the whole run);
-/// the caller keeps the `Running` handles alive for the run and drops them to stop.
+use tokio::sync::mpsc::UnboundedSender;
+
+/// What bringing one target up ended in.
+type Outcome = Result<Running, String>;
+
+/// Install `m` if missing, then start it; every step is reported on `tx`.
+async fn up_one(m: Manifest, tx: UnboundedSender<String>) -> Outcome {
+    if !m.installed() {
+        let _ = tx.send(format!(
+            "installing {} ({} {})",
+            m.name, m.sdk.package, m.sdk.version
+        ));
+    }
+    // installing shells out and blocks; keep it off the async workers
+    let mm = m.clone();
+    let itx = tx.clone();
+    tokio::task::spawn_blocking(move || {
+        launch::install(&mm, &|line: &str| {
+            let _ = itx.send(format!("  {line}"));
+        })
+    })
+    .await
+    .unwrap_or_else(|e| Err(format!("{}: install task failed: {e}", m.name)))?;
+    let _ = tx.send(format!(
+        "starting {} ({} {})",
+        m.name, m.sdk.package, m.sdk.version
+    ));
+    let t = std::time::Instant::now();
+    let r = launch::start(&m).await?;
+    let _ = tx.send(format!(
+        "{} ready at {} (pid {}, {:.1}s)",
+        m.name,
+        r.url,
+        r.pid(),
+        t.elapsed().as_secs_f64()
+    ));
+    Ok(r)
+}
+
+/// Install what is missing and start every manifest, all targets at once (npm and pip fetch
+/// while cargo compiles; the Rust targets share one cargo workspace, whose lock serializes
+/// their builds). A target that cannot be installed or started is left out with a note (one
+/// SDK's registry hiccup must not sink the whole run); the caller keeps the `Running` handles
+/// alive for the run and drops them to stop. Handles come back in manifest order.
 pub async fn bring_up(
     manifests: &[Manifest],
     progress: &dyn Fn(&str),
 ) -> (Vec<Running>, Vec<String>) {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let mut tasks = tokio::task::JoinSet::new();
+    for (i, m) in manifests.iter().cloned().enumerate() {
+        let tx = tx.clone();
+        tasks.spawn(async move { (i, up_one(m, tx).await) });
+    }
+    drop(tx);
+    // the channel closes once every task has dropped its sender, i.e. has finished
+    while let Some(line) = rx.recv().await {
+        progress(&line);
+    }
+    let mut done: Vec<(usize, Outcome)> = Vec::new();
+    while let Some(joined) = tasks.join_next().await {
+        // a panicked task (a bug) loses its handle, which the JoinSet already dropped
+        done.push(joined.unwrap_or_else(|e| (usize::MAX, Err(format!("task failed: {e}")))));
+    }
+    done.sort_by_key(|(i, _)| *i);
     let mut up = Vec::new();
     let mut notes = Vec::new();
-    for m in manifests {
-        if !m.installed() {
-            progress(&format!(
-                "installing {} ({} {})",
-                m.name, m.sdk.package, m.sdk.version
-            ));
-        }
-        // installing shells out and blocks; keep it off the async workers
-        let mm = m.clone();
-        let res = tokio::task::spawn_blocking(move || {
-            launch::install(&mm, &|line: &str| eprintln!("mcpdiff:   {line}"))
-        })
-        .await
-        .unwrap_or_else(|e| Err(format!("{}: install task failed: {e}", m.name)));
-        if let Err(e) = res {
-            notes.push(format!("bundled target skipped: {e}"));
-            continue;
-        }
-        progress(&format!(
-            "starting {} ({} {})",
-            m.name, m.sdk.package, m.sdk.version
-        ));
-        let t = std::time::Instant::now();
-        match launch::start(m).await {
-            Ok(r) => {
-                progress(&format!(
-                    "{} ready at {} (pid {}, {:.1}s)",
-                    m.name,
-                    r.url,
-                    r.pid(),
-                    t.elapsed().as_secs_f64()
-                ));
-                up.push(r);
-            }
+    for (_, outcome) in done {
+        match outcome {
+            Ok(r) => up.push(r),
             Err(e) => notes.push(format!("bundled target skipped: {e}")),
         }
     }

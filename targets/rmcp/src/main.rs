@@ -95,8 +95,10 @@ impl ServerHandler for Fixture {
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        from(json!({"resources": [{"uri": "file:///projects/myapp/config.json",
-            "name": "config", "mimeType": "application/json"}]}))
+        from(
+            json!({"resources": [{"uri": "file:///projects/myapp/config.json",
+            "name": "config", "mimeType": "application/json"}]}),
+        )
     }
 
     async fn list_resource_templates(
@@ -104,8 +106,10 @@ impl ServerHandler for Fixture {
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
-        from(json!({"resourceTemplates": [{"uriTemplate": "file:///logs/{day}.log",
-            "name": "log", "mimeType": "text/plain"}]}))
+        from(
+            json!({"resourceTemplates": [{"uriTemplate": "file:///logs/{day}.log",
+            "name": "log", "mimeType": "text/plain"}]}),
+        )
     }
 
     async fn read_resource(
