@@ -1,13 +1,16 @@
-//! Oracle corrections found triaging tower-mcp 0.25.0 (targets/FINDINGS.md), where the SDK
-//! turned out to be right:
+//! Oracle corrections found triaging tower-mcp 0.25.0 and rmcp 3.11.0 (targets/FINDINGS.md),
+//! where the SDK turned out to be right:
 //! - an `io.modelcontextprotocol/clientInfo` that is not an `Implementation` (DEVIATIONS.md
 //!   D-37): optional, but when present its schema requires `name` and `version`, so refusing
 //!   `{}` with 400/-32602 is as right as ignoring it;
 //! - an `Mcp-Param-*` header on a method other than `tools/call` (D-16 extended): there is no
-//!   body value to match, so ignoring it and refusing it with 400/-32020 are both right.
+//!   body value to match, so ignoring it and refusing it with 400/-32020 are both right;
+//! - an unsupported protocol version together with an `Mcp-Param-*` defect (PRECEDENCE.md row
+//!   15, AMB-38, D-20): nothing mandates checking the version first, so 400/-32020 is as
+//!   right as 400/-32022.
 
 use mcpdiff_oracle::client::conformant_case;
-use mcpdiff_oracle::fixture::{self, PLAIN_TOOL, PROMPT};
+use mcpdiff_oracle::fixture::{self, HEADER_TOOL, PLAIN_TOOL, PROMPT};
 use mcpdiff_oracle::{check, judge, Body, Case, HttpAnswer, Observation};
 use serde_json::{json, Value};
 
@@ -111,4 +114,21 @@ fn param_header_outside_tools_call_may_be_refused_as_a_mismatch() {
     // without the stray header the same refusal is still a finding
     let c = conformant_case(&s, id.clone(), "prompts/get", json!({"name": PROMPT}));
     assert!(!check(&judge(&c, &s), &header_mismatch(&id)).is_empty());
+}
+
+#[test]
+fn unsupported_version_with_a_param_defect_may_be_refused_as_a_mismatch() {
+    let s = fixture::surface();
+    let id = json!(879);
+    let args = json!({"name": HEADER_TOOL, "arguments": {"region": "eu", "query": "q"}});
+    let mut c = conformant_case(&s, id.clone(), "tools/call", args.clone());
+    let mut body: Value = serde_json::from_slice(&c.body).expect("conformant body is JSON");
+    body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("2099-12-31");
+    c.body = serde_json::to_vec(&body).expect("serializes");
+    c.set_header("MCP-Protocol-Version", Some(b"2099-12-31"));
+    // with Mcp-Param-Region present only the version is wrong: -32022 alone
+    assert!(!check(&judge(&c, &s), &header_mismatch(&id)).is_empty());
+    // without it, the header rules of 2026-07-28 would refuse too: -32020 joins
+    c.set_header("Mcp-Param-Region", None);
+    assert!(check(&judge(&c, &s), &header_mismatch(&id)).is_empty());
 }
