@@ -82,3 +82,47 @@ pub async fn bring_up(
     }
     (up, notes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A manifest in `dir/name` whose install waits (bounded) for its partner's install to
+    /// have started: it only succeeds when the two installs run at the same time.
+    fn rendezvous(dir: &std::path::Path, name: &str, partner: &str) -> Manifest {
+        let d = dir.join(name);
+        std::fs::create_dir_all(&d).expect("temp dir");
+        let install = format!(
+            "touch ../{name}.started; i=0; while [ ! -e ../{partner}.started ] && [ $i -lt 300 ]; \
+             do sleep 0.1; i=$((i+1)); done; [ -e ../{partner}.started ] && touch installed"
+        );
+        let toml = format!(
+            "name = \"{name}\"\n[sdk]\npackage = \"p\"\nversion = \"1\"\nregistry = \"none\"\n\
+             [install]\nrequires = [\"sh\"]\ncommands = [{install:?}]\ncheck = \"installed\"\n\
+             [start]\ncommand = \"exit 3 # {{port}}\"\nendpoint = \"/mcp\"\nready_timeout_secs = 5\n"
+        );
+        std::fs::write(d.join("target.toml"), toml).expect("manifest");
+        Manifest::load(&d).expect("parses")
+    }
+
+    #[tokio::test]
+    async fn installs_run_concurrently_and_failures_become_notes_in_order() {
+        let dir = std::env::temp_dir().join(format!("mcpdiff-bringup-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let ms = vec![rendezvous(&dir, "a", "b"), rendezvous(&dir, "b", "a")];
+        let lines = std::sync::Mutex::new(Vec::new());
+        let (up, notes) = bring_up(&ms, &|l| lines.lock().expect("lock").push(l.to_string())).await;
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(up.is_empty());
+        // both installs met (each waited for the other), then each start failed
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0].contains("a: exited during start-up"), "{notes:?}");
+        assert!(notes[1].contains("b: exited during start-up"), "{notes:?}");
+        let lines = lines.into_inner().expect("lock");
+        assert!(
+            lines.iter().any(|l| l.starts_with("installing a")),
+            "{lines:?}"
+        );
+        assert!(lines.iter().any(|l| l.contains("b: done in")), "{lines:?}");
+    }
+}
