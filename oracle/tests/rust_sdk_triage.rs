@@ -131,4 +131,8 @@ fn unsupported_version_with_a_param_defect_may_be_refused_as_a_mismatch() {
     // without it, the header rules of 2026-07-28 would refuse too: -32020 joins
     c.set_header("Mcp-Param-Region", None);
     assert!(check(&judge(&c, &s), &header_mismatch(&id)).is_empty());
+    // nor one this revision leaves open: a header for an absent argument (D-08)
+    c.set_header("Mcp-Param-Region", Some(b"eu"));
+    c.set_header("Mcp-Param-Count", Some(b"7"));
+    assert!(check(&judge(&c, &s), &header_mismatch(&id)).is_empty());
 }

@@ -34,7 +34,8 @@ pub(crate) fn check(
         for p in params {
             one(case, p, extract(arguments, &p.path), &req.id, &mut as_if);
         }
-        for a in as_if.defects.into_iter().flat_map(|d| d.answers) {
+        let answers = as_if.defects.into_iter().flat_map(|d| d.answers);
+        for a in answers.chain(as_if.tolerated) {
             f.tolerate(a);
         }
         return None;
