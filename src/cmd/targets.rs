@@ -54,20 +54,36 @@ pub fn run(args: Args) -> ExitCode {
                 Ok(c) => c,
                 Err(e) => return fail(&e),
             };
+            // all at once, as `mcpdiff run` does: pip and npm fetch while cargo compiles
+            let results: Vec<(Result<bool, String>, f64)> = std::thread::scope(|scope| {
+                let handles: Vec<_> = chosen
+                    .iter()
+                    .map(|m| {
+                        scope.spawn(move || {
+                            let t = std::time::Instant::now();
+                            let r = launch::install(m, &|line| eprintln!("mcpdiff:   {line}"));
+                            (r, t.elapsed().as_secs_f64())
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join()
+                            .unwrap_or_else(|_| (Err("install thread panicked".to_string()), 0.0))
+                    })
+                    .collect()
+            });
             let mut failed = false;
-            for m in &chosen {
-                let t = std::time::Instant::now();
-                match launch::install(m, &|line| eprintln!("mcpdiff:   {line}")) {
+            for (m, (r, secs)) in chosen.iter().zip(results) {
+                match r {
                     Ok(false) => println!(
                         "{}: already installed ({} {})",
                         m.name, m.sdk.package, m.sdk.version
                     ),
                     Ok(true) => println!(
-                        "{}: installed {} {} in {:.1}s",
-                        m.name,
-                        m.sdk.package,
-                        m.sdk.version,
-                        t.elapsed().as_secs_f64()
+                        "{}: installed {} {} in {secs:.1}s",
+                        m.name, m.sdk.package, m.sdk.version
                     ),
                     Err(e) => {
                         eprintln!("mcpdiff: {e}");

@@ -49,6 +49,43 @@ fn tail(log: &Path) -> String {
     lines[lines.len().saturating_sub(3)..].join(" | ")
 }
 
+/// How often a long install step says it is still running (a cold cargo build takes minutes).
+const HEARTBEAT: Duration = Duration::from_secs(30);
+
+/// The longest one install step may take: far above a cold Rust build on 2 busy cores (about
+/// 10 minutes), so only a hung registry or a wedged tool reaches it.
+const STEP_LIMIT: Duration = Duration::from_secs(60 * 60);
+
+/// Wait for an install step, with a progress line every [`HEARTBEAT`] so a long build is
+/// visibly alive; past [`STEP_LIMIT`] the step's shell is killed and the step fails. (Ctrl-C
+/// reaches the whole foreground process group, so it stops the tools the shell started.)
+fn wait_reporting(
+    child: &mut Child,
+    name: &str,
+    progress: &dyn Fn(&str),
+) -> std::io::Result<std::process::ExitStatus> {
+    let t = Instant::now();
+    let mut next = HEARTBEAT;
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(status);
+        }
+        if t.elapsed() > STEP_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!("killed after {}s", STEP_LIMIT.as_secs()),
+            ));
+        }
+        if t.elapsed() >= next {
+            progress(&format!("{name}: still running ({}s)", next.as_secs()));
+            next += HEARTBEAT;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// Install `m` unless its check path exists. `Ok(false)` = already installed.
 pub fn install(m: &Manifest, progress: &dyn Fn(&str)) -> Result<bool, String> {
     if m.installed() {
@@ -66,9 +103,11 @@ pub fn install(m: &Manifest, progress: &dyn Fn(&str)) -> Result<bool, String> {
     for cmd in &m.install.commands {
         progress(&format!("{}: {cmd}", m.name));
         let t = Instant::now();
-        let status = shell(cmd, &m.dir, &log)?
-            .status()
+        let mut child = shell(cmd, &m.dir, &log)?
+            .spawn()
             .map_err(|e| format!("{}: cannot run `{cmd}`: {e}", m.name))?;
+        let status = wait_reporting(&mut child, &m.name, progress)
+            .map_err(|e| format!("{}: lost `{cmd}`: {e}", m.name))?;
         if !status.success() {
             return Err(format!(
                 "{}: `{cmd}` failed ({status}); see {}: {}",

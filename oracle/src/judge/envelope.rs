@@ -6,7 +6,7 @@
 //! the same questions are answered from that tree. Both readings give the same answers.
 
 use super::scan::{self, Kind, ParamsIdx, Top};
-use crate::case::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+use crate::case::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION};
 use crate::verdict::Canonical;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -75,6 +75,29 @@ impl<'b> Params<'b> {
                         .is_some_and(Value::is_object),
                 )
             }
+        }
+    }
+
+    /// `_meta` is an object holding an `io.modelcontextprotocol/clientInfo` that is not the
+    /// schema's `Implementation` (an object with string `name` and `version`).
+    pub fn client_info_malformed(self) -> bool {
+        match self {
+            Params::Raw(p) => {
+                let is_str = |info: &str, key| {
+                    scan::get(info, key).is_some_and(|v| scan::kind(v) == Kind::String)
+                };
+                p.meta.is_some_and(|m| scan::kind(m) == Kind::Object)
+                    && p.client_info
+                        .is_some_and(|info| !(is_str(info, "name") && is_str(info, "version")))
+            }
+            Params::Parsed(p) => p
+                .get("_meta")
+                .and_then(Value::as_object)
+                .and_then(|m| m.get(META_CLIENT_INFO))
+                .is_some_and(|info| {
+                    !(info.get("name").is_some_and(Value::is_string)
+                        && info.get("version").is_some_and(Value::is_string))
+                }),
         }
     }
 

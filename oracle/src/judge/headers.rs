@@ -92,6 +92,15 @@ pub(crate) fn check(h: &HeaderIndex<'_>, surface: &Surface, req: &Request<'_>, f
     let body_version = body_version.as_deref();
 
     protocol_version(h, surface, id, body_version, f);
+    if req.params.is_some_and(|p| p.client_info_malformed()) {
+        // optional, but an `Implementation` requires `name` and `version`: refusing a
+        // malformed one as invalid params is as right as ignoring it (DEVIATIONS.md D-37)
+        f.tolerate(Answer::RpcError {
+            status: StatusSet::Exact(400),
+            code: -32602,
+            data: DataRule::None,
+        });
+    }
     if body_version.is_none() || !caps_ok || req.params_malformed {
         let answer = Answer::RpcError {
             status: StatusSet::Exact(400),

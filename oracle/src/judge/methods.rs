@@ -104,6 +104,11 @@ pub(crate) fn check(
         "completion/complete" => !caps.completions,
         _ => false,
     };
+    if m != "tools/call" && h.any_param {
+        // only a tools/call has arguments to mirror: an Mcp-Param-* header elsewhere has no
+        // body value to match, which D-08 / D-16 (AMB-02, AMB-14) let a server ignore or refuse
+        f.tolerate(mismatch_answer());
+    }
     // room for the largest success set: no regrowth
     let mut success = Vec::with_capacity(3);
     success.push(Answer::RpcResult);

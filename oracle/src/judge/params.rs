@@ -28,32 +28,32 @@ pub(crate) fn check(
         f.tolerate(mismatch_answer());
         return None;
     };
-    if !version_ok {
-        // the header rules of an unsupported version are unknown (AMB-38)
-        return None;
-    }
     let arguments = req.params.and_then(|p| p.arguments());
     // the members of the arguments, read once for all the parameters
     let index = match arguments {
         Some(Arguments::Raw(text)) => ArgIndex::new(text),
         _ => ArgIndex::new("null"),
     };
+    if !version_ok {
+        // the header rules of an unsupported version are unknown (AMB-38), but nothing
+        // mandates checking the version first: a refusal this revision's rules would give
+        // is acceptable too (PRECEDENCE.md row 15, D-20)
+        let mut as_if = Findings::default();
+        for p in params {
+            with_body(arguments, &index, p, |body| {
+                one(case, p, body, &req.id, &mut as_if)
+            });
+        }
+        let answers = as_if.defects.into_iter().flat_map(|d| d.answers);
+        for a in answers.chain(as_if.tolerated) {
+            f.tolerate(a);
+        }
+        return None;
+    }
     let mut carrier = None;
     for p in params {
-        let leaf;
-        let body = match arguments {
-            None => Extracted::Absent,
-            Some(Arguments::Parsed(v)) => extract(Some(v), &p.path),
-            Some(Arguments::Raw(_)) => match raw_extract(&index, &p.path) {
-                RawLeaf::Absent => Extracted::Absent,
-                RawLeaf::Null => Extracted::Null,
-                RawLeaf::Value(v) => {
-                    leaf = v;
-                    Extracted::Value(&leaf)
-                }
-            },
-        };
-        if let Some(rule) = one(case, p, body, &req.id, f) {
+        let rule = with_body(arguments, &index, p, |body| one(case, p, body, &req.id, f));
+        if let Some(rule) = rule {
             // the most specific stimulus carries the success expectation: a null or absent
             // argument (header not expected) before a mirrored one
             let rank = |r: RuleId| match r {
@@ -76,6 +76,24 @@ pub(crate) fn check(
         f.tolerate(mismatch_answer());
     }
     carrier
+}
+
+/// Call `k` with the body value of parameter `p`, read from the parsed tree or the text.
+fn with_body<R>(
+    arguments: Option<Arguments<'_>>,
+    index: &ArgIndex<'_>,
+    p: &HeaderParam,
+    k: impl FnOnce(Extracted<'_>) -> R,
+) -> R {
+    match arguments {
+        None => k(Extracted::Absent),
+        Some(Arguments::Parsed(v)) => k(extract(Some(v), &p.path)),
+        Some(Arguments::Raw(_)) => match raw_extract(index, &p.path) {
+            RawLeaf::Absent => k(Extracted::Absent),
+            RawLeaf::Null => k(Extracted::Null),
+            RawLeaf::Value(v) => k(Extracted::Value(&v)),
+        },
+    }
 }
 
 fn one(

@@ -47,6 +47,7 @@ pub(crate) struct ParamsIdx<'a> {
     /// The members of the last `_meta` (when it is an object).
     pub version: Option<&'a str>,
     pub capabilities: Option<&'a str>,
+    pub client_info: Option<&'a str>,
 }
 
 /// Which object a validated value is, as far as the judge reads members.
@@ -300,6 +301,7 @@ impl<'a> Reader<'a> {
                 (Role::Params, "_meta") => {
                     self.top.p.version = None;
                     self.top.p.capabilities = None;
+                    self.top.p.client_info = None;
                     Role::Meta
                 }
                 _ => Role::Other,
@@ -321,6 +323,7 @@ impl<'a> Reader<'a> {
                 (Role::Params, "arguments") => top.p.arguments = v,
                 (Role::Meta, crate::case::META_PROTOCOL_VERSION) => top.p.version = v,
                 (Role::Meta, crate::case::META_CLIENT_CAPABILITIES) => top.p.capabilities = v,
+                (Role::Meta, crate::case::META_CLIENT_INFO) => top.p.client_info = v,
                 _ => {}
             }
             j = skip_ws(b, j);

@@ -4,7 +4,9 @@
 
 use super::envelope::Request;
 use super::{header_mismatch, Findings};
-use crate::case::{trim_ows, Case, HeaderField, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+use crate::case::{
+    trim_ows, Case, HeaderField, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION,
+};
 use crate::encoding::{decode_header_value, field_value_class, DecodedValue, FieldValueClass};
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
@@ -78,6 +80,18 @@ pub(crate) fn check(case: &Case, surface: &Surface, req: &Request, f: &mut Findi
         .is_some_and(Value::is_object);
 
     protocol_version(case, surface, id, body_version, f);
+    if meta
+        .and_then(|m| m.get(META_CLIENT_INFO))
+        .is_some_and(|info| !is_implementation(info))
+    {
+        // optional, but an `Implementation` requires `name` and `version`: refusing a
+        // malformed one as invalid params is as right as ignoring it (DEVIATIONS.md D-37)
+        f.tolerate(Answer::RpcError {
+            status: StatusSet::Exact(400),
+            code: -32602,
+            data: DataRule::None,
+        });
+    }
     if body_version.is_none() || !caps_ok || req.params_malformed {
         f.defect(
             rules::META_REQUIRED,
@@ -95,6 +109,11 @@ pub(crate) fn check(case: &Case, surface: &Surface, req: &Request, f: &mut Findi
     }
     mcp_method(case, req, f);
     mcp_name(case, req, f);
+}
+
+/// The schema's `Implementation`: an object with string `name` and `version`.
+fn is_implementation(v: &Value) -> bool {
+    v.get("name").is_some_and(Value::is_string) && v.get("version").is_some_and(Value::is_string)
 }
 
 fn protocol_version(

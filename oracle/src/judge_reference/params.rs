@@ -25,11 +25,21 @@ pub(crate) fn check(
         f.tolerate(mismatch_answer());
         return None;
     };
+    let arguments = req.params.as_ref().and_then(|p| p.get("arguments"));
     if !version_ok {
-        // the header rules of an unsupported version are unknown (AMB-38)
+        // the header rules of an unsupported version are unknown (AMB-38), but nothing
+        // mandates checking the version first: a refusal this revision's rules would give
+        // is acceptable too (PRECEDENCE.md row 15, D-20)
+        let mut as_if = Findings::default();
+        for p in params {
+            one(case, p, extract(arguments, &p.path), &req.id, &mut as_if);
+        }
+        let answers = as_if.defects.into_iter().flat_map(|d| d.answers);
+        for a in answers.chain(as_if.tolerated) {
+            f.tolerate(a);
+        }
         return None;
     }
-    let arguments = req.params.as_ref().and_then(|p| p.get("arguments"));
     let mut carrier = None;
     for p in params {
         if let Some(rule) = one(case, p, extract(arguments, &p.path), &req.id, f) {

@@ -8,7 +8,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
     PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig,
+    ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -28,6 +28,33 @@ fn text(t: &str) -> Value {
     json!({"content": [{"type": "text", "text": t}]})
 }
 
+/// The fixture tools as JSON (oracle/src/fixture.rs), for `tools/list` and `get_tool`.
+fn tools() -> Vec<Value> {
+    let ro = json!({"readOnlyHint": true});
+    vec![
+        json!({"name": "get_weather", "annotations": ro, "inputSchema": {
+            "type": "object", "properties": {"location": {"type": "string"}},
+            "required": ["location"]}}),
+        json!({"name": "execute_sql", "annotations": ro, "inputSchema": {
+            "type": "object",
+            "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"},
+                "count": {"type": "integer", "x-mcp-header": "Count"},
+                "flag": {"type": "boolean", "x-mcp-header": "Flag"},
+                "opt": {"type": "string", "x-mcp-header": "Opt"},
+                "target": {"type": "object", "properties": {
+                    "region": {"type": "string", "x-mcp-header": "TargetRegion"}}},
+                "query": {"type": "string"}
+            },
+            "required": ["region", "query"]}}),
+        json!({"name": "café_menu", "annotations": ro,
+               "inputSchema": {"type": "object", "properties": {}}}),
+        json!({"name": "slow_count", "annotations": ro, "inputSchema": {
+            "type": "object",
+            "properties": {"to": {"type": "integer", "minimum": 1, "maximum": 5}}}}),
+    ]
+}
+
 impl ServerHandler for Fixture {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
@@ -44,29 +71,15 @@ impl ServerHandler for Fixture {
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        let ro = json!({"readOnlyHint": true});
-        from(json!({"tools": [
-            {"name": "get_weather", "annotations": ro, "inputSchema": {
-                "type": "object", "properties": {"location": {"type": "string"}},
-                "required": ["location"]}},
-            {"name": "execute_sql", "annotations": ro, "inputSchema": {
-                "type": "object",
-                "properties": {
-                    "region": {"type": "string", "x-mcp-header": "Region"},
-                    "count": {"type": "integer", "x-mcp-header": "Count"},
-                    "flag": {"type": "boolean", "x-mcp-header": "Flag"},
-                    "opt": {"type": "string", "x-mcp-header": "Opt"},
-                    "target": {"type": "object", "properties": {
-                        "region": {"type": "string", "x-mcp-header": "TargetRegion"}}},
-                    "query": {"type": "string"}
-                },
-                "required": ["region", "query"]}},
-            {"name": "café_menu", "annotations": ro,
-             "inputSchema": {"type": "object", "properties": {}}},
-            {"name": "slow_count", "annotations": ro, "inputSchema": {
-                "type": "object",
-                "properties": {"to": {"type": "integer", "minimum": 1, "maximum": 5}}}}
-        ]}))
+        from(json!({ "tools": tools() }))
+    }
+
+    /// What `#[tool_handler]` generates and rmcp's transport uses to validate `Mcp-Param-*`
+    /// headers against the called tool's schema (the default `None` skips that validation,
+    /// which no README-style server does).
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        let t = tools().into_iter().find(|t| t["name"] == name)?;
+        serde_json::from_value(t).ok()
     }
 
     async fn call_tool(
@@ -95,8 +108,10 @@ impl ServerHandler for Fixture {
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        from(json!({"resources": [{"uri": "file:///projects/myapp/config.json",
-            "name": "config", "mimeType": "application/json"}]}))
+        from(
+            json!({"resources": [{"uri": "file:///projects/myapp/config.json",
+            "name": "config", "mimeType": "application/json"}]}),
+        )
     }
 
     async fn list_resource_templates(
@@ -104,8 +119,10 @@ impl ServerHandler for Fixture {
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
-        from(json!({"resourceTemplates": [{"uriTemplate": "file:///logs/{day}.log",
-            "name": "log", "mimeType": "text/plain"}]}))
+        from(
+            json!({"resourceTemplates": [{"uriTemplate": "file:///logs/{day}.log",
+            "name": "log", "mimeType": "text/plain"}]}),
+        )
     }
 
     async fn read_resource(

@@ -1,0 +1,138 @@
+//! Oracle corrections found triaging tower-mcp 0.25.0 and rmcp 3.11.0 (targets/FINDINGS.md),
+//! where the SDK turned out to be right:
+//! - an `io.modelcontextprotocol/clientInfo` that is not an `Implementation` (DEVIATIONS.md
+//!   D-37): optional, but when present its schema requires `name` and `version`, so refusing
+//!   `{}` with 400/-32602 is as right as ignoring it;
+//! - an `Mcp-Param-*` header on a method other than `tools/call` (D-16 extended): there is no
+//!   body value to match, so ignoring it and refusing it with 400/-32020 are both right;
+//! - an unsupported protocol version together with an `Mcp-Param-*` defect (PRECEDENCE.md row
+//!   15, AMB-38, D-20): nothing mandates checking the version first, so 400/-32020 is as
+//!   right as 400/-32022.
+
+use mcpdiff_oracle::client::conformant_case;
+use mcpdiff_oracle::fixture::{self, HEADER_TOOL, PLAIN_TOOL, PROMPT};
+use mcpdiff_oracle::{check, judge, Body, Case, HttpAnswer, Observation};
+use serde_json::{json, Value};
+
+fn with_client_info(c: &mut Case, info: Value) {
+    let mut body: Value = serde_json::from_slice(&c.body).expect("conformant body is JSON");
+    body["params"]["_meta"]["io.modelcontextprotocol/clientInfo"] = info;
+    c.body = serde_json::to_vec(&body).expect("serializes");
+}
+
+fn invalid_params(status: u16, id: &Value) -> Observation {
+    Observation::Http(HttpAnswer::new(
+        status,
+        Some("application/json"),
+        Body::Json {
+            value: json!({"jsonrpc":"2.0","id":id,"error":{"code":-32602,"message":"m"}}),
+        },
+    ))
+}
+
+fn result(id: &Value) -> Observation {
+    Observation::Http(HttpAnswer::new(
+        200,
+        Some("application/json"),
+        Body::Json {
+            value: json!({"jsonrpc":"2.0","id":id,"result":{
+                "resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},
+                "_meta":{"io.modelcontextprotocol/serverInfo":{"name":"t","version":"1"}}}}),
+        },
+    ))
+}
+
+#[test]
+fn malformed_client_info_may_be_rejected_as_invalid_params() {
+    let s = fixture::surface();
+    let id = json!(860);
+    for info in [
+        json!({}),
+        json!({"name": "x"}),
+        json!("mcpdiff"),
+        json!({"name": 1, "version": "1"}),
+    ] {
+        let mut c = conformant_case(&s, id.clone(), "server/discover", json!({}));
+        with_client_info(&mut c, info.clone());
+        let v = judge(&c, &s);
+        assert!(
+            check(&v, &invalid_params(400, &id)).is_empty(),
+            "{info}: 400/-32602 is right"
+        );
+        assert!(
+            check(&v, &result(&id)).is_empty(),
+            "{info}: ignoring the field is right"
+        );
+        // the status of an invalid-params refusal is fixed at 400 by the same paragraph
+        assert!(
+            !check(&v, &invalid_params(200, &id)).is_empty(),
+            "{info}: 200/-32602 is not"
+        );
+    }
+}
+
+#[test]
+fn well_formed_client_info_still_demands_success() {
+    let s = fixture::surface();
+    let id = json!(1);
+    let mut c = conformant_case(&s, id.clone(), "server/discover", json!({}));
+    with_client_info(&mut c, json!({"name": "x", "version": "1", "title": "X"}));
+    assert!(!check(&judge(&c, &s), &invalid_params(400, &id)).is_empty());
+    // and a malformed clientInfo does not excuse the missing-header defects of a tools/call
+    let mut c = conformant_case(&s, id.clone(), "tools/call", json!({"name": PLAIN_TOOL}));
+    c.set_header("Mcp-Method", None);
+    with_client_info(&mut c, json!({}));
+    let v = judge(&c, &s);
+    assert!(check(&v, &invalid_params(400, &id)).is_empty());
+    assert!(
+        !check(&v, &result(&id)).is_empty(),
+        "success stays forbidden"
+    );
+}
+
+fn header_mismatch(id: &Value) -> Observation {
+    Observation::Http(HttpAnswer::new(
+        400,
+        Some("application/json"),
+        Body::Json {
+            value: json!({"jsonrpc":"2.0","id":id,"error":{"code":-32020,"message":"m"}}),
+        },
+    ))
+}
+
+#[test]
+fn param_header_outside_tools_call_may_be_refused_as_a_mismatch() {
+    let s = fixture::surface();
+    let id = json!(-1);
+    let mut c = conformant_case(&s, id.clone(), "prompts/get", json!({"name": PROMPT}));
+    c.set_header("Mcp-Param-Extra", Some(b"x"));
+    let v = judge(&c, &s);
+    assert!(
+        check(&v, &header_mismatch(&id)).is_empty(),
+        "400/-32020 is right"
+    );
+    // without the stray header the same refusal is still a finding
+    let c = conformant_case(&s, id.clone(), "prompts/get", json!({"name": PROMPT}));
+    assert!(!check(&judge(&c, &s), &header_mismatch(&id)).is_empty());
+}
+
+#[test]
+fn unsupported_version_with_a_param_defect_may_be_refused_as_a_mismatch() {
+    let s = fixture::surface();
+    let id = json!(879);
+    let args = json!({"name": HEADER_TOOL, "arguments": {"region": "eu", "query": "q"}});
+    let mut c = conformant_case(&s, id.clone(), "tools/call", args.clone());
+    let mut body: Value = serde_json::from_slice(&c.body).expect("conformant body is JSON");
+    body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("2099-12-31");
+    c.body = serde_json::to_vec(&body).expect("serializes");
+    c.set_header("MCP-Protocol-Version", Some(b"2099-12-31"));
+    // with Mcp-Param-Region present only the version is wrong: -32022 alone
+    assert!(!check(&judge(&c, &s), &header_mismatch(&id)).is_empty());
+    // without it, the header rules of 2026-07-28 would refuse too: -32020 joins
+    c.set_header("Mcp-Param-Region", None);
+    assert!(check(&judge(&c, &s), &header_mismatch(&id)).is_empty());
+    // nor one this revision leaves open: a header for an absent argument (D-08)
+    c.set_header("Mcp-Param-Region", Some(b"eu"));
+    c.set_header("Mcp-Param-Count", Some(b"7"));
+    assert!(check(&judge(&c, &s), &header_mismatch(&id)).is_empty());
+}
