@@ -171,3 +171,39 @@ fn a_generated_set_covers_every_family() {
         );
     }
 }
+
+/// With a generated tool set on the surface (`run --tools`), the case generator calls the
+/// generated tools, the ones past the first 32 included.
+#[test]
+fn the_case_generator_calls_generated_tools() {
+    use mcpdiff_props::gen::{case_for, case_strategy};
+    let set = generate_toolset(5, 100);
+    let surface = set
+        .extend_surface(mcpdiff_oracle::fixture::surface())
+        .expect("no clash");
+    let strategy = case_strategy(&surface);
+    let mut called = std::collections::BTreeSet::new();
+    let mut calls = 0;
+    for i in 0..2000 {
+        let case = case_for(&strategy, 3, i);
+        let Ok(body) = serde_json::from_slice::<serde_json::Value>(&case.body) else {
+            continue;
+        };
+        if let Some(name) = body["params"]["name"].as_str() {
+            if name.starts_with("gen_") && body["method"] == "tools/call" {
+                calls += 1;
+                called.insert(name.to_string());
+            }
+        }
+    }
+    assert!(calls > 800, "{calls} of 2000 cases call a generated tool");
+    assert!(
+        called.len() > 80,
+        "{} distinct generated tools called",
+        called.len()
+    );
+    assert!(
+        called.iter().any(|n| n.as_str() > "gen_0040"),
+        "no tool past the first 32"
+    );
+}

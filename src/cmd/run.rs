@@ -85,6 +85,11 @@ pub struct Args {
     /// measures what generation alone finds.
     #[arg(long)]
     pub no_probes: bool,
+    /// A tool set file (`mcpdiff toolset generate`): the in-process servers publish its tools
+    /// beside the fixture, bundled targets load it at start (env MCPDIFF_TOOLS), generated
+    /// cases call its tools, and the report says what each target published of it.
+    #[arg(long, value_name = "FILE")]
+    pub tools: Option<PathBuf>,
     /// Print passed rules and the reason for every rule not observed.
     #[arg(long)]
     pub verbose: bool,
@@ -147,6 +152,31 @@ async fn run_async(args: Args) -> ExitCode {
             ));
         }
     }
+    let toolset = match &args.tools {
+        Some(path) => match serve::tools::load(path) {
+            Ok(set) => Some((path.clone(), set)),
+            Err(e) => return fail(&e),
+        },
+        None => None,
+    };
+    let served_surface = match &toolset {
+        Some((_, set)) => match serve::tools::fixture_with(set) {
+            Ok(s) => s,
+            Err(e) => return fail(&e),
+        },
+        None => fixture::surface(),
+    };
+    // bundled servers get the tool set's absolute path (they start in their own folder)
+    let mut target_env: Vec<(String, String)> = Vec::new();
+    if let Some((path, _)) = &toolset {
+        match std::fs::canonicalize(path) {
+            Ok(abs) => target_env.push((
+                mcpdiff::targets::TOOLS_ENV.to_string(),
+                abs.display().to_string(),
+            )),
+            Err(e) => return fail(&format!("cannot resolve {}: {e}", path.display())),
+        }
+    }
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -174,7 +204,9 @@ async fn run_async(args: Args) -> ExitCode {
             Ok(c) => c,
             Err(e) => return fail(&e),
         };
-        let (up, notes) = mcpdiff::targets::bring_up(&chosen, &|l| eprintln!("mcpdiff: {l}")).await;
+        let (up, notes) =
+            mcpdiff::targets::bring_up_with(&chosen, &target_env, &|l| eprintln!("mcpdiff: {l}"))
+                .await;
         for n in &notes {
             eprintln!("mcpdiff: {n}");
         }
@@ -201,7 +233,7 @@ async fn run_async(args: Args) -> ExitCode {
         }
         for (name, v) in variants {
             let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
-            match serve::spawn(v, loopback).await {
+            match serve::spawn_with(v, loopback, served_surface.clone()).await {
                 Ok(s) => {
                     specs.push((name, s.url.clone()));
                     servers.push(s);
@@ -229,6 +261,7 @@ async fn run_async(args: Args) -> ExitCode {
     let mut targets = Vec::new();
     let mut all_loopback = true;
     let mut revisions = Vec::new();
+    let mut published = Vec::new();
     for (name, url) in &specs {
         match runner::prepare::prepare(name, url, &client, &args.allow_tools).await {
             Ok(t) => {
@@ -267,6 +300,12 @@ async fn run_async(args: Args) -> ExitCode {
                         .push(format!("server card: not scanned ({e:?})")),
                 }
                 revisions.push(rev);
+                // what the target made of the tool set it was asked to load
+                published.push(
+                    toolset
+                        .as_ref()
+                        .map(|(_, set)| set.compare_published(&target.surface.tools)),
+                );
                 targets.push(target);
             }
             // a bundled SDK that died after start-up is a note, not a failed run
@@ -350,8 +389,9 @@ async fn run_async(args: Args) -> ExitCode {
         },
     );
     // the runner keeps target order, so the probes line up with the report's targets
-    for (t, r) in rep.targets.iter_mut().zip(revisions) {
+    for ((t, r), p) in rep.targets.iter_mut().zip(revisions).zip(published) {
         t.revision = Some(r);
+        t.toolset = p;
     }
     for t in rep.targets.iter_mut() {
         t.version = versions
