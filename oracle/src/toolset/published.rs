@@ -50,7 +50,7 @@ pub struct Relabelled {
     pub published: String,
 }
 
-fn words(label: &Result<Vec<crate::annotations::HeaderParam>, AnnotationError>) -> String {
+fn words(label: &Label) -> String {
     match label {
         Ok(params) => {
             let headers: Vec<&str> = params.iter().map(|p| p.header.as_str()).collect();
@@ -59,6 +59,15 @@ fn words(label: &Result<Vec<crate::annotations::HeaderParam>, AnnotationError>) 
         Err(e) => format!("invalid: {}", serde_json::to_string(e).unwrap_or_default()),
     }
 }
+
+fn sorted(label: Label) -> Label {
+    label.map(|mut params| {
+        params.sort_by(|a, b| (&a.header, &a.path).cmp(&(&b.header, &b.path)));
+        params
+    })
+}
+
+type Label = Result<Vec<crate::annotations::HeaderParam>, AnnotationError>;
 
 impl PublishedCheck {
     /// Whether the server published exactly the valid tools, unchanged, and refused every
@@ -105,8 +114,10 @@ impl ToolSet {
                 }
                 continue;
             };
-            let file_label = tool_header_params(tool.input_schema());
-            let listed_label = tool_header_params(&listed.input_schema);
+            // the order of the params follows the schema's key order, which a server may
+            // change (sorted maps); only the set of (header, path, kind) matters
+            let file_label = sorted(tool_header_params(tool.input_schema()));
+            let listed_label = sorted(tool_header_params(&listed.input_schema));
             if file_label != listed_label {
                 // an invalid tool that reappears invalid for another reason is still the
                 // same verdict for clients; compare validity and, when valid, the params
@@ -139,7 +150,7 @@ impl ToolSet {
 mod tests {
     use super::*;
     use crate::toolset::{GeneratedTool, ToolSet};
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn tool(name: &str, header: &str) -> GeneratedTool {
         GeneratedTool::labelled(
@@ -183,6 +194,26 @@ mod tests {
             "{}",
             c.summary()
         );
+    }
+
+    #[test]
+    fn reordered_keys_are_the_same_label() {
+        let t = GeneratedTool::labelled(
+            json!({"name": "two", "inputSchema": {"type": "object", "properties": {
+                "b": {"type": "string", "x-mcp-header": "B"},
+                "a": {"type": "string", "x-mcp-header": "A"}}}}),
+            Vec::new(),
+            None,
+        );
+        let set = ToolSet::new(None, vec![t.clone()]);
+        let sorted: Value = serde_json::from_str(&t.input_schema().to_string()).expect("json");
+        let mut listed = decl(&t);
+        // a server with sorted maps publishes `a` first
+        listed.input_schema = json!({"type": "object", "properties": {
+            "a": sorted["properties"]["a"].clone(), "b": sorted["properties"]["b"].clone()}});
+        let c = set.compare_published(&[listed]);
+        assert!(c.valid_tools_intact(), "{c:?}");
+        assert_eq!(c.valid_published, 1);
     }
 
     #[test]
