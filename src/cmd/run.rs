@@ -152,31 +152,11 @@ async fn run_async(args: Args) -> ExitCode {
             ));
         }
     }
-    let toolset = match &args.tools {
-        Some(path) => match serve::tools::load(path) {
-            Ok(set) => Some((path.clone(), set)),
-            Err(e) => return fail(&e),
-        },
-        None => None,
+    let (toolset, served_surface, target_env) = match super::toolset::for_run(args.tools.as_deref())
+    {
+        Ok(t) => t,
+        Err(e) => return fail(&e),
     };
-    let served_surface = match &toolset {
-        Some((_, set)) => match serve::tools::fixture_with(set) {
-            Ok(s) => s,
-            Err(e) => return fail(&e),
-        },
-        None => fixture::surface(),
-    };
-    // bundled servers get the tool set's absolute path (they start in their own folder)
-    let mut target_env: Vec<(String, String)> = Vec::new();
-    if let Some((path, _)) = &toolset {
-        match std::fs::canonicalize(path) {
-            Ok(abs) => target_env.push((
-                mcpdiff::targets::TOOLS_ENV.to_string(),
-                abs.display().to_string(),
-            )),
-            Err(e) => return fail(&format!("cannot resolve {}: {e}", path.display())),
-        }
-    }
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -304,7 +284,7 @@ async fn run_async(args: Args) -> ExitCode {
                 published.push(
                     toolset
                         .as_ref()
-                        .map(|(_, set)| set.compare_published(&target.surface.tools)),
+                        .map(|set| set.compare_published(&target.surface.tools)),
                 );
                 targets.push(target);
             }
