@@ -85,6 +85,11 @@ pub struct Args {
     /// measures what generation alone finds.
     #[arg(long)]
     pub no_probes: bool,
+    /// A tool set file (`mcpdiff toolset generate`): the in-process servers publish its tools
+    /// beside the fixture, bundled targets load it at start (env MCPDIFF_TOOLS), generated
+    /// cases call its tools, and the report says what each target published of it.
+    #[arg(long, value_name = "FILE")]
+    pub tools: Option<PathBuf>,
     /// Print passed rules and the reason for every rule not observed.
     #[arg(long)]
     pub verbose: bool,
@@ -147,6 +152,11 @@ async fn run_async(args: Args) -> ExitCode {
             ));
         }
     }
+    let (toolset, served_surface, target_env) = match super::toolset::for_run(args.tools.as_deref())
+    {
+        Ok(t) => t,
+        Err(e) => return fail(&e),
+    };
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -174,7 +184,9 @@ async fn run_async(args: Args) -> ExitCode {
             Ok(c) => c,
             Err(e) => return fail(&e),
         };
-        let (up, notes) = mcpdiff::targets::bring_up(&chosen, &|l| eprintln!("mcpdiff: {l}")).await;
+        let (up, notes) =
+            mcpdiff::targets::bring_up_with(&chosen, &target_env, &|l| eprintln!("mcpdiff: {l}"))
+                .await;
         for n in &notes {
             eprintln!("mcpdiff: {n}");
         }
@@ -201,7 +213,7 @@ async fn run_async(args: Args) -> ExitCode {
         }
         for (name, v) in variants {
             let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
-            match serve::spawn(v, loopback).await {
+            match serve::spawn_with(v, loopback, served_surface.clone()).await {
                 Ok(s) => {
                     specs.push((name, s.url.clone()));
                     servers.push(s);
@@ -229,6 +241,7 @@ async fn run_async(args: Args) -> ExitCode {
     let mut targets = Vec::new();
     let mut all_loopback = true;
     let mut revisions = Vec::new();
+    let mut published = Vec::new();
     for (name, url) in &specs {
         match runner::prepare::prepare(name, url, &client, &args.allow_tools).await {
             Ok(t) => {
@@ -267,6 +280,12 @@ async fn run_async(args: Args) -> ExitCode {
                         .push(format!("server card: not scanned ({e:?})")),
                 }
                 revisions.push(rev);
+                // what the target made of the tool set it was asked to load
+                published.push(
+                    toolset
+                        .as_ref()
+                        .map(|set| set.compare_published(&target.surface.tools)),
+                );
                 targets.push(target);
             }
             // a bundled SDK that died after start-up is a note, not a failed run
@@ -350,8 +369,9 @@ async fn run_async(args: Args) -> ExitCode {
         },
     );
     // the runner keeps target order, so the probes line up with the report's targets
-    for (t, r) in rep.targets.iter_mut().zip(revisions) {
+    for ((t, r), p) in rep.targets.iter_mut().zip(revisions).zip(published) {
         t.revision = Some(r);
+        t.toolset = p;
     }
     for t in rep.targets.iter_mut() {
         t.version = versions

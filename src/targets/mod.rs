@@ -4,6 +4,10 @@
 pub mod launch;
 pub mod manifest;
 
+/// The environment variable that names a tool set file (absolute path) for a bundled server
+/// to load at start (`run --tools FILE`); each server registers every tool in it.
+pub const TOOLS_ENV: &str = "MCPDIFF_TOOLS";
+
 pub use launch::Running;
 pub use manifest::Manifest;
 
@@ -12,8 +16,9 @@ use tokio::sync::mpsc::UnboundedSender;
 /// What bringing one target up ended in.
 type Outcome = Result<Running, String>;
 
-/// Install `m` if missing, then start it; every step is reported on `tx`.
-async fn up_one(m: Manifest, tx: UnboundedSender<String>) -> Outcome {
+/// Install `m` if missing, then start it with the extra environment `env`; every step is
+/// reported on `tx`.
+async fn up_one(m: Manifest, env: Vec<(String, String)>, tx: UnboundedSender<String>) -> Outcome {
     if !m.installed() {
         let _ = tx.send(format!(
             "installing {} ({} {})",
@@ -35,7 +40,7 @@ async fn up_one(m: Manifest, tx: UnboundedSender<String>) -> Outcome {
         m.name, m.sdk.package, m.sdk.version
     ));
     let t = std::time::Instant::now();
-    let r = launch::start(&m).await?;
+    let r = launch::start_with(&m, &env).await?;
     let _ = tx.send(format!(
         "{} ready at {} (pid {}, {:.1}s)",
         m.name,
@@ -55,11 +60,22 @@ pub async fn bring_up(
     manifests: &[Manifest],
     progress: &dyn Fn(&str),
 ) -> (Vec<Running>, Vec<String>) {
+    bring_up_with(manifests, &[], progress).await
+}
+
+/// Like [`bring_up`], starting every server with the extra environment `env` (the tool set
+/// of `run --tools`).
+pub async fn bring_up_with(
+    manifests: &[Manifest],
+    env: &[(String, String)],
+    progress: &dyn Fn(&str),
+) -> (Vec<Running>, Vec<String>) {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
     let mut tasks = tokio::task::JoinSet::new();
     for (i, m) in manifests.iter().cloned().enumerate() {
         let tx = tx.clone();
-        tasks.spawn(async move { (i, up_one(m, tx).await) });
+        let env = env.to_vec();
+        tasks.spawn(async move { (i, up_one(m, env, tx).await) });
     }
     drop(tx);
     // the channel closes once every task has dropped its sender, i.e. has finished

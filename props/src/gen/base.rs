@@ -13,6 +13,9 @@ use crate::strategies::values::MAX_SAFE;
 use mcpdiff_oracle::{Case, Surface};
 use serde_json::{json, Map, Value};
 
+/// Tools that get a choice of their own; the rest of a large surface share one.
+const TOOLS_EACH: usize = 32;
+
 /// One kind of call, with its parameters or how to draw them.
 #[derive(Clone, Debug)]
 enum Call {
@@ -20,6 +23,9 @@ enum Call {
     Fixed(&'static str, Map<String, Value>),
     /// `tools/call` of a declared tool, arguments drawn from its schema.
     Tool(String, ObjectPlan),
+    /// `tools/call` of one of these tools, picked uniformly (the tools of a large surface past
+    /// the first `TOOLS_EACH`).
+    AnyTool(Vec<(String, ObjectPlan)>),
     /// `tools/call` of an undeclared tool named `[a-z_]{1,10}`.
     UnknownTool,
     /// `resources/read` of a template instantiated with `[a-z0-9]{1,6}`.
@@ -50,7 +56,7 @@ impl BasePlan {
         if s.capabilities.prompts || !s.prompts.is_empty() {
             calls.push((1, Call::Fixed("prompts/list", obj(json!({})))));
         }
-        for t in s.tools.iter().take(32) {
+        for t in s.tools.iter().take(TOOLS_EACH) {
             // annotated tools are where header bugs hide: weight them up
             let annotated = t.header_params.as_ref().is_ok_and(|p| !p.is_empty());
             let w = if annotated { 12 } else { 3 };
@@ -58,6 +64,18 @@ impl BasePlan {
                 w,
                 Call::Tool(t.name.clone(), ObjectPlan::compile(&t.input_schema)),
             ));
+        }
+        // a large surface (`run --tools FILE`: a generated tool set): the tools past the first
+        // TOOLS_EACH share one choice, weighted like that many annotated tools
+        let rest: Vec<(String, ObjectPlan)> = s
+            .tools
+            .iter()
+            .skip(TOOLS_EACH)
+            .map(|t| (t.name.clone(), ObjectPlan::compile(&t.input_schema)))
+            .collect();
+        if !rest.is_empty() {
+            let w = 12 * rest.len().min(TOOLS_EACH) as u32;
+            calls.push((w, Call::AnyTool(rest)));
         }
         calls.push((1, Call::UnknownTool));
         for r in s.resources.iter().take(8) {
@@ -105,6 +123,13 @@ impl BasePlan {
                 "tools/call",
                 json!({"name": name, "arguments": plan.draw(r)}),
             ),
+            Call::AnyTool(tools) => {
+                let (name, plan) = &tools[r.below(tools.len())];
+                (
+                    "tools/call",
+                    json!({"name": name, "arguments": plan.draw(r)}),
+                )
+            }
             Call::UnknownTool => {
                 let mut n = String::new();
                 let len = r.len(1, 10);

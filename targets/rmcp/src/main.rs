@@ -3,33 +3,34 @@
 //! reference server's and survives the SDK's `#[non_exhaustive]` model types.
 //!
 //! Usage: mcpdiff-target-rmcp PORT
+//!
+//! With MCPDIFF_TOOLS=/abs/tools.json (a `mcpdiff toolset generate` file) every tool of the set
+//! is listed too and answers with its arguments. `get_tool` serves every tool's definition:
+//! rmcp's Streamable HTTP service validates `Mcp-Param-*` headers only for tools `get_tool`
+//! returns (its default `None` "bypasses validation"; `#[tool_handler]` implements it).
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
     PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig, Tool,
+    ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData as McpError, ServerHandler};
 use serde_json::{json, Value};
+use std::sync::Arc;
 
-#[derive(Clone, Default)]
-struct Fixture;
-
-/// Deserialize an SDK model type from the fixture's JSON (a bug here is a bug in this file).
-fn from<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, McpError> {
-    serde_json::from_value(v).map_err(|e| McpError::internal_error(e.to_string(), None))
+/// The fixture: its tool list (the fixture's four tools, then the loaded tool set's).
+#[derive(Clone)]
+struct Fixture {
+    tools: Arc<Vec<Value>>,
+    /// How many of `tools` are the fixture's own (the rest echo their arguments).
+    own: usize,
 }
 
-fn text(t: &str) -> Value {
-    json!({"content": [{"type": "text", "text": t}]})
-}
-
-/// The fixture tools as JSON (oracle/src/fixture.rs), for `tools/list` and `get_tool`.
-fn tools() -> Vec<Value> {
+fn fixture_tools() -> Vec<Value> {
     let ro = json!({"readOnlyHint": true});
     vec![
         json!({"name": "get_weather", "annotations": ro, "inputSchema": {
@@ -48,11 +49,38 @@ fn tools() -> Vec<Value> {
             },
             "required": ["region", "query"]}}),
         json!({"name": "café_menu", "annotations": ro,
-               "inputSchema": {"type": "object", "properties": {}}}),
+         "inputSchema": {"type": "object", "properties": {}}}),
         json!({"name": "slow_count", "annotations": ro, "inputSchema": {
             "type": "object",
             "properties": {"to": {"type": "integer", "minimum": 1, "maximum": 5}}}}),
     ]
+}
+
+/// The `definition`s of the tool set named by MCPDIFF_TOOLS (none when unset).
+fn loaded_tools() -> Result<Vec<Value>, String> {
+    let Some(path) = std::env::var_os("MCPDIFF_TOOLS") else {
+        return Ok(Vec::new());
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{path:?}: {e}"))?;
+    let set: Value = serde_json::from_str(&text).map_err(|e| format!("{path:?}: {e}"))?;
+    let tools = set["tools"].as_array().cloned().unwrap_or_default();
+    Ok(tools
+        .into_iter()
+        .map(|t| {
+            let mut d = t["definition"].clone();
+            d["annotations"] = json!({"readOnlyHint": true});
+            d
+        })
+        .collect())
+}
+
+/// Deserialize an SDK model type from the fixture's JSON (a bug here is a bug in this file).
+fn from<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, McpError> {
+    serde_json::from_value(v).map_err(|e| McpError::internal_error(e.to_string(), None))
+}
+
+fn text(t: &str) -> Value {
+    json!({"content": [{"type": "text", "text": t}]})
 }
 
 impl ServerHandler for Fixture {
@@ -71,15 +99,24 @@ impl ServerHandler for Fixture {
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        from(json!({ "tools": tools() }))
+        // a tool the SDK cannot represent is skipped (and named on stderr) rather than
+        // failing the whole list
+        let mut tools = Vec::new();
+        for t in self.tools.iter() {
+            match serde_json::from_value::<rmcp::model::Tool>(t.clone()) {
+                Ok(tool) => tools.push(tool),
+                Err(e) => eprintln!("mcpdiff: tool {} not listed: {e}", t["name"]),
+            }
+        }
+        from(json!({ "tools": tools }))
     }
 
     /// What `#[tool_handler]` generates and rmcp's transport uses to validate `Mcp-Param-*`
     /// headers against the called tool's schema (the default `None` skips that validation,
     /// which no README-style server does).
-    fn get_tool(&self, name: &str) -> Option<Tool> {
-        let t = tools().into_iter().find(|t| t["name"] == name)?;
-        serde_json::from_value(t).ok()
+    fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
+        let t = self.tools.iter().find(|t| t["name"] == name)?;
+        serde_json::from_value(t.clone()).ok()
     }
 
     async fn call_tool(
@@ -93,6 +130,11 @@ impl ServerHandler for Fixture {
             "execute_sql" => text(&args.to_string()),
             "café_menu" => text("espresso, croissant"),
             "slow_count" => text(&args["to"].as_u64().unwrap_or(3).to_string()),
+            name if self.tools[self.own..].iter().any(|t| t["name"] == name) => {
+                let mut r = text(&args.to_string());
+                r["structuredContent"] = json!({ "arguments": args });
+                r
+            }
             other => {
                 return Err(McpError::invalid_params(
                     format!("unknown tool {other}"),
@@ -177,8 +219,21 @@ async fn main() -> std::io::Result<()> {
         .nth(1)
         .and_then(|p| p.parse().ok())
         .unwrap_or(8000);
+    let mut tools = fixture_tools();
+    let own = tools.len();
+    match loaded_tools() {
+        Ok(extra) => tools.extend(extra),
+        Err(e) => {
+            eprintln!("mcpdiff: cannot load MCPDIFF_TOOLS: {e}");
+            std::process::exit(2);
+        }
+    }
+    let fixture = Fixture {
+        tools: Arc::new(tools),
+        own,
+    };
     let service = StreamableHttpService::new(
-        || Ok(Fixture),
+        move || Ok(fixture.clone()),
         LocalSessionManager::default().into(),
         StreamableHttpServerConfig::default(),
     );
