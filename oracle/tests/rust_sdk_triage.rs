@@ -1,7 +1,7 @@
 //! Oracle corrections found triaging tower-mcp 0.25.0 and rmcp 3.11.0 (targets/FINDINGS.md),
 //! where the SDK turned out to be right:
 //! - an `io.modelcontextprotocol/clientInfo` that is not an `Implementation` (DEVIATIONS.md
-//!   D-37): optional, but when present its schema requires `name` and `version`, so refusing
+//!   D-47): optional, but when present its schema requires `name` and `version`, so refusing
 //!   `{}` with 400/-32602 is as right as ignoring it;
 //! - an `Mcp-Param-*` header on a method other than `tools/call` (D-16 extended): there is no
 //!   body value to match, so ignoring it and refusing it with 400/-32020 are both right;

@@ -94,7 +94,7 @@ pub(crate) fn check(h: &HeaderIndex<'_>, surface: &Surface, req: &Request<'_>, f
     protocol_version(h, surface, id, body_version, f);
     if req.params.is_some_and(|p| p.client_info_malformed()) {
         // optional, but an `Implementation` requires `name` and `version`: refusing a
-        // malformed one as invalid params is as right as ignoring it (DEVIATIONS.md D-37)
+        // malformed one as invalid params is as right as ignoring it (DEVIATIONS.md D-47)
         f.tolerate(Answer::RpcError {
             status: StatusSet::Exact(400),
             code: -32602,

@@ -85,7 +85,7 @@ pub(crate) fn check(case: &Case, surface: &Surface, req: &Request, f: &mut Findi
         .is_some_and(|info| !is_implementation(info))
     {
         // optional, but an `Implementation` requires `name` and `version`: refusing a
-        // malformed one as invalid params is as right as ignoring it (DEVIATIONS.md D-37)
+        // malformed one as invalid params is as right as ignoring it (DEVIATIONS.md D-47)
         f.tolerate(Answer::RpcError {
             status: StatusSet::Exact(400),
             code: -32602,
