@@ -167,7 +167,10 @@ async fn run_async(args: Args) -> ExitCode {
         let all = match mcpdiff::targets::manifest::load_all(
             &mcpdiff::targets::manifest::targets_dir(),
         ) {
-            Ok(a) => a,
+            Ok(a) => mcpdiff::targets::manifest::of_kind(
+                a,
+                mcpdiff::targets::manifest::TargetKind::Server,
+            ),
             Err(e) => return fail(&e),
         };
         let chosen = match mcpdiff::targets::manifest::select(all, names) {

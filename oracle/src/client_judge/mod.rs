@@ -26,7 +26,7 @@ use crate::rules::RuleId;
 use serde::Serialize;
 
 /// One client rule broken by one observation.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClientFinding {
     pub rule: RuleId,
     /// The tool concerned (absent for requests that name none).
@@ -42,6 +42,9 @@ pub struct ClientFinding {
     pub allowed: Vec<String>,
     /// One line: what went wrong.
     pub detail: String,
+    /// The call's `arguments` as the client sent them (tools/call findings only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<serde_json::Value>,
 }
 
 impl ClientFinding {
@@ -53,6 +56,7 @@ impl ClientFinding {
             sent: None,
             allowed: Vec::new(),
             detail: detail.into(),
+            arguments: None,
         }
     }
 

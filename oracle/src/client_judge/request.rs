@@ -74,8 +74,12 @@ pub fn judge_request(set: &ToolSet, req: &RecordedRequest) -> Vec<ClientFinding>
         return out;
     }
     let tool_name = body.pointer("/params/name").and_then(Value::as_str);
+    let arguments = body.pointer("/params/arguments").cloned();
     let tool_tag = |f: ClientFinding| match tool_name {
-        Some(n) if method == "tools/call" => f.tool(n),
+        Some(n) if method == "tools/call" => ClientFinding {
+            arguments: arguments.clone(),
+            ..f.tool(n)
+        },
         _ => f,
     };
     protocol_version(req, &body, &mut out);
@@ -114,7 +118,11 @@ pub fn judge_request(set: &ToolSet, req: &RecordedRequest) -> Vec<ClientFinding>
     }
     if method == "tools/call" {
         if let Some(name) = tool_name {
+            let start = out.len();
             params(set, name, &body, req, &mut out);
+            for f in &mut out[start..] {
+                f.arguments.clone_from(&arguments);
+            }
         }
     }
     out

@@ -1,0 +1,104 @@
+//! Client targets (issue #10): mcpdiff serves a tool set from a loopback recording server,
+//! starts one client-SDK driver against it (bundled targets of kind `client`), records
+//! which tools the client kept and every request it sent, and judges both with the oracle's
+//! client rules (`mcpdiff_oracle::client_judge`). Findings are shrunk to one tool definition
+//! plus one argument object by re-running the driver (shrink.rs).
+//!
+//! I/O lives here (sockets, processes, files); every decision is the oracle's.
+
+pub mod answer;
+pub mod driver;
+pub mod recorder;
+pub mod report;
+pub mod shrink;
+
+use crate::targets::Manifest;
+use driver::{run_driver, DriverOutcome};
+use mcpdiff_oracle::client_judge::{
+    is_modern, judge_kept, judge_request, ClientFinding, RecordedRequest,
+};
+use mcpdiff_oracle::toolset::ToolSet;
+use recorder::Recorder;
+pub use report::{ClientTargetReport, Verdict};
+use std::time::Duration;
+
+/// What one driver run against one tool set recorded and how it was judged.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    pub outcome: DriverOutcome,
+    pub requests: Vec<RecordedRequest>,
+    pub findings: Vec<ClientFinding>,
+}
+
+/// Run the driver of `m` once against `set` and judge what it did.
+pub async fn run_once(m: &Manifest, set: &ToolSet, limit: Duration) -> Result<Judged, String> {
+    let recorder = Recorder::start(set.clone())
+        .await
+        .map_err(|e| format!("cannot start the recording server: {e}"))?;
+    let url = recorder.url.clone();
+    let (mm, s) = (m.clone(), set.clone());
+    let outcome = tokio::task::spawn_blocking(move || run_driver(&mm, &url, &s, limit))
+        .await
+        .map_err(|e| format!("driver task failed: {e}"))?;
+    let requests = recorder.finish().await;
+    let outcome = outcome?;
+    let mut findings = Vec::new();
+    if let Some(kept) = &outcome.kept {
+        findings.extend(judge_kept(set, kept));
+    }
+    for r in &requests {
+        findings.extend(judge_request(set, r));
+    }
+    Ok(Judged {
+        outcome,
+        requests,
+        findings,
+    })
+}
+
+/// Run every client target against `set`: install when missing, run, judge, shrink.
+pub async fn run_all(
+    manifests: &[Manifest],
+    set: &ToolSet,
+    limit: Duration,
+    shrink_runs: usize,
+    progress: &dyn Fn(&str),
+) -> Vec<ClientTargetReport> {
+    let mut out = Vec::new();
+    for m in manifests {
+        if !m.installed() {
+            progress(&format!(
+                "installing {} ({} {})",
+                m.name, m.sdk.package, m.sdk.version
+            ));
+        }
+        let mm = m.clone();
+        let installed = tokio::task::spawn_blocking(move || {
+            crate::targets::launch::install(&mm, &|l: &str| eprintln!("mcpdiff:   {l}"))
+        })
+        .await
+        .unwrap_or_else(|e| Err(format!("install task failed: {e}")));
+        if let Err(e) = installed {
+            out.push(ClientTargetReport::skipped(m, e));
+            continue;
+        }
+        progress(&format!(
+            "client {} ({} {})",
+            m.name, m.sdk.package, m.sdk.version
+        ));
+        match run_once(m, set, limit).await {
+            Err(e) => out.push(ClientTargetReport::skipped(m, e)),
+            Ok(j) => {
+                let legacy = j
+                    .requests
+                    .iter()
+                    .filter_map(RecordedRequest::json)
+                    .filter(|b| b.get("method").is_some() && !is_modern(b))
+                    .count();
+                let repros = shrink::shrink_all(m, set, &j.findings, limit, shrink_runs).await;
+                out.push(ClientTargetReport::from_run(m, set, &j, legacy, repros));
+            }
+        }
+    }
+    out
+}
