@@ -40,6 +40,8 @@ enum Command {
     Report(cmd::report::Args),
     /// List or install the bundled real-SDK targets (targets/<name>/).
     Targets(cmd::targets::Args),
+    /// Generate or check a tool set file (labelled x-mcp-header tools, for `--tools FILE`).
+    Toolset(cmd::toolset::Args),
     /// Print a baseline (TOML, [[known]] entries) holding every finding of a saved run.
     Baseline(cmd::baseline::Args),
     /// Scan an origin's MCP Server Card as the public scanner does, and check it against
@@ -63,5 +65,6 @@ fn main() -> ExitCode {
         Command::Card(args) => cmd::card::run(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Targets(args) => cmd::targets::run(args),
+        Command::Toolset(args) => cmd::toolset::run(args),
     }
 }

@@ -11,6 +11,7 @@
 //! Pure: parsing and rendering strings, no files (the CLI reads and writes them).
 
 use crate::annotations::{tool_header_params, AnnotationError, HeaderParam};
+use crate::surface::{Surface, ToolDecl};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -161,6 +162,23 @@ impl ToolSet {
     /// The valid tools only: what a conforming client keeps from `tools/list`.
     pub fn valid_tools(&self) -> impl Iterator<Item = &GeneratedTool> {
         self.tools.iter().filter(|t| t.valid)
+    }
+
+    /// `base` with every tool of the set declared after its own tools (invalid ones too: a
+    /// server MAY publish them, the duty to drop them is the client's, streamable-http.mdx
+    /// L402-404). A name already in `base` is refused.
+    pub fn extend_surface(&self, mut base: Surface) -> Result<Surface, ToolSetError> {
+        for tool in &self.tools {
+            if base.tool(tool.name()).is_some() {
+                return Err(ToolSetError::DuplicateName(tool.name().to_string()));
+            }
+            base.tools.push(ToolDecl::new(
+                tool.name(),
+                tool.input_schema().clone(),
+                true,
+            ));
+        }
+        Ok(base)
     }
 }
 

@@ -6,5 +6,6 @@ pub mod fixture;
 pub mod fuzz_props;
 pub mod gen;
 pub mod strategies;
+pub mod toolgen;
 
 pub use fixture::fixture_surface;

@@ -10,3 +10,4 @@ pub mod rules;
 pub mod run;
 pub mod serve;
 pub mod targets;
+pub mod toolset;

@@ -1,8 +1,9 @@
 //! `mcpdiff serve`: run the reference server, a mutant or the null server on loopback until
 //! Ctrl-C / SIGTERM.
 
-use mcpdiff::serve::{spawn, Variant};
+use mcpdiff::serve::{spawn_with, tools, Variant};
 use mcpdiff_oracle::reference::MUTANTS;
+use mcpdiff_oracle::{fixture, Surface};
 use std::net::{IpAddr, SocketAddr};
 use std::process::ExitCode;
 
@@ -20,6 +21,10 @@ pub struct Args {
     /// Serve the null server (200 `{}` to everything).
     #[arg(long)]
     null: bool,
+    /// Also publish the tools of this tool set file (`mcpdiff toolset generate`), invalid
+    /// ones included; each answers with its arguments.
+    #[arg(long, value_name = "FILE")]
+    tools: Option<std::path::PathBuf>,
     /// Print the mutants (NAME  RULE-ID  description) and exit.
     #[arg(long)]
     list_mutants: bool,
@@ -45,6 +50,16 @@ pub fn run(args: Args) -> ExitCode {
         (None, true) => Variant::Null,
         (None, false) => Variant::Reference,
     };
+    let surface = match &args.tools {
+        None => fixture::surface(),
+        Some(path) => match tools::load(path).and_then(|set| tools::fixture_with(&set)) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("mcpdiff: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -55,21 +70,30 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let code = runtime.block_on(serve(variant, SocketAddr::new(args.host, args.port)));
+    let code = runtime.block_on(serve(
+        variant,
+        SocketAddr::new(args.host, args.port),
+        surface,
+    ));
     // detached keep-alive tasks may sit in a 15 s sleep: do not wait for them on exit
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     code
 }
 
-async fn serve(variant: Variant, addr: SocketAddr) -> ExitCode {
-    let server = match spawn(variant, addr).await {
+async fn serve(variant: Variant, addr: SocketAddr, surface: Surface) -> ExitCode {
+    let tools = surface.tools.len();
+    let server = match spawn_with(variant, addr, surface).await {
         Ok(s) => s,
         Err(e) => {
             eprintln!("mcpdiff: cannot listen on {addr}: {e}");
             return ExitCode::FAILURE;
         }
     };
-    println!("mcpdiff: serving {} at {}", variant.label(), server.url);
+    println!(
+        "mcpdiff: serving {} at {} ({tools} tools)",
+        variant.label(),
+        server.url
+    );
     stop_signal().await;
     server.shutdown().await;
     ExitCode::SUCCESS

@@ -4,6 +4,7 @@
 //! bytes (`http.rs`), streaming SSE, and shutting down.
 
 mod http;
+pub mod tools;
 
 use mcpdiff_oracle::reference::{self, Mutant, Response};
 use mcpdiff_oracle::{fixture, Case, Surface};
@@ -73,13 +74,20 @@ impl RunningServer {
 
 /// Bind `addr` and serve `variant` on `/mcp` until shut down.
 pub async fn spawn(variant: Variant, addr: SocketAddr) -> io::Result<RunningServer> {
+    spawn_with(variant, addr, fixture::surface()).await
+}
+
+/// Like [`spawn`], declaring `surface` instead of the fixture's (`serve --tools`: the fixture
+/// plus a loaded tool set, see `ToolSet::extend_surface`).
+pub async fn spawn_with(
+    variant: Variant,
+    addr: SocketAddr,
+    surface: Surface,
+) -> io::Result<RunningServer> {
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     let (stop, mut stopped) = oneshot::channel();
-    let state = Arc::new(http::State {
-        variant,
-        surface: fixture::surface(),
-    });
+    let state = Arc::new(http::State { variant, surface });
     let task = tokio::spawn(async move {
         let mut connections = JoinSet::new();
         loop {

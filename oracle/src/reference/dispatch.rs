@@ -135,7 +135,7 @@ fn tools(surface: &Surface) -> Vec<Value> {
                 HEADER_TOOL => "Echo a query and its routing parameters",
                 SENTINEL_TOOL => "Show the café menu",
                 STREAM_TOOL => "Count to `to`, reporting progress",
-                _ => "A fixture tool",
+                _ => "Echo the arguments (a generated tool)",
             };
             json!({
                 "name": t.name,
@@ -169,14 +169,15 @@ fn tools_call(call: &Call, surface: &Surface) -> Response {
                 "Current weather in {loc}: 18°C, partly cloudy"
             )))
         }
-        HEADER_TOOL => {
+        SENTINEL_TOOL => ok(text("Menu: espresso, croissant, crème brûlée".to_string())),
+        STREAM_TOOL => slow_count(call, &args),
+        // the header tool and every loaded tool (`serve --tools`) answer with their
+        // arguments, so a run can see what the server understood
+        _ => {
             let mut r = text(args.to_string());
             r["structuredContent"] = json!({ "arguments": args });
             ok(r)
         }
-        SENTINEL_TOOL => ok(text("Menu: espresso, croissant, crème brûlée".to_string())),
-        STREAM_TOOL => slow_count(call, &args),
-        _ => ok(text(format!("{name} done"))),
     }
 }
 

@@ -1,0 +1,92 @@
+//! `mcpdiff toolset`: generate a tool set file (`mcpdiff-toolset/1`: labelled tool
+//! definitions with annotated `inputSchema`s and the arguments to call them with), or check
+//! one and print each tool's label.
+
+use mcpdiff::serve::tools;
+use mcpdiff_props::toolgen::generate_toolset;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Most tools one file may hold (a server publishes them all in one `tools/list`).
+const MAX_COUNT: usize = 10_000;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Generate a tool set (deterministic: the same seed and count give the same file).
+    Generate {
+        /// Generator seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Number of tools (about half of them invalid).
+        #[arg(long, default_value_t = 50)]
+        count: usize,
+        /// Write here instead of standard output.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Check a tool set file (labels re-derived by the oracle) and print each tool's label.
+    Check {
+        /// The tool set file.
+        file: PathBuf,
+    },
+}
+
+fn fail(msg: &str) -> ExitCode {
+    eprintln!("mcpdiff: {msg}");
+    ExitCode::from(2)
+}
+
+pub fn run(args: Args) -> ExitCode {
+    match args.command {
+        Command::Generate {
+            seed,
+            count,
+            output,
+        } => {
+            if count == 0 || count > MAX_COUNT {
+                return fail(&format!("--count must be between 1 and {MAX_COUNT}"));
+            }
+            let text = generate_toolset(seed, count).to_json();
+            match output {
+                Some(path) => match std::fs::write(&path, text) {
+                    Ok(()) => {
+                        eprintln!("mcpdiff: wrote {count} tools to {}", path.display());
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => fail(&format!("cannot write {}: {e}", path.display())),
+                },
+                None => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
+            }
+        }
+        Command::Check { file } => {
+            let set = match tools::load(&file) {
+                Ok(s) => s,
+                Err(e) => return fail(&e),
+            };
+            let width = set.tools.iter().map(|t| t.name().len()).max().unwrap_or(0);
+            for t in &set.tools {
+                let label = match &t.reason {
+                    None => "valid".to_string(),
+                    Some(r) => format!("invalid  {}", serde_json::to_string(r).unwrap_or_default()),
+                };
+                println!("{:width$}  {label}", t.name());
+            }
+            let valid = set.valid_tools().count();
+            println!(
+                "{} tools: {valid} valid, {} invalid (labels agree with the oracle)",
+                set.tools.len(),
+                set.tools.len() - valid
+            );
+            ExitCode::SUCCESS
+        }
+    }
+}
