@@ -55,7 +55,8 @@ pub fn answer(set: &ToolSet, body: &[u8]) -> Answer {
             id,
             json!({"supportedVersions": [MODERN_VERSION],
                    "capabilities": {"tools": {"listChanged": false}},
-                   "instructions": "mcpdiff recording server"}),
+                   "instructions": "mcpdiff recording server",
+                   "ttlMs": 0, "cacheScope": "private"}),
         ),
         "initialize" => result(
             id,
@@ -65,7 +66,10 @@ pub fn answer(set: &ToolSet, body: &[u8]) -> Answer {
         ),
         "tools/list" => {
             let tools: Vec<&Value> = set.tools.iter().map(|t| &t.definition).collect();
-            result(id, json!({ "tools": tools }))
+            result(
+                id,
+                json!({ "tools": tools, "ttlMs": 0, "cacheScope": "private" }),
+            )
         }
         "tools/call" => {
             let args = msg

@@ -25,6 +25,8 @@ use std::time::Duration;
 /// What one driver run against one tool set recorded and how it was judged.
 #[derive(Clone, Debug)]
 pub struct Judged {
+    /// Whether any request spoke 2026-07-28 (else the client negotiated the legacy era).
+    pub modern: bool,
     pub outcome: DriverOutcome,
     pub requests: Vec<RecordedRequest>,
     pub findings: Vec<ClientFinding>,
@@ -42,14 +44,22 @@ pub async fn run_once(m: &Manifest, set: &ToolSet, limit: Duration) -> Result<Ju
         .map_err(|e| format!("driver task failed: {e}"))?;
     let requests = recorder.finish().await;
     let outcome = outcome?;
+    save_requests(m, &requests);
     let mut findings = Vec::new();
-    if let Some(kept) = &outcome.kept {
+    // A client that fell back to the legacy handshake is not bound by this revision's
+    // tools/list exclusion (D-42); the report shows its era.
+    let modern = requests
+        .iter()
+        .filter_map(RecordedRequest::json)
+        .any(|b| is_modern(&b));
+    if let (Some(kept), true) = (&outcome.kept, modern) {
         findings.extend(judge_kept(set, kept));
     }
     for r in &requests {
         findings.extend(judge_request(set, r));
     }
     Ok(Judged {
+        modern,
         outcome,
         requests,
         findings,
@@ -101,4 +111,23 @@ pub async fn run_all(
         }
     }
     out
+}
+
+/// Keep the recorded requests beside the driver log (`targets/<name>/.log/requests.jsonl`),
+/// so a finding can be confirmed by hand. Best effort: a write failure loses only the log.
+fn save_requests(m: &Manifest, requests: &[RecordedRequest]) {
+    let lines: Vec<String> = requests
+        .iter()
+        .map(|r| {
+            let headers: Vec<(String, String)> = r
+                .headers
+                .iter()
+                .map(|(n, v)| (n.clone(), mcpdiff_oracle::client_judge::show_bytes(v)))
+                .collect();
+            serde_json::json!({"method": r.method, "headers": headers,
+                "body": String::from_utf8_lossy(&r.body)})
+            .to_string()
+        })
+        .collect();
+    let _ = std::fs::write(m.log_dir().join("requests.jsonl"), lines.join("\n") + "\n");
 }

@@ -52,6 +52,8 @@ pub struct ClientTargetReport {
     pub package: String,
     pub version: String,
     pub verdict: Verdict,
+    /// `2026-07-28`, or `legacy` when the client only ever spoke the initialize era.
+    pub era: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     pub tools_served: usize,
@@ -77,6 +79,7 @@ impl ClientTargetReport {
             package: m.sdk.package.clone(),
             version: m.sdk.version.clone(),
             verdict: Verdict::Error,
+            era: String::new(),
             note: Some(why),
             tools_served: 0,
             tools_invalid: 0,
@@ -149,10 +152,15 @@ impl ClientTargetReport {
             package: m.sdk.package.clone(),
             version: m.sdk.version.clone(),
             verdict,
-            note: j
-                .outcome
-                .timed_out
-                .then(|| "killed at the time limit".to_string()),
+            era: if j.modern { "2026-07-28" } else { "legacy" }.to_string(),
+            note: match (j.outcome.timed_out, j.modern) {
+                (true, _) => Some("killed at the time limit".to_string()),
+                (false, false) => Some(
+                    "the client never spoke 2026-07-28 (legacy initialize era): not judged"
+                        .to_string(),
+                ),
+                _ => None,
+            },
             tools_served: set.tools.len(),
             tools_invalid: set.tools.iter().filter(|t| !t.valid).count(),
             kept: j.outcome.kept.clone(),

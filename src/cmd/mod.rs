@@ -8,6 +8,7 @@ pub mod replay;
 pub mod report;
 pub mod rules;
 pub mod run;
+pub mod run_clients;
 pub mod serve;
 pub mod targets;
 pub mod toolset;

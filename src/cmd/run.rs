@@ -27,6 +27,8 @@ const DEFAULT_MUTANTS: [&str; 4] = [
   mcpdiff run                                   # reference + 4 mutants + every bundled SDK target
   mcpdiff run --no-bundled                      # reference server + mutants only, in process
   mcpdiff run --bundled python-sdk,ts-sdk       # only those bundled SDK targets (+ URLs given)
+  mcpdiff run --clients                         # only the bundled client SDK targets
+  mcpdiff run --clients ts-client --toolset t.json  # one client, your tool set
   mcpdiff run http://127.0.0.1:3000/mcp         # your endpoint
   mcpdiff run URL1 URL2 --cases 5000 --seed 7 --json r.json
   mcpdiff run URL --baseline known.toml         # known findings do not fail the run
@@ -94,6 +96,21 @@ pub struct Args {
     /// Save every shrunk finding as a corpus entry in DIR (same case and rule: same file).
     #[arg(long, value_name = "DIR")]
     pub save_corpus: Option<PathBuf>,
+    /// Run these bundled client targets (comma-separated; no value: all): each SDK client
+    /// connects to mcpdiff's recording server, lists the served tool set and calls each tool;
+    /// the report gets a client matrix. Alone (no URL, no --bundled) only clients are run.
+    #[arg(long, value_delimiter = ',', num_args = 0.., value_name = "NAME")]
+    pub clients: Option<Vec<String>>,
+    /// Tool set served to client targets (an `mcpdiff toolset generate` file). Default: the
+    /// oracle's calibration set plus 40 tools generated from --seed.
+    #[arg(long, value_name = "FILE")]
+    pub toolset: Option<PathBuf>,
+    /// Time limit of one client driver run, in seconds (a driver still running is killed).
+    #[arg(long, default_value_t = 90)]
+    pub client_timeout: u64,
+    /// Driver re-runs the client shrinker may spend per client target.
+    #[arg(long, default_value_t = 16)]
+    pub client_shrink_runs: usize,
     /// --markdown / --junit / --html / --strict (see `mcpdiff report --help`).
     #[command(flatten)]
     pub out: super::report::OutputArgs,
@@ -152,6 +169,32 @@ async fn run_async(args: Args) -> ExitCode {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_secs())
     });
+    // client targets: the named ones, or all of them on a no-URL bundled run
+    let client_names = match (&args.clients, args.urls.is_empty() && !args.no_bundled) {
+        (Some(names), _) => Some(names.clone()),
+        (None, true) => Some(Vec::new()),
+        (None, false) => None,
+    };
+    let client_plan = match &client_names {
+        None => None,
+        Some(names) => {
+            let chosen = match super::run_clients::select(names) {
+                Ok(c) => c,
+                Err(e) => return fail(&e),
+            };
+            match super::run_clients::load_toolset(args.toolset.as_deref(), seed) {
+                Ok(set) => Some((chosen, set)),
+                Err(e) => return fail(&e),
+            }
+        }
+    };
+    let client_timeout = Duration::from_secs(args.client_timeout.max(1));
+    if let (Some((chosen, set)), true) = (
+        &client_plan,
+        args.clients.is_some() && args.urls.is_empty() && args.bundled.is_none(),
+    ) {
+        return clients_only(&args, chosen, set, seed, client_timeout).await;
+    }
     // start in-process servers when no URL is given; they stop when `servers` drops
     let mut servers = Vec::new();
     let mut specs: Vec<(String, String)> = Vec::new();
@@ -366,6 +409,10 @@ async fn run_async(args: Args) -> ExitCode {
         println!("note: {n}");
     }
     print!("{}", terminal::render(&rep, args.verbose));
+    if let Some((chosen, set)) = &client_plan {
+        rep.clients =
+            super::run_clients::run(chosen, set, client_timeout, args.client_shrink_runs).await;
+    }
     if let Some(dir) = &args.save_corpus {
         match mcpdiff::corpus::save_run(dir, &result, seed) {
             Ok(line) => eprintln!("mcpdiff: {line}"),
@@ -392,7 +439,52 @@ async fn run_async(args: Args) -> ExitCode {
     if let Err(e) = super::report::write_outputs(&rep, &args.out) {
         return fail(&e);
     }
-    if rep.targets.iter().any(|t| t.blocking) {
+    if rep.targets.iter().any(|t| t.blocking) || super::run_clients::blocking(&rep.clients) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `run --clients` with no URL and no `--bundled`: only the client matrix, in the same JSON
+/// shape (no server targets).
+async fn clients_only(
+    args: &Args,
+    chosen: &[mcpdiff::targets::Manifest],
+    set: &mcpdiff_oracle::toolset::ToolSet,
+    seed: u64,
+    timeout: Duration,
+) -> ExitCode {
+    let started = std::time::Instant::now();
+    let rows = super::run_clients::run(chosen, set, timeout, args.client_shrink_runs).await;
+    let rep = report::RunReport {
+        schema: report::json::SCHEMA.to_string(),
+        mcpdiff_version: env!("CARGO_PKG_VERSION").to_string(),
+        seed,
+        stats: report::json::Stats {
+            cases: 0,
+            requests: 0,
+            seconds: started.elapsed().as_secs_f64(),
+            cases_per_second: 0.0,
+            stopped_by_time: false,
+            disagreements_total: 0,
+        },
+        targets: Vec::new(),
+        disagreements: Vec::new(),
+        baseline_stale: Vec::new(),
+        clients: rows,
+    };
+    if let Some(path) = &args.json {
+        let text = match serde_json::to_string_pretty(&rep) {
+            Ok(t) => t,
+            Err(e) => return fail(&format!("cannot serialize the result: {e}")),
+        };
+        if let Err(e) = std::fs::write(path, text) {
+            return fail(&format!("cannot write {}: {e}", path.display()));
+        }
+        eprintln!("mcpdiff: wrote {}", path.display());
+    }
+    if super::run_clients::blocking(&rep.clients) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -1,6 +1,7 @@
 // mcpdiff client driver on the official TypeScript client SDK:
 //   node driver.mjs <url> <calls.json>
-// Connects the way the SDK's client guide does (Client + StreamableHTTPClientTransport),
+// Connects the way the SDK's client guide does (Client + StreamableHTTPClientTransport,
+// versionNegotiation mode 'auto' for the 2026-07-28 lifecycle),
 // lists every tool, prints {"kept": [names]} as one JSON line, then calls each kept tool with
 // each argument object the calls file gives for it ({"calls": [{"tool", "arguments"?}]}) and
 // prints {"done": n, "errors": [...]}. mcpdiff records what the client sent; the driver only
@@ -24,7 +25,12 @@ try {
 console.warn = (...a) => process.stderr.write(a.join(' ') + '\n');
 console.debug = (...a) => process.stderr.write(a.join(' ') + '\n');
 
-const client = new Client({ name: 'mcpdiff-ts-client-driver', version: '1.0.0' });
+// The SDK's default negotiation mode is 'legacy' (initialize); this revision's stateless
+// lifecycle (server/discover, per-request _meta and headers) is opted into with mode 'auto'.
+const client = new Client(
+  { name: 'mcpdiff-ts-client-driver', version: '1.0.0' },
+  { versionNegotiation: { mode: 'auto' } },
+);
 try {
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
 } catch (e) {

@@ -121,3 +121,130 @@ pub fn calibration_set() -> ToolSet {
     tools.extend(invalid);
     ToolSet::new(None, tools)
 }
+
+/// Hand-written edge cases beyond the calibration: JavaScript prototype names as property
+/// names, empty and control-character values, the sentinel overlap, upper-case markers,
+/// integral floats, annotations under keywords other than `properties`, unusual tool names.
+/// Served with the calibration set; their expected behaviour is the client judge's.
+pub fn edge_set() -> ToolSet {
+    let s = |h: &str| json!({"type": "string", "x-mcp-header": h});
+    let proto = tool(
+        "edge_proto_names",
+        json!({"constructor": s("Ctor"), "toString": s("ToStr"), "__proto__": s("Proto"),
+               "hasOwnProperty": s("Hop")}),
+        vec![
+            call(
+                Some(json!({})),
+                "all absent: a JS lookup may find Object.prototype members",
+            ),
+            call(
+                Some(json!({"constructor": "c", "toString": "t"})),
+                "two provided",
+            ),
+        ],
+        "property names of Object.prototype",
+    );
+    let values = tool(
+        "edge_values",
+        json!({"v": s("V"), "n": {"type": "integer", "x-mcp-header": "N"},
+               "b": {"type": "boolean", "x-mcp-header": "B"}}),
+        vec![
+            call(Some(json!({"v": ""})), "empty string"),
+            call(Some(json!({"v": "a\tb"})), "internal HTAB"),
+            call(Some(json!({"v": "del\u{7f}"})), "DEL"),
+            call(Some(json!({"v": "\u{0}nul"})), "NUL"),
+            call(Some(json!({"v": "=?base64?="})), "prefix/suffix overlap"),
+            call(
+                Some(json!({"v": "=?BASE64?SGVsbG8=?="})),
+                "upper-case markers: plain",
+            ),
+            call(
+                Some(json!({"v": "=?base64?SGVsbG8=?="})),
+                "a real sentinel as the value",
+            ),
+            call(Some(json!({"v": "us west 1"})), "internal spaces: plain"),
+            call(Some(json!({"v": "x".repeat(4000)})), "4000-character value"),
+            call(Some(json!({"n": 42.0})), "integral float for an integer"),
+            call(Some(json!({"n": 0, "b": false})), "zero and false"),
+            call(Some(json!({"v": 7})), "integer where a string is declared"),
+            call(
+                Some(json!({"b": "true"})),
+                "string where a boolean is declared",
+            ),
+        ],
+        "edge values",
+    );
+    let mut tools = vec![proto, values];
+    for (name, note) in [
+        ("edge name", "space inside a tool name"),
+        (" edge_lead", "leading space in a tool name"),
+        ("=?base64?edge?=", "tool name that looks like a sentinel"),
+        ("édge", "non-ASCII tool name"),
+    ] {
+        tools.push(tool(
+            name,
+            json!({"q": s("Q")}),
+            vec![call(Some(json!({"q": "v"})), note)],
+            note,
+        ));
+    }
+    for (name, schema, note) in [
+        (
+            "edge_bad_additional",
+            json!({"type": "object", "additionalProperties": s("A")}),
+            "under additionalProperties",
+        ),
+        (
+            "edge_bad_pattern",
+            json!({"type": "object", "patternProperties": {"^x": s("P")}}),
+            "under patternProperties",
+        ),
+        (
+            "edge_bad_dependent",
+            json!({"type": "object", "dependentSchemas": {"a": {"properties": {"z": s("Z")}}}}),
+            "under dependentSchemas",
+        ),
+        (
+            "edge_bad_prefix",
+            json!({"type": "object", "properties": {"l": {"type": "array", "prefixItems": [s("Pi")]}}}),
+            "under prefixItems",
+        ),
+        (
+            "edge_bad_else",
+            json!({"type": "object", "if": {}, "then": {}, "else": {"properties": {"e": s("E")}}}),
+            "under else",
+        ),
+        (
+            "edge_bad_nullable",
+            json!({"type": "object", "properties": {"v": {"type": ["string", "null"], "x-mcp-header": "V"}}}),
+            "type [string, null]",
+        ),
+        (
+            "edge_bad_nonascii",
+            json!({"type": "object", "properties": {"v": s("Région")}}),
+            "non-ASCII header name",
+        ),
+        (
+            "edge_bad_colon",
+            json!({"type": "object", "properties": {"v": s("A:B")}}),
+            "colon in header name",
+        ),
+        (
+            "edge_bad_object",
+            json!({"type": "object", "properties": {"o": {"type": "object", "x-mcp-header": "O"}}}),
+            "on an object",
+        ),
+        (
+            "edge_bad_notype",
+            json!({"type": "object", "properties": {"v": {"x-mcp-header": "V"}}}),
+            "no type",
+        ),
+    ] {
+        tools.push(GeneratedTool::labelled(
+            json!({"name": name, "description": note, "inputSchema": schema}),
+            vec![call(Some(json!({"v": "x"})), note)],
+            Some(note.to_string()),
+        ));
+    }
+    ToolSet::new(None, tools)
+}

@@ -15,7 +15,9 @@ pub enum Presence {
     /// A primitive value: the header MUST be sent carrying `text` (before encoding).
     Value { text: String, body: Value },
     /// An object or array where the schema declares a primitive: the spec defines no text
-    /// form, so anything (including no header) is accepted (DEVIATIONS.md D-41).
+    /// form, so anything (including no header) is accepted (DEVIATIONS.md D-41); likewise
+    /// an integer argument outside the JavaScript safe range, which itself breaks
+    /// "Integer values MUST be within the safe range" (D-45).
     Unjudged,
 }
 
@@ -43,6 +45,9 @@ pub fn param_expectations(
             presence: match extract(arguments, &p.path) {
                 Extracted::Absent => Presence::Absent,
                 Extracted::Null => Presence::Null,
+                Extracted::Value(v) if p.kind == ParamKind::Integer && !is_safe_number(v) => {
+                    Presence::Unjudged
+                }
                 Extracted::Value(v) => match header_text(v) {
                     Some(text) => Presence::Value {
                         text,
@@ -53,6 +58,20 @@ pub fn param_expectations(
             },
         })
         .collect()
+}
+
+/// A number within −(2^53−1)..=2^53−1 (non-numbers are judged by their text form).
+fn is_safe_number(v: &Value) -> bool {
+    let max = crate::annotations::MAX_SAFE_INTEGER;
+    match v {
+        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => (-max..=max).contains(&i),
+            (_, Some(u), _) => u <= max as u64,
+            (_, _, Some(f)) => f.abs() <= max as f64,
+            _ => false,
+        },
+        _ => true,
+    }
 }
 
 #[cfg(test)]
@@ -83,6 +102,8 @@ mod tests {
             })
         );
         assert_eq!(by("Mcp-Param-C"), Some(Presence::Absent));
+        let big = param_expectations(&params, Some(&json!({"n": {"b": 9007199254740992_i64}})));
+        assert_eq!(big[1].presence, Presence::Unjudged);
         let none = param_expectations(&params, None);
         assert!(none.iter().all(|e| e.presence == Presence::Absent));
     }

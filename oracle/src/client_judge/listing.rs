@@ -2,7 +2,8 @@
 
 use super::ClientFinding;
 use crate::rules::client::{TOOL_EXCLUDE, TOOL_KEEP_VALID};
-use crate::toolset::ToolSet;
+use crate::toolset::{label, ToolSet};
+use serde_json::Value;
 use std::collections::HashSet;
 
 /// Findings on the names a client kept from the served `set`: an invalid tool kept breaks
@@ -22,7 +23,7 @@ pub fn judge_kept(set: &ToolSet, kept: &[String]) -> Vec<ClientFinding> {
                     .allowed(vec!["kept".into()]),
             );
         }
-        if !tool.valid && has {
+        if !tool.valid && has && !only_integer_bounds(tool.input_schema()) {
             let why = tool
                 .reason
                 .as_ref()
@@ -39,4 +40,60 @@ pub fn judge_kept(set: &ToolSet, kept: &[String]) -> Vec<ClientFinding> {
         }
     }
     out
+}
+
+/// Whether the tool's only defect is an integer bound outside the JavaScript safe range: the
+/// oracle's label reads "Integer values MUST be within the safe range" as a constraint on
+/// the schema (AMB-36), a client may read it as one on values; both are accepted (D-44).
+fn only_integer_bounds(schema: &Value) -> bool {
+    label(&without_integer_bounds(schema)).is_ok()
+}
+
+fn without_integer_bounds(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let integer = m.get("type").and_then(Value::as_str) == Some("integer");
+            Value::Object(
+                m.iter()
+                    .filter(|(k, _)| {
+                        !integer
+                            || !matches!(
+                                k.as_str(),
+                                "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum"
+                            )
+                    })
+                    .map(|(k, x)| (k.clone(), without_integer_bounds(x)))
+                    .collect(),
+            )
+        }
+        Value::Array(a) => Value::Array(a.iter().map(without_integer_bounds).collect()),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toolset::GeneratedTool;
+    use serde_json::json;
+
+    fn set(props: Value) -> ToolSet {
+        let def = json!({"name": "t", "inputSchema": {"type": "object", "properties": props}});
+        ToolSet::new(None, vec![GeneratedTool::labelled(def, vec![], None)])
+    }
+
+    #[test]
+    fn unsafe_bounds_alone_may_be_kept_or_dropped() {
+        let s = set(
+            json!({"n": {"type": "integer", "minimum": -9007199254740992_i64, "x-mcp-header": "N"}}),
+        );
+        assert!(!s.tools[0].valid);
+        assert!(judge_kept(&s, &["t".into()]).is_empty());
+        assert!(judge_kept(&s, &[]).is_empty());
+        // with a second defect, keeping it is a finding
+        let s = set(json!({
+            "n": {"type": "integer", "minimum": -9007199254740992_i64, "x-mcp-header": "N"},
+            "m": {"type": "number", "x-mcp-header": "M"}}));
+        assert_eq!(judge_kept(&s, &["t".into()]).len(), 1);
+    }
 }

@@ -6,7 +6,7 @@
 //! request.rs). The per-annotation expectations live in expect.rs, the reading of one sent
 //! header value in value.rs, and a reference client with one mutant per client rule (the
 //! calibration that shows every rule can fail) in reference.rs. Rules are the `CLIENT-*`
-//! entries of the rule table; interpretations are DEVIATIONS.md D-37..D-42.
+//! entries of the rule table; interpretations are DEVIATIONS.md D-37..D-45.
 
 mod calibration;
 mod expect;
@@ -15,7 +15,7 @@ mod reference;
 mod request;
 mod value;
 
-pub use calibration::calibration_set;
+pub use calibration::{calibration_set, edge_set};
 pub use expect::{param_expectations, ParamExpectation, Presence};
 pub use listing::judge_kept;
 pub use reference::{reference_request, ClientMutant, ReferenceClient, MUTANTS};

@@ -1,14 +1,15 @@
 //! mcpdiff client driver for rmcp: `mcpdiff-target-rmcp-client <url> <calls.json>`.
 //!
-//! Connects to the mcpdiff recording server with the SDK's streamable HTTP client, lists every
+//! Connects to the mcpdiff recording server with the SDK's streamable HTTP client (2026-07-28
+//! lifecycle: `serve_with_lifecycle` with `ClientLifecycleMode::Discover`), lists every
 //! tool, prints `{"kept": [names]}` as one JSON line on stdout, then calls each kept tool with
 //! each argument object the calls file gives for it (`{"calls": [{"tool", "arguments"?}]}`)
 //! and prints `{"done": n, "errors": [...]}`. What the client sent is recorded by mcpdiff, not
 //! here: the driver only does what an application using the SDK would do.
 
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, ProtocolVersion};
 use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::ServiceExt;
+use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use serde_json::{json, Value};
 
 #[tokio::main]
@@ -29,7 +30,12 @@ async fn main() {
         }
     };
     let transport = StreamableHttpClientTransport::from_uri(args[1].as_str());
-    let client = match ().serve(transport).await {
+    // `serve` alone runs the legacy initialize handshake; this revision's stateless lifecycle
+    // is opted into with `serve_with_lifecycle` (server/discover, per-request _meta).
+    let lifecycle = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    let client = match ().serve_with_lifecycle(transport, lifecycle).await {
         Ok(c) => c,
         Err(e) => {
             println!("{}", json!({"error": format!("connect: {e}")}));
