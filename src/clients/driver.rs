@@ -5,6 +5,7 @@ use crate::targets::Manifest;
 use mcpdiff_oracle::toolset::ToolSet;
 use serde_json::{json, Value};
 use std::io::Read;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -67,10 +68,12 @@ pub fn run_driver(
         .replace("{url}", &format!("'{url}'"))
         .replace("{calls}", &quote(&calls));
     let started = Instant::now();
-    // `exec` makes the PID the driver itself, so a kill reaches it
+    // `exec` makes the PID the driver itself; its own process group (id = its PID) lets a
+    // time-out end whatever the driver started too, by that id
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(format!("exec {cmd}"))
+        .process_group(0)
         .current_dir(&m.dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -79,10 +82,11 @@ pub fn run_driver(
         .map_err(|e| format!("{}: cannot start `{cmd}`: {e}", m.name))?;
     let mut stdout = child.stdout.take().ok_or("no stdout pipe")?;
     // read on a thread so a chatty driver never blocks on a full pipe; bounded to 4 MiB
-    let reader = std::thread::spawn(move || {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut buf = Vec::new();
         let _ = stdout.by_ref().take(4 << 20).read_to_end(&mut buf);
-        buf
+        let _ = tx.send(buf);
     });
     let mut out = DriverOutcome::default();
     loop {
@@ -92,6 +96,8 @@ pub fn run_driver(
                 break;
             }
             Ok(None) if started.elapsed() > limit => {
+                let group = format!("-{}", child.id());
+                let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
                 let _ = child.kill();
                 let _ = child.wait();
                 out.timed_out = true;
@@ -102,7 +108,9 @@ pub fn run_driver(
         }
     }
     out.seconds = started.elapsed().as_secs_f64();
-    let text = String::from_utf8_lossy(&reader.join().unwrap_or_default()).to_string();
+    // a grandchild that outlived the driver may hold the pipe open: do not wait on it long
+    let bytes = rx.recv_timeout(Duration::from_secs(2)).unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes).to_string();
     parse_output(&text, &mut out);
     Ok(out)
 }

@@ -38,6 +38,25 @@ pub enum ClientMutant {
     NoAccept,
 }
 
+impl ClientMutant {
+    /// The mutant's name on the command line (`mcpdiff reference-client --mutant NAME`).
+    pub fn name(self) -> String {
+        let mut out = String::new();
+        for (i, c) in format!("{self:?}").chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
+    }
+
+    /// A mutant by its [`ClientMutant::name`].
+    pub fn by_name(name: &str) -> Option<ClientMutant> {
+        MUTANTS.iter().map(|(m, _)| *m).find(|m| m.name() == name)
+    }
+}
+
 /// Every mutant with the rule it breaks.
 pub const MUTANTS: &[(ClientMutant, RuleId)] = &[
     (ClientMutant::KeepInvalid, TOOL_EXCLUDE),
@@ -237,6 +256,14 @@ mod tests {
             );
             let rules: BTreeSet<RuleId> = got.iter().map(|f| f.rule).collect();
             assert_eq!(rules, BTreeSet::from([rule]), "{mutant:?}: {got:#?}");
+        }
+    }
+
+    #[test]
+    fn mutant_names_round_trip() {
+        assert_eq!(ClientMutant::NoBase64.name(), "no-base64");
+        for (m, _) in MUTANTS {
+            assert_eq!(ClientMutant::by_name(&m.name()), Some(*m));
         }
     }
 

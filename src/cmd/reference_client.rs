@@ -1,0 +1,168 @@
+//! `mcpdiff reference-client URL CALLS [--mutant NAME]`: the oracle's reference client (or
+//! one of its client mutants) as a client driver over real HTTP, speaking the same driver
+//! protocol as `targets/*-client/` (prints `{"kept": [...]}`, then `{"done", "errors"}`).
+//! It calibrates the client pipeline end to end: the reference scores clean through the
+//! recording server and each mutant is caught by its rule (tests/clients_pipeline.rs).
+
+use mcpdiff::transport::{Client, Endpoint, Limits};
+use mcpdiff_oracle::case::MODERN_VERSION;
+use mcpdiff_oracle::client::request_body;
+use mcpdiff_oracle::client_judge::{ClientMutant, RecordedRequest, ReferenceClient, MUTANTS};
+use mcpdiff_oracle::toolset::{GeneratedTool, ToolCall, ToolSet};
+use mcpdiff_oracle::{Body, Case, Observation};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The MCP endpoint (a loopback URL, e.g. the recording server's).
+    url: String,
+    /// The calls file (`{"calls": [{"tool", "arguments"?}]}`).
+    calls: PathBuf,
+    /// Plant one client defect (`--mutant list` names them).
+    #[arg(long)]
+    mutant: Option<String>,
+}
+
+fn fail(msg: &str) -> ExitCode {
+    eprintln!("mcpdiff: {msg}");
+    ExitCode::from(2)
+}
+
+fn case(endpoint: &Endpoint, r: RecordedRequest) -> Case {
+    Case {
+        method: r.method,
+        path: endpoint.path.clone(),
+        headers: r
+            .headers
+            .into_iter()
+            .map(|(n, v)| (n.into_bytes(), v))
+            .collect(),
+        body: r.body,
+        labels: Vec::new(),
+    }
+}
+
+/// A conforming request for a method with no mirrored name or parameters.
+fn plain(id: u64, method: &str) -> RecordedRequest {
+    let body = request_body(&json!(id), method, &json!({}));
+    RecordedRequest {
+        method: "POST".into(),
+        headers: vec![
+            ("Content-Type".into(), b"application/json".to_vec()),
+            (
+                "Accept".into(),
+                b"application/json, text/event-stream".to_vec(),
+            ),
+            (
+                "MCP-Protocol-Version".into(),
+                MODERN_VERSION.as_bytes().to_vec(),
+            ),
+            ("Mcp-Method".into(), method.as_bytes().to_vec()),
+        ],
+        // serializing a Value cannot fail
+        body: serde_json::to_vec(&body).unwrap_or_default(),
+    }
+}
+
+fn result(o: &Observation) -> Option<&Value> {
+    match o {
+        Observation::Http(a) => match &a.body {
+            Body::Json { value } => value.get("result"),
+            _ => None,
+        },
+        Observation::Transport { .. } => None,
+    }
+}
+
+pub fn run(args: Args) -> ExitCode {
+    if args.mutant.as_deref() == Some("list") {
+        for (m, rule) in MUTANTS {
+            println!("{:<24} breaks {rule}", m.name());
+        }
+        return ExitCode::SUCCESS;
+    }
+    let mutant = match args.mutant.as_deref().map(ClientMutant::by_name) {
+        Some(None) => return fail("unknown client mutant; `--mutant list` names them"),
+        Some(m) => m,
+        None => None,
+    };
+    let endpoint = match Endpoint::parse(&args.url) {
+        Ok(e) => e,
+        Err(e) => return fail(&format!("bad URL {}: {e:?}", args.url)),
+    };
+    let calls: Vec<Value> = match std::fs::read_to_string(&args.calls)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()))
+    {
+        Ok(v) => v["calls"].as_array().cloned().unwrap_or_default(),
+        Err(e) => {
+            return fail(&format!(
+                "cannot read calls file {}: {e}",
+                args.calls.display()
+            ))
+        }
+    };
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return fail(&format!("cannot start the async runtime: {e}")),
+    };
+    rt.block_on(drive(ReferenceClient { mutant }, &endpoint, &calls))
+}
+
+async fn drive(client: ReferenceClient, endpoint: &Endpoint, calls: &[Value]) -> ExitCode {
+    let http = Client::new(Limits::default());
+    let _ = http
+        .send(&case(endpoint, plain(1, "server/discover")), endpoint)
+        .await;
+    let listed = http
+        .send(&case(endpoint, plain(2, "tools/list")), endpoint)
+        .await;
+    let Some(tools) = result(&listed)
+        .and_then(|r| r.get("tools"))
+        .and_then(Value::as_array)
+    else {
+        println!("{}", json!({"error": "tools/list: no tools in the answer"}));
+        return ExitCode::from(1);
+    };
+    let set = ToolSet::new(
+        None,
+        tools
+            .iter()
+            .map(|def| {
+                let name = def.get("name").cloned().unwrap_or(Value::Null);
+                let mine = calls.iter().filter(|c| c.get("tool") == Some(&name));
+                let calls = mine
+                    .map(|c| ToolCall {
+                        arguments: c.get("arguments").cloned(),
+                        note: None,
+                    })
+                    .collect();
+                GeneratedTool::labelled(def.clone(), calls, None)
+            })
+            .collect(),
+    );
+    let kept = client.kept(&set);
+    println!("{}", json!({ "kept": kept }));
+    let (mut done, mut errors, mut id) = (0, Vec::new(), 3);
+    for tool in set
+        .tools
+        .iter()
+        .filter(|t| kept.iter().any(|k| k == t.name()))
+    {
+        for call in &tool.calls {
+            let req = client.request(tool, call.arguments.as_ref(), id);
+            id += 1;
+            match result(&http.send(&case(endpoint, req), endpoint).await) {
+                Some(_) => done += 1,
+                None => errors.push(format!("{}: no result", tool.name())),
+            }
+        }
+    }
+    println!("{}", json!({"done": done, "errors": errors}));
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,120 @@
+//! The client pipeline end to end, with no SDK installed: the oracle's reference client runs
+//! as a client driver (`mcpdiff reference-client`) against the recording server. The
+//! reference scores clean; each client mutant is caught by its rule and only that rule;
+//! a finding shrinks to one tool; a driver that hangs is killed at the time limit.
+
+use mcpdiff::clients::{self, Verdict};
+use mcpdiff::targets::Manifest;
+use mcpdiff_oracle::client_judge::{calibration_set, ClientMutant, MUTANTS};
+use mcpdiff_oracle::rules::RuleId;
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::Duration;
+
+/// A client target in a fresh temp folder whose driver is `command`.
+fn target(dir: &Path, name: &str, command: &str) -> Manifest {
+    let folder = dir.join(name);
+    std::fs::create_dir_all(&folder).expect("temp folder");
+    let toml = format!(
+        "name = \"{name}\"\nkind = \"client\"\n[sdk]\npackage = \"mcpdiff\"\nversion = \"0\"\n\
+         registry = \"none\"\n[install]\nrequires = []\ncommands = []\ncheck = \".\"\n\
+         [start]\ncommand = \"{command}\"\nendpoint = \"/mcp\"\n"
+    );
+    std::fs::write(folder.join("target.toml"), toml).expect("manifest");
+    Manifest::load(&folder).expect("manifest loads")
+}
+
+fn reference_driver(dir: &Path, mutant: Option<ClientMutant>) -> Manifest {
+    let bin = env!("CARGO_BIN_EXE_mcpdiff");
+    let (name, flag) = match mutant {
+        Some(m) => (m.name(), format!(" --mutant {}", m.name())),
+        None => ("reference".to_string(), String::new()),
+    };
+    target(
+        dir,
+        &name,
+        &format!("{bin} reference-client{flag} {{url}} {{calls}}"),
+    )
+}
+
+fn tempdir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("mcpdiff-clients-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reference_clean_and_every_mutant_caught_over_http() {
+    let dir = tempdir("mutants");
+    let set = calibration_set();
+    let limit = Duration::from_secs(30);
+    let j = clients::run_once(&reference_driver(&dir, None), &set, limit)
+        .await
+        .expect("reference runs");
+    assert!(j.modern, "the reference speaks 2026-07-28");
+    assert_eq!(
+        j.outcome.kept.as_ref().map(Vec::len),
+        Some(set.valid_tools().count())
+    );
+    assert!(j.findings.is_empty(), "{:#?}", j.findings);
+    let calls = j
+        .requests
+        .iter()
+        .filter(|r| r.body.windows(10).any(|w| w == b"tools/call"))
+        .count();
+    assert!(calls >= 10, "only {calls} tools/call requests recorded");
+
+    for &(mutant, rule) in MUTANTS {
+        let j = clients::run_once(&reference_driver(&dir, Some(mutant)), &set, limit)
+            .await
+            .expect("mutant runs");
+        let rules: BTreeSet<RuleId> = j.findings.iter().map(|f| f.rule).collect();
+        assert_eq!(
+            rules,
+            BTreeSet::from([rule]),
+            "{mutant:?}: {:#?}",
+            j.findings
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finding_shrinks_to_one_tool_and_one_argument() {
+    let dir = tempdir("shrink");
+    let m = reference_driver(&dir, Some(ClientMutant::SentinelPlain));
+    let set = calibration_set();
+    let rows = clients::run_all(&[m], &set, Duration::from_secs(30), 12, &|_| {}).await;
+    let row = &rows[0];
+    assert_eq!(row.verdict, Verdict::Fail);
+    let f = &row.findings[0];
+    assert_eq!(f.rule.0, "CLIENT-B64-COLLISION");
+    let repro = f.repro.as_ref().expect("shrunk");
+    assert!(repro.reproduced);
+    // the unannotated `query` property and the description are gone; the value stays
+    let props = repro.definition["inputSchema"]["properties"]
+        .as_object()
+        .expect("props");
+    assert_eq!(props.keys().collect::<Vec<_>>(), vec!["region"]);
+    assert!(repro.definition.get("description").is_none());
+    assert_eq!(
+        repro.arguments,
+        Some(serde_json::json!({"region": "=?base64?literal?="}))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hanging_driver_is_killed_at_the_limit() {
+    let dir = tempdir("hang");
+    let m = target(&dir, "hang", "sh -c 'sleep 60' {url} {calls}");
+    let t = std::time::Instant::now();
+    let rows = clients::run_all(&[m], &calibration_set(), Duration::from_secs(2), 0, &|_| {}).await;
+    assert!(
+        t.elapsed() < Duration::from_secs(15),
+        "took {:?}",
+        t.elapsed()
+    );
+    assert_eq!(rows[0].verdict, Verdict::Error);
+    let _ = std::fs::remove_dir_all(&dir);
+}
