@@ -36,6 +36,19 @@ fn error(status: u16, id: Option<&Value>, code: i64, message: &str) -> Answer {
     }
 }
 
+/// A 400 / -32020 HeaderMismatch refusal of one request (the retry probe).
+pub fn header_mismatch(body: &[u8]) -> Answer {
+    let id = serde_json::from_slice::<Value>(body)
+        .ok()
+        .and_then(|b| b.get("id").cloned());
+    error(
+        400,
+        id.as_ref(),
+        -32020,
+        "HeaderMismatch: required Mcp-Param headers are missing or do not match the body",
+    )
+}
+
 /// The answer to one POST body.
 pub fn answer(set: &ToolSet, body: &[u8]) -> Answer {
     let Ok(msg) = serde_json::from_slice::<Value>(body) else {

@@ -34,7 +34,7 @@ pub struct Judged {
 
 /// Run the driver of `m` once against `set` and judge what it did.
 pub async fn run_once(m: &Manifest, set: &ToolSet, limit: Duration) -> Result<Judged, String> {
-    let recorder = Recorder::start(set.clone())
+    let recorder = Recorder::start(set.clone(), false)
         .await
         .map_err(|e| format!("cannot start the recording server: {e}"))?;
     let url = recorder.url.clone();
@@ -42,9 +42,9 @@ pub async fn run_once(m: &Manifest, set: &ToolSet, limit: Duration) -> Result<Ju
     let outcome = tokio::task::spawn_blocking(move || run_driver(&mm, &url, &s, limit))
         .await
         .map_err(|e| format!("driver task failed: {e}"))?;
-    let requests = recorder.finish().await;
+    let requests = recorder.finish().await.requests;
     let outcome = outcome?;
-    save_requests(m, &requests);
+    save_requests(m, "requests.jsonl", &requests);
     let mut findings = Vec::new();
     // A client that fell back to the legacy handshake is not bound by this revision's
     // tools/list exclusion (D-42); the report shows its era.
@@ -64,6 +64,36 @@ pub async fn run_once(m: &Manifest, set: &ToolSet, limit: Duration) -> Result<Ju
         requests,
         findings,
     })
+}
+
+/// The retry probe: serve one annotated tool, refuse its first call with 400 / -32020 and
+/// judge whether the client lists the tools again and retries (CLIENT-MISMATCH-RETRY).
+pub async fn retry_probe(m: &Manifest, limit: Duration) -> Result<Vec<ClientFinding>, String> {
+    let tool = mcpdiff_oracle::client_judge::calibration_set()
+        .tools
+        .into_iter()
+        .find(|t| t.name() == "echo_region")
+        .map(|mut t| {
+            t.calls.truncate(1);
+            t
+        })
+        .ok_or("the calibration set has no echo_region")?;
+    let set = ToolSet::new(None, vec![tool]);
+    let recorder = Recorder::start(set.clone(), true)
+        .await
+        .map_err(|e| format!("cannot start the recording server: {e}"))?;
+    let url = recorder.url.clone();
+    let mm = m.clone();
+    let outcome = tokio::task::spawn_blocking(move || run_driver(&mm, &url, &set, limit))
+        .await
+        .map_err(|e| format!("driver task failed: {e}"))?;
+    let rec = recorder.finish().await;
+    outcome?;
+    save_requests(m, "retry-requests.jsonl", &rec.requests);
+    Ok(mcpdiff_oracle::client_judge::judge_retry(
+        &rec.requests,
+        &rec.refused,
+    ))
 }
 
 /// Run every client target against `set`: install when missing, run, judge, shrink.
@@ -98,7 +128,13 @@ pub async fn run_all(
         ));
         match run_once(m, set, limit).await {
             Err(e) => out.push(ClientTargetReport::skipped(m, e)),
-            Ok(j) => {
+            Ok(mut j) => {
+                if j.modern {
+                    match retry_probe(m, limit).await {
+                        Ok(f) => j.findings.extend(f),
+                        Err(e) => j.outcome.errors.push(format!("retry probe: {e}")),
+                    }
+                }
                 let legacy = j
                     .requests
                     .iter()
@@ -113,9 +149,9 @@ pub async fn run_all(
     out
 }
 
-/// Keep the recorded requests beside the driver log (`targets/<name>/.log/requests.jsonl`),
+/// Keep the recorded requests beside the driver log (`targets/<name>/.log/<file>`),
 /// so a finding can be confirmed by hand. Best effort: a write failure loses only the log.
-fn save_requests(m: &Manifest, requests: &[RecordedRequest]) {
+fn save_requests(m: &Manifest, file: &str, requests: &[RecordedRequest]) {
     let lines: Vec<String> = requests
         .iter()
         .map(|r| {
@@ -129,5 +165,5 @@ fn save_requests(m: &Manifest, requests: &[RecordedRequest]) {
             .to_string()
         })
         .collect();
-    let _ = std::fs::write(m.log_dir().join("requests.jsonl"), lines.join("\n") + "\n");
+    let _ = std::fs::write(m.log_dir().join(file), lines.join("\n") + "\n");
 }

@@ -28,7 +28,17 @@ pub const ENDPOINT: &str = "/mcp";
 
 struct Shared {
     set: ToolSet,
-    log: Mutex<Vec<RecordedRequest>>,
+    log: Mutex<Recording>,
+    /// Refuse the first `tools/call` with 400 / -32020 (the retry probe).
+    refuse_first_call: bool,
+}
+
+/// What a recording server saw.
+#[derive(Clone, Debug, Default)]
+pub struct Recording {
+    pub requests: Vec<RecordedRequest>,
+    /// Indices into `requests` that were answered 400 / -32020 on purpose.
+    pub refused: Vec<usize>,
 }
 
 /// A running recording server.
@@ -41,12 +51,13 @@ pub struct Recorder {
 
 impl Recorder {
     /// Bind a free loopback port and serve `set` until [`Recorder::finish`].
-    pub async fn start(set: ToolSet) -> std::io::Result<Recorder> {
+    pub async fn start(set: ToolSet, refuse_first_call: bool) -> std::io::Result<Recorder> {
         let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
         let addr = listener.local_addr()?;
         let shared = Arc::new(Shared {
             set,
-            log: Mutex::new(Vec::new()),
+            log: Mutex::new(Recording::default()),
+            refuse_first_call,
         });
         let (stop, mut stopped) = oneshot::channel::<()>();
         let s = shared.clone();
@@ -78,7 +89,7 @@ impl Recorder {
     }
 
     /// Stop serving and hand back everything recorded, in arrival order.
-    pub async fn finish(mut self) -> Vec<RecordedRequest> {
+    pub async fn finish(mut self) -> Recording {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -103,16 +114,27 @@ async fn handle(
         Ok(b) => b.to_bytes().to_vec(),
         Err(_) => return Ok(plain(413, "")),
     };
-    {
+    let refuse = {
         let mut log = s.log.lock().unwrap_or_else(|e| e.into_inner());
-        if log.len() < MAX_REQUESTS {
-            log.push(RecordedRequest {
+        let is_call = method == "POST"
+            && serde_json::from_slice::<serde_json::Value>(&body)
+                .ok()
+                .and_then(|b| b.get("method").cloned())
+                == Some(serde_json::Value::from("tools/call"));
+        let refuse = s.refuse_first_call && is_call && log.refused.is_empty();
+        if log.requests.len() < MAX_REQUESTS {
+            if refuse {
+                let at = log.requests.len();
+                log.refused.push(at);
+            }
+            log.requests.push(RecordedRequest {
                 method: method.clone(),
                 headers,
                 body: body.clone(),
             });
         }
-    }
+        refuse
+    };
     if !path_ok {
         return Ok(plain(404, ""));
     }
@@ -122,7 +144,11 @@ async fn handle(
             .insert("allow", hyper::header::HeaderValue::from_static("POST"));
         return Ok(r);
     }
-    let a = answer(&s.set, &body);
+    let a = if refuse {
+        super::answer::header_mismatch(&body)
+    } else {
+        answer(&s.set, &body)
+    };
     Ok(match a.body {
         None => plain(a.status, ""),
         Some(v) => {

@@ -19,9 +19,9 @@ use std::collections::BTreeMap;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
-    /// No client rule broken.
+    /// No MUST client rule broken (SHOULD findings may be listed).
     Pass,
-    /// At least one client rule broken.
+    /// At least one MUST client rule broken.
     Fail,
     /// The driver did not get as far as listing tools (install, connect or list failed).
     Error,
@@ -136,7 +136,11 @@ impl ClientTargetReport {
             Verdict::Error
         } else if j.outcome.timed_out {
             Verdict::Timeout
-        } else if findings.is_empty() {
+        } else if !findings
+            .iter()
+            .any(|f| matches!(f.level, "MUST" | "MUST NOT"))
+        {
+            // SHOULD findings are listed but do not fail the target
             Verdict::Pass
         } else {
             Verdict::Fail

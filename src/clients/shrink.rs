@@ -43,6 +43,10 @@ pub async fn shrink_all(
         let Some(tool) = f.tool.as_deref() else {
             continue;
         };
+        // the retry probe's finding comes from its own refusing server, not from the set
+        if f.rule == mcpdiff_oracle::rules::client::MISMATCH_RETRY {
+            continue;
+        }
         if left == 0 || out.iter().any(|r| r.rule == f.rule && r.tool == tool) {
             continue;
         }

@@ -9,7 +9,7 @@ use mcpdiff_oracle::case::MODERN_VERSION;
 use mcpdiff_oracle::client::request_body;
 use mcpdiff_oracle::client_judge::{ClientMutant, RecordedRequest, ReferenceClient, MUTANTS};
 use mcpdiff_oracle::toolset::{GeneratedTool, ToolCall, ToolSet};
-use mcpdiff_oracle::{Body, Case, Observation};
+use mcpdiff_oracle::{rules, Body, Case, Observation};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,7 +20,8 @@ pub struct Args {
     url: String,
     /// The calls file (`{"calls": [{"tool", "arguments"?}]}`).
     calls: PathBuf,
-    /// Plant one client defect (`--mutant list` names them).
+    /// Plant one client defect (`--mutant list` names them; `no-retry` skips the
+    /// tools/list + retry after a HeaderMismatch refusal).
     #[arg(long)]
     mutant: Option<String>,
 }
@@ -81,9 +82,12 @@ pub fn run(args: Args) -> ExitCode {
         for (m, rule) in MUTANTS {
             println!("{:<24} breaks {rule}", m.name());
         }
+        println!("{:<24} breaks {}", NO_RETRY, rules::client::MISMATCH_RETRY);
         return ExitCode::SUCCESS;
     }
-    let mutant = match args.mutant.as_deref().map(ClientMutant::by_name) {
+    let retry = args.mutant.as_deref() != Some(NO_RETRY);
+    let named = args.mutant.as_deref().filter(|m| *m != NO_RETRY);
+    let mutant = match named.map(ClientMutant::by_name) {
         Some(None) => return fail("unknown client mutant; `--mutant list` names them"),
         Some(m) => m,
         None => None,
@@ -111,10 +115,29 @@ pub fn run(args: Args) -> ExitCode {
         Ok(rt) => rt,
         Err(e) => return fail(&format!("cannot start the async runtime: {e}")),
     };
-    rt.block_on(drive(ReferenceClient { mutant }, &endpoint, &calls))
+    rt.block_on(drive(ReferenceClient { mutant }, retry, &endpoint, &calls))
 }
 
-async fn drive(client: ReferenceClient, endpoint: &Endpoint, calls: &[Value]) -> ExitCode {
+/// The mutant that does not retry after a HeaderMismatch (a conversation, not a request).
+const NO_RETRY: &str = "no-retry";
+
+/// Whether an answer is a JSON-RPC error with code -32020.
+fn is_mismatch(o: &Observation) -> bool {
+    match o {
+        Observation::Http(a) => match &a.body {
+            Body::Json { value } => value.pointer("/error/code") == Some(&json!(-32020)),
+            _ => false,
+        },
+        Observation::Transport { .. } => false,
+    }
+}
+
+async fn drive(
+    client: ReferenceClient,
+    retry: bool,
+    endpoint: &Endpoint,
+    calls: &[Value],
+) -> ExitCode {
     let http = Client::new(Limits::default());
     let _ = http
         .send(&case(endpoint, plain(1, "server/discover")), endpoint)
@@ -157,7 +180,16 @@ async fn drive(client: ReferenceClient, endpoint: &Endpoint, calls: &[Value]) ->
         for call in &tool.calls {
             let req = client.request(tool, call.arguments.as_ref(), id);
             id += 1;
-            match result(&http.send(&case(endpoint, req), endpoint).await) {
+            let mut answer = http.send(&case(endpoint, req.clone()), endpoint).await;
+            if retry && is_mismatch(&answer) {
+                // the spec's SHOULD: list the tools again, then retry the original request
+                let _ = http
+                    .send(&case(endpoint, plain(id, "tools/list")), endpoint)
+                    .await;
+                id += 1;
+                answer = http.send(&case(endpoint, req), endpoint).await;
+            }
+            match result(&answer) {
                 Some(_) => done += 1,
                 None => errors.push(format!("{}: no result", tool.name())),
             }

@@ -13,6 +13,7 @@ mod expect;
 mod listing;
 mod reference;
 mod request;
+mod retry;
 mod value;
 
 pub use calibration::{calibration_set, edge_set};
@@ -20,6 +21,7 @@ pub use expect::{param_expectations, ParamExpectation, Presence};
 pub use listing::judge_kept;
 pub use reference::{reference_request, ClientMutant, ReferenceClient, MUTANTS};
 pub use request::{is_modern, judge_request, RecordedRequest};
+pub use retry::judge_retry;
 pub use value::{allowed_values, judge_value, ValueKind};
 
 use crate::rules::RuleId;

@@ -94,5 +94,6 @@ pub mod client {
         PV_PRESENT = "CLIENT-PV-PRESENT",
         PV_MATCH = "CLIENT-PV-MATCH",
         ACCEPT = "CLIENT-ACCEPT",
+        MISMATCH_RETRY = "CLIENT-MISMATCH-RETRY",
     }
 }

@@ -1686,4 +1686,13 @@ pub static RULES: &[Rule] = &[
         summary: "Sends Accept listing application/json and text/event-stream on every POST.",
         judged: true,
     },
+    Rule {
+        id: RuleId("CLIENT-MISMATCH-RETRY"),
+        level: Level::Should,
+        derived: false,
+        spec: "basic/transports/streamable-http.mdx#Request Metadata › Custom Headers from Tool Parameters › Client Behavior",
+        sentence: "If the server rejects a request with a `HeaderMismatch` error because required `Mcp-Param-*` headers are missing or do not match the body, the client SHOULD call `tools/list` to check for changes to the tool's `inputSchema`, then retry the original request with the appropriate headers.",
+        summary: "After a -32020 HeaderMismatch on tools/call, calls tools/list and retries the call.",
+        judged: true,
+    },
 ];
