@@ -123,7 +123,7 @@ async fn a_hanging_driver_is_killed_at_the_limit() {
 async fn the_retry_probe_passes_the_reference_and_catches_no_retry() {
     let dir = tempdir("retry");
     let limit = Duration::from_secs(30);
-    let clean = clients::retry_probe(&reference_driver(&dir, None), limit)
+    let (clean, _) = clients::retry_probe(&reference_driver(&dir, None), limit)
         .await
         .expect("probe runs");
     assert!(clean.is_empty(), "{clean:#?}");
@@ -133,7 +133,7 @@ async fn the_retry_probe_passes_the_reference_and_catches_no_retry() {
         "no-retry",
         &format!("{bin} reference-client --mutant no-retry {{url}} {{calls}}"),
     );
-    let caught = clients::retry_probe(&m, limit).await.expect("probe runs");
+    let (caught, _) = clients::retry_probe(&m, limit).await.expect("probe runs");
     let rules: Vec<&str> = caught.iter().map(|f| f.rule.0).collect();
     assert_eq!(rules, vec!["CLIENT-MISMATCH-RETRY"]);
     let _ = std::fs::remove_dir_all(&dir);

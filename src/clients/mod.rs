@@ -68,7 +68,10 @@ pub async fn run_once(m: &Manifest, set: &ToolSet, limit: Duration) -> Result<Ju
 
 /// The retry probe: serve one annotated tool, refuse its first call with 400 / -32020 and
 /// judge whether the client lists the tools again and retries (CLIENT-MISMATCH-RETRY).
-pub async fn retry_probe(m: &Manifest, limit: Duration) -> Result<Vec<ClientFinding>, String> {
+pub async fn retry_probe(
+    m: &Manifest,
+    limit: Duration,
+) -> Result<(Vec<ClientFinding>, Vec<String>), String> {
     let tool = mcpdiff_oracle::client_judge::calibration_set()
         .tools
         .into_iter()
@@ -88,12 +91,15 @@ pub async fn retry_probe(m: &Manifest, limit: Duration) -> Result<Vec<ClientFind
         .await
         .map_err(|e| format!("driver task failed: {e}"))?;
     let rec = recorder.finish().await;
-    outcome?;
+    let outcome = outcome?;
     save_requests(m, "retry-requests.jsonl", &rec.requests);
-    Ok(mcpdiff_oracle::client_judge::judge_retry(
-        &rec.requests,
-        &rec.refused,
-    ))
+    let errors = outcome
+        .errors
+        .iter()
+        .map(|e| format!("retry probe: {e}"))
+        .collect();
+    let findings = mcpdiff_oracle::client_judge::judge_retry(&rec.requests, &rec.refused);
+    Ok((findings, errors))
 }
 
 /// Run every client target against `set`: install when missing, run, judge, shrink.
@@ -131,7 +137,10 @@ pub async fn run_all(
             Ok(mut j) => {
                 if j.modern {
                     match retry_probe(m, limit).await {
-                        Ok(f) => j.findings.extend(f),
+                        Ok((f, errors)) => {
+                            j.findings.extend(f);
+                            j.outcome.errors.extend(errors);
+                        }
                         Err(e) => j.outcome.errors.push(format!("retry probe: {e}")),
                     }
                 }
