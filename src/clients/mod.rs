@@ -9,6 +9,7 @@
 pub mod answer;
 pub mod driver;
 pub mod recorder;
+pub mod render;
 pub mod report;
 pub mod shrink;
 

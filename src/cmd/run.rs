@@ -484,6 +484,9 @@ async fn clients_only(
         }
         eprintln!("mcpdiff: wrote {}", path.display());
     }
+    if let Err(e) = super::report::write_outputs(&rep, &args.out) {
+        return fail(&e);
+    }
     if super::run_clients::blocking(&rep.clients) {
         ExitCode::from(1)
     } else {
