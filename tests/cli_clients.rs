@@ -28,12 +28,13 @@ fn a_bad_tool_set_file_says_what_to_do() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let bad = dir.join("bad.json");
     std::fs::write(&bad, r#"{"format":"other/1","tools":[]}"#).expect("write");
-    let (code, err) = mcpdiff(&["run", "--clients", "--toolset", bad.to_str().unwrap_or("")]);
+    let (code, err) = mcpdiff(&["run", "--clients", "--tools", bad.to_str().unwrap_or("")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.json"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let (code, err) = mcpdiff(&["run", "--clients", "--tools", "/nonexistent/t.json"]);
     assert_eq!(code, 2);
     assert!(err.contains("mcpdiff toolset generate"), "{err}");
-    let (code, err) = mcpdiff(&["run", "--clients", "--toolset", "/nonexistent/t.json"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("cannot read tool set"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -95,6 +95,7 @@ fn hand_built() -> RunReport {
         notes: vec!["tool 'x' not called".into()],
         surface: surface.clone(),
         revision: None,
+        toolset: None,
     };
     let good = TargetReport {
         name: "good".into(),

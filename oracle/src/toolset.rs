@@ -10,6 +10,10 @@
 //!
 //! Pure: parsing and rendering strings, no files (the CLI reads and writes them).
 
+mod published;
+
+pub use published::{InvalidPublished, PublishedCheck, Relabelled};
+
 use crate::annotations::{tool_header_params, AnnotationError, HeaderParam};
 use crate::surface::{Surface, ToolDecl};
 use serde::{Deserialize, Serialize};

@@ -84,6 +84,63 @@ proptest! {
     }
 }
 
+/// One defect and a property schema that plants it, for the planting property.
+fn planted_defect() -> impl Strategy<Value = (Defect, serde_json::Value)> {
+    use mcpdiff_props::toolgen::BAD_TOKENS;
+    prop_oneof![
+        Just((Defect::Empty, json!({"type": "string", "x-mcp-header": ""}))),
+        prop::sample::select(BAD_TOKENS.to_vec()).prop_map(|t| (
+            Defect::NotAToken,
+            json!({"type": "string", "x-mcp-header": t})
+        )),
+        Just((
+            Defect::NotAString,
+            json!({"type": "string", "x-mcp-header": 7})
+        )),
+        prop::sample::select(vec!["number", "object", "array", "null"]).prop_map(|t| (
+            Defect::NotPrimitive,
+            json!({"type": t, "x-mcp-header": "P"})
+        )),
+        Just((
+            Defect::UnsafeBounds,
+            json!({"type": "integer", "maximum": 9_007_199_254_740_992_u64, "x-mcp-header": "P"})
+        )),
+        prop::sample::select(vec![
+            "items",
+            "not",
+            "if",
+            "then",
+            "else",
+            "additionalProperties"
+        ])
+        .prop_map(|k| {
+            let mut wrapper = json!({"type": "object"});
+            wrapper[k] = json!({"properties": {"r": {"type": "string", "x-mcp-header": "P"}}});
+            (Defect::Unreachable, wrapper)
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Planting one defect in any valid generated schema makes it invalid with the matching
+    /// reason (the defect is the only one, so it is the first the oracle meets).
+    #[test]
+    fn planting_a_defect_in_a_valid_schema_gives_its_reason(
+        s in planned_schema(),
+        (defect, fragment) in planted_defect(),
+    ) {
+        prop_assume!(s.intended.is_none());
+        let mut planted = s.schema.clone();
+        planted["properties"]["zz_planted"] = fragment;
+        match tool_header_params(&planted) {
+            Err(e) => prop_assert!(reason_matches(defect, &e), "{defect:?} gave {e:?}"),
+            Ok(_) => prop_assert!(false, "{defect:?} planted, still valid: {planted}"),
+        }
+    }
+}
+
 fn for_each_leaf(v: &serde_json::Value, path: &mut Vec<String>, f: &mut dyn FnMut(&Vec<String>)) {
     match v.as_object() {
         Some(m) if !m.is_empty() || !path.is_empty() => {
@@ -170,4 +227,40 @@ fn a_generated_set_covers_every_family() {
             "no call noted {needle:?}"
         );
     }
+}
+
+/// With a generated tool set on the surface (`run --tools`), the case generator calls the
+/// generated tools, the ones past the first 32 included.
+#[test]
+fn the_case_generator_calls_generated_tools() {
+    use mcpdiff_props::gen::{case_for, case_strategy};
+    let set = generate_toolset(5, 100);
+    let surface = set
+        .extend_surface(mcpdiff_oracle::fixture::surface())
+        .expect("no clash");
+    let strategy = case_strategy(&surface);
+    let mut called = std::collections::BTreeSet::new();
+    let mut calls = 0;
+    for i in 0..2000 {
+        let case = case_for(&strategy, 3, i);
+        let Ok(body) = serde_json::from_slice::<serde_json::Value>(&case.body) else {
+            continue;
+        };
+        if let Some(name) = body["params"]["name"].as_str() {
+            if name.starts_with("gen_") && body["method"] == "tools/call" {
+                calls += 1;
+                called.insert(name.to_string());
+            }
+        }
+    }
+    assert!(calls > 800, "{calls} of 2000 cases call a generated tool");
+    assert!(
+        called.len() > 80,
+        "{} distinct generated tools called",
+        called.len()
+    );
+    assert!(
+        called.iter().any(|n| n.as_str() > "gen_0040"),
+        "no tool past the first 32"
+    );
 }

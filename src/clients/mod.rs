@@ -48,7 +48,7 @@ pub async fn run_once(m: &Manifest, set: &ToolSet, limit: Duration) -> Result<Ju
     save_requests(m, "requests.jsonl", &requests);
     let mut findings = Vec::new();
     // A client that fell back to the legacy handshake is not bound by this revision's
-    // tools/list exclusion (D-42); the report shows its era.
+    // tools/list exclusion (D-43); the report shows its era.
     let modern = requests
         .iter()
         .filter_map(RecordedRequest::json)

@@ -28,7 +28,7 @@ const DEFAULT_MUTANTS: [&str; 4] = [
   mcpdiff run --no-bundled                      # reference server + mutants only, in process
   mcpdiff run --bundled python-sdk,ts-sdk       # only those bundled SDK targets (+ URLs given)
   mcpdiff run --clients                         # only the bundled client SDK targets
-  mcpdiff run --clients ts-client --toolset t.json  # one client, your tool set
+  mcpdiff run --clients ts-client --tools t.json    # one client, your tool set
   mcpdiff run http://127.0.0.1:3000/mcp         # your endpoint
   mcpdiff run URL1 URL2 --cases 5000 --seed 7 --json r.json
   mcpdiff run URL --baseline known.toml         # known findings do not fail the run
@@ -87,6 +87,11 @@ pub struct Args {
     /// measures what generation alone finds.
     #[arg(long)]
     pub no_probes: bool,
+    /// A tool set file (`mcpdiff toolset generate`): the in-process servers publish its tools
+    /// beside the fixture, bundled targets load it at start (env MCPDIFF_TOOLS), generated
+    /// cases call its tools, and the report says what each target published of it.
+    #[arg(long, value_name = "FILE")]
+    pub tools: Option<PathBuf>,
     /// Print passed rules and the reason for every rule not observed.
     #[arg(long)]
     pub verbose: bool,
@@ -99,12 +104,10 @@ pub struct Args {
     /// Run these bundled client targets (comma-separated; no value: all): each SDK client
     /// connects to mcpdiff's recording server, lists the served tool set and calls each tool;
     /// the report gets a client matrix. Alone (no URL, no --bundled) only clients are run.
+    /// They are served --tools when given, else the oracle's calibration and edge sets plus
+    /// 40 tools generated from --seed.
     #[arg(long, value_delimiter = ',', num_args = 0.., value_name = "NAME")]
     pub clients: Option<Vec<String>>,
-    /// Tool set served to client targets (an `mcpdiff toolset generate` file). Default: the
-    /// oracle's calibration set plus 40 tools generated from --seed.
-    #[arg(long, value_name = "FILE")]
-    pub toolset: Option<PathBuf>,
     /// Time limit of one client driver run, in seconds (a driver still running is killed).
     #[arg(long, default_value_t = 90)]
     pub client_timeout: u64,
@@ -164,6 +167,11 @@ async fn run_async(args: Args) -> ExitCode {
             ));
         }
     }
+    let (toolset, served_surface, target_env) = match super::toolset::for_run(args.tools.as_deref())
+    {
+        Ok(t) => t,
+        Err(e) => return fail(&e),
+    };
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -182,10 +190,10 @@ async fn run_async(args: Args) -> ExitCode {
                 Ok(c) => c,
                 Err(e) => return fail(&e),
             };
-            match super::run_clients::load_toolset(args.toolset.as_deref(), seed) {
-                Ok(set) => Some((chosen, set)),
-                Err(e) => return fail(&e),
-            }
+            Some((
+                chosen,
+                super::run_clients::toolset_for_clients(toolset.as_ref(), seed),
+            ))
         }
     };
     let client_timeout = Duration::from_secs(args.client_timeout.max(1));
@@ -220,7 +228,9 @@ async fn run_async(args: Args) -> ExitCode {
             Ok(c) => c,
             Err(e) => return fail(&e),
         };
-        let (up, notes) = mcpdiff::targets::bring_up(&chosen, &|l| eprintln!("mcpdiff: {l}")).await;
+        let (up, notes) =
+            mcpdiff::targets::bring_up_with(&chosen, &target_env, &|l| eprintln!("mcpdiff: {l}"))
+                .await;
         for n in &notes {
             eprintln!("mcpdiff: {n}");
         }
@@ -247,7 +257,7 @@ async fn run_async(args: Args) -> ExitCode {
         }
         for (name, v) in variants {
             let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
-            match serve::spawn(v, loopback).await {
+            match serve::spawn_with(v, loopback, served_surface.clone()).await {
                 Ok(s) => {
                     specs.push((name, s.url.clone()));
                     servers.push(s);
@@ -275,6 +285,7 @@ async fn run_async(args: Args) -> ExitCode {
     let mut targets = Vec::new();
     let mut all_loopback = true;
     let mut revisions = Vec::new();
+    let mut published = Vec::new();
     for (name, url) in &specs {
         match runner::prepare::prepare(name, url, &client, &args.allow_tools).await {
             Ok(t) => {
@@ -313,6 +324,12 @@ async fn run_async(args: Args) -> ExitCode {
                         .push(format!("server card: not scanned ({e:?})")),
                 }
                 revisions.push(rev);
+                // what the target made of the tool set it was asked to load
+                published.push(
+                    toolset
+                        .as_ref()
+                        .map(|set| set.compare_published(&target.surface.tools)),
+                );
                 targets.push(target);
             }
             // a bundled SDK that died after start-up is a note, not a failed run
@@ -396,8 +413,9 @@ async fn run_async(args: Args) -> ExitCode {
         },
     );
     // the runner keeps target order, so the probes line up with the report's targets
-    for (t, r) in rep.targets.iter_mut().zip(revisions) {
+    for ((t, r), p) in rep.targets.iter_mut().zip(revisions).zip(published) {
         t.revision = Some(r);
+        t.toolset = p;
     }
     for t in rep.targets.iter_mut() {
         t.version = versions

@@ -6,24 +6,17 @@ use mcpdiff::targets::manifest::{self, TargetKind};
 use mcpdiff_oracle::client_judge::{calibration_set, edge_set};
 use mcpdiff_oracle::toolset::ToolSet;
 use mcpdiff_props::toolgen::generate_toolset;
-use std::path::Path;
 use std::time::Duration;
 
 /// Generated tools added to the calibration set when no `--toolset` is given.
 pub const GENERATED_TOOLS: usize = 40;
 
-/// The tool set to serve: the file given, else the oracle's calibration and edge sets plus
-/// [`GENERATED_TOOLS`] generated from `seed` (names already taken are skipped).
-pub fn load_toolset(file: Option<&Path>, seed: u64) -> Result<ToolSet, String> {
-    if let Some(p) = file {
-        let text = std::fs::read_to_string(p)
-            .map_err(|e| format!("cannot read tool set {}: {e}", p.display()))?;
-        return ToolSet::from_json(&text).map_err(|e| {
-            format!(
-                "{}: {e} (`mcpdiff toolset generate` writes a valid file)",
-                p.display()
-            )
-        });
+/// The tool set served to client targets: the run's `--tools` set when given, else the
+/// oracle's calibration and edge sets plus [`GENERATED_TOOLS`] generated from `seed` (names
+/// already taken are skipped).
+pub fn toolset_for_clients(given: Option<&ToolSet>, seed: u64) -> ToolSet {
+    if let Some(set) = given {
+        return set.clone();
     }
     let mut set = calibration_set();
     set.tools.extend(edge_set().tools);
@@ -33,7 +26,7 @@ pub fn load_toolset(file: Option<&Path>, seed: u64) -> Result<ToolSet, String> {
             set.tools.push(t);
         }
     }
-    Ok(set)
+    set
 }
 
 /// The bundled client manifests named (all when `names` is empty).

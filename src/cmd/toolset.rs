@@ -3,8 +3,10 @@
 //! one and print each tool's label.
 
 use mcpdiff::serve::tools;
+use mcpdiff_oracle::toolset::ToolSet;
+use mcpdiff_oracle::{fixture, Surface};
 use mcpdiff_props::toolgen::generate_toolset;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Most tools one file may hold (a server publishes them all in one `tools/list`).
@@ -89,4 +91,25 @@ pub fn run(args: Args) -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+/// What `run --tools FILE` needs: the set (to compare each target's `tools/list` with), the
+/// surface the in-process servers publish (the fixture plus the set), and the environment
+/// for bundled servers (`MCPDIFF_TOOLS` = the file's absolute path: they start in their own
+/// folder). Without `--tools`: no set, the fixture, no environment.
+pub type RunTools = (Option<ToolSet>, Surface, Vec<(String, String)>);
+
+pub fn for_run(path: Option<&Path>) -> Result<RunTools, String> {
+    let Some(path) = path else {
+        return Ok((None, fixture::surface(), Vec::new()));
+    };
+    let set = tools::load(path)?;
+    let surface = tools::fixture_with(&set)?;
+    let abs = std::fs::canonicalize(path)
+        .map_err(|e| format!("cannot resolve {}: {e}", path.display()))?;
+    let env = vec![(
+        mcpdiff::targets::TOOLS_ENV.to_string(),
+        abs.display().to_string(),
+    )];
+    Ok((Some(set), surface, env))
 }

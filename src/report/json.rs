@@ -56,6 +56,10 @@ pub struct TargetReport {
     /// Absent in reports written before the probe existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revision: Option<crate::runner::revision::RevisionEvidence>,
+    /// With `run --tools FILE`: what the target's `tools/list` made of the tool set (which
+    /// tools it published, refused or rewrote). Absent without `--tools`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toolset: Option<mcpdiff_oracle::toolset::PublishedCheck>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -260,6 +264,8 @@ pub fn build(
             },
             // filled by `cmd::run` from `runner::revision::probe`
             revision: None,
+            // filled by `cmd::run` with `--tools`
+            toolset: None,
         });
     }
     let found: Vec<(String, String, String)> = targets

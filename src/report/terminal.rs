@@ -72,6 +72,9 @@ fn target(out: &mut String, t: &TargetReport, verbose: bool) {
     for n in &t.notes {
         let _ = writeln!(out, "   note: {n}");
     }
+    if let Some(c) = &t.toolset {
+        toolset_lines(out, c);
+    }
     for f in &t.findings {
         let tag = if f.baselined { " [baseline]" } else { "" };
         let sec = if f.security { " [security]" } else { "" };
@@ -110,5 +113,36 @@ fn target(out: &mut String, t: &TargetReport, verbose: bool) {
     }
     if verbose && !t.passed.is_empty() {
         let _ = writeln!(out, "\n   passed: {}", t.passed.join(", "));
+    }
+}
+
+/// What the target made of `run --tools FILE` (names listed up to a few per kind).
+fn toolset_lines(out: &mut String, c: &mcpdiff_oracle::toolset::PublishedCheck) {
+    const SHOWN: usize = 6;
+    let names = |v: &[String]| {
+        let mut s = v.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+        if v.len() > SHOWN {
+            s.push_str(&format!(", ... ({} more)", v.len() - SHOWN));
+        }
+        s
+    };
+    let _ = writeln!(out, "   {}", c.summary());
+    if !c.valid_missing.is_empty() {
+        let _ = writeln!(out, "     valid tools missing: {}", names(&c.valid_missing));
+    }
+    for r in c.relabelled.iter().take(SHOWN) {
+        let _ = writeln!(
+            out,
+            "     relabelled {}: file {} -> published {}",
+            r.tool, r.file, r.published
+        );
+    }
+    if !c.invalid_published.is_empty() {
+        let listed: Vec<String> = c.invalid_published.iter().map(|i| i.tool.clone()).collect();
+        let _ = writeln!(
+            out,
+            "     invalid tools published (clients MUST drop them): {}",
+            names(&listed)
+        );
     }
 }

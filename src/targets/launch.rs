@@ -153,6 +153,12 @@ async fn answers_http(port: u16, path: &str) -> bool {
 
 /// Start `m` on a free loopback port and wait until it answers (bounded).
 pub async fn start(m: &Manifest) -> Result<Running, String> {
+    start_with(m, &[]).await
+}
+
+/// Like [`start`], with extra environment variables for the server process (`run --tools`
+/// passes `MCPDIFF_TOOLS`, the absolute path of a tool set file).
+pub async fn start_with(m: &Manifest, env: &[(String, String)]) -> Result<Running, String> {
     let logs = m.log_dir();
     fs::create_dir_all(&logs).map_err(|e| format!("cannot create {}: {e}", logs.display()))?;
     let log = logs.join("server.log");
@@ -163,6 +169,7 @@ pub async fn start(m: &Manifest) -> Result<Running, String> {
         let _ = writeln!(f, "# mcpdiff: {cmd}");
     }
     let child = shell(&format!("exec {cmd}"), &m.dir, &log)?
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .spawn()
         .map_err(|e| format!("{}: cannot start `{cmd}`: {e}", m.name))?;
     let mut running = Running {

@@ -4,6 +4,10 @@
 pub mod launch;
 pub mod manifest;
 
+/// The environment variable that names a tool set file (absolute path) for a bundled server
+/// to load at start (`run --tools FILE`); each server registers every tool in it.
+pub const TOOLS_ENV: &str = "MCPDIFF_TOOLS";
+
 pub use launch::Running;
 pub use manifest::Manifest;
 
@@ -12,6 +16,15 @@ pub use manifest::Manifest;
 /// the caller keeps the `Running` handles alive for the run and drops them to stop.
 pub async fn bring_up(
     manifests: &[Manifest],
+    progress: &dyn Fn(&str),
+) -> (Vec<Running>, Vec<String>) {
+    bring_up_with(manifests, &[], progress).await
+}
+
+/// Like [`bring_up`], starting every server with the extra environment `env`.
+pub async fn bring_up_with(
+    manifests: &[Manifest],
+    env: &[(String, String)],
     progress: &dyn Fn(&str),
 ) -> (Vec<Running>, Vec<String>) {
     let mut up = Vec::new();
@@ -39,7 +52,7 @@ pub async fn bring_up(
             m.name, m.sdk.package, m.sdk.version
         ));
         let t = std::time::Instant::now();
-        match launch::start(m).await {
+        match launch::start_with(m, env).await {
             Ok(r) => {
                 progress(&format!(
                     "{} ready at {} (pid {}, {:.1}s)",

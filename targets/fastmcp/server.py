@@ -3,14 +3,22 @@ served the way its README documents: `mcp.run(transport="http", host=..., port=.
 defaults untouched (no hardening), bound to loopback.
 
 Usage: python server.py PORT
+
+With MCPDIFF_TOOLS=/abs/tools.json (a `mcpdiff toolset generate` file) every tool of the set is
+registered too through `mcp.add_tool(Tool subclass)`, FastMCP's documented route for a tool
+with a hand-written JSON Schema; each answers with its arguments.
 """
 
 import asyncio
 import json
+import os
 import sys
 from typing import Annotated, Any
 
 from fastmcp import Context, FastMCP
+from fastmcp.tools import Tool
+from fastmcp.tools.base import ToolResult
+from mcp_types import TextContent
 from pydantic import Field
 
 mcp = FastMCP("mcpdiff-fixture")
@@ -82,6 +90,39 @@ def log(day: str) -> str:
 def code_review(code: str = "") -> str:
     """Review some code."""
     return f"Please review this code:\n{code}"
+
+
+class EchoTool(Tool):
+    """A generated tool: `parameters` is the raw schema; it answers with its arguments."""
+
+    async def run(self, arguments: dict[str, Any]) -> ToolResult:
+        return ToolResult(
+            content=[TextContent(type="text", text=json.dumps(arguments))],
+            structured_content={"arguments": arguments},
+        )
+
+
+def register_generated_tools() -> None:
+    path = os.environ.get("MCPDIFF_TOOLS")
+    if not path:
+        return
+    with open(path, encoding="utf-8") as f:
+        definitions = [t["definition"] for t in json.load(f)["tools"]]
+    for d in definitions:
+        try:
+            mcp.add_tool(
+                EchoTool(
+                    name=d["name"],
+                    description=d.get("description") or "A generated tool",
+                    parameters=d["inputSchema"],
+                    annotations={"readOnlyHint": True},
+                )
+            )
+        except Exception as e:  # noqa: BLE001 - a refusal is what mcpdiff records
+            print(f"mcpdiff: add_tool({d['name']!r}) refused: {e}", file=sys.stderr)
+
+
+register_generated_tools()
 
 
 if __name__ == "__main__":

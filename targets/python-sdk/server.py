@@ -3,10 +3,16 @@ requirements.txt), served the way the SDK documents: `MCPServer(...).streamable_
 under uvicorn, defaults untouched (no hardening), bound to loopback.
 
 Usage: python server.py PORT
+
+With MCPDIFF_TOOLS=/abs/tools.json (a `mcpdiff toolset generate` file) every tool of the set is
+registered too, each answering with its arguments. A raw JSON Schema cannot go through the
+function decorator (pydantic derives the schema from the signature), so the tools are `Tool`
+objects handed to `MCPServer(tools=[...])`, the SDK's constructor for prebuilt tools.
 """
 
 import asyncio
 import json
+import os
 import sys
 from typing import Annotated, Any
 
@@ -15,8 +21,38 @@ from pydantic import Field
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.tools.base import Tool
 
-mcp = MCPServer("mcpdiff-fixture")
+
+def _echo() -> str:
+    return ""
+
+
+class EchoTool(Tool):
+    """A generated tool: its `parameters` are the raw schema; it answers with its arguments."""
+
+    async def run(self, arguments: dict[str, Any], context: Any, convert_result: bool = False) -> Any:
+        text = json.dumps(arguments)
+        return self.fn_metadata.convert_result(text) if convert_result else text
+
+
+def generated_tools() -> list[Tool]:
+    path = os.environ.get("MCPDIFF_TOOLS")
+    if not path:
+        return []
+    with open(path, encoding="utf-8") as f:
+        definitions = [t["definition"] for t in json.load(f)["tools"]]
+    out: list[Tool] = []
+    for d in definitions:
+        base = Tool.from_function(_echo, name=d["name"], description=d.get("description") or "A generated tool",
+                                  annotations={"readOnlyHint": True})
+        fields = {k: getattr(base, k) for k in type(base).model_fields}
+        fields["parameters"] = d["inputSchema"]
+        out.append(EchoTool(**fields))
+    return out
+
+
+mcp = MCPServer("mcpdiff-fixture", tools=generated_tools())
 
 
 def header(token: str, **extra: Any) -> Any:

@@ -5,11 +5,20 @@
 // composes in front of a hand-wired node:http server. Defaults otherwise untouched.
 //
 // Usage: node server.mjs PORT
+// With MCPDIFF_TOOLS=/abs/tools.json (a `mcpdiff toolset generate` file) every tool of the set
+// is registered too, its raw inputSchema through fromJsonSchema; each answers with its
+// arguments. A registration the SDK refuses is logged and skipped (mcpdiff compares
+// tools/list with the set).
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createMcpHandler, fromJsonSchema, McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
 
 const port = Number(process.argv[2]);
+const toolSet = process.env.MCPDIFF_TOOLS
+    ? JSON.parse(readFileSync(process.env.MCPDIFF_TOOLS, 'utf8')).tools.map(t => t.definition)
+    : [];
+let reportedRefusals = false;
 const readOnly = { readOnlyHint: true };
 const text = t => ({ content: [{ type: 'text', text: t }] });
 
@@ -86,6 +95,23 @@ function factory() {
             return text(String(to));
         }
     );
+    for (const def of toolSet) {
+        try {
+            server.registerTool(
+                def.name,
+                {
+                    description: def.description ?? 'A generated tool',
+                    annotations: readOnly,
+                    inputSchema: fromJsonSchema(def.inputSchema)
+                },
+                async args => ({ ...text(JSON.stringify(args)), structuredContent: { arguments: args } })
+            );
+        } catch (e) {
+            // once per process: the factory runs per request
+            if (!reportedRefusals) console.error(`mcpdiff: registerTool('${def.name}') refused: ${e?.message ?? e}`);
+        }
+    }
+    reportedRefusals = true;
     server.registerResource(
         'config',
         'file:///projects/myapp/config.json',

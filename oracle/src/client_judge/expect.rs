@@ -15,9 +15,9 @@ pub enum Presence {
     /// A primitive value: the header MUST be sent carrying `text` (before encoding).
     Value { text: String, body: Value },
     /// An object or array where the schema declares a primitive: the spec defines no text
-    /// form, so anything (including no header) is accepted (DEVIATIONS.md D-41); likewise
+    /// form, so anything (including no header) is accepted (DEVIATIONS.md D-42); likewise
     /// an integer argument outside the JavaScript safe range, which itself breaks
-    /// "Integer values MUST be within the safe range" (D-45).
+    /// "Integer values MUST be within the safe range" (D-46).
     Unjudged,
 }
 

@@ -44,7 +44,7 @@ pub fn judge_kept(set: &ToolSet, kept: &[String]) -> Vec<ClientFinding> {
 
 /// Whether the tool's only defect is an integer bound outside the JavaScript safe range: the
 /// oracle's label reads "Integer values MUST be within the safe range" as a constraint on
-/// the schema (AMB-36), a client may read it as one on values; both are accepted (D-44).
+/// the schema (AMB-36), a client may read it as one on values; both are accepted (D-45).
 fn only_integer_bounds(schema: &Value) -> bool {
     label(&without_integer_bounds(schema)).is_ok()
 }

@@ -6,7 +6,7 @@
 //! request.rs). The per-annotation expectations live in expect.rs, the reading of one sent
 //! header value in value.rs, and a reference client with one mutant per client rule (the
 //! calibration that shows every rule can fail) in reference.rs. Rules are the `CLIENT-*`
-//! entries of the rule table; interpretations are DEVIATIONS.md D-37..D-45.
+//! entries of the rule table; interpretations are DEVIATIONS.md D-38..D-46.
 
 mod calibration;
 mod expect;

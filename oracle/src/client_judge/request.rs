@@ -47,7 +47,7 @@ impl RecordedRequest {
 
 /// Whether a request speaks this revision: its body carries
 /// `params._meta["io.modelcontextprotocol/protocolVersion"]` and it is not `initialize`.
-/// Legacy-era requests (a client's fallback) are not judged by the header rules (D-42).
+/// Legacy-era requests (a client's fallback) are not judged by the header rules (D-43).
 pub fn is_modern(body: &Value) -> bool {
     body.get("method").and_then(Value::as_str) != Some("initialize")
         && body
@@ -175,7 +175,7 @@ fn protocol_version(req: &RecordedRequest, body: &Value, out: &mut Vec<ClientFin
 }
 
 /// The `Mcp-Param-*` headers of a call of `name`. Unknown and invalid tools are not judged
-/// here: keeping an invalid tool is already CLIENT-TOOL-EXCLUDE (D-42).
+/// here: keeping an invalid tool is already CLIENT-TOOL-EXCLUDE (D-43).
 fn params(
     set: &ToolSet,
     name: &str,

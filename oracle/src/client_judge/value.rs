@@ -21,9 +21,9 @@ pub enum ValueKind {
 }
 
 /// The header values a conforming client may send for `text` (the type-converted body
-/// value): the canonical encoding, the sentinel form of any value (D-37), the plain form
-/// where the spec is ambiguous about encoding (internal HTAB, D-38; the prefix/suffix
-/// overlap `=?base64?=`, D-39), and `42.0` beside `42` for an integral float body (D-40).
+/// value): the canonical encoding, the sentinel form of any value (D-38), the plain form
+/// where the spec is ambiguous about encoding (internal HTAB, D-39; the prefix/suffix
+/// overlap `=?base64?=`, D-40), and `42.0` beside `42` for an integral float body (D-41).
 pub fn allowed_values(text: &str, body: &Value) -> Vec<String> {
     let mut out = vec![encode_header_value(text)];
     let sentinel = format!("{PREFIX}{}{SUFFIX}", STANDARD.encode(text.as_bytes()));
@@ -155,7 +155,7 @@ mod tests {
             p(s, c, json!(c), "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="),
             Ok(())
         );
-        // unnecessary encoding (D-37), internal HTAB plain (D-38)
+        // unnecessary encoding (D-38), internal HTAB plain (D-39)
         assert_eq!(p(s, "ab", json!("ab"), "=?base64?YWI=?="), Ok(()));
         assert_eq!(p(s, "a\tb", json!("a\tb"), "a\tb"), Ok(()));
         assert_eq!(p(ParamKind::Integer, "42.0", json!(42.0), "42"), Ok(()));

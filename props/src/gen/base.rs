@@ -4,7 +4,11 @@
 
 use super::args::arguments;
 use mcpdiff_oracle::client::conformant_case;
+use mcpdiff_oracle::surface::ToolDecl;
 use mcpdiff_oracle::{Case, Surface};
+
+/// Tools that get a choice of their own; the rest of a large surface share one.
+const TOOLS_EACH: usize = 32;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -36,7 +40,7 @@ fn calls(s: &Surface) -> BoxedStrategy<(String, Value)> {
     if s.capabilities.prompts || !s.prompts.is_empty() {
         choices.push((1, fixed("prompts/list", json!({}))));
     }
-    for t in s.tools.iter().take(32) {
+    for t in s.tools.iter().take(TOOLS_EACH) {
         let name = t.name.clone();
         // annotated tools are where header bugs hide: weight them up
         let annotated = t.header_params.as_ref().is_ok_and(|p| !p.is_empty());
@@ -50,6 +54,24 @@ fn calls(s: &Surface) -> BoxedStrategy<(String, Value)> {
             })
             .boxed();
         choices.push((w, strat));
+    }
+    // a large surface (`run --tools FILE`: a generated tool set): the tools past the first
+    // TOOLS_EACH share one choice, picked uniformly, weighted like that many annotated tools
+    let rest: Vec<ToolDecl> = s.tools.iter().skip(TOOLS_EACH).cloned().collect();
+    if !rest.is_empty() {
+        let w = 12 * rest.len().min(TOOLS_EACH) as u32;
+        let pick = prop::sample::select(rest)
+            .prop_flat_map(|t| {
+                let name = t.name.clone();
+                arguments(&t.input_schema).prop_map(move |a| {
+                    (
+                        "tools/call".to_string(),
+                        json!({"name": name, "arguments": a}),
+                    )
+                })
+            })
+            .boxed();
+        choices.push((w, pick));
     }
     choices.push((
         1,

@@ -14,7 +14,7 @@ mod calls;
 mod schema;
 
 pub use calls::{calls_for, leaves, Leaf};
-pub use schema::{planned_schema, PlannedSchema};
+pub use schema::{planned_schema, PlannedSchema, BAD_TOKENS, EDGE_TOKENS};
 
 use crate::strategies::schemas::Defect;
 use mcpdiff_oracle::annotations::AnnotationError;
