@@ -138,3 +138,41 @@ async fn the_retry_probe_passes_the_reference_and_catches_no_retry() {
     assert_eq!(rules, vec!["CLIENT-MISMATCH-RETRY"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every installed client SDK target runs end to end against the calibration set: it speaks
+/// 2026-07-28, lists the tools and calls the kept ones (what it does wrong is the report's
+/// business, not this test's). Targets not installed are skipped with a message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn installed_client_targets_run_end_to_end() {
+    use mcpdiff::targets::manifest::{self, TargetKind};
+    let all = manifest::of_kind(
+        manifest::load_all(&manifest::targets_dir()).expect("manifests"),
+        TargetKind::Client,
+    );
+    let set = calibration_set();
+    for m in all {
+        if !m.installed() {
+            eprintln!(
+                "skipped: client target {} is not installed (mcpdiff targets install {})",
+                m.name, m.name
+            );
+            continue;
+        }
+        let j = clients::run_once(&m, &set, Duration::from_secs(90))
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", m.name));
+        assert!(j.modern, "{}: never spoke 2026-07-28", m.name);
+        assert!(
+            j.outcome.kept.is_some(),
+            "{}: {:?}",
+            m.name,
+            j.outcome.errors
+        );
+        let calls = j
+            .requests
+            .iter()
+            .filter(|r| r.body.windows(12).any(|w| w == b"\"tools/call\""))
+            .count();
+        assert!(calls >= 10, "{}: only {calls} tools/call requests", m.name);
+    }
+}
