@@ -35,7 +35,7 @@ pub struct Judged {
 
 /// Run the driver of `m` once against `set` and judge what it did.
 pub async fn run_once(m: &Manifest, set: &ToolSet, limit: Duration) -> Result<Judged, String> {
-    let recorder = Recorder::start(set.clone(), false)
+    let recorder = Recorder::start(set.clone(), None)
         .await
         .map_err(|e| format!("cannot start the recording server: {e}"))?;
     let url = recorder.url.clone();
@@ -67,13 +67,14 @@ pub async fn run_once(m: &Manifest, set: &ToolSet, limit: Duration) -> Result<Ju
     })
 }
 
-/// The retry probe: serve one annotated tool, refuse its first call with 400 / -32020 and
-/// judge whether the client lists the tools again and retries (CLIENT-MISMATCH-RETRY).
+/// The retry probe: serve one tool without its annotation, refuse its first call with
+/// 400 / -32020, then publish it with the annotation, and judge whether the client lists the
+/// tools again and retries with the new header (CLIENT-MISMATCH-RETRY).
 pub async fn retry_probe(
     m: &Manifest,
     limit: Duration,
 ) -> Result<(Vec<ClientFinding>, Vec<String>), String> {
-    let tool = mcpdiff_oracle::client_judge::calibration_set()
+    let annotated = mcpdiff_oracle::client_judge::calibration_set()
         .tools
         .into_iter()
         .find(|t| t.name() == "echo_region")
@@ -82,13 +83,25 @@ pub async fn retry_probe(
             t
         })
         .ok_or("the calibration set has no echo_region")?;
-    let set = ToolSet::new(None, vec![tool]);
-    let recorder = Recorder::start(set.clone(), true)
+    let mut plain = annotated.definition.clone();
+    if let Some(p) = plain.pointer_mut("/inputSchema/properties/region") {
+        p.as_object_mut().map(|o| o.remove("x-mcp-header"));
+    }
+    let before = ToolSet::new(
+        None,
+        vec![mcpdiff_oracle::toolset::GeneratedTool::labelled(
+            plain,
+            annotated.calls.clone(),
+            None,
+        )],
+    );
+    let after = ToolSet::new(None, vec![annotated]);
+    let recorder = Recorder::start(before.clone(), Some(after.clone()))
         .await
         .map_err(|e| format!("cannot start the recording server: {e}"))?;
     let url = recorder.url.clone();
     let mm = m.clone();
-    let outcome = tokio::task::spawn_blocking(move || run_driver(&mm, &url, &set, limit))
+    let outcome = tokio::task::spawn_blocking(move || run_driver(&mm, &url, &before, limit))
         .await
         .map_err(|e| format!("driver task failed: {e}"))?;
     let rec = recorder.finish().await;
@@ -99,7 +112,8 @@ pub async fn retry_probe(
         .iter()
         .map(|e| format!("retry probe: {e}"))
         .collect();
-    let findings = mcpdiff_oracle::client_judge::judge_retry(&rec.requests, &rec.refused);
+    let findings =
+        mcpdiff_oracle::client_judge::judge_retry(&rec.requests, &rec.refused, Some(&after));
     Ok((findings, errors))
 }
 

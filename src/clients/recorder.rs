@@ -29,8 +29,9 @@ pub const ENDPOINT: &str = "/mcp";
 struct Shared {
     set: ToolSet,
     log: Mutex<Recording>,
-    /// Refuse the first `tools/call` with 400 / -32020 (the retry probe).
-    refuse_first_call: bool,
+    /// The retry probe: refuse the first `tools/call` with 400 / -32020 and serve this set
+    /// from then on (the changed `inputSchema` the client should pick up).
+    then_serve: Option<ToolSet>,
 }
 
 /// What a recording server saw.
@@ -50,14 +51,15 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// Bind a free loopback port and serve `set` until [`Recorder::finish`].
-    pub async fn start(set: ToolSet, refuse_first_call: bool) -> std::io::Result<Recorder> {
+    /// Bind a free loopback port and serve `set`; with `then_serve`, refuse the first
+    /// `tools/call` with 400 / -32020 and serve `then_serve` after it.
+    pub async fn start(set: ToolSet, then_serve: Option<ToolSet>) -> std::io::Result<Recorder> {
         let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
         let addr = listener.local_addr()?;
         let shared = Arc::new(Shared {
             set,
             log: Mutex::new(Recording::default()),
-            refuse_first_call,
+            then_serve,
         });
         let (stop, mut stopped) = oneshot::channel::<()>();
         let s = shared.clone();
@@ -114,14 +116,14 @@ async fn handle(
         Ok(b) => b.to_bytes().to_vec(),
         Err(_) => return Ok(plain(413, "")),
     };
-    let refuse = {
+    let (refuse, after_refusal) = {
         let mut log = s.log.lock().unwrap_or_else(|e| e.into_inner());
         let is_call = method == "POST"
             && serde_json::from_slice::<serde_json::Value>(&body)
                 .ok()
                 .and_then(|b| b.get("method").cloned())
                 == Some(serde_json::Value::from("tools/call"));
-        let refuse = s.refuse_first_call && is_call && log.refused.is_empty();
+        let refuse = s.then_serve.is_some() && is_call && log.refused.is_empty();
         if log.requests.len() < MAX_REQUESTS {
             if refuse {
                 let at = log.requests.len();
@@ -133,7 +135,7 @@ async fn handle(
                 body: body.clone(),
             });
         }
-        refuse
+        (refuse, !log.refused.is_empty())
     };
     if !path_ok {
         return Ok(plain(404, ""));
@@ -147,7 +149,10 @@ async fn handle(
     let a = if refuse {
         super::answer::header_mismatch(&body)
     } else {
-        answer(&s.set, &body)
+        match (&s.then_serve, after_refusal) {
+            (Some(changed), true) => answer(changed, &body),
+            _ => answer(&s.set, &body),
+        }
     };
     Ok(match a.body {
         None => plain(a.status, ""),

@@ -83,10 +83,22 @@ pub fn run(args: Args) -> ExitCode {
             println!("{:<24} breaks {rule}", m.name());
         }
         println!("{:<24} breaks {}", NO_RETRY, rules::client::MISMATCH_RETRY);
+        println!(
+            "{:<24} breaks {}",
+            STALE_RETRY,
+            rules::client::MISMATCH_RETRY
+        );
         return ExitCode::SUCCESS;
     }
-    let retry = args.mutant.as_deref() != Some(NO_RETRY);
-    let named = args.mutant.as_deref().filter(|m| *m != NO_RETRY);
+    let retry = match args.mutant.as_deref() {
+        Some(NO_RETRY) => Retry::No,
+        Some(STALE_RETRY) => Retry::Stale,
+        _ => Retry::Fresh,
+    };
+    let named = args
+        .mutant
+        .as_deref()
+        .filter(|m| *m != NO_RETRY && *m != STALE_RETRY);
     let mutant = match named.map(ClientMutant::by_name) {
         Some(None) => return fail("unknown client mutant; `--mutant list` names them"),
         Some(m) => m,
@@ -120,6 +132,8 @@ pub fn run(args: Args) -> ExitCode {
 
 /// The mutant that does not retry after a HeaderMismatch (a conversation, not a request).
 const NO_RETRY: &str = "no-retry";
+/// The mutant that retries with the headers of the tool definition it had before.
+const STALE_RETRY: &str = "stale-retry";
 
 /// Whether an answer is a JSON-RPC error with code -32020.
 fn is_mismatch(o: &Observation) -> bool {
@@ -132,9 +146,20 @@ fn is_mismatch(o: &Observation) -> bool {
     }
 }
 
+/// What the client does after a HeaderMismatch refusal.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Retry {
+    /// tools/list, then the call again with the re-listed definition's headers (the SHOULD).
+    Fresh,
+    /// tools/list, then the call again with the old headers.
+    Stale,
+    /// Nothing.
+    No,
+}
+
 async fn drive(
     client: ReferenceClient,
-    retry: bool,
+    retry: Retry,
     endpoint: &Endpoint,
     calls: &[Value],
 ) -> ExitCode {
@@ -180,14 +205,27 @@ async fn drive(
         for call in &tool.calls {
             let req = client.request(tool, call.arguments.as_ref(), id);
             id += 1;
-            let mut answer = http.send(&case(endpoint, req.clone()), endpoint).await;
-            if retry && is_mismatch(&answer) {
+            let mut answer = http.send(&case(endpoint, req), endpoint).await;
+            if retry != Retry::No && is_mismatch(&answer) {
                 // the spec's SHOULD: list the tools again, then retry the original request
-                let _ = http
+                // with the headers the (possibly changed) inputSchema asks for
+                let relisted = http
                     .send(&case(endpoint, plain(id, "tools/list")), endpoint)
                     .await;
                 id += 1;
-                answer = http.send(&case(endpoint, req), endpoint).await;
+                let fresh = result(&relisted)
+                    .and_then(|r| r.get("tools"))
+                    .and_then(Value::as_array)
+                    .and_then(|ts| {
+                        ts.iter()
+                            .find(|d| d.get("name") == tool.definition.get("name"))
+                    })
+                    .map(|d| GeneratedTool::labelled(d.clone(), Vec::new(), None))
+                    .filter(|_| retry == Retry::Fresh);
+                let again =
+                    client.request(fresh.as_ref().unwrap_or(tool), call.arguments.as_ref(), id);
+                id += 1;
+                answer = http.send(&case(endpoint, again), endpoint).await;
             }
             match result(&answer) {
                 Some(_) => done += 1,
