@@ -26,7 +26,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Fuzz endpoints against the oracle and each other (no URL: the in-process reference
-    /// server, four mutants and every bundled SDK target; --no-bundled: no SDK targets).
+    /// server, four mutants and every bundled SDK server and client target; --no-bundled:
+    /// no SDK targets; --clients: client SDKs against the recording server).
     Run(cmd::run::Args),
     /// Print the rule table the oracle encodes (id, level, spec section, sentence).
     Rules(cmd::rules::Args),

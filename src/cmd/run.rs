@@ -1,7 +1,8 @@
 //! `mcpdiff run [URL...]`: the main job. With URLs it fuzzes those endpoints; with none it
 //! starts the reference server and four mutants in process plus every bundled real-SDK
 //! target (`targets/`, installed first when missing; `--no-bundled` skips them), so a
-//! newcomer's first command shows real findings.
+//! newcomer's first command shows real findings. Bundled client targets (`kind = "client"`)
+//! run after the server matrix against mcpdiff's recording server (`run_clients.rs`).
 
 use mcpdiff::baseline::Baseline;
 use mcpdiff::report::{self, terminal};
@@ -24,7 +25,7 @@ const DEFAULT_MUTANTS: [&str; 4] = [
 
 #[derive(clap::Args)]
 #[command(after_help = "EXAMPLES:
-  mcpdiff run                                   # reference + 4 mutants + every bundled SDK target
+  mcpdiff run                                   # reference + 4 mutants + every bundled SDK target (servers, clients)
   mcpdiff run --no-bundled                      # reference server + mutants only, in process
   mcpdiff run --bundled python-sdk,ts-sdk       # only those bundled SDK targets (+ URLs given)
   mcpdiff run --clients                         # only the bundled client SDK targets
@@ -39,7 +40,8 @@ EXIT STATUS:
   2  the run could not be done (bad flag, unreachable target, unwritable file)")]
 pub struct Args {
     /// Endpoints to test (http://host:port/path). None: the in-process reference server, the
-    /// mutants named by --mutants (four by default) and every bundled SDK target.
+    /// mutants named by --mutants (four by default), every bundled SDK server target and
+    /// every bundled client target.
     pub urls: Vec<String>,
     /// Start these bundled targets (`mcpdiff targets list`; comma-separated; no value: all)
     /// and test them beside the URLs given. Missing ones are installed first.
