@@ -96,7 +96,7 @@ pub fn markdown(rows: &[ClientTargetReport]) -> String {
                 f.rule,
                 f.count,
                 md_cell(&example(f)),
-                md_cell(f.sentence),
+                md_cell(&f.sentence),
                 f.spec
             );
             if let Some(line) = repro(f) {
@@ -137,8 +137,8 @@ pub fn html(rows: &[ClientTargetReport]) -> String {
                 esc(f.rule.0),
                 f.count,
                 esc(&example(f)),
-                esc(f.sentence),
-                esc(f.spec),
+                esc(&f.sentence),
+                esc(&f.spec),
                 repro(f).map(|l| format!("<pre>{}</pre>", esc(&l))).unwrap_or_default()
             );
         }

@@ -12,11 +12,11 @@ use mcpdiff_oracle::rules::{
     RuleId,
 };
 use mcpdiff_oracle::toolset::ToolSet;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The verdict of one client target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// No MUST client rule broken (SHOULD findings may be listed).
@@ -30,23 +30,23 @@ pub enum Verdict {
 }
 
 /// One (rule, tool, header) group of findings.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct FindingGroup {
     pub rule: RuleId,
-    pub level: &'static str,
-    pub sentence: &'static str,
-    pub spec: &'static str,
+    pub level: String,
+    pub sentence: String,
+    pub spec: String,
     /// How many observations broke it.
     pub count: usize,
     /// The first observation.
     pub example: ClientFinding,
     /// The minimal tool definition plus arguments that still reproduce it, when shrunk.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repro: Option<Repro>,
 }
 
 /// One client target's row.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ClientTargetReport {
     pub name: String,
     pub package: String,
@@ -54,11 +54,11 @@ pub struct ClientTargetReport {
     pub verdict: Verdict,
     /// `2026-07-28`, or `legacy` when the client only ever spoke the initialize era.
     pub era: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     pub tools_served: usize,
     pub tools_invalid: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kept: Option<Vec<String>>,
     pub wrongly_kept: Vec<String>,
     pub wrongly_dropped: Vec<String>,
@@ -113,9 +113,9 @@ impl ClientTargetReport {
                 .and_modify(|g| g.count += 1)
                 .or_insert_with(|| FindingGroup {
                     rule: f.rule,
-                    level: rule.map_or("MUST", |r| r.level.as_str()),
-                    sentence: rule.map_or("", |r| r.sentence),
-                    spec: rule.map_or("", |r| r.spec),
+                    level: rule.map_or("MUST", |r| r.level.as_str()).to_string(),
+                    sentence: rule.map_or("", |r| r.sentence).to_string(),
+                    spec: rule.map_or("", |r| r.spec).to_string(),
                     count: 1,
                     example: f.clone(),
                     repro: repros
@@ -138,7 +138,7 @@ impl ClientTargetReport {
             Verdict::Timeout
         } else if !findings
             .iter()
-            .any(|f| matches!(f.level, "MUST" | "MUST NOT"))
+            .any(|f| matches!(f.level.as_str(), "MUST" | "MUST NOT"))
         {
             // SHOULD findings are listed but do not fail the target
             Verdict::Pass

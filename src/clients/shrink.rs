@@ -9,19 +9,19 @@ use crate::targets::Manifest;
 use mcpdiff_oracle::client_judge::ClientFinding;
 use mcpdiff_oracle::rules::RuleId;
 use mcpdiff_oracle::toolset::{GeneratedTool, ToolCall, ToolSet};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
 
 /// A shrunk reproducer.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Repro {
     pub rule: RuleId,
     pub tool: String,
     /// The tool definition served alone.
     pub definition: Value,
     /// The one call's arguments (absent for tools/list findings).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arguments: Option<Value>,
     /// Whether serving this tool alone reproduced the finding (false: it needs other tools).
     pub reproduced: bool,

@@ -19,8 +19,8 @@ pub struct RunReport {
     /// Baseline entries for targets of this run that no longer reproduce.
     #[serde(default)]
     pub baseline_stale: Vec<crate::baseline::KnownFinding>,
-    /// The client matrix (client targets of `--clients`; written, not read back).
-    #[serde(default, skip_deserializing, skip_serializing_if = "Vec::is_empty")]
+    /// The client matrix (client targets of `--clients` or a no-URL run).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clients: Vec<crate::clients::ClientTargetReport>,
 }
 

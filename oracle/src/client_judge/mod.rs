@@ -25,27 +25,27 @@ pub use retry::judge_retry;
 pub use value::{allowed_values, judge_value, ValueKind};
 
 use crate::rules::RuleId;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One client rule broken by one observation.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClientFinding {
     pub rule: RuleId,
     /// The tool concerned (absent for requests that name none).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
     /// The header concerned, as the spec names it (`Mcp-Param-Region`, `Mcp-Name`, ...).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub header: Option<String>,
     /// What the client sent (`None`: nothing, e.g. a missing header or a dropped tool).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sent: Option<String>,
     /// The answers the rule allows (`[]` with `omit` meaning "no header"), for the report.
     pub allowed: Vec<String>,
     /// One line: what went wrong.
     pub detail: String,
     /// The call's `arguments` as the client sent them (tools/call findings only).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arguments: Option<serde_json::Value>,
 }
 
