@@ -67,7 +67,9 @@ pub fn answer(set: &ToolSet, body: &[u8]) -> Answer {
         "server/discover" => result(
             id,
             json!({"supportedVersions": [MODERN_VERSION],
-                   "capabilities": {"tools": {"listChanged": false}},
+                   "capabilities": {"tools": {"listChanged": false},
+                                    "resources": {"listChanged": false},
+                                    "prompts": {"listChanged": false}},
                    "instructions": "mcpdiff recording server",
                    "ttlMs": 0, "cacheScope": "private"}),
         ),
@@ -94,6 +96,26 @@ pub fn answer(set: &ToolSet, body: &[u8]) -> Answer {
                 json!({"content": [{"type": "text", "text": args.to_string()}], "isError": false}),
             )
         }
+        "resources/read" => {
+            let uri = msg.pointer("/params/uri").cloned().unwrap_or(Value::Null);
+            result(
+                id,
+                json!({"contents": [{"uri": uri, "mimeType": "text/plain", "text": "mcpdiff"}],
+                       "ttlMs": 0, "cacheScope": "private"}),
+            )
+        }
+        "prompts/get" => result(
+            id,
+            json!({"messages": [{"role": "user", "content": {"type": "text", "text": "mcpdiff"}}]}),
+        ),
+        "resources/list" => result(
+            id,
+            json!({"resources": [], "ttlMs": 0, "cacheScope": "private"}),
+        ),
+        "prompts/list" => result(
+            id,
+            json!({"prompts": [], "ttlMs": 0, "cacheScope": "private"}),
+        ),
         "ping" => result(id, json!({})),
         _ => error(404, Some(id), -32601, "Method not found"),
     }

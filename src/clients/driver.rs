@@ -26,7 +26,8 @@ pub struct DriverOutcome {
     pub seconds: f64,
 }
 
-/// The calls file a driver reads: every call of every tool of the set, in order.
+/// The calls file a driver reads: every call of every tool of the set, in order, and the
+/// resource URIs to read and prompt names to get (the `Mcp-Name` probes).
 pub fn calls_file(set: &ToolSet) -> Value {
     let calls: Vec<Value> = set
         .tools
@@ -41,7 +42,11 @@ pub fn calls_file(set: &ToolSet) -> Value {
             })
         })
         .collect();
-    json!({ "calls": calls })
+    json!({
+        "calls": calls,
+        "reads": mcpdiff_oracle::client_judge::NAME_PROBE_URIS,
+        "prompts": mcpdiff_oracle::client_judge::NAME_PROBE_PROMPTS,
+    })
 }
 
 fn quote(p: &Path) -> String {

@@ -8,6 +8,7 @@ use mcpdiff::transport::{Client, Endpoint, Limits};
 use mcpdiff_oracle::case::MODERN_VERSION;
 use mcpdiff_oracle::client::request_body;
 use mcpdiff_oracle::client_judge::{ClientMutant, RecordedRequest, ReferenceClient, MUTANTS};
+use mcpdiff_oracle::encoding::encode_header_value;
 use mcpdiff_oracle::toolset::{GeneratedTool, ToolCall, ToolSet};
 use mcpdiff_oracle::{rules, Body, Case, Observation};
 use serde_json::{json, Value};
@@ -47,7 +48,12 @@ fn case(endpoint: &Endpoint, r: RecordedRequest) -> Case {
 
 /// A conforming request for a method with no mirrored name or parameters.
 fn plain(id: u64, method: &str) -> RecordedRequest {
-    let body = request_body(&json!(id), method, &json!({}));
+    with_params(id, method, &json!({}))
+}
+
+/// A conforming request for `method` with `params` (standard headers only).
+fn with_params(id: u64, method: &str, params: &Value) -> RecordedRequest {
+    let body = request_body(&json!(id), method, params);
     RecordedRequest {
         method: "POST".into(),
         headers: vec![
@@ -108,11 +114,11 @@ pub fn run(args: Args) -> ExitCode {
         Ok(e) => e,
         Err(e) => return fail(&format!("bad URL {}: {e:?}", args.url)),
     };
-    let calls: Vec<Value> = match std::fs::read_to_string(&args.calls)
+    let plan: Value = match std::fs::read_to_string(&args.calls)
         .map_err(|e| e.to_string())
         .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()))
     {
-        Ok(v) => v["calls"].as_array().cloned().unwrap_or_default(),
+        Ok(v) => v,
         Err(e) => {
             return fail(&format!(
                 "cannot read calls file {}: {e}",
@@ -127,7 +133,7 @@ pub fn run(args: Args) -> ExitCode {
         Ok(rt) => rt,
         Err(e) => return fail(&format!("cannot start the async runtime: {e}")),
     };
-    rt.block_on(drive(ReferenceClient { mutant }, retry, &endpoint, &calls))
+    rt.block_on(drive(ReferenceClient { mutant }, retry, &endpoint, &plan))
 }
 
 /// The mutant that does not retry after a HeaderMismatch (a conversation, not a request).
@@ -161,8 +167,9 @@ async fn drive(
     client: ReferenceClient,
     retry: Retry,
     endpoint: &Endpoint,
-    calls: &[Value],
+    plan: &Value,
 ) -> ExitCode {
+    let calls: &[Value] = plan["calls"].as_array().map_or(&[], Vec::as_slice);
     let http = Client::new(Limits::default());
     let _ = http
         .send(&case(endpoint, plain(1, "server/discover")), endpoint)
@@ -231,6 +238,42 @@ async fn drive(
                 Some(_) => done += 1,
                 None => errors.push(format!("{}: no result", tool.name())),
             }
+        }
+    }
+    // the Mcp-Name probes: resources/read by URI, prompts/get by name
+    let names = |key: &str| -> Vec<String> {
+        plan.get(key)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let probes = names("reads")
+        .into_iter()
+        .map(|u| ("resources/read", "uri", u))
+        .chain(
+            names("prompts")
+                .into_iter()
+                .map(|n| ("prompts/get", "name", n)),
+        );
+    for (method, field, value) in probes {
+        let mut req = with_params(id, method, &json!({ field: value }));
+        id += 1;
+        let name = match client.mutant {
+            Some(ClientMutant::NoMcpName) => None,
+            Some(ClientMutant::NamePlain) => Some(value.clone()),
+            _ => Some(encode_header_value(&value)),
+        };
+        if let Some(n) = name {
+            req.headers.push(("Mcp-Name".into(), n.into_bytes()));
+        }
+        match result(&http.send(&case(endpoint, req), endpoint).await) {
+            Some(_) => done += 1,
+            None => errors.push(format!("{method} {value}: no result")),
         }
     }
     println!("{}", json!({"done": done, "errors": errors}));

@@ -3,7 +3,8 @@
 // Connects the way the SDK's client guide does (Client + StreamableHTTPClientTransport,
 // versionNegotiation mode 'auto' for the 2026-07-28 lifecycle),
 // lists every tool, prints {"kept": [names]} as one JSON line, then calls each kept tool with
-// each argument object the calls file gives for it ({"calls": [{"tool", "arguments"?}]}) and
+// each argument object the calls file gives for it ({"calls": [{"tool", "arguments"?}]}), reads
+// each of "reads" (resource URIs) and gets each of "prompts" (prompt names), and
 // prints {"done": n, "errors": [...]}. mcpdiff records what the client sent; the driver only
 // does what an application using the SDK would do.
 import { readFileSync } from 'node:fs';
@@ -15,8 +16,10 @@ if (!url || !callsPath) {
   process.exit(2);
 }
 let calls;
+let plan;
 try {
-  calls = JSON.parse(readFileSync(callsPath, 'utf8')).calls ?? [];
+  plan = JSON.parse(readFileSync(callsPath, 'utf8'));
+  calls = plan.calls ?? [];
 } catch (e) {
   console.error(`cannot read calls file ${callsPath}: ${e.message}`);
   process.exit(2);
@@ -57,6 +60,22 @@ for (const call of calls) {
     done += 1;
   } catch (e) {
     errors.push(`${call.tool}: ${e.message}`);
+  }
+}
+for (const uri of plan.reads ?? []) {
+  try {
+    await client.readResource({ uri });
+    done += 1;
+  } catch (e) {
+    errors.push(`read ${uri}: ${e.message}`);
+  }
+}
+for (const name of plan.prompts ?? []) {
+  try {
+    await client.getPrompt({ name });
+    done += 1;
+  } catch (e) {
+    errors.push(`prompt ${name}: ${e.message}`);
   }
 }
 console.log(JSON.stringify({ done, errors }));

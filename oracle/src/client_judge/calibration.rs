@@ -248,3 +248,15 @@ pub fn edge_set() -> ToolSet {
     }
     ToolSet::new(None, tools)
 }
+
+/// Resource URIs a driver reads and prompt names it gets, for the `Mcp-Name` rules on
+/// `resources/read` and `prompts/get`: plain, with an inner space, non-ASCII, and
+/// sentinel-looking (streamable-http.mdx § Standard Request Headers).
+pub const NAME_PROBE_URIS: &[&str] = &[
+    "file:///projects/myapp/config.json",
+    "file:///tmp/r\u{e9}sum\u{e9}.txt",
+    "mem://a b",
+    "=?base64?uri?=",
+];
+/// See [`NAME_PROBE_URIS`].
+pub const NAME_PROBE_PROMPTS: &[&str] = &["code_review", "r\u{e9}sum\u{e9}", "=?base64?p?="];

@@ -16,7 +16,7 @@ mod request;
 mod retry;
 mod value;
 
-pub use calibration::{calibration_set, edge_set};
+pub use calibration::{calibration_set, edge_set, NAME_PROBE_PROMPTS, NAME_PROBE_URIS};
 pub use expect::{param_expectations, ParamExpectation, Presence};
 pub use listing::judge_kept;
 pub use reference::{reference_request, ClientMutant, ReferenceClient, MUTANTS};

@@ -4,10 +4,13 @@
 //! lifecycle: `serve_with_lifecycle` with `ClientLifecycleMode::Discover`), lists every
 //! tool, prints `{"kept": [names]}` as one JSON line on stdout, then calls each kept tool with
 //! each argument object the calls file gives for it (`{"calls": [{"tool", "arguments"?}]}`)
-//! and prints `{"done": n, "errors": [...]}`. What the client sent is recorded by mcpdiff, not
+//! (then reads each of `reads` and gets each of `prompts`, the `Mcp-Name` probes) and prints
+//! `{"done": n, "errors": [...]}`. What the client sent is recorded by mcpdiff, not
 //! here: the driver only does what an application using the SDK would do.
 
-use rmcp::model::{CallToolRequestParams, ProtocolVersion};
+use rmcp::model::{
+    CallToolRequestParams, GetPromptRequestParams, ProtocolVersion, ReadResourceRequestParams,
+};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use serde_json::{json, Value};
@@ -65,6 +68,20 @@ async fn main() {
         match client.call_tool(params).await {
             Ok(_) => done += 1,
             Err(e) => errors.push(format!("{name}: {e}")),
+        }
+    }
+    for uri in calls["reads"].as_array().into_iter().flatten() {
+        let Some(uri) = uri.as_str() else { continue };
+        match client.read_resource(ReadResourceRequestParams::new(uri)).await {
+            Ok(_) => done += 1,
+            Err(e) => errors.push(format!("read {uri}: {e}")),
+        }
+    }
+    for name in calls["prompts"].as_array().into_iter().flatten() {
+        let Some(name) = name.as_str() else { continue };
+        match client.get_prompt(GetPromptRequestParams::new(name)).await {
+            Ok(_) => done += 1,
+            Err(e) => errors.push(format!("prompt {name}: {e}")),
         }
     }
     println!("{}", json!({"done": done, "errors": errors}));
