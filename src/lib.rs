@@ -3,6 +3,7 @@
 
 pub mod baseline;
 pub mod card;
+pub mod clients;
 pub mod corpus;
 pub mod report;
 pub mod runner;

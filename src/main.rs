@@ -32,7 +32,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Fuzz endpoints against the oracle and each other (no URL: the in-process reference
-    /// server, four mutants and every bundled SDK target; --no-bundled: no SDK targets).
+    /// server, four mutants and every bundled SDK server and client target; --no-bundled:
+    /// no SDK targets; --clients: client SDKs against the recording server).
     Run(cmd::run::Args),
     /// Print the rule table the oracle encodes (id, level, spec section, sentence).
     Rules(cmd::rules::Args),
@@ -53,6 +54,9 @@ enum Command {
     /// Scan an origin's MCP Server Card as the public scanner does, and check it against
     /// the endpoint it names.
     Card(cmd::card::Args),
+    /// The oracle's reference client (or a client mutant) as a client driver: lists the
+    /// tools of URL and calls them as the calls file says (calibrates `run --clients`).
+    ReferenceClient(cmd::reference_client::Args),
     /// Measurements for benches/side_by_side.sh (judge rate, time to catch each mutant).
     #[command(hide = true)]
     Bench(cmd::bench::Args),
@@ -72,5 +76,6 @@ fn main() -> ExitCode {
         Command::Bench(args) => cmd::bench::run(args),
         Command::Targets(args) => cmd::targets::run(args),
         Command::Toolset(args) => cmd::toolset::run(args),
+        Command::ReferenceClient(args) => cmd::reference_client::run(args),
     }
 }

@@ -131,6 +131,7 @@ fn hand_built() -> RunReport {
             case: Case::post("/mcp", &[], "<script>"),
         }],
         baseline_stale: vec![],
+        clients: vec![],
     }
 }
 

@@ -9,6 +9,7 @@ pub mod annotations;
 pub mod case;
 pub mod check;
 pub mod client;
+pub mod client_judge;
 pub mod encoding;
 pub mod fixture;
 pub mod judge;

@@ -6,6 +6,7 @@
 //! identically to the quote and to the page. Also checked: ids unique, fields non-empty, every
 //! judged id present, the `judged` flags, and a floor on the number of core MUST rules.
 
+use mcpdiff_oracle::rules::client::CLIENT_JUDGED_IDS;
 use mcpdiff_oracle::rules::{Level, JUDGED_IDS, RULES};
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
@@ -220,9 +221,13 @@ fn ids_unique_fields_non_empty_spec_exists() {
 
 #[test]
 fn judged_ids_are_in_the_table_and_flagged() {
-    let judged: HashSet<_> = JUDGED_IDS.iter().copied().collect();
+    let judged: HashSet<_> = JUDGED_IDS
+        .iter()
+        .chain(CLIENT_JUDGED_IDS)
+        .copied()
+        .collect();
     let table: HashSet<_> = RULES.iter().map(|r| r.id).collect();
-    let mut failures: Vec<String> = JUDGED_IDS
+    let mut failures: Vec<String> = judged
         .iter()
         .filter(|id| !table.contains(id))
         .map(|id| format!("{id}: emitted by the judge but missing from the table"))

@@ -82,13 +82,17 @@ pub fn write_outputs(rep: &RunReport, out: &OutputArgs) -> Result<(), String> {
 /// Whether the report fails a gate: a MUST finding outside the baseline, or with `strict`
 /// also a SHOULD finding outside it.
 pub fn fails(rep: &RunReport, strict: bool) -> bool {
-    rep.targets.iter().any(|t| {
-        t.blocking
-            || (strict
-                && t.findings
-                    .iter()
-                    .any(|f| f.severity == "advisory" && !f.baselined))
-    })
+    let clients = rep.clients.iter().any(|c| {
+        c.verdict == mcpdiff::clients::Verdict::Fail || (strict && !c.findings.is_empty())
+    });
+    clients
+        || rep.targets.iter().any(|t| {
+            t.blocking
+                || (strict
+                    && t.findings
+                        .iter()
+                        .any(|f| f.severity == "advisory" && !f.baselined))
+        })
 }
 
 pub fn run(args: Args) -> ExitCode {

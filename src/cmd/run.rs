@@ -1,7 +1,8 @@
 //! `mcpdiff run [URL...]`: the main job. With URLs it fuzzes those endpoints; with none it
 //! starts the reference server and four mutants in process plus every bundled real-SDK
 //! target (`targets/`, installed first when missing; `--no-bundled` skips them), so a
-//! newcomer's first command shows real findings.
+//! newcomer's first command shows real findings. Bundled client targets (`kind = "client"`)
+//! run after the server matrix against mcpdiff's recording server (`run_clients.rs`).
 
 use mcpdiff::baseline::Baseline;
 use mcpdiff::report::{self, terminal};
@@ -24,9 +25,11 @@ const DEFAULT_MUTANTS: [&str; 4] = [
 
 #[derive(clap::Args)]
 #[command(after_help = "EXAMPLES:
-  mcpdiff run                                   # reference + 4 mutants + every bundled SDK target
+  mcpdiff run                                   # reference + 4 mutants + every bundled SDK target (servers, clients)
   mcpdiff run --no-bundled                      # reference server + mutants only, in process
   mcpdiff run --bundled python-sdk,ts-sdk       # only those bundled SDK targets (+ URLs given)
+  mcpdiff run --clients                         # only the bundled client SDK targets
+  mcpdiff run --clients ts-client --tools t.json    # one client, your tool set
   mcpdiff run http://127.0.0.1:3000/mcp         # your endpoint
   mcpdiff run URL1 URL2 --cases 5000 --seed 7 --json r.json
   mcpdiff run URL --baseline known.toml         # known findings do not fail the run
@@ -37,7 +40,8 @@ EXIT STATUS:
   2  the run could not be done (bad flag, unreachable target, unwritable file)")]
 pub struct Args {
     /// Endpoints to test (http://host:port/path). None: the in-process reference server, the
-    /// mutants named by --mutants (four by default) and every bundled SDK target.
+    /// mutants named by --mutants (four by default), every bundled SDK server target and
+    /// every bundled client target.
     pub urls: Vec<String>,
     /// Start these bundled targets (`mcpdiff targets list`; comma-separated; no value: all)
     /// and test them beside the URLs given. Missing ones are installed first.
@@ -99,6 +103,19 @@ pub struct Args {
     /// Save every shrunk finding as a corpus entry in DIR (same case and rule: same file).
     #[arg(long, value_name = "DIR")]
     pub save_corpus: Option<PathBuf>,
+    /// Run these bundled client targets (comma-separated; no value: all): each SDK client
+    /// connects to mcpdiff's recording server, lists the served tool set and calls each tool;
+    /// the report gets a client matrix. Alone (no URL, no --bundled) only clients are run.
+    /// They are served --tools when given, else the oracle's calibration and edge sets plus
+    /// 40 tools generated from --seed.
+    #[arg(long, value_delimiter = ',', num_args = 0.., value_name = "NAME")]
+    pub clients: Option<Vec<String>>,
+    /// Time limit of one client driver run, in seconds (a driver still running is killed).
+    #[arg(long, default_value_t = 90)]
+    pub client_timeout: u64,
+    /// Driver re-runs the client shrinker may spend per client target.
+    #[arg(long, default_value_t = 16)]
+    pub client_shrink_runs: usize,
     /// --markdown / --junit / --html / --strict (see `mcpdiff report --help`).
     #[command(flatten)]
     pub out: super::report::OutputArgs,
@@ -162,6 +179,32 @@ async fn run_async(args: Args) -> ExitCode {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_secs())
     });
+    // client targets: the named ones, or all of them on a no-URL bundled run
+    let client_names = match (&args.clients, args.urls.is_empty() && !args.no_bundled) {
+        (Some(names), _) => Some(names.clone()),
+        (None, true) => Some(Vec::new()),
+        (None, false) => None,
+    };
+    let client_plan = match &client_names {
+        None => None,
+        Some(names) => {
+            let chosen = match super::run_clients::select(names) {
+                Ok(c) => c,
+                Err(e) => return fail(&e),
+            };
+            Some((
+                chosen,
+                super::run_clients::toolset_for_clients(toolset.as_ref(), seed),
+            ))
+        }
+    };
+    let client_timeout = Duration::from_secs(args.client_timeout.max(1));
+    if let (Some((chosen, set)), true) = (
+        &client_plan,
+        args.clients.is_some() && args.urls.is_empty() && args.bundled.is_none(),
+    ) {
+        return clients_only(&args, chosen, set, seed, client_timeout).await;
+    }
     // start in-process servers when no URL is given; they stop when `servers` drops
     let mut servers = Vec::new();
     let mut specs: Vec<(String, String)> = Vec::new();
@@ -177,7 +220,10 @@ async fn run_async(args: Args) -> ExitCode {
         let all = match mcpdiff::targets::manifest::load_all(
             &mcpdiff::targets::manifest::targets_dir(),
         ) {
-            Ok(a) => a,
+            Ok(a) => mcpdiff::targets::manifest::of_kind(
+                a,
+                mcpdiff::targets::manifest::TargetKind::Server,
+            ),
             Err(e) => return fail(&e),
         };
         let chosen = match mcpdiff::targets::manifest::select(all, names) {
@@ -383,6 +429,10 @@ async fn run_async(args: Args) -> ExitCode {
         println!("note: {n}");
     }
     print!("{}", terminal::render(&rep, args.verbose));
+    if let Some((chosen, set)) = &client_plan {
+        rep.clients =
+            super::run_clients::run(chosen, set, client_timeout, args.client_shrink_runs).await;
+    }
     if let Some(dir) = &args.save_corpus {
         match mcpdiff::corpus::save_run(dir, &result, seed) {
             Ok(line) => eprintln!("mcpdiff: {line}"),
@@ -409,7 +459,55 @@ async fn run_async(args: Args) -> ExitCode {
     if let Err(e) = super::report::write_outputs(&rep, &args.out) {
         return fail(&e);
     }
-    if rep.targets.iter().any(|t| t.blocking) {
+    if rep.targets.iter().any(|t| t.blocking) || super::run_clients::blocking(&rep.clients) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `run --clients` with no URL and no `--bundled`: only the client matrix, in the same JSON
+/// shape (no server targets).
+async fn clients_only(
+    args: &Args,
+    chosen: &[mcpdiff::targets::Manifest],
+    set: &mcpdiff_oracle::toolset::ToolSet,
+    seed: u64,
+    timeout: Duration,
+) -> ExitCode {
+    let started = std::time::Instant::now();
+    let rows = super::run_clients::run(chosen, set, timeout, args.client_shrink_runs).await;
+    let rep = report::RunReport {
+        schema: report::json::SCHEMA.to_string(),
+        mcpdiff_version: env!("CARGO_PKG_VERSION").to_string(),
+        seed,
+        stats: report::json::Stats {
+            cases: 0,
+            requests: 0,
+            seconds: started.elapsed().as_secs_f64(),
+            cases_per_second: 0.0,
+            stopped_by_time: false,
+            disagreements_total: 0,
+        },
+        targets: Vec::new(),
+        disagreements: Vec::new(),
+        baseline_stale: Vec::new(),
+        clients: rows,
+    };
+    if let Some(path) = &args.json {
+        let text = match serde_json::to_string_pretty(&rep) {
+            Ok(t) => t,
+            Err(e) => return fail(&format!("cannot serialize the result: {e}")),
+        };
+        if let Err(e) = std::fs::write(path, text) {
+            return fail(&format!("cannot write {}: {e}", path.display()));
+        }
+        eprintln!("mcpdiff: wrote {}", path.display());
+    }
+    if let Err(e) = super::report::write_outputs(&rep, &args.out) {
+        return fail(&e);
+    }
+    if super::run_clients::blocking(&rep.clients) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

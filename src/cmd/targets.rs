@@ -31,8 +31,8 @@ pub fn run(args: Args) -> ExitCode {
     match args.command {
         Sub::List => {
             println!(
-                "{:<12} {:<32} {:<10} {:<10} endpoint",
-                "name", "sdk", "version", "installed"
+                "{:<14} {:<7} {:<32} {:<10} {:<10} endpoint",
+                "name", "kind", "sdk", "version", "installed"
             );
             for m in &all {
                 let state = if m.installed() {
@@ -42,9 +42,13 @@ pub fn run(args: Args) -> ExitCode {
                 } else {
                     "no".to_string()
                 };
+                let kind = match m.kind {
+                    manifest::TargetKind::Server => "server",
+                    manifest::TargetKind::Client => "client",
+                };
                 println!(
-                    "{:<12} {:<32} {:<10} {:<10} {}",
-                    m.name, m.sdk.package, m.sdk.version, state, m.start.endpoint
+                    "{:<14} {:<7} {:<32} {:<10} {:<10} {}",
+                    m.name, kind, m.sdk.package, m.sdk.version, state, m.start.endpoint
                 );
             }
             ExitCode::SUCCESS

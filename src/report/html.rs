@@ -148,6 +148,9 @@ pub fn render(r: &RunReport) -> String {
     if !any {
         let _ = writeln!(o, "<p>No finding on any target.</p>");
     }
+    if !r.clients.is_empty() {
+        o.push_str(&crate::clients::render::html(&r.clients));
+    }
     o.push_str("</body></html>\n");
     o
 }

@@ -19,6 +19,9 @@ pub struct RunReport {
     /// Baseline entries for targets of this run that no longer reproduce.
     #[serde(default)]
     pub baseline_stale: Vec<crate::baseline::KnownFinding>,
+    /// The client matrix (client targets of `--clients` or a no-URL run).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clients: Vec<crate::clients::ClientTargetReport>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -311,5 +314,6 @@ pub fn build(
             })
             .collect(),
         baseline_stale,
+        clients: Vec::new(),
     }
 }

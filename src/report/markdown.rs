@@ -125,6 +125,9 @@ pub fn render(r: &RunReport) -> String {
         target(&mut out, t);
     }
     disagreements(&mut out, r);
+    if !r.clients.is_empty() {
+        out.push_str(&crate::clients::render::markdown(&r.clients));
+    }
     if !r.baseline_stale.is_empty() {
         let _ = writeln!(out, "\n## Stale baseline entries\n");
         for k in &r.baseline_stale {

@@ -12,6 +12,10 @@ use std::path::{Path, PathBuf};
 pub struct Manifest {
     /// Must equal the folder name: it is the target's name in every report.
     pub name: String,
+    /// `server` (default: mcpdiff sends it cases) or `client` (a driver mcpdiff starts
+    /// against its recording server, see src/clients/).
+    #[serde(default)]
+    pub kind: TargetKind,
     #[serde(default)]
     pub description: String,
     pub sdk: Sdk,
@@ -26,6 +30,17 @@ pub struct Manifest {
     /// The folder holding the manifest (not in the file).
     #[serde(skip)]
     pub dir: PathBuf,
+}
+
+/// What a bundled target is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TargetKind {
+    /// An SDK server: `start.command` takes `{port}`.
+    #[default]
+    Server,
+    /// An SDK client driver: `start.command` takes `{url}` and `{calls}` and exits by itself.
+    Client,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -92,9 +107,13 @@ impl Manifest {
                 m.name
             ));
         }
-        if !m.start.command.contains("{port}") {
+        let placeholders: &[&str] = match m.kind {
+            TargetKind::Server => &["{port}"],
+            TargetKind::Client => &["{url}", "{calls}"],
+        };
+        if let Some(p) = placeholders.iter().find(|p| !m.start.command.contains(**p)) {
             return Err(format!(
-                "{}: start.command has no {{port}} placeholder",
+                "{}: start.command has no {p} placeholder",
                 path.display()
             ));
         }
@@ -120,6 +139,11 @@ pub fn targets_dir() -> PathBuf {
         Some(p) => PathBuf::from(p),
         None => Path::new(env!("CARGO_MANIFEST_DIR")).join("targets"),
     }
+}
+
+/// The manifests of one kind.
+pub fn of_kind(all: Vec<Manifest>, kind: TargetKind) -> Vec<Manifest> {
+    all.into_iter().filter(|m| m.kind == kind).collect()
 }
 
 /// Every manifest under `dir`, sorted by name. Folders without `target.toml` are skipped.

@@ -61,3 +61,39 @@ ids! {
     BASE_ALL_SUPPORT = "BASE-ALL-SUPPORT",
     HDR_MN_SOURCE = "SHTTP-HDR-MN-SOURCE",
 }
+
+/// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept
+/// apart from [`JUDGED_IDS`] (the server judge's ids, each with a server probe).
+pub mod client {
+    use super::RuleId;
+
+    macro_rules! client_ids {
+        ($($name:ident = $id:literal,)*) => {
+            $(pub const $name: RuleId = RuleId($id);)*
+            /// Every id the client judge can emit.
+            pub const CLIENT_JUDGED_IDS: &[RuleId] = &[$($name),*];
+        };
+    }
+
+    client_ids! {
+        TOOL_EXCLUDE = "CLIENT-TOOL-EXCLUDE",
+        TOOL_KEEP_VALID = "CLIENT-TOOL-KEEP-VALID",
+        PARAM_INCLUDE = "CLIENT-PARAM-INCLUDE",
+        PARAM_NULL_OMIT = "CLIENT-PARAM-NULL-OMIT",
+        PARAM_ABSENT_OMIT = "CLIENT-PARAM-ABSENT-OMIT",
+        PARAM_MIRROR = "CLIENT-PARAM-MIRROR",
+        INT_DECIMAL = "CLIENT-INT-DECIMAL",
+        BOOL_LOWER = "CLIENT-BOOL-LOWER",
+        B64_REQUIRED = "CLIENT-B64-REQUIRED",
+        B64_FORMAT = "CLIENT-B64-FORMAT",
+        B64_MARKERS = "CLIENT-B64-MARKERS",
+        B64_COLLISION = "CLIENT-B64-COLLISION",
+        HDR_METHOD = "CLIENT-HDR-METHOD",
+        HDR_NAME = "CLIENT-HDR-NAME",
+        NAME_B64 = "CLIENT-NAME-B64",
+        PV_PRESENT = "CLIENT-PV-PRESENT",
+        PV_MATCH = "CLIENT-PV-MATCH",
+        ACCEPT = "CLIENT-ACCEPT",
+        MISMATCH_RETRY = "CLIENT-MISMATCH-RETRY",
+    }
+}

@@ -19,6 +19,19 @@ use std::fmt;
 #[serde(transparent)]
 pub struct RuleId(pub &'static str);
 
+/// A rule id read back (a saved report): only ids of the table exist, so the text is mapped
+/// to the table's own `&'static str`.
+impl<'de> serde::Deserialize<'de> for RuleId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        RULES
+            .iter()
+            .find(|r| r.id.0 == text)
+            .map(|r| r.id)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown rule id {text:?}")))
+    }
+}
+
 impl fmt::Display for RuleId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.0)

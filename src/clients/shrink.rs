@@ -1,0 +1,185 @@
+//! Shrinking a client finding to a minimal tool definition plus arguments: serve only the
+//! tool concerned with only the offending call, then greedily drop tool fields, schema
+//! properties and argument members, re-running the driver after each step and keeping a
+//! step only when the same rule still fails on that tool (and the tool's validity label is
+//! unchanged). Bounded by a number of driver runs per target.
+
+use super::run_once;
+use crate::targets::Manifest;
+use mcpdiff_oracle::client_judge::ClientFinding;
+use mcpdiff_oracle::rules::RuleId;
+use mcpdiff_oracle::toolset::{GeneratedTool, ToolCall, ToolSet};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::time::Duration;
+
+/// A shrunk reproducer.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Repro {
+    pub rule: RuleId,
+    pub tool: String,
+    /// The tool definition served alone.
+    pub definition: Value,
+    /// The one call's arguments (absent for tools/list findings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<Value>,
+    /// Whether serving this tool alone reproduced the finding (false: it needs other tools).
+    pub reproduced: bool,
+    /// Driver runs spent.
+    pub runs: usize,
+}
+
+/// Shrink one reproducer per (rule, tool) while the budget lasts.
+pub async fn shrink_all(
+    m: &Manifest,
+    set: &ToolSet,
+    findings: &[ClientFinding],
+    limit: Duration,
+    budget: usize,
+) -> Vec<Repro> {
+    let mut out: Vec<Repro> = Vec::new();
+    let mut left = budget;
+    for f in findings {
+        let Some(tool) = f.tool.as_deref() else {
+            continue;
+        };
+        // the retry probe's finding comes from its own refusing server, not from the set
+        if f.rule == mcpdiff_oracle::rules::client::MISMATCH_RETRY {
+            continue;
+        }
+        if left == 0 || out.iter().any(|r| r.rule == f.rule && r.tool == tool) {
+            continue;
+        }
+        let Some(t) = set.tools.iter().find(|t| t.name() == tool) else {
+            continue;
+        };
+        let r = shrink_one(m, t, f, limit, &mut left).await;
+        out.push(r);
+    }
+    out
+}
+
+fn single(definition: &Value, arguments: &Option<Value>, with_call: bool) -> ToolSet {
+    let calls = if with_call {
+        vec![ToolCall {
+            arguments: arguments.clone(),
+            note: None,
+        }]
+    } else {
+        Vec::new()
+    };
+    ToolSet::new(
+        None,
+        vec![GeneratedTool::labelled(definition.clone(), calls, None)],
+    )
+}
+
+async fn reproduces(
+    m: &Manifest,
+    set: &ToolSet,
+    rule: RuleId,
+    tool: &str,
+    limit: Duration,
+    left: &mut usize,
+) -> bool {
+    *left = left.saturating_sub(1);
+    match run_once(m, set, limit).await {
+        Ok(j) => j
+            .findings
+            .iter()
+            .any(|f| f.rule == rule && f.tool.as_deref() == Some(tool)),
+        Err(_) => false,
+    }
+}
+
+/// Candidate removals: (definition, arguments) with one thing dropped.
+fn candidates(def: &Value, args: &Option<Value>) -> Vec<(Value, Option<Value>)> {
+    let mut out = Vec::new();
+    if let Some(obj) = def.as_object() {
+        for k in obj.keys().filter(|k| *k != "name" && *k != "inputSchema") {
+            let mut d = def.clone();
+            d.as_object_mut().map(|o| o.remove(k));
+            out.push((d, args.clone()));
+        }
+    }
+    if let Some(props) = def
+        .pointer("/inputSchema/properties")
+        .and_then(Value::as_object)
+    {
+        for k in props.keys() {
+            let mut d = def.clone();
+            if let Some(p) = d
+                .pointer_mut("/inputSchema/properties")
+                .and_then(Value::as_object_mut)
+            {
+                p.remove(k);
+            }
+            let mut a = args.clone();
+            if let Some(o) = a.as_mut().and_then(Value::as_object_mut) {
+                o.remove(k);
+            }
+            out.push((d, a));
+        }
+    }
+    if let Some(o) = args.as_ref().and_then(Value::as_object) {
+        for k in o.keys() {
+            let mut a = args.clone();
+            a.as_mut()
+                .and_then(Value::as_object_mut)
+                .map(|o| o.remove(k));
+            out.push((def.clone(), a));
+        }
+    }
+    out
+}
+
+async fn shrink_one(
+    m: &Manifest,
+    t: &GeneratedTool,
+    f: &ClientFinding,
+    limit: Duration,
+    left: &mut usize,
+) -> Repro {
+    let with_call = f.header.is_some() || f.arguments.is_some();
+    let tool = t.name().to_string();
+    let mut def = t.definition.clone();
+    let mut args = if with_call { f.arguments.clone() } else { None };
+    let start = *left;
+    let reproduced = reproduces(
+        m,
+        &single(&def, &args, with_call),
+        f.rule,
+        &tool,
+        limit,
+        left,
+    )
+    .await;
+    if reproduced {
+        let mut progress = true;
+        while progress && *left > 0 {
+            progress = false;
+            for (d, a) in candidates(&def, &args) {
+                if *left == 0 {
+                    break;
+                }
+                let cand = single(&d, &a, with_call);
+                if cand.tools[0].valid != t.valid {
+                    continue;
+                }
+                if reproduces(m, &cand, f.rule, &tool, limit, left).await {
+                    (def, args) = (d, a);
+                    progress = true;
+                    break;
+                }
+            }
+        }
+    }
+    Repro {
+        rule: f.rule,
+        tool,
+        definition: def,
+        arguments: args,
+        reproduced,
+        runs: start - *left,
+    }
+}
