@@ -8,6 +8,13 @@
 //! `_-./`, SEP-986), recorded in target.toml.
 //!
 //! Usage: mcpdiff-target-tower-mcp PORT
+//!
+//! With MCPDIFF_TOOLS=/abs/tools.json (a `mcpdiff toolset generate` file) every tool of the set
+//! that tower-mcp accepts is registered too and answers with its arguments (generated_tools.rs).
+//! `tools/list` and the transport's `Mcp-Param-*` validation (which looks the tool's schema up
+//! in the router) see them like the fixture tools.
+
+mod generated_tools;
 
 use serde_json::json;
 use std::collections::HashMap;
@@ -81,7 +88,11 @@ fn slow_count() -> Tool {
         .build()
 }
 
-fn router() -> McpRouter {
+/// The names of the fixture's tools (a generated tool may not replace one).
+const FIXTURE_TOOLS: [&str; 3] = ["get_weather", "execute_sql", "slow_count"];
+
+/// The fixture router, plus `extra` tools (the generated ones).
+fn router(extra: Vec<Tool>) -> McpRouter {
     let config = ResourceBuilder::new("file:///projects/myapp/config.json")
         .name("config.json")
         .mime_type("application/json")
@@ -111,6 +122,7 @@ fn router() -> McpRouter {
         .tool(get_weather())
         .tool(execute_sql())
         .tool(slow_count())
+        .tools(extra)
         .resource(config)
         .resource_template(logs)
         .prompt(review)
@@ -128,7 +140,22 @@ fn port() -> u16 {
 #[tokio::main]
 async fn main() -> Result<(), BoxError> {
     let port = port();
-    let app = axum::Router::new().merge(HttpTransport::new(router()).into_router_at("/mcp"));
+    let definitions = match generated_tools::definitions_from_env() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("mcpdiff: cannot load the tool set: {e}");
+            std::process::exit(2);
+        }
+    };
+    let extra = generated_tools::tools(&definitions, &FIXTURE_TOOLS);
+    if !definitions.is_empty() {
+        eprintln!(
+            "mcpdiff: registered {} of {} generated tools",
+            extra.len(),
+            definitions.len()
+        );
+    }
+    let app = axum::Router::new().merge(HttpTransport::new(router(extra)).into_router_at("/mcp"));
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     eprintln!("tower-mcp fixture on http://127.0.0.1:{port}/mcp");
     axum::serve(listener, app).await?;
