@@ -181,6 +181,15 @@ pub(crate) fn header_mismatch(id: &Value, message: &str) -> Canonical {
     }
 }
 
+/// A strict JSON-RPC reader's refusal (D-48): -32600 Invalid Request, any status (D-23).
+pub(crate) fn strict_refusal() -> Answer {
+    Answer::RpcError {
+        status: StatusSet::ANY,
+        code: -32600,
+        data: DataRule::None,
+    }
+}
+
 /// The acceptable-answer pattern a canonical rejection belongs to.
 pub(crate) fn answer_of(c: &Canonical) -> Answer {
     match c {
@@ -313,6 +322,11 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
         }
         Envelope::Request(req) => {
             request_lints(&mut lints, &req.id, media_off);
+            if req.strict_refusable {
+                // JSON-RPC 2.0 lists a request's members and RFC 8259 §6 the exact integers;
+                // a reader strict about either may refuse as Invalid Request (D-48)
+                f.tolerate(strict_refusal());
+            }
             headers::check(&h, surface, &req, &mut f);
             let (success, rule) = methods::check(case, &h, surface, &req, &mut f);
             assemble(f, success, Some(rule), Canonical::Dispatch, lints)

@@ -12,6 +12,8 @@ pub(crate) struct Request {
     pub params: Option<Map<String, Value>>,
     /// `params` is present but not an object.
     pub params_malformed: bool,
+    /// A member outside JSON-RPC 2.0's list, or an integer id beyond ±(2^53−1) (D-48).
+    pub strict_refusable: bool,
 }
 
 pub(crate) enum Envelope {
@@ -64,9 +66,17 @@ pub(crate) fn parse(body: &[u8]) -> Envelope {
         Some(Value::Object(m)) => (Some(m.clone()), false),
         Some(_) => (None, true),
     };
+    let defined = ["jsonrpc", "id", "method", "params", "result", "error"];
+    let extra = obj.keys().any(|k| !defined.contains(&k.as_str()));
+    let max_safe = 9_007_199_254_740_991_f64;
+    let unsafe_id = id
+        .as_ref()
+        .and_then(Value::as_number)
+        .is_some_and(|n| !n.is_f64() && n.as_f64().is_some_and(|x| x.abs() > max_safe));
     match id {
         None => Envelope::Notification,
         Some(id) => Envelope::Request(Request {
+            strict_refusable: extra || unsafe_id,
             id,
             method: method.to_string(),
             params,

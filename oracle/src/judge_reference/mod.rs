@@ -210,6 +210,14 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
         }
         Envelope::Request(req) => {
             lints.extend(request_lints(&req.id, media_off));
+            if req.strict_refusable {
+                // a strict JSON-RPC reader may refuse as Invalid Request (D-48)
+                f.tolerate(Answer::RpcError {
+                    status: StatusSet::ANY,
+                    code: -32600,
+                    data: DataRule::None,
+                });
+            }
             headers::check(case, surface, &req, &mut f);
             let (success, rule) = methods::check(case, surface, &req, &mut f);
             assemble(f, success, Some(rule), Canonical::Dispatch, lints)

@@ -188,7 +188,8 @@ pub fn apply(op: &BodyOp, case: &mut Case, body: &mut Option<Value>) {
         }
         BodyOp::DeepNesting(depth) => {
             let mut b = raw(case, body);
-            // nest inside params (or replace the body when it is not an object)
+            // a top-level member `deep` (or the whole body when it is not an object): deep
+            // nesting for the parser, and a member JSON-RPC 2.0 does not define (D-48)
             let nest = format!("{}1{}", "[".repeat(*depth), "]".repeat(*depth));
             if b.ends_with(b"}}") {
                 b.truncate(b.len() - 1);

@@ -1,0 +1,107 @@
+//! Oracle corrections found triaging ts-sdk 2.4.0 (targets/FINDINGS.md), where the SDK's
+//! reading is as defensible as the oracle's was (DEVIATIONS.md D-48): a request object with a
+//! member JSON-RPC 2.0 does not define, or with an integer id no double holds exactly, may be
+//! refused as -32600 Invalid Request by a strict reader. The id must still be echoed exactly
+//! (BASE-ERROR-ID stays a finding when a rounded id comes back).
+
+use mcpdiff_oracle::client::conformant_case;
+use mcpdiff_oracle::fixture;
+use mcpdiff_oracle::{check, judge, Body, Case, HttpAnswer, Observation};
+use serde_json::{json, Value};
+
+fn rpc_error(status: u16, id: &Value, code: i64) -> Observation {
+    Observation::Http(HttpAnswer::new(
+        status,
+        Some("application/json"),
+        Body::Json {
+            value: json!({"jsonrpc":"2.0","id":id,"error":{"code":code,"message":"m"}}),
+        },
+    ))
+}
+
+fn discover_result(id: &Value) -> Observation {
+    Observation::Http(HttpAnswer::new(
+        200,
+        Some("application/json"),
+        Body::Json {
+            value: json!({"jsonrpc":"2.0","id":id,"result":{
+                "resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},
+                "_meta":{"io.modelcontextprotocol/serverInfo":{"name":"t","version":"1"}}}}),
+        },
+    ))
+}
+
+/// The conformant `server/discover` with `extra` spliced in as a top-level member.
+fn discover_with(id: Value, extra: &str) -> Case {
+    let s = fixture::surface();
+    let mut c = conformant_case(&s, id, "server/discover", json!({}));
+    let mut body = c.body.clone();
+    assert_eq!(body.pop(), Some(b'}'));
+    body.extend_from_slice(format!(",{extra}}}").as_bytes());
+    c.body = body;
+    c
+}
+
+#[test]
+fn an_undefined_top_level_member_may_be_refused_as_invalid_request() {
+    let s = fixture::surface();
+    let id = json!(378);
+    // shallow and 100 deep (inside the scanner's depth), and the parsed path (escaped key)
+    let deep = format!("{}1{}", "[".repeat(100), "]".repeat(100));
+    for extra in [
+        "\"deep\":[1]".to_string(),
+        format!("\"deep\":{deep}"),
+        "\"d\\u0065ep\":1".to_string(),
+    ] {
+        let c = discover_with(id.clone(), &extra);
+        let v = judge(&c, &s);
+        assert!(
+            check(&v, &discover_result(&id)).is_empty(),
+            "{extra}: success"
+        );
+        assert!(
+            check(&v, &rpc_error(400, &id, -32600)).is_empty(),
+            "{extra}: a strict refusal"
+        );
+        assert!(
+            !check(&v, &rpc_error(400, &id, -32603)).is_empty(),
+            "{extra}: not any error"
+        );
+    }
+}
+
+#[test]
+fn defined_members_only_still_demand_success() {
+    let s = fixture::surface();
+    let id = json!(378);
+    let c = conformant_case(&s, id.clone(), "server/discover", json!({}));
+    assert!(!check(&judge(&c, &s), &rpc_error(400, &id, -32600)).is_empty());
+}
+
+#[test]
+fn an_unsafe_integer_id_may_be_refused_but_must_be_echoed_exactly() {
+    let s = fixture::surface();
+    for (id, rounded) in [
+        (
+            json!(9_007_199_254_740_993_u64),
+            json!(9_007_199_254_740_992_u64),
+        ),
+        (
+            json!(-9_007_199_254_740_992_i64),
+            json!(-9_007_199_254_740_991_i64),
+        ),
+    ] {
+        let c = conformant_case(&s, id.clone(), "server/discover", json!({}));
+        let v = judge(&c, &s);
+        assert!(check(&v, &rpc_error(400, &id, -32600)).is_empty(), "{id}");
+        assert!(check(&v, &discover_result(&id)).is_empty(), "{id}");
+        assert!(
+            !check(&v, &rpc_error(400, &rounded, -32600)).is_empty(),
+            "{id}: a rounded id is BASE-ERROR-ID"
+        );
+    }
+    // the largest safe id is not refusable
+    let id = json!(9_007_199_254_740_991_u64);
+    let c = conformant_case(&s, id.clone(), "server/discover", json!({}));
+    assert!(!check(&judge(&c, &s), &rpc_error(400, &id, -32600)).is_empty());
+}
