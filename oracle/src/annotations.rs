@@ -61,6 +61,27 @@ pub enum AnnotationError {
 /// The largest integer a JavaScript number represents exactly, 2^53 - 1.
 pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
+/// Whether `input_schema` holds an `x-mcp-header` key that is not one of its valid
+/// annotations: one inside instance data (`examples`, `const`, `default`, ...), which this
+/// oracle reads as data. A reader that scans the whole document for the key instead calls
+/// the tool invalid, and the spec does not settle which is right (DEVIATIONS.md D-49).
+pub fn has_annotation_lookalike(input_schema: &Value) -> bool {
+    fn count(v: &Value) -> usize {
+        match v {
+            Value::Object(m) => m
+                .iter()
+                .map(|(k, x)| usize::from(k == "x-mcp-header") + count(x))
+                .sum(),
+            Value::Array(a) => a.iter().map(count).sum(),
+            _ => 0,
+        }
+    }
+    match tool_header_params(input_schema) {
+        Ok(params) => count(input_schema) > params.len(),
+        Err(_) => false,
+    }
+}
+
 /// Every valid annotation of `input_schema`, or the first constraint it breaks.
 pub fn tool_header_params(input_schema: &Value) -> Result<Vec<HeaderParam>, AnnotationError> {
     let mut found = Vec::new();

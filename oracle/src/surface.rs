@@ -5,7 +5,9 @@
 //! whose stimulus needs something the surface lacks (no annotated tool, no prompt) is simply
 //! never triggered: "not observed", never a pass and never a failure.
 
-use crate::annotations::{tool_header_params, AnnotationError, HeaderParam};
+use crate::annotations::{
+    has_annotation_lookalike, tool_header_params, AnnotationError, HeaderParam,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -22,6 +24,10 @@ pub struct ToolDecl {
     /// Derived from `input_schema` by [`ToolDecl::new`]; not serialized.
     #[serde(skip, default = "no_params")]
     pub header_params: Result<Vec<HeaderParam>, AnnotationError>,
+    /// Valid, but an `x-mcp-header` key sits in instance data: a server may read the tool as
+    /// invalid (D-49). Derived like `header_params`; not serialized.
+    #[serde(skip)]
+    pub annotation_lookalike: bool,
 }
 
 fn no_params() -> Result<Vec<HeaderParam>, AnnotationError> {
@@ -32,11 +38,13 @@ impl ToolDecl {
     /// A tool with its annotations analysed once, up front (the judge runs per case).
     pub fn new(name: impl Into<String>, input_schema: Value, read_only: bool) -> ToolDecl {
         let header_params = tool_header_params(&input_schema);
+        let annotation_lookalike = has_annotation_lookalike(&input_schema);
         ToolDecl {
             name: name.into(),
             input_schema,
             read_only,
             header_params,
+            annotation_lookalike,
         }
     }
 }

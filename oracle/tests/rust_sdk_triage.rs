@@ -7,7 +7,9 @@
 //!   body value to match, so ignoring it and refusing it with 400/-32020 are both right;
 //! - an unsupported protocol version together with an `Mcp-Param-*` defect (PRECEDENCE.md row
 //!   15, AMB-38, D-20): nothing mandates checking the version first, so 400/-32020 is as
-//!   right as 400/-32022.
+//!   right as 400/-32022;
+//! - an `x-mcp-header` key inside instance data (`examples`): tower-mcp reads it as an
+//!   annotation and refuses the tool's calls, the oracle reads it as data (D-49): both stand.
 
 use mcpdiff_oracle::client::conformant_case;
 use mcpdiff_oracle::fixture::{self, HEADER_TOOL, PLAIN_TOOL, PROMPT};
@@ -135,4 +137,48 @@ fn unsupported_version_with_a_param_defect_may_be_refused_as_a_mismatch() {
     c.set_header("Mcp-Param-Region", Some(b"eu"));
     c.set_header("Mcp-Param-Count", Some(b"7"));
     assert!(check(&judge(&c, &s), &header_mismatch(&id)).is_empty());
+}
+
+/// tower-mcp 0.25.0 reads an `x-mcp-header` key anywhere in the schema as an annotation, so
+/// `"examples": [{"x-mcp-header": ""}]` makes it hold the tool invalid and refuse every call
+/// with 400/-32020. The oracle reads the key there as instance data (the tool is valid); the
+/// spec does not settle it, so both answers are accepted (DEVIATIONS.md D-49).
+#[test]
+fn annotation_lookalike_in_instance_data_may_make_calls_refused() {
+    use mcpdiff_oracle::annotations::has_annotation_lookalike;
+    use mcpdiff_oracle::surface::ToolDecl;
+    let lookalike = json!({"type": "object", "properties": {
+        "flag": {"type": "object", "properties": {"on": {"type": "boolean", "x-mcp-header": "On"}}},
+        "data_like": {"type": "object", "examples": [{"x-mcp-header": ""}]}}});
+    let plain = json!({"type": "object", "properties": {
+        "flag": {"type": "object", "properties": {"on": {"type": "boolean", "x-mcp-header": "On"}}}}});
+    assert!(has_annotation_lookalike(&lookalike));
+    assert!(!has_annotation_lookalike(&plain));
+    let mut s = fixture::surface();
+    s.tools.push(ToolDecl::new("lookalike", lookalike, true));
+    s.tools.push(ToolDecl::new("plain", plain, true));
+    let id = json!(250);
+    let call = |name: &str| {
+        let c = conformant_case(
+            &s,
+            id.clone(),
+            "tools/call",
+            json!({"name": name, "arguments": {}}),
+        );
+        judge(&c, &s)
+    };
+    assert!(check(&call("lookalike"), &header_mismatch(&id)).is_empty());
+    assert!(check(&call("lookalike"), &tool_result(&id)).is_empty());
+    assert!(!check(&call("plain"), &header_mismatch(&id)).is_empty());
+}
+
+fn tool_result(id: &Value) -> Observation {
+    Observation::Http(HttpAnswer::new(
+        200,
+        Some("application/json"),
+        Body::Json {
+            value: json!({"jsonrpc":"2.0","id":id,"result":{"resultType":"complete",
+                "content":[],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"t","version":"1"}}}}),
+        },
+    ))
 }

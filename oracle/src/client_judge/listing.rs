@@ -1,6 +1,7 @@
 //! Which tools a client kept from `tools/list` (CLIENT-TOOL-EXCLUDE, CLIENT-TOOL-KEEP-VALID).
 
 use super::ClientFinding;
+use crate::annotations::has_annotation_lookalike;
 use crate::rules::client::{TOOL_EXCLUDE, TOOL_KEEP_VALID};
 use crate::toolset::{label, ToolSet};
 use serde_json::Value;
@@ -16,7 +17,8 @@ pub fn judge_kept(set: &ToolSet, kept: &[String]) -> Vec<ClientFinding> {
     for tool in &set.tools {
         let name = tool.name();
         let has = kept.contains(name);
-        if tool.valid && !has {
+        // an `x-mcp-header` key in instance data may be read as an annotation (D-49)
+        if tool.valid && !has && !has_annotation_lookalike(tool.input_schema()) {
             out.push(
                 ClientFinding::new(TOOL_KEEP_VALID, "a valid tool is missing from tools/list")
                     .tool(name)

@@ -28,6 +28,11 @@ pub(crate) fn check(
         f.tolerate(mismatch_answer());
         return None;
     };
+    if tool.annotation_lookalike {
+        // an `x-mcp-header` key in instance data: a server that reads it as an annotation
+        // holds the tool invalid and may refuse its calls (D-49)
+        f.tolerate(mismatch_answer());
+    }
     let arguments = req.params.and_then(|p| p.arguments());
     // the members of the arguments, read once for all the parameters
     let index = match arguments {

@@ -25,6 +25,11 @@ pub(crate) fn check(
         f.tolerate(mismatch_answer());
         return None;
     };
+    if tool.annotation_lookalike {
+        // an `x-mcp-header` key in instance data: a server that reads it as an annotation
+        // holds the tool invalid and may refuse its calls (D-49)
+        f.tolerate(mismatch_answer());
+    }
     let arguments = req.params.as_ref().and_then(|p| p.get("arguments"));
     if !version_ok {
         // the header rules of an unsupported version are unknown (AMB-38), but nothing
