@@ -170,12 +170,12 @@ fn committed_corpus_is_current_and_replays_clean_against_the_reference() {
     for l in &loaded {
         let l = l.as_ref().unwrap_or_else(|e| panic!("{e}"));
         let name = l
-            .path
+            .path()
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or_default();
         assert_eq!(
-            l.entry.file_name().as_deref(),
+            l.expected_name().as_deref(),
             Ok(name),
             "file name is not the case hash"
         );
@@ -245,7 +245,10 @@ fn fuzz_inputs_import_once_and_run_saves_findings_once() {
     let entries: Vec<Entry> = load_dir(&saved)
         .expect("saved")
         .into_iter()
-        .map(|l| l.expect("saved entry loads").entry)
+        .map(|l| match l.expect("saved entry loads") {
+            corpus::Item::Server(l) => l.entry,
+            corpus::Item::Client(c) => panic!("a server run saved a client entry: {c:?}"),
+        })
         .collect();
     assert_eq!(build::save_all(&saved, &entries), Ok((0, 0, n)));
     assert_eq!(std::fs::read_dir(&saved).expect("saved").count(), n);

@@ -2,12 +2,14 @@
 //! starts one client-SDK driver against it (bundled targets of kind `client`), records
 //! which tools the client kept and every request it sent, and judges both with the oracle's
 //! client rules (`mcpdiff_oracle::client_judge`). Findings are shrunk to one tool definition
-//! plus one argument object by re-running the driver (shrink.rs).
+//! plus one argument object by re-running the driver (shrink.rs); what each finding rests on
+//! is kept for the regression corpus (evidence.rs).
 //!
 //! I/O lives here (sockets, processes, files); every decision is the oracle's.
 
 pub mod answer;
 pub mod driver;
+pub mod evidence;
 pub mod recorder;
 pub mod render;
 pub mod report;

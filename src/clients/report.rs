@@ -2,6 +2,7 @@
 //! findings grouped by rule, tool and header, each with its shrunk reproducer) and its
 //! terminal rendering. Serialized inside the run's JSON as `clients`.
 
+use super::evidence::{self, Evidence};
 use super::shrink::Repro;
 use super::Judged;
 use crate::targets::Manifest;
@@ -43,6 +44,9 @@ pub struct FindingGroup {
     /// The minimal tool definition plus arguments that still reproduce it, when shrunk.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repro: Option<Repro>,
+    /// The recording it rests on, for the corpus (`--save-corpus`); not in the run's JSON.
+    #[serde(skip)]
+    pub evidence: Option<Evidence>,
 }
 
 /// One client target's row.
@@ -105,23 +109,33 @@ impl ClientTargetReport {
     ) -> Self {
         let mut groups: BTreeMap<(RuleId, Option<String>, Option<String>), FindingGroup> =
             BTreeMap::new();
+        let kept = j.outcome.kept.as_deref().filter(|_| j.modern);
         for f in &j.findings {
             let key = (f.rule, f.tool.clone(), f.header.clone());
             let rule = rules::rule(f.rule);
             groups
                 .entry(key)
                 .and_modify(|g| g.count += 1)
-                .or_insert_with(|| FindingGroup {
-                    rule: f.rule,
-                    level: rule.map_or("MUST", |r| r.level.as_str()).to_string(),
-                    sentence: rule.map_or("", |r| r.sentence).to_string(),
-                    spec: rule.map_or("", |r| r.spec).to_string(),
-                    count: 1,
-                    example: f.clone(),
-                    repro: repros
+                .or_insert_with(|| {
+                    let repro = repros
                         .iter()
                         .find(|r| r.rule == f.rule && Some(&r.tool) == f.tool.as_ref())
-                        .cloned(),
+                        .cloned();
+                    // the shrunk recording when there is one, else the run's own
+                    let evidence = repro
+                        .as_ref()
+                        .and_then(|r| r.evidence.clone())
+                        .or_else(|| evidence::from_run(set, kept, &j.requests, f, false));
+                    FindingGroup {
+                        rule: f.rule,
+                        level: rule.map_or("MUST", |r| r.level.as_str()).to_string(),
+                        sentence: rule.map_or("", |r| r.sentence).to_string(),
+                        spec: rule.map_or("", |r| r.spec).to_string(),
+                        count: 1,
+                        example: f.clone(),
+                        repro,
+                        evidence,
+                    }
                 });
         }
         let named = |rule| -> Vec<String> {

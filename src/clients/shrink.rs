@@ -2,8 +2,10 @@
 //! tool concerned with only the offending call, then greedily drop tool fields, schema
 //! properties and argument members, re-running the driver after each step and keeping a
 //! step only when the same rule still fails on that tool (and the tool's validity label is
-//! unchanged). Bounded by a number of driver runs per target.
+//! unchanged). Bounded by a number of driver runs per target. The last reproducing run's
+//! recording is kept as the finding's [`Evidence`] (for the regression corpus).
 
+use super::evidence::{self, Evidence};
 use super::run_once;
 use crate::targets::Manifest;
 use mcpdiff_oracle::client_judge::ClientFinding;
@@ -27,6 +29,9 @@ pub struct Repro {
     pub reproduced: bool,
     /// Driver runs spent.
     pub runs: usize,
+    /// What the last reproducing run recorded (not in the run's JSON: the corpus keeps it).
+    #[serde(skip)]
+    pub evidence: Option<Evidence>,
 }
 
 /// Shrink one reproducer per (rule, tool) while the budget lasts.
@@ -74,6 +79,7 @@ fn single(definition: &Value, arguments: &Option<Value>, with_call: bool) -> Too
     )
 }
 
+/// Run the driver on `set`; the evidence of the finding when it reproduces, else `None`.
 async fn reproduces(
     m: &Manifest,
     set: &ToolSet,
@@ -81,15 +87,15 @@ async fn reproduces(
     tool: &str,
     limit: Duration,
     left: &mut usize,
-) -> bool {
+) -> Option<Option<Evidence>> {
     *left = left.saturating_sub(1);
-    match run_once(m, set, limit).await {
-        Ok(j) => j
-            .findings
-            .iter()
-            .any(|f| f.rule == rule && f.tool.as_deref() == Some(tool)),
-        Err(_) => false,
-    }
+    let j = run_once(m, set, limit).await.ok()?;
+    let f = j
+        .findings
+        .iter()
+        .find(|f| f.rule == rule && f.tool.as_deref() == Some(tool))?;
+    let kept = j.outcome.kept.as_deref().filter(|_| j.modern);
+    Some(evidence::from_run(set, kept, &j.requests, f, true))
 }
 
 /// Candidate removals: (definition, arguments) with one thing dropped.
@@ -145,7 +151,7 @@ async fn shrink_one(
     let mut def = t.definition.clone();
     let mut args = if with_call { f.arguments.clone() } else { None };
     let start = *left;
-    let reproduced = reproduces(
+    let mut evidence = reproduces(
         m,
         &single(&def, &args, with_call),
         f.rule,
@@ -154,6 +160,7 @@ async fn shrink_one(
         left,
     )
     .await;
+    let reproduced = evidence.is_some();
     if reproduced {
         let mut progress = true;
         while progress && *left > 0 {
@@ -166,7 +173,8 @@ async fn shrink_one(
                 if cand.tools[0].valid != t.valid {
                     continue;
                 }
-                if reproduces(m, &cand, f.rule, &tool, limit, left).await {
+                if let Some(e) = reproduces(m, &cand, f.rule, &tool, limit, left).await {
+                    evidence = Some(e);
                     (def, args) = (d, a);
                     progress = true;
                     break;
@@ -181,5 +189,6 @@ async fn shrink_one(
         arguments: args,
         reproduced,
         runs: start - *left,
+        evidence: evidence.flatten(),
     }
 }

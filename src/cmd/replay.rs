@@ -1,10 +1,14 @@
 //! `mcpdiff replay [DIR|FILE...] [URL...]`: re-judge every stored case with today's oracle
 //! (a changed Verdict is oracle drift and fails, unless `--bless` rewrites it), and with URLs
 //! or `--reference` send each case to the targets and say per case: still failing, fixed,
-//! newly failing. The format and the comparisons live in `mcpdiff::corpus`.
+//! newly failing. Client entries (`mcpdiff-client-corpus/1`) are re-judged with today's
+//! client judge only: they are never sent to targets. The format and the comparisons live in
+//! `mcpdiff::corpus`.
 
 use mcpdiff::corpus::replay::stored_for;
-use mcpdiff::corpus::{classify, load_all, rejudge, store, Status};
+use mcpdiff::corpus::{
+    classify, load_all, rejudge, rejudge_client, store, ClientLoaded, Item, Status,
+};
 use mcpdiff::serve::{self, Variant};
 use mcpdiff::transport::{Client, Endpoint, Limits};
 use mcpdiff_oracle::{Observation, TransportFailure};
@@ -111,9 +115,24 @@ async fn run_async(args: Args) -> ExitCode {
     });
 
     let (mut entries, mut unreadable, mut drifted, mut blessed, mut blocking) = (0, 0, 0, 0, false);
+    let mut client_cases = 0;
     for loaded in load_all(&paths) {
         let mut l = match loaded {
-            Ok(l) => l,
+            Ok(Item::Server(l)) => l,
+            Ok(Item::Client(c)) => {
+                match client_case(c, args.bless) {
+                    Ok(ClientReplay::Clean) => {}
+                    Ok(ClientReplay::Drifted) => drifted += 1,
+                    Ok(ClientReplay::Blessed) => blessed += 1,
+                    Err(()) => {
+                        unreadable += 1;
+                        continue;
+                    }
+                }
+                entries += 1;
+                client_cases += 1;
+                continue;
+            }
             Err(e) => {
                 unreadable += 1;
                 eprintln!("error: {e}");
@@ -184,6 +203,9 @@ async fn run_async(args: Args) -> ExitCode {
     println!(
         "replay: {entries} case(s), {unreadable} unreadable, {drifted} drifted, {blessed} blessed"
     );
+    if client_cases > 0 {
+        println!("  {client_cases} client case(s) re-judged (not sent to targets)");
+    }
     let mut unreachable = false;
     for t in &targets {
         let n = |s: Status| t.counts.get(&s).copied().unwrap_or(0);
@@ -196,7 +218,8 @@ async fn run_async(args: Args) -> ExitCode {
             n(Status::StillFailing),
             n(Status::NewlyFailing)
         );
-        if entries > 0 && t.reached == 0 {
+        // client cases are never sent: only server cases can show a target is down
+        if entries > client_cases && t.reached == 0 {
             unreachable = true;
             eprintln!(
                 "mcpdiff: {} refused every connection; is it running?",
@@ -211,4 +234,35 @@ async fn run_async(args: Args) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// What replaying one client entry did.
+enum ClientReplay {
+    Clean,
+    Drifted,
+    Blessed,
+}
+
+/// Re-judge a client entry's recordings; print drift (one line per client and rule) or, with
+/// `bless`, write today's findings. Err (already printed) when it cannot be decoded or
+/// written.
+fn client_case(mut c: ClientLoaded, bless: bool) -> Result<ClientReplay, ()> {
+    let file = c.path.display().to_string();
+    let records = rejudge_client(&c.entry).map_err(|e| eprintln!("error: {file}: {e}"))?;
+    if records.iter().all(|r| r.drift.is_empty()) {
+        return Ok(ClientReplay::Clean);
+    }
+    if !bless {
+        println!("DRIFT    {file}: the client judge's findings changed");
+        for d in records.iter().flat_map(|r| &r.drift) {
+            println!("           {d}");
+        }
+        return Ok(ClientReplay::Drifted);
+    }
+    for (stored, now) in c.entry.clients.iter_mut().zip(records) {
+        stored.findings = now.now;
+    }
+    store::write(&c.path, &c.entry).map_err(|e| eprintln!("error: {e}"))?;
+    println!("blessed  {file}");
+    Ok(ClientReplay::Blessed)
 }

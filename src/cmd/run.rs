@@ -100,7 +100,8 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-    /// Save every shrunk finding as a corpus entry in DIR (same case and rule: same file).
+    /// Save every shrunk finding as a corpus entry in DIR (same case and rule: same file);
+    /// client findings too (`mcpdiff-client-corpus/1`) when client targets run.
     #[arg(long, value_name = "DIR")]
     pub save_corpus: Option<PathBuf>,
     /// Run these bundled client targets (comma-separated; no value: all): each SDK client
@@ -438,6 +439,11 @@ async fn run_async(args: Args) -> ExitCode {
             Ok(line) => eprintln!("mcpdiff: {line}"),
             Err(e) => return fail(&e),
         }
+        if client_plan.is_some() {
+            if let Err(e) = super::run_clients::save_corpus(dir, &rep.clients, seed) {
+                return e;
+            }
+        }
     }
     for k in &rep.baseline_stale {
         println!(
@@ -477,6 +483,11 @@ async fn clients_only(
 ) -> ExitCode {
     let started = std::time::Instant::now();
     let rows = super::run_clients::run(chosen, set, timeout, args.client_shrink_runs).await;
+    if let Some(dir) = &args.save_corpus {
+        if let Err(e) = super::run_clients::save_corpus(dir, &rows, seed) {
+            return e;
+        }
+    }
     let rep = report::RunReport {
         schema: report::json::SCHEMA.to_string(),
         mcpdiff_version: env!("CARGO_PKG_VERSION").to_string(),

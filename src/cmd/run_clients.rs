@@ -1,5 +1,6 @@
 //! The client half of `mcpdiff run` (`--clients`, and the no-URL default): which tool set to
-//! serve, which bundled client targets to run, and the client matrix on the terminal.
+//! serve, which bundled client targets to run, the client matrix on the terminal, and saving
+//! its findings to the corpus.
 
 use mcpdiff::clients::{self, ClientTargetReport, Verdict};
 use mcpdiff::targets::manifest::{self, TargetKind};
@@ -59,4 +60,23 @@ pub async fn run(
 /// Whether a client row fails the run (a MUST client rule broken).
 pub fn blocking(rows: &[ClientTargetReport]) -> bool {
     rows.iter().any(|r| r.verdict == Verdict::Fail)
+}
+
+/// `--save-corpus` for the client matrix: one `mcpdiff-client-corpus/1` entry per finding
+/// with a recording to stand on. Err: the exit status (the error is printed).
+pub fn save_corpus(
+    dir: &std::path::Path,
+    rows: &[ClientTargetReport],
+    seed: u64,
+) -> Result<(), std::process::ExitCode> {
+    match mcpdiff::corpus::save_clients(dir, rows, seed) {
+        Ok(line) => {
+            eprintln!("mcpdiff: {line}");
+            Ok(())
+        }
+        Err(e) => {
+            eprintln!("mcpdiff: {e}");
+            Err(std::process::ExitCode::from(2))
+        }
+    }
 }

@@ -1,10 +1,13 @@
 //! Where entries come from: the oracle's probe set (the seed corpus), the shrunk findings of
-//! a run (`mcpdiff run --save-corpus`), and inputs libFuzzer saved (`mcpdiff corpus import`).
+//! a run (`mcpdiff run --save-corpus`, server findings and client findings), and inputs
+//! libFuzzer saved (`mcpdiff corpus import`).
 //! Every builder records the pure reference server's answer or the target's own, so a later
 //! replay can tell "fixed" from "still failing".
 
+use super::client::entries_from_clients;
 use super::entry::{Entry, Recorded};
-use super::store::{save, Saved};
+use super::store::{save, save_client, Saved};
+use crate::clients::ClientTargetReport;
 use crate::runner::RunResult;
 use mcpdiff_oracle::reference::{probes, respond, to_observation};
 use mcpdiff_oracle::{check, fixture, judge, Case, Demand, Surface};
@@ -82,6 +85,24 @@ pub fn save_run(dir: &Path, result: &RunResult, seed: u64) -> Result<String, Str
     let (created, updated, unchanged) = save_all(dir, &entries)?;
     Ok(format!(
         "corpus {}: {created} new, {updated} updated, {unchanged} already there",
+        dir.display()
+    ))
+}
+
+/// `mcpdiff run --clients ... --save-corpus DIR`: save every client finding that has a
+/// recording to stand on (shrunk when the shrinker reproduced it); a line for the terminal.
+pub fn save_clients(dir: &Path, rows: &[ClientTargetReport], seed: u64) -> Result<String, String> {
+    let mut n = (0, 0, 0);
+    for e in entries_from_clients(rows, seed) {
+        match save_client(dir, &e)?.1 {
+            Saved::Created => n.0 += 1,
+            Saved::Updated => n.1 += 1,
+            Saved::Unchanged => n.2 += 1,
+        }
+    }
+    let (created, updated, unchanged) = n;
+    Ok(format!(
+        "corpus {} (client cases): {created} new, {updated} updated, {unchanged} already there",
         dir.display()
     ))
 }

@@ -1,16 +1,26 @@
-//! The regression corpus (`corpus/`, schema `mcpdiff-corpus/1`, see `corpus/README.md`): one
-//! JSON file per minimized case, named `<RULE-ID>-<hash>.json`, replayed in CI.
+//! The regression corpus (`corpus/`, see `corpus/README.md`): one JSON file per minimized
+//! case, named `<RULE-ID>-<hash>.json`, replayed in CI. Server cases are `mcpdiff-corpus/1`,
+//! client cases (`CLIENT-*` rules) `mcpdiff-client-corpus/1`.
 //!
-//! Files: `entry.rs` (the format: request bytes, verdict, per-target answers, hash and file
-//! name), `store.rs` (reading and merging files), `replay.rs` (re-judging and classifying,
-//! pure), `build.rs` (entries from the probe set, from a run, from fuzz inputs).
+//! Files: `entry.rs` (the server format: request bytes, verdict, per-target answers, hash and
+//! file name), `client.rs` (the client format: served tools, per-client recordings and
+//! findings), `store.rs` (reading either kind and merging files), `replay.rs` and
+//! `client_replay.rs` (re-judging, pure), `build.rs` (server entries from the probe set, from
+//! a run, from fuzz inputs; client entries from a run's client matrix).
 
 pub mod build;
+pub mod client;
+pub mod client_replay;
 pub mod entry;
 pub mod replay;
 pub mod store;
 
-pub use build::{import_files, save_run, seed_entries};
+pub use build::{import_files, save_clients, save_run, seed_entries};
+pub use client::{ClientEntry, CLIENT_SCHEMA};
+pub use client_replay::rejudge_client;
 pub use entry::{case_hash, file_name, verdict_json, Entry, Recorded, Request, SurfaceRef, SCHEMA};
 pub use replay::{classify, rejudge, Rejudged, Status};
-pub use store::{load_all, load_dir, load_file, save, LoadError, Loaded, Saved};
+pub use store::{
+    load_all, load_dir, load_file, load_item, save, save_client, ClientLoaded, Item, LoadError,
+    Loaded, Saved,
+};

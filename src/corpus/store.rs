@@ -1,7 +1,10 @@
 //! Corpus files on disk: reading one file or a folder (every bad file becomes an error that
 //! names the file and the problem, and the others still load), and saving an entry under its
 //! stable name, merging with what is already there so repeated runs never duplicate a case.
+//! A folder may mix server entries (`mcpdiff-corpus/1`) and client entries
+//! (`mcpdiff-client-corpus/1`); the `schema` field says which a file is ([`Item`]).
 
+use super::client::{ClientEntry, CLIENT_SCHEMA};
 use super::entry::{Entry, SCHEMA};
 use serde_json::Value;
 use std::fmt;
@@ -27,20 +30,91 @@ pub struct Loaded {
     pub entry: Entry,
 }
 
-/// Read and check one file: JSON, the known schema id, decodable bytes, a known surface.
-pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
+/// One client corpus file, read and checked.
+#[derive(Clone, Debug)]
+pub struct ClientLoaded {
+    pub path: PathBuf,
+    pub entry: ClientEntry,
+}
+
+/// A corpus file of either kind.
+#[derive(Clone, Debug)]
+pub enum Item {
+    Server(Loaded),
+    Client(ClientLoaded),
+}
+
+impl Item {
+    pub fn path(&self) -> &Path {
+        match self {
+            Item::Server(l) => &l.path,
+            Item::Client(l) => &l.path,
+        }
+    }
+
+    /// The name the entry should be stored under (the file's own name when it is current).
+    pub fn expected_name(&self) -> Result<String, String> {
+        match self {
+            Item::Server(l) => l.entry.file_name(),
+            Item::Client(l) => Ok(l.entry.file_name()),
+        }
+    }
+}
+
+fn read_json(path: &Path) -> Result<Value, LoadError> {
     let err = |problem: String| LoadError {
         path: path.to_path_buf(),
         problem,
     };
     let text = std::fs::read(path).map_err(|e| err(format!("cannot read: {e}")))?;
-    let value: Value = serde_json::from_slice(&text).map_err(|e| err(format!("not JSON: {e}")))?;
+    serde_json::from_slice(&text).map_err(|e| err(format!("not JSON: {e}")))
+}
+
+/// Read and check one file of either kind, by its `schema` field.
+pub fn load_item(path: &Path) -> Result<Item, LoadError> {
+    let value = read_json(path)?;
+    match value.get("schema").and_then(Value::as_str) {
+        Some(CLIENT_SCHEMA) => client_from_value(path, value).map(Item::Client),
+        _ => server_from_value(path, value).map(Item::Server),
+    }
+}
+
+fn client_from_value(path: &Path, value: Value) -> Result<ClientLoaded, LoadError> {
+    let err = |problem: String| LoadError {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let entry: ClientEntry = serde_json::from_value(value)
+        .map_err(|e| err(format!("not a {CLIENT_SCHEMA} entry: {e}")))?;
+    for (i, c) in entry.clients.iter().enumerate() {
+        c.recording(&format!("clients[{i}]")).map_err(&err)?;
+    }
+    if entry.rules.is_empty() {
+        return Err(err("\"rules\" is empty".into()));
+    }
+    Ok(ClientLoaded {
+        path: path.to_path_buf(),
+        entry,
+    })
+}
+
+/// Read and check one server file: JSON, the known schema id, decodable bytes, a known
+/// surface.
+pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
+    server_from_value(path, read_json(path)?)
+}
+
+fn server_from_value(path: &Path, value: Value) -> Result<Loaded, LoadError> {
+    let err = |problem: String| LoadError {
+        path: path.to_path_buf(),
+        problem,
+    };
     // the schema id first, so a future version gets a clear message instead of a field error
     match value.get("schema").and_then(Value::as_str) {
         Some(SCHEMA) => {}
         Some(other) => {
             return Err(err(format!(
-                "unknown schema '{other}' (this mcpdiff reads {SCHEMA})"
+                "unknown schema '{other}' (this mcpdiff reads {SCHEMA} and {CLIENT_SCHEMA})"
             )))
         }
         None => return Err(err(format!("no \"schema\" field (expected \"{SCHEMA}\")"))),
@@ -60,7 +134,7 @@ pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
 
 /// The `.json` files of `dir` (sorted, so output order is stable), each loaded or an error.
 /// Err only when the folder itself cannot be listed.
-pub fn load_dir(dir: &Path) -> Result<Vec<Result<Loaded, LoadError>>, LoadError> {
+pub fn load_dir(dir: &Path) -> Result<Vec<Result<Item, LoadError>>, LoadError> {
     let listing = std::fs::read_dir(dir).map_err(|e| LoadError {
         path: dir.to_path_buf(),
         problem: format!("cannot list the folder: {e}"),
@@ -71,11 +145,11 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Result<Loaded, LoadError>>, LoadError>
         .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "json"))
         .collect();
     paths.sort();
-    Ok(paths.iter().map(|p| load_file(p)).collect())
+    Ok(paths.iter().map(|p| load_item(p)).collect())
 }
 
 /// Load every corpus file under `paths` (files or folders).
-pub fn load_all(paths: &[PathBuf]) -> Vec<Result<Loaded, LoadError>> {
+pub fn load_all(paths: &[PathBuf]) -> Vec<Result<Item, LoadError>> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
@@ -84,14 +158,14 @@ pub fn load_all(paths: &[PathBuf]) -> Vec<Result<Loaded, LoadError>> {
                 Err(e) => out.push(Err(e)),
             }
         } else {
-            out.push(load_file(p));
+            out.push(load_item(p));
         }
     }
     out
 }
 
 /// The text an entry is written as: pretty JSON with a final newline (stable, diffable).
-pub fn to_text(entry: &Entry) -> Result<String, String> {
+pub fn to_text<T: serde::Serialize>(entry: &T) -> Result<String, String> {
     serde_json::to_string_pretty(entry)
         .map(|mut s| {
             s.push('\n');
@@ -100,8 +174,8 @@ pub fn to_text(entry: &Entry) -> Result<String, String> {
         .map_err(|e| format!("cannot serialize the entry: {e}"))
 }
 
-/// Write `entry` to `path` as is.
-pub fn write(path: &Path, entry: &Entry) -> Result<(), String> {
+/// Write `entry` (of either kind) to `path` as is.
+pub fn write<T: serde::Serialize>(path: &Path, entry: &T) -> Result<(), String> {
     let text = to_text(entry)?;
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
@@ -132,6 +206,37 @@ pub fn save(dir: &Path, entry: &Entry) -> Result<(PathBuf, Saved), String> {
     let before = existing.clone();
     for r in &entry.targets {
         existing.record(r.clone());
+    }
+    for rule in &entry.rules {
+        if !existing.rules.contains(rule) {
+            existing.rules.push(rule.clone());
+        }
+    }
+    if existing == before {
+        return Ok((path, Saved::Unchanged));
+    }
+    write(&path, &existing)?;
+    Ok((path, Saved::Updated))
+}
+
+/// Save a client entry in `dir` under its stable name, like [`save`]: an existing file keeps
+/// its findings (drift is `replay`'s business) and gains the clients' records of `entry`
+/// (a client recorded again replaces its old record when it did something else).
+pub fn save_client(dir: &Path, entry: &ClientEntry) -> Result<(PathBuf, Saved), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let path = dir.join(entry.file_name());
+    if !path.exists() {
+        write(&path, entry)?;
+        return Ok((path, Saved::Created));
+    }
+    let mut existing = match load_item(&path) {
+        Ok(Item::Client(l)) => l.entry,
+        Ok(Item::Server(_)) => return Err(format!("{}: a server entry", path.display())),
+        Err(e) => return Err(format!("{e} (not overwritten; fix or remove it)")),
+    };
+    let before = existing.clone();
+    for c in &entry.clients {
+        existing.record(c.clone());
     }
     for rule in &entry.rules {
         if !existing.rules.contains(rule) {
