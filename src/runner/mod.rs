@@ -79,8 +79,8 @@ pub struct RunConfig {
     /// Disagreement examples kept per group.
     pub max_disagreements: usize,
     /// Seed cases sent before the generated ones (the oracle's probe set: one per rule).
-    /// A probe goes to a group only when the oracle, judging it against the group's
-    /// surface, says it exercises the rule it was written for.
+    /// A probe goes to a group only when the oracle, judging it against one of the group's
+    /// surfaces, says it exercises the rule it was written for.
     pub probes: Vec<(RuleId, Case)>,
 }
 
