@@ -51,7 +51,7 @@ pub struct Args {
     /// mutants, in process (fast and offline).
     #[arg(long, conflicts_with = "bundled")]
     pub no_bundled: bool,
-    /// Cases to generate (each goes to every target with the same surface).
+    /// Cases to generate (each goes to every target of its case stream).
     #[arg(long, default_value_t = 2000)]
     pub cases: u64,
     /// Seed; the same seed gives the same cases. Default: derived from the clock, printed.
@@ -250,7 +250,7 @@ async fn run_async(args: Args) -> ExitCode {
         let mut variants = vec![("reference".to_string(), Variant::Reference)];
         for n in names {
             match Variant::mutant(&n) {
-                Some(v) => variants.push((format!("mutant:{n}"), v)),
+                Some(v) => variants.push((format!("{}{n}", runner::disagree::MUTANT_PREFIX), v)),
                 None => {
                     return fail(&format!(
                         "unknown mutant '{n}'; `mcpdiff serve --list-mutants` lists them"

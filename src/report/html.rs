@@ -277,8 +277,8 @@ fn disagreements(o: &mut String, r: &RunReport) {
     if r.disagreements.is_empty() {
         let _ = writeln!(
             o,
-            "<p>None: targets with the same surface answered alike wherever the oracle allows \
-             several answers.</p>"
+            "<p>None: targets of one case stream that broke no rule answered alike wherever \
+             the oracle allows several answers.</p>"
         );
         return;
     }

@@ -315,8 +315,8 @@ fn disagreements(out: &mut String, r: &RunReport) {
     if r.disagreements.is_empty() {
         let _ = writeln!(
             out,
-            "None: targets with the same surface answered alike wherever the oracle allows \
-             several answers ({} case(s) compared).",
+            "None: targets of one case stream that broke no rule answered alike wherever \
+             the oracle allows several answers ({} case(s) compared).",
             r.stats.cases
         );
         return;

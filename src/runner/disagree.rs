@@ -1,9 +1,21 @@
-//! Disagreements: targets with the same surface answering one case differently where the
-//! oracle allows several answers or is silent. Not a spec violation; an interop risk.
+//! Disagreements: targets of one case stream that broke no rule on a case and were held to
+//! the same verdict, answering it in different classes (the oracle allows several answers or
+//! is silent). Not a spec violation; an interop risk. Which targets are compared at all
+//! (`compared`) is decided here; `record.rs` picks the answers of each case.
 
 use mcpdiff_oracle::{Body, Case, Observation};
 use serde::Serialize;
 use std::collections::BTreeMap;
+
+/// The name prefix of the in-process mutants `mcpdiff run` starts (`src/cmd/run.rs`).
+pub const MUTANT_PREFIX: &str = "mutant:";
+
+/// Whether a target's answers are compared with the others'. Mutants are broken on purpose,
+/// and where one broke no judged rule it still answers oddly: comparing it would report the
+/// planted defect again as a disagreement, or hide a real one among SDKs under its noise.
+pub fn compared(name: &str) -> bool {
+    !name.starts_with(MUTANT_PREFIX)
+}
 
 /// The coarse class of an answer two targets are compared on.
 pub fn answer_class(obs: &Observation) -> String {
@@ -22,7 +34,8 @@ pub fn answer_class(obs: &Observation) -> String {
     }
 }
 
-/// One case on which targets of a group answered in different classes.
+/// One case on which clean targets of a group, held to one verdict, answered in different
+/// classes.
 #[derive(Clone, Debug, Serialize)]
 pub struct Disagreement {
     pub case_index: u64,

@@ -1,6 +1,8 @@
 //! The differential runner: discover each target, generate cases from a seed, send each case
-//! to every target of a surface group, judge every answer, compare targets, shrink each
-//! distinct (target, rule) problem, and hand a `RunResult` to the reports.
+//! to every target of a case-stream group (`group.rs`: same endpoint and callable shape),
+//! judge every answer against its own target's surface, compare the clean targets, shrink
+//! each distinct (target, rule) problem (against that target's surface), and hand a
+//! `RunResult` to the reports.
 //!
 //! Cases are a pure function of (seed, surface, index), so the same seed gives the same
 //! cases whatever the concurrency; per rule the failing case that best isolates it (then the lowest index) is kept, so the
@@ -9,6 +11,7 @@
 pub mod adapters;
 pub mod disagree;
 pub mod discover;
+mod group;
 pub mod prepare;
 mod record;
 pub mod revision;
@@ -76,8 +79,8 @@ pub struct RunConfig {
     /// Disagreement examples kept per group.
     pub max_disagreements: usize,
     /// Seed cases sent before the generated ones (the oracle's probe set: one per rule).
-    /// A probe goes to a group only when the oracle, judging it against the group's
-    /// surface, says it exercises the rule it was written for.
+    /// A probe goes to a group only when the oracle, judging it against one of the group's
+    /// surfaces, says it exercises the rule it was written for.
     pub probes: Vec<(RuleId, Case)>,
 }
 
@@ -154,20 +157,6 @@ impl Pacer {
     }
 }
 
-/// Groups of targets that share one surface (and so one case stream).
-fn groups<S: Sender>(targets: &[Target<S>]) -> Vec<Vec<usize>> {
-    let mut out: Vec<Vec<usize>> = Vec::new();
-    for (i, t) in targets.iter().enumerate() {
-        match out.iter_mut().find(|g| {
-            targets[g[0]].gen_surface == t.gen_surface && targets[g[0]].surface == t.surface
-        }) {
-            Some(g) => g.push(i),
-            None => out.push(vec![i]),
-        }
-    }
-    out
-}
-
 /// Run `cfg.cases` cases against every target, then shrink.
 pub async fn run<S: Sender, G: Generator>(
     targets: Vec<Target<S>>,
@@ -180,15 +169,15 @@ pub async fn run<S: Sender, G: Generator>(
     let targets = Arc::new(targets);
     progress.phase("fuzzing");
 
-    let groups = groups(&targets);
-    // probes that apply, per group; they take the first indices of the run
+    let groups = group::groups(&targets);
+    // probes that apply, per group (to any of its surfaces); they take the first indices
     let mut seeded: Vec<(usize, Case)> = Vec::new();
-    for (g, members) in groups.iter().enumerate() {
-        let surface = &targets[members[0]].surface;
+    for (g, group) in groups.iter().enumerate() {
+        let surfaces = || group.judges.iter().map(|&j| &targets[j].surface);
         for (rule, case) in &cfg.probes {
-            if judge(case, surface).triggers(*rule) {
+            if surfaces().any(|s| judge(case, s).triggers(*rule)) {
                 let mut case = case.clone();
-                case.path = surface.endpoint.clone();
+                case.path = targets[group.members[0]].surface.endpoint.clone();
                 seeded.push((g, case));
             }
         }
@@ -196,7 +185,7 @@ pub async fn run<S: Sender, G: Generator>(
     let seeded_count = seeded.len() as u64;
     let sources = groups
         .iter()
-        .map(|g| generator.for_surface(&targets[g[0]].gen_surface))
+        .map(|g| generator.for_surface(&targets[g.members[0]].gen_surface))
         .collect();
     let workers = cfg.concurrency.max(1);
     let shared = Arc::new(window::Shared::new(
@@ -209,7 +198,10 @@ pub async fn run<S: Sender, G: Generator>(
         start,
         deadline,
         Pacer::new(cfg.rate),
-        record::Record::new(targets.len(), cfg.max_disagreements),
+        record::Record::new(
+            targets.iter().map(|t| t.name.clone()).collect(),
+            cfg.max_disagreements,
+        ),
     ));
     let mut pool = tokio::task::JoinSet::new();
     for _ in 0..workers {
@@ -238,7 +230,7 @@ pub async fn run<S: Sender, G: Generator>(
     while pool.join_next().await.is_some() {}
     let record = std::mem::replace(
         &mut *shared.record.lock().unwrap_or_else(|p| p.into_inner()),
-        record::Record::new(0, 0),
+        record::Record::new(Vec::new(), 0),
     );
     let stopped_by_time = record.cases < shared.total && Instant::now() >= deadline;
     drop(shared);

@@ -2,13 +2,46 @@
 //! (under one mutex, held for the few map updates of one case). Recording where the case was
 //! judged, instead of handing it to a tally task, saves a channel hop and a task wake-up per
 //! case (issue 7 profile: ~6% of the client's CPU).
+//!
+//! Also owns `Verdicts`, the verdicts of one case (one per distinct surface of its group),
+//! and which targets are held to the same verdict when disagreements are looked for.
 
-use super::disagree::{answer_class, Disagreement, Disagreements};
+use super::disagree::{answer_class, compared, Disagreement, Disagreements};
 use super::tally::Tally;
-use super::{Sender, Target};
 use mcpdiff_oracle::{Case, Finding, Observation, Verdict};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
+
+/// The verdicts of one case: one per distinct surface of its group (`Group::judges`). `One`
+/// is the common case (reference and mutants, or SDKs that discovered the same surface) and
+/// costs no allocation beyond the verdict itself.
+pub(crate) enum Verdicts {
+    One(Verdict),
+    Many(Vec<Verdict>),
+}
+
+impl Verdicts {
+    /// The verdict of surface `slot` (`Group::slots`).
+    pub fn get(&self, slot: usize) -> &Verdict {
+        match self {
+            Verdicts::One(v) => v,
+            Verdicts::Many(vs) => &vs[slot],
+        }
+    }
+
+    /// The lowest slot whose verdict equals the one of `slot`: targets with the same such
+    /// slot were held to the same expectations on this case.
+    fn same_as(&self, slot: usize) -> usize {
+        match self {
+            Verdicts::One(_) => 0,
+            Verdicts::Many(vs) => vs.iter().position(|v| *v == vs[slot]).unwrap_or(slot),
+        }
+    }
+}
+
+/// One target's answer to a case: target index, its verdict slot, what it answered, and the
+/// rules it broke (judged against its own verdict).
+pub(crate) type Answer = (usize, usize, Observation, Vec<Finding>);
 
 /// Tallies per target, disagreements, counts.
 pub(crate) struct Record {
@@ -16,59 +49,181 @@ pub(crate) struct Record {
     pub disagreements: Disagreements,
     pub requests: u64,
     pub cases: u64,
+    /// Target names, for the disagreements' answer maps.
+    names: Vec<String>,
+    /// Per target: whether its answers are compared (`disagree::compared`).
+    compared: Vec<bool>,
     max_disagreements: usize,
 }
 
 impl Record {
-    pub fn new(targets: usize, max_disagreements: usize) -> Record {
+    pub fn new(names: Vec<String>, max_disagreements: usize) -> Record {
         Record {
-            tallies: (0..targets).map(|_| Tally::default()).collect(),
+            tallies: names.iter().map(|_| Tally::default()).collect(),
             disagreements: Disagreements::default(),
             requests: 0,
             cases: 0,
+            compared: names.iter().map(|n| compared(n)).collect(),
+            names,
             max_disagreements,
         }
     }
 
-    /// Record one judged case: every answer into its target's tally, and a disagreement when
-    /// targets of the group answered in different classes and none broke a rule.
-    pub fn case<S: Sender>(
+    /// Record one judged case: every answer into its target's tally (with its own verdict),
+    /// and a disagreement when compared targets that broke no rule on it and were held to the
+    /// same verdict answered in different classes. A finding by one target does not hide a
+    /// disagreement among the others.
+    pub fn case(
         &mut self,
-        targets: &[Target<S>],
         index: u64,
         case: Case,
-        verdict: &Verdict,
-        answers: &[(usize, Observation, Vec<Finding>)],
+        verdicts: &Verdicts,
+        answers: &[Answer],
         at: Duration,
     ) {
         self.cases += 1;
-        let mut any_finding = false;
-        for (t, obs, findings) in answers {
+        let mut clean = 0usize;
+        for (t, slot, obs, findings) in answers {
             self.requests += 1;
-            any_finding |= !findings.is_empty();
+            let verdict = verdicts.get(*slot);
             self.tallies[*t].record(index, &case, verdict, obs, findings);
-            if !findings.is_empty() {
+            if findings.is_empty() {
+                clean += usize::from(self.compared[*t]);
+            } else {
                 self.tallies[*t].note_first_failures(verdict, findings, at);
             }
         }
-        // one target alone cannot disagree: no answer classes to build
-        if any_finding || answers.len() < 2 {
+        // one target alone cannot disagree: no answer classes to build (the usual exit of a
+        // reference + mutants run, before any allocation)
+        if clean < 2 {
             return;
         }
-        let classes: BTreeMap<String, String> = answers
-            .iter()
-            .map(|(t, obs, _)| (targets[*t].name.clone(), answer_class(obs)))
-            .collect();
-        let distinct: BTreeSet<&String> = classes.values().collect();
-        if distinct.len() > 1 {
-            self.disagreements.offer(
-                Disagreement {
-                    case_index: index,
-                    answers: classes,
-                    case,
-                },
-                self.max_disagreements,
-            );
+        let compared = &self.compared;
+        let candidates = || {
+            answers
+                .iter()
+                .filter(|(t, _, _, f)| f.is_empty() && compared[*t])
+        };
+        // one comparison per verdict the clean targets were held to
+        let held: BTreeSet<usize> = candidates().map(|a| verdicts.same_as(a.1)).collect();
+        let mut found = Vec::new();
+        for h in held {
+            let classes: BTreeMap<String, String> = candidates()
+                .filter(|a| verdicts.same_as(a.1) == h)
+                .map(|(t, _, obs, _)| (self.names[*t].clone(), answer_class(obs)))
+                .collect();
+            let distinct: BTreeSet<&String> = classes.values().collect();
+            if distinct.len() > 1 {
+                found.push(classes);
+            }
         }
+        // the case moves into the last disagreement (nearly always the only one)
+        let n = found.len();
+        let mut found = found.into_iter();
+        for answers in found.by_ref().take(n.saturating_sub(1)) {
+            self.offer(index, answers, case.clone());
+        }
+        if let Some(answers) = found.next() {
+            self.offer(index, answers, case);
+        }
+    }
+
+    fn offer(&mut self, case_index: u64, answers: BTreeMap<String, String>, case: Case) {
+        let d = Disagreement {
+            case_index,
+            answers,
+            case,
+        };
+        self.disagreements.offer(d, self.max_disagreements);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcpdiff_oracle::reference::{respond, to_observation, Response};
+    use mcpdiff_oracle::{fixture, judge};
+
+    fn finding() -> Finding {
+        Finding {
+            rule: "SHTTP-TEST".into(),
+            level: "MUST".into(),
+            expected: String::new(),
+            observed: String::new(),
+            co_failing: Vec::new(),
+        }
+    }
+
+    fn record(names: &[&str]) -> Record {
+        Record::new(names.iter().map(|n| n.to_string()).collect(), 10)
+    }
+
+    fn setup() -> (Case, Verdict, Observation, Observation) {
+        let surface = fixture::surface();
+        let case = mcpdiff_oracle::client::conformant_case(
+            &surface,
+            serde_json::json!(1),
+            "tools/list",
+            serde_json::json!({}),
+        );
+        let verdict = judge(&case, &surface);
+        let result = to_observation(&respond(&case, &surface));
+        let refused = to_observation(&Response::empty(400));
+        (case, verdict, result, refused)
+    }
+
+    #[test]
+    fn a_finding_elsewhere_does_not_hide_a_disagreement() {
+        let (case, verdict, result, refused) = setup();
+        let mut r = record(&["a", "b", "c"]);
+        let answers = vec![
+            (0, 0, result.clone(), Vec::new()),
+            (1, 0, refused.clone(), Vec::new()),
+            (2, 0, refused, vec![finding()]),
+        ];
+        r.case(3, case, &Verdicts::One(verdict), &answers, Duration::ZERO);
+        assert_eq!(r.disagreements.total, 1);
+        let d = &r.disagreements.kept[0];
+        assert_eq!(d.case_index, 3);
+        let names: Vec<_> = d.answers.keys().map(String::as_str).collect();
+        assert_eq!(
+            names,
+            ["a", "b"],
+            "the target with a finding is not compared"
+        );
+        assert_eq!(
+            r.tallies[2].witnesses.len(),
+            0,
+            "SHTTP-TEST is not a judged rule"
+        );
+        assert_eq!(r.requests, 3);
+    }
+
+    #[test]
+    fn mutants_are_not_compared() {
+        let (case, verdict, result, refused) = setup();
+        let mut r = record(&["reference", "mutant:x"]);
+        let answers = vec![(0, 0, result, Vec::new()), (1, 0, refused, Vec::new())];
+        r.case(0, case, &Verdicts::One(verdict), &answers, Duration::ZERO);
+        assert_eq!(r.disagreements.total, 0);
+    }
+
+    #[test]
+    fn targets_held_to_different_verdicts_are_not_compared() {
+        let (case, verdict, result, refused) = setup();
+        let mut other = verdict.clone();
+        other.expectations.clear();
+        let verdicts = Verdicts::Many(vec![verdict.clone(), other, verdict]);
+        let mut r = record(&["a", "b", "c", "d"]);
+        // a and b differ but were held to different verdicts; c shares a's verdict (slot 2
+        // equals slot 0) and answers like a; d shares b's and answers like b
+        let answers = vec![
+            (0, 0, result.clone(), Vec::new()),
+            (1, 1, refused.clone(), Vec::new()),
+            (2, 2, result, Vec::new()),
+            (3, 1, refused, Vec::new()),
+        ];
+        r.case(0, case, &verdicts, &answers, Duration::ZERO);
+        assert_eq!(r.disagreements.total, 0);
     }
 }

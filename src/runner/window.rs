@@ -1,14 +1,16 @@
 //! The bounded in-flight window of a run: `concurrency` worker tasks take case indices from
 //! one counter, and each generates its case, sends it to every target of the case's group,
-//! judges it while the answers are on their way, checks every answer, and records the result
-//! (`Record`, one short lock per case).
+//! judges it while the answers are on their way (once per distinct surface of the group:
+//! once in the common case), checks every answer against its own target's verdict, and
+//! records the result (`Record`, one short lock per case).
 //!
 //! Why workers and not a task per case: a spawned task, a cloned group list and a cloned
 //! case per request were a measurable share of the client's CPU (issue 7 profile), and
 //! generation and judging on one tally loop made that loop the bottleneck. Here generation,
 //! judging and checking run on every runtime thread; memory is bounded by the window.
 
-use super::record::Record;
+use super::group::Group;
+use super::record::{Record, Verdicts};
 use super::{CaseSource, Pacer, Sender, Target};
 use mcpdiff_oracle::{check, judge, Case};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -19,8 +21,8 @@ use std::time::Instant;
 /// What every worker shares.
 pub(crate) struct Shared<S: Sender, C: CaseSource> {
     pub targets: Arc<Vec<Target<S>>>,
-    /// Target indices per group (same surface, same case stream).
-    pub groups: Vec<Vec<usize>>,
+    /// The case streams: their targets and the surfaces each case is judged against.
+    pub groups: Vec<Group>,
     /// One case source per group.
     pub sources: Vec<C>,
     /// Probe cases first: (group, case), taking run indices `0..seeded.len()`.
@@ -42,7 +44,7 @@ impl<S: Sender, C: CaseSource> Shared<S, C> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         targets: Arc<Vec<Target<S>>>,
-        groups: Vec<Vec<usize>>,
+        groups: Vec<Group>,
         sources: Vec<C>,
         seeded: Vec<(usize, Case)>,
         seed: u64,
@@ -97,32 +99,38 @@ pub(crate) async fn worker<S: Sender, C: CaseSource>(shared: Arc<Shared<S, C>>) 
         let Ok((group, case)) = catch_unwind(AssertUnwindSafe(|| shared.case(index))) else {
             continue;
         };
-        let members = &shared.groups[group];
+        let group = &shared.groups[group];
         let targets = &shared.targets;
         // every target of the group at once: one slow target (an open SSE stream, a hung
         // server) costs the case its time limit once, not once per target
-        let sends = members.iter().map(|&t| {
+        let sends = group.members.iter().map(|&t| {
             let case = &case;
             let pacer = &shared.pacer;
             async move {
                 pacer.wait().await;
-                (t, targets[t].sender.send_ref(case).await)
+                targets[t].sender.send_ref(case).await
             }
         });
-        // the sends go first (their first poll writes the requests), then the verdict is
+        // the sends go first (their first poll writes the requests), then the verdicts are
         // computed while the targets answer: judging is off the network path
-        let (answers, verdict) = futures::join!(futures::future::join_all(sends), async {
-            catch_unwind(AssertUnwindSafe(|| {
-                judge(&case, &targets[members[0]].surface)
+        let (answers, verdicts) = futures::join!(futures::future::join_all(sends), async {
+            catch_unwind(AssertUnwindSafe(|| match group.judges.as_slice() {
+                [one] => Verdicts::One(judge(&case, &targets[*one].surface)),
+                many => Verdicts::Many(
+                    many.iter()
+                        .map(|&j| judge(&case, &targets[j].surface))
+                        .collect(),
+                ),
             }))
         });
-        let Ok(verdict) = verdict else { continue };
+        let Ok(verdicts) = verdicts else { continue };
         let checked = catch_unwind(AssertUnwindSafe(|| {
             answers
                 .into_iter()
-                .map(|(t, obs)| {
-                    let findings = check(&verdict, &obs);
-                    (t, obs, findings)
+                .zip(group.members.iter().zip(&group.slots))
+                .map(|(obs, (&t, &slot))| {
+                    let findings = check(verdicts.get(slot), &obs);
+                    (t, slot, obs, findings)
                 })
                 .collect::<Vec<_>>()
         }));
@@ -130,7 +138,7 @@ pub(crate) async fn worker<S: Sender, C: CaseSource>(shared: Arc<Shared<S, C>>) 
         let at = shared.start.elapsed();
         // a panic while recording poisons the lock; the record itself stays usable
         let mut record = shared.record.lock().unwrap_or_else(|p| p.into_inner());
-        record.case(targets, index, case, &verdict, &answers, at);
+        record.case(index, case, &verdicts, &answers, at);
         drop(record);
         shared.done.fetch_add(1, Ordering::Relaxed);
     }
