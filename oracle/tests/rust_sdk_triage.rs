@@ -9,7 +9,9 @@
 //!   15, AMB-38, D-20): nothing mandates checking the version first, so 400/-32020 is as
 //!   right as 400/-32022;
 //! - an `x-mcp-header` key inside instance data (`examples`): tower-mcp reads it as an
-//!   annotation and refuses the tool's calls, the oracle reads it as data (D-49): both stand.
+//!   annotation and refuses the tool's calls, the oracle reads it as data (D-49): both stand;
+//! - a dual-era server may answer an unsupported version on a body without `_meta` as
+//!   2025-11-25 does, with a plain 400 (D-50).
 
 use mcpdiff_oracle::client::conformant_case;
 use mcpdiff_oracle::fixture::{self, HEADER_TOOL, PLAIN_TOOL, PROMPT};
@@ -181,4 +183,50 @@ fn tool_result(id: &Value) -> Observation {
                 "content":[],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"t","version":"1"}}}}),
         },
     ))
+}
+
+/// rmcp 3.11.0 (dual-era) answers an unsupported `MCP-Protocol-Version` on a body without a
+/// `_meta` version with a plain-text 400: nothing names a modern version, and 2025-11-25 says
+/// only "MUST respond with `400 Bad Request`". A dual-era server may follow it (D-50); a
+/// modern-only server still owes the JSON-RPC error, and 200 stays wrong for both.
+#[test]
+fn dual_era_unsupported_version_without_meta_may_get_a_plain_400() {
+    let plain = |status| {
+        Observation::Http(HttpAnswer::new(
+            status,
+            None,
+            Body::Other {
+                len: 49,
+                prefix: "Bad Request: Unsupported MCP-Protocol-Version".into(),
+            },
+        ))
+    };
+    let mut dual = fixture::surface();
+    dual.legacy_era = true;
+    let modern = fixture::surface();
+    assert!(dual.is_dual_era() && !modern.is_dual_era());
+    for version in ["1900-", "2099-01-01"] {
+        let c = Case::post(
+            "/mcp",
+            &[
+                ("Content-Type", "application/json"),
+                ("Accept", "application/json, text/event-stream"),
+                ("MCP-Protocol-Version", version),
+                ("Mcp-Method", "tools/list"),
+            ],
+            br#"{"jsonrpc":"2.0","id":"t4qkt","method":"tools/list"}"#.to_vec(),
+        );
+        assert!(
+            check(&judge(&c, &dual), &plain(400)).is_empty(),
+            "{version}"
+        );
+        assert!(
+            !check(&judge(&c, &dual), &plain(200)).is_empty(),
+            "{version}"
+        );
+        assert!(
+            !check(&judge(&c, &modern), &plain(400)).is_empty(),
+            "{version}"
+        );
+    }
 }

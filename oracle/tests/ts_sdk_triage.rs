@@ -105,3 +105,52 @@ fn an_unsafe_integer_id_may_be_refused_but_must_be_echoed_exactly() {
     let c = conformant_case(&s, id.clone(), "server/discover", json!({}));
     assert!(!check(&judge(&c, &s), &rpc_error(400, &id, -32600)).is_empty());
 }
+
+/// Found when the five SDK servers got one case stream: `"opt": {}` for the annotated string
+/// `opt`, no `Mcp-Param-Opt` header; every SDK served it (schema validation → `isError`).
+/// An object has no header text form, so serving and refusing are both right (D-42).
+#[test]
+fn an_object_for_an_annotated_primitive_may_be_served_without_its_header() {
+    use mcpdiff_oracle::fixture::HEADER_TOOL;
+    let s = fixture::surface();
+    let id = json!("no8fapwdakr");
+    let result = Observation::Http(HttpAnswer::new(
+        200,
+        Some("application/json"),
+        Body::Json {
+            value: json!({"jsonrpc":"2.0","id":id,"result":{"resultType":"complete",
+                "content":[],"isError":true,
+                "_meta":{"io.modelcontextprotocol/serverInfo":{"name":"t","version":"1"}}}}),
+        },
+    ));
+    for opt in [json!({}), json!([1])] {
+        let c = conformant_case(
+            &s,
+            id.clone(),
+            "tools/call",
+            json!({"name": HEADER_TOOL, "arguments": {"region": "K", "query": "q", "opt": opt}}),
+        );
+        assert!(
+            matches!(
+                c.header("Mcp-Param-Opt"),
+                mcpdiff_oracle::case::HeaderField::Absent
+            ),
+            "no text form, no header"
+        );
+        let v = judge(&c, &s);
+        assert!(check(&v, &result).is_empty(), "{opt}: served");
+        assert!(
+            check(&v, &rpc_error(400, &id, -32020)).is_empty(),
+            "{opt}: refused"
+        );
+    }
+    // a string value without its header is still a finding
+    let mut c = conformant_case(
+        &s,
+        id.clone(),
+        "tools/call",
+        json!({"name": HEADER_TOOL, "arguments": {"region": "K", "query": "q", "opt": "x"}}),
+    );
+    c.set_header("Mcp-Param-Opt", None);
+    assert!(!check(&judge(&c, &s), &result).is_empty());
+}

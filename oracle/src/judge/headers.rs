@@ -202,6 +202,13 @@ fn protocol_version(
             f.tolerate(mismatch_answer());
             if unsupported(h) {
                 f.tolerate(upv(vec![h.to_string()]));
+                if surface.is_dual_era() {
+                    // nothing in the body names a modern version: a dual-era server may
+                    // answer as 2025-11-25 does, "400 Bad Request" with any body (D-50)
+                    f.tolerate(Answer::HttpStatus {
+                        status: StatusSet::Exact(400),
+                    });
+                }
             }
         }
         Some(b) if b == h => {

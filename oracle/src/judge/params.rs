@@ -119,6 +119,12 @@ fn one(
             f.tolerate(mismatch_answer());
             return None;
         }
+        (Extracted::Value(v), HeaderField::Absent) if v.is_object() || v.is_array() => {
+            // an object or array has no header text form (D-42): the arguments break the
+            // schema, so refusing and serving (e.g. an `isError` result) are both right
+            f.tolerate(mismatch_answer());
+            return None;
+        }
         (Extracted::Value(_), HeaderField::Absent) => {
             f.mismatch(rules::PARAM_OMITTED, rules::PARAM_ERR, 8, id, || {
                 format!("{name} header is missing but arguments carry a value")

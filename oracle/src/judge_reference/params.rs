@@ -93,6 +93,12 @@ fn one(
             f.tolerate(mismatch_answer());
             return None;
         }
+        (Extracted::Value(v), HeaderField::Absent) if v.is_object() || v.is_array() => {
+            // an object or array has no header text form (D-42): the arguments break the
+            // schema, so refusing and serving (e.g. an `isError` result) are both right
+            f.tolerate(mismatch_answer());
+            return None;
+        }
         (Extracted::Value(_), HeaderField::Absent) => {
             let msg = format!("{name} header is missing but arguments carry a value");
             f.defect(
