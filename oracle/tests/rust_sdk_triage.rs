@@ -229,4 +229,16 @@ fn dual_era_unsupported_version_without_meta_may_get_a_plain_400() {
             "{version}"
         );
     }
+    // "invalid" too: a version with bytes outside the token syntax (obs-text)
+    let mut c = Case::post(
+        "/mcp",
+        &[
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+        ],
+        br#"{"jsonrpc":"2.0","id":"78ebq7","method":"tools"}"#.to_vec(),
+    );
+    c.set_header("MCP-Protocol-Version", Some(b"2026-07-28\x80"));
+    assert!(check(&judge(&c, &dual), &plain(400)).is_empty());
+    assert!(!check(&judge(&c, &modern), &plain(400)).is_empty());
 }

@@ -183,6 +183,14 @@ fn protocol_version(
         }
         HeaderField::One(raw) => raw,
     };
+    let supported = std::str::from_utf8(header).is_ok_and(|v| !unsupported(v));
+    if surface.is_dual_era() && body.is_none() && !supported {
+        // nothing in the body names a modern version: a dual-era server may answer an
+        // "invalid or unsupported" version as 2025-11-25 does, 400 with any body (D-50)
+        f.tolerate(Answer::HttpStatus {
+            status: StatusSet::Exact(400),
+        });
+    }
     if invalid_chars(
         header,
         rules::HDR_INVALID_CHARS,
@@ -202,13 +210,6 @@ fn protocol_version(
             f.tolerate(mismatch_answer());
             if unsupported(h) {
                 f.tolerate(upv(vec![h.to_string()]));
-                if surface.is_dual_era() {
-                    // nothing in the body names a modern version: a dual-era server may
-                    // answer as 2025-11-25 does, "400 Bad Request" with any body (D-50)
-                    f.tolerate(Answer::HttpStatus {
-                        status: StatusSet::Exact(400),
-                    });
-                }
             }
         }
         Some(b) if b == h => {
