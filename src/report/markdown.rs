@@ -335,5 +335,21 @@ fn disagreements(out: &mut String, r: &RunReport) {
             .map(|(k, v)| format!("{}: {}", code(k), v))
             .collect();
         let _ = writeln!(out, "- case #{}: {}", d.case_index, answers.join("; "));
+        // the request itself, so the difference can be replayed against each target
+        let _ = writeln!(out, "\n  ```http\n{}\n  ```", indent(&case_text(&d.case)));
     }
+}
+
+/// `text` with every line indented two spaces (inside a list item).
+fn indent(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            if l.is_empty() {
+                String::new()
+            } else {
+                format!("  {l}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
