@@ -86,20 +86,19 @@ pub(crate) fn error_lints(out: &mut Vec<Expectation>) {
 
 pub(crate) fn request_lints(out: &mut Vec<Expectation>, id: &Value, may_omit_error_id: bool) {
     error_lints(out);
-    let v = [
-        lint(rules::REQ_CT, Lint::RequestContentType),
-        lint(rules::SSE_XACCEL, Lint::SseXAccel),
-        lint(rules::SSE_NO_REQUESTS, Lint::SseNoRequests),
-        lint(rules::RESULTTYPE, Lint::ResultType),
-        lint(rules::RESULT_ID, Lint::ResultIdEcho(id.clone())),
-        lint(
-            rules::ERROR_ID,
-            Lint::ErrorIdEcho {
-                id: id.clone(),
-                may_omit: may_omit_error_id,
-            },
-        ),
-        lint(rules::SERVERINFO, Lint::ServerInfo),
-    ];
-    out.extend(v);
+    // pushed one by one rather than through an array: each is written in place, not built
+    // on the stack and copied (the caller's Vec has room for all of them)
+    out.push(lint(rules::REQ_CT, Lint::RequestContentType));
+    out.push(lint(rules::SSE_XACCEL, Lint::SseXAccel));
+    out.push(lint(rules::SSE_NO_REQUESTS, Lint::SseNoRequests));
+    out.push(lint(rules::RESULTTYPE, Lint::ResultType));
+    out.push(lint(rules::RESULT_ID, Lint::ResultIdEcho(id.clone())));
+    out.push(lint(
+        rules::ERROR_ID,
+        Lint::ErrorIdEcho {
+            id: id.clone(),
+            may_omit: may_omit_error_id,
+        },
+    ));
+    out.push(lint(rules::SERVERINFO, Lint::ServerInfo));
 }
