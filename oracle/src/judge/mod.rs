@@ -23,6 +23,7 @@ mod methods;
 mod origin;
 mod params;
 mod scan;
+mod swar;
 
 use crate::case::Case;
 use crate::rules::{self, RuleId};
