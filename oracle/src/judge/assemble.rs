@@ -3,14 +3,14 @@
 //! (P-MUST-SHOULD), the success set filed under benign inputs (P-BENIGN), and the legacy
 //! path of dual-era targets.
 
-use super::{is_blocking, Defect, Findings};
+use super::{is_blocking, Answers, Defect, Findings};
 use crate::rules::{self, RuleId};
 use crate::verdict::{Answer, Canonical, Demand, Expectation, Verdict};
 
 /// Combine defects, tolerated answers and the success set into expectations.
 pub(crate) fn assemble(
     f: Findings,
-    success: Vec<Answer>,
+    success: Answers,
     success_rule: Option<RuleId>,
     dispatch: Canonical,
     lints: Vec<Expectation>,
@@ -83,7 +83,7 @@ pub(crate) fn assemble(
     let canonical;
     if any_must {
         // P-NONE: the union of what each reportable MUST defect mandates (+ open points)
-        let mut union: Vec<Answer> = Vec::new();
+        let mut union = Answers::new();
         for a in defects
             .iter()
             .enumerate()
@@ -95,7 +95,7 @@ pub(crate) fn assemble(
                 union.push(a.clone());
             }
         }
-        let mut shape_set: Option<Vec<Answer>> = None;
+        let mut shape_set: Option<Answers> = None;
         for (i, d) in defects.iter().enumerate() {
             if !blocking(i, d) {
                 continue;
@@ -120,7 +120,10 @@ pub(crate) fn assemble(
         };
     } else if !defects.is_empty() {
         // only SHOULD-level refusals: their answers, or (a SHOULD deviation) success
-        let mut set: Vec<Answer> = defects.iter().flat_map(|d| d.answers.clone()).collect();
+        let mut set: Answers = defects
+            .iter()
+            .flat_map(|d| d.answers.iter().cloned())
+            .collect();
         set.extend(tolerated.iter().cloned());
         for d in &defects {
             push(d.reject, &set);
@@ -131,7 +134,8 @@ pub(crate) fn assemble(
             None => dispatch,
         };
     } else {
-        let success_only = success.clone();
+        // `set` starts as the success set and only grows: its head is the success set alone
+        let success_len = success.len();
         let mut set = success;
         for a in &tolerated {
             if !set.contains(a) {
@@ -149,9 +153,9 @@ pub(crate) fn assemble(
                 for r in &benign {
                     // the SHOULD on numeric comparison must see a string-comparing refusal
                     let own = if *r == rules::INT_NUMERIC {
-                        &success_only
+                        &set[..success_len]
                     } else {
-                        &set
+                        &set[..]
                     };
                     push(*r, own);
                 }

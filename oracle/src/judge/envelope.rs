@@ -98,12 +98,21 @@ impl<'b> Params<'b> {
     pub fn client_info_malformed(self) -> bool {
         match self {
             Params::Raw(p) => {
-                let is_str = |info: &str, key| {
-                    scan::get(info, key).is_some_and(|v| scan::kind(v) == Kind::String)
+                // both members found in one walk; the last of a repeated key counts, as
+                // with `scan::get`
+                let implementation = |info: &str| {
+                    let (mut name, mut version) = (None, None);
+                    for (k, v) in scan::members(info) {
+                        match k {
+                            "name" => name = Some(scan::kind(v)),
+                            "version" => version = Some(scan::kind(v)),
+                            _ => {}
+                        }
+                    }
+                    name == Some(Kind::String) && version == Some(Kind::String)
                 };
                 p.meta.is_some_and(|m| scan::kind(m) == Kind::Object)
-                    && p.client_info
-                        .is_some_and(|info| !(is_str(info, "name") && is_str(info, "version")))
+                    && p.client_info.is_some_and(|info| !implementation(info))
             }
             Params::Parsed(p) => p
                 .get("_meta")

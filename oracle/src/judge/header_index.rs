@@ -3,6 +3,7 @@
 //! bytes, odd name case, padding, any `Mcp-Param-*`). The judge used to look each header up
 //! with its own scan of the fields, several times per case (issue 7).
 
+use super::swar::{has_byte_below, has_zero_byte, ONES};
 use crate::case::{trim_ows, Case, HeaderField};
 use crate::rules::{self, RuleId};
 
@@ -35,7 +36,10 @@ pub(crate) fn is_param_name(name: &[u8]) -> bool {
 
 /// Whether `name` is `Mcp-Param-{header}` in any case.
 pub(crate) fn is_param_named(name: &[u8], header: &str) -> bool {
-    is_param_name(name) && name[PARAM_PREFIX.len()..].eq_ignore_ascii_case(header.as_bytes())
+    // the length first: it rules out nearly every other field without reading a byte
+    name.len() == PARAM_PREFIX.len() + header.len()
+        && is_param_name(name)
+        && name[PARAM_PREFIX.len()..].eq_ignore_ascii_case(header.as_bytes())
 }
 
 /// The field `Mcp-Param-{header}` of `case`, like `Case::header` without building the name.
@@ -88,10 +92,29 @@ static TCHAR: [bool; 256] = {
 fn refusable(name: &[u8], value: &[u8]) -> bool {
     // no early exit: branch-free loops over short fields are faster than `any`
     let bad_name = name.iter().fold(false, |acc, b| acc | !TCHAR[*b as usize]);
-    let bad_value = value.iter().fold(false, |acc, b| {
-        acc | ((*b < 0x20) & (*b != b'\t')) | (*b == 0x7f)
-    });
-    name.is_empty() || bad_name || bad_value
+    name.is_empty() || bad_name || bad_value(value)
+}
+
+/// A control byte other than HTAB, or DEL.
+fn bad_value_byte(b: u8) -> bool {
+    (b < 0x20 && b != b'\t') || b == 0x7f
+}
+
+/// Whether `value` holds a `bad_value_byte`: eight bytes at a time, a chunk looked at byte
+/// by byte only when it may hold one (values are the longest part of a case's headers).
+fn bad_value(value: &[u8]) -> bool {
+    let mut chunks = value.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let maybe = has_byte_below(w, 0x20) || has_zero_byte(w ^ (ONES * 0x7f));
+        // (a chunk whose only control byte is HTAB goes on to the next)
+        if maybe && chunk.iter().any(|b| bad_value_byte(*b)) {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|b| bad_value_byte(*b))
 }
 
 impl<'c> HeaderIndex<'c> {

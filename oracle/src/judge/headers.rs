@@ -245,7 +245,7 @@ fn protocol_version(
             let mut d = super::Defect {
                 reject: rules::PV_MISMATCH,
                 shape: rules::HDR_ERR,
-                answers: vec![mismatch_answer()],
+                answers: smallvec::smallvec![mismatch_answer()],
                 priority,
                 canonical,
             };

@@ -13,54 +13,57 @@ use serde_json::Value;
 /// `application/json` and `text/event-stream` (streamable-http.mdx § Sending Messages).
 pub(crate) fn media_defects(h: &HeaderIndex<'_>) -> bool {
     let ct_ok = match h.content_type {
-        HeaderField::One(v) => with_media_types(v, |m| {
-            let types = m;
+        HeaderField::One(v) => with_media_types(v, |types| {
             types
                 .next()
-                .is_some_and(|t| t.eq_ignore_ascii_case("application/json"))
+                .is_some_and(|t| t.eq_ignore_ascii_case(b"application/json"))
                 && types.next().is_none()
         }),
         _ => false,
     };
     let accept_ok = match h.accept {
-        HeaderField::One(v) => {
-            let has = |want: &str| {
-                with_media_types(v, |mut m| {
-                    Iterator::any(&mut m, |t| t.eq_ignore_ascii_case(want))
-                })
-            };
-            has("application/json") && has("text/event-stream")
-        }
+        // both types looked for in one pass over the value
+        HeaderField::One(v) => with_media_types(v, |types| {
+            let (mut json, mut sse) = (false, false);
+            for t in types {
+                json |= t.eq_ignore_ascii_case(b"application/json");
+                sse |= t.eq_ignore_ascii_case(b"text/event-stream");
+                if json && sse {
+                    break;
+                }
+            }
+            json && sse
+        }),
         _ => false,
     };
     !(ct_ok && accept_ok)
 }
 
+/// Whether `b` is one of the bytes `str::trim` strips from ASCII text.
+fn is_trim_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
 /// Run `f` over the media types of a header value: each comma-separated element without
 /// its parameters, trimmed (Unicode whitespace, as `str::trim`). A value that is not UTF-8
-/// is read with replacement characters first, as the judge always has.
-fn with_media_types(v: &[u8], f: impl FnOnce(&mut dyn Iterator<Item = &str>) -> bool) -> bool {
+/// is read with replacement characters first, as the judge always has. The types are
+/// compared as bytes (ASCII case folding reads the same on `str` and on its bytes).
+fn with_media_types(v: &[u8], f: impl FnOnce(&mut dyn Iterator<Item = &[u8]>) -> bool) -> bool {
     if v.is_ascii() {
-        // ASCII (nearly always): `str::trim` strips exactly these bytes from ASCII text
+        // ASCII (nearly always): trimming these bytes is exactly `str::trim` on ASCII text,
+        // so the elements need no UTF-8 view
         let mut types = v.split(|b| *b == b',').map(|m| {
             let m = m.split(|b| *b == b';').next().unwrap_or(b"");
-            let end = m
-                .iter()
-                .rposition(|b| !matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
-                .map_or(0, |i| i + 1);
-            let start = m
-                .iter()
-                .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
-                .unwrap_or(end);
-            // ASCII bytes are UTF-8
-            std::str::from_utf8(&m[start.min(end)..end]).unwrap_or("")
+            let end = m.iter().rposition(|b| !is_trim_ws(*b)).map_or(0, |i| i + 1);
+            let start = m.iter().position(|b| !is_trim_ws(*b)).unwrap_or(end);
+            &m[start.min(end)..end]
         });
         return f(&mut types);
     }
     let text = String::from_utf8_lossy(v);
     let mut types = text
         .split(',')
-        .map(|m| m.split(';').next().unwrap_or("").trim());
+        .map(|m| m.split(';').next().unwrap_or("").trim().as_bytes());
     f(&mut types)
 }
 
@@ -83,20 +86,19 @@ pub(crate) fn error_lints(out: &mut Vec<Expectation>) {
 
 pub(crate) fn request_lints(out: &mut Vec<Expectation>, id: &Value, may_omit_error_id: bool) {
     error_lints(out);
-    let v = [
-        lint(rules::REQ_CT, Lint::RequestContentType),
-        lint(rules::SSE_XACCEL, Lint::SseXAccel),
-        lint(rules::SSE_NO_REQUESTS, Lint::SseNoRequests),
-        lint(rules::RESULTTYPE, Lint::ResultType),
-        lint(rules::RESULT_ID, Lint::ResultIdEcho(id.clone())),
-        lint(
-            rules::ERROR_ID,
-            Lint::ErrorIdEcho {
-                id: id.clone(),
-                may_omit: may_omit_error_id,
-            },
-        ),
-        lint(rules::SERVERINFO, Lint::ServerInfo),
-    ];
-    out.extend(v);
+    // pushed one by one rather than through an array: each is written in place, not built
+    // on the stack and copied (the caller's Vec has room for all of them)
+    out.push(lint(rules::REQ_CT, Lint::RequestContentType));
+    out.push(lint(rules::SSE_XACCEL, Lint::SseXAccel));
+    out.push(lint(rules::SSE_NO_REQUESTS, Lint::SseNoRequests));
+    out.push(lint(rules::RESULTTYPE, Lint::ResultType));
+    out.push(lint(rules::RESULT_ID, Lint::ResultIdEcho(id.clone())));
+    out.push(lint(
+        rules::ERROR_ID,
+        Lint::ErrorIdEcho {
+            id: id.clone(),
+            may_omit: may_omit_error_id,
+        },
+    ));
+    out.push(lint(rules::SERVERINFO, Lint::ServerInfo));
 }

@@ -5,7 +5,7 @@
 use super::envelope::Request;
 use super::header_index::HeaderIndex;
 use super::headers::{mismatch_answer, name_source};
-use super::{params, Findings};
+use super::{params, Answers, Findings};
 use crate::case::Case;
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
@@ -79,7 +79,7 @@ pub(crate) fn check(
     surface: &Surface,
     req: &Request<'_>,
     f: &mut Findings,
-) -> (Vec<Answer>, RuleId) {
+) -> (Answers, RuleId) {
     let m = &*req.method;
     let caps = surface.capabilities;
     if !MODERN_METHODS.contains(&m) {
@@ -95,7 +95,7 @@ pub(crate) fn check(
                 not_found(&req.id)
             });
         }
-        return (Vec::new(), rules::METHOD_404);
+        return (Answers::new(), rules::METHOD_404);
     }
     let gated = match m {
         "tools/list" | "tools/call" => !caps.tools,
@@ -109,8 +109,8 @@ pub(crate) fn check(
         // body value to match, which D-08 / D-16 (AMB-02, AMB-14) let a server ignore or refuse
         f.tolerate(mismatch_answer());
     }
-    // room for the largest success set: no regrowth
-    let mut success = Vec::with_capacity(3);
+    // inline: the largest success set has three answers
+    let mut success = Answers::new();
     success.push(Answer::RpcResult);
     if gated {
         // AMB-24: -32601 is preferred for an unadvertised capability; a result is tolerated

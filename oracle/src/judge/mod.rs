@@ -23,6 +23,7 @@ mod methods;
 mod origin;
 mod params;
 mod scan;
+mod swar;
 
 use crate::case::Case;
 use crate::rules::{self, RuleId};
@@ -35,9 +36,15 @@ use header_index::HeaderIndex;
 use lints::{error_lints, lint, media_defects, request_lints};
 use origin::OriginClass;
 use serde_json::Value;
+use smallvec::{smallvec, SmallVec};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
+
+/// An answer set while the judge builds it: inline up to four answers (nearly every set), so
+/// building, merging and copying sets does not allocate; only the final `Demand::OneOf`
+/// of each expectation gets its own `Vec`.
+pub(crate) type Answers = SmallVec<[Answer; 4]>;
 
 /// One departure from a conformant request.
 #[derive(Clone, Debug)]
@@ -47,7 +54,7 @@ pub(crate) struct Defect {
     /// The rule that says how a refusal looks.
     pub shape: RuleId,
     /// The answers this defect mandates when it is alone (the first is canonical).
-    pub answers: Vec<Answer>,
+    pub answers: Answers,
     /// Position in the recommended canonical order (PRECEDENCE.md §5); lower goes first.
     pub priority: u8,
     /// The reference server's answer for this defect.
@@ -59,9 +66,9 @@ pub(crate) struct Defect {
 pub(crate) struct Findings {
     pub defects: Vec<Defect>,
     /// Answers that become acceptable because the spec leaves a point open (AMB-nn).
-    pub tolerated: Vec<Answer>,
+    pub tolerated: Answers,
     /// Rules exercised by benign inputs: the acceptable set must stay as if they were absent.
-    pub benign: Vec<RuleId>,
+    pub benign: SmallVec<[RuleId; 4]>,
     /// When set, the spec allows any answer at all for this request (legacy MAY paths).
     pub anything_goes: bool,
 }
@@ -137,7 +144,7 @@ impl Findings {
         self.defects.push(Defect {
             reject,
             shape,
-            answers: vec![answer],
+            answers: smallvec![answer],
             priority,
             canonical,
         });
@@ -177,7 +184,14 @@ pub(crate) fn header_mismatch(id: &Value, message: &str) -> Canonical {
         code: Some(-32020),
         id: Some(id.clone()),
         data: None,
-        message: format!("Header mismatch: {message}"),
+        message: {
+            // concatenated rather than formatted: the fmt machinery cost more than the copy
+            const PREFIX: &str = "Header mismatch: ";
+            let mut text = String::with_capacity(PREFIX.len() + message.len());
+            text.push_str(PREFIX);
+            text.push_str(message);
+            text
+        },
     }
 }
 
@@ -288,7 +302,7 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
         Envelope::Unusable(canonical) => {
             // US-PARSE / US-BATCH / US-NOTRPC: no rule fixes the answer; header-only defects
             // stay reportable but the body-dependent ones cannot be established (P-LOGIC).
-            let mut success = Vec::new();
+            let mut success = Answers::new();
             f.tolerate(Answer::HttpStatus {
                 status: StatusSet::Range(400, 499),
             });
@@ -306,7 +320,7 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
                 defects: f.defects,
                 ..Findings::default()
             };
-            let success = vec![
+            let success = smallvec![
                 Answer::Accepted,
                 Answer::HttpStatus {
                     status: StatusSet::ERROR,
@@ -353,7 +367,7 @@ fn judge_other_verb(
         f.defects.push(Defect {
             reject: rules::BC_GET_DELETE,
             shape: rules::BC_GET_DELETE,
-            answers: vec![Answer::HttpStatus {
+            answers: smallvec![Answer::HttpStatus {
                 status: StatusSet::Exact(405),
             }],
             priority: 2,
@@ -361,5 +375,5 @@ fn judge_other_verb(
         });
     }
     // other verbs: no rule names an answer; 405 is the canonical choice
-    assemble(f, Vec::new(), None, Canonical::MethodNotAllowed, lints)
+    assemble(f, Answers::new(), None, Canonical::MethodNotAllowed, lints)
 }

@@ -70,7 +70,7 @@ pub(crate) fn defect() -> Defect {
     Defect {
         reject: rules::ORIGIN_403,
         shape: rules::ORIGIN_403,
-        answers: vec![answer()],
+        answers: smallvec::smallvec![answer()],
         priority: 1,
         canonical: Canonical::Reject {
             status: 403,

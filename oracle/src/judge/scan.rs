@@ -12,6 +12,7 @@
 //! `Value`'s map, a repeated key keeps its *last* value. Escaped string values are decoded
 //! by serde_json itself when read.
 
+use super::swar::skip_plain;
 use std::borrow::Cow;
 
 /// Nesting beyond this falls back to the full parse.
@@ -93,19 +94,6 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// Bytes that end the fast run through a string: `"`, `\\` and control bytes.
-static STRING_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut c = 0;
-    while c < 0x20 {
-        t[c] = true;
-        c += 1;
-    }
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t
-};
-
 /// `"..."` at `i`: its end and whether it holds escapes. No control byte; escapes are the
 /// JSON ones, `\\u` outside the surrogate range only (the text is already valid UTF-8).
 fn string(b: &[u8], i: usize) -> Option<(usize, bool)> {
@@ -136,40 +124,6 @@ fn string(b: &[u8], i: usize) -> Option<(usize, bool)> {
             _ => return None,
         }
     }
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// Whether some byte of `w` is zero (exact for existence).
-fn has_zero_byte(w: u64) -> bool {
-    w.wrapping_sub(ONES) & !w & HIGHS != 0
-}
-
-/// Whether some byte of `w` is below `n` (exact for existence when `n <= 128`).
-fn has_byte_below(w: u64, n: u8) -> bool {
-    w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS != 0
-}
-
-/// The first index from `j` holding a `STRING_STOP` byte (or the end): eight bytes at a
-/// time while none of them can be one, then byte by byte.
-fn skip_plain(b: &[u8], mut j: usize) -> usize {
-    while let Some(chunk) = b.get(j..j + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        if has_byte_below(w, 0x20)
-            || has_zero_byte(w ^ (ONES * u64::from(b'"')))
-            || has_zero_byte(w ^ (ONES * u64::from(b'\\')))
-        {
-            break;
-        }
-        j += 8;
-    }
-    while j < b.len() && !STRING_STOP[b[j] as usize] {
-        j += 1;
-    }
-    j
 }
 
 /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]{1,3})?` with a mantissa of at most
@@ -412,10 +366,14 @@ fn skip_value(b: &[u8], i: usize) -> usize {
 /// The end of the validated string at `i` (escapes are well-formed).
 fn skip_string(b: &[u8], i: usize) -> usize {
     let mut j = i + 1;
-    while b[j] != b'"' {
-        j += if b[j] == b'\\' { 2 } else { 1 };
+    loop {
+        // validated text: no control byte, so the run ends at a quote or a backslash
+        j = skip_plain(b, j);
+        if b[j] == b'"' {
+            return j + 1;
+        }
+        j += 2;
     }
-    j + 1
 }
 
 /// The members of a validated object value, in order (repeated keys included).

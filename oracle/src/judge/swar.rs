@@ -1,0 +1,64 @@
+//! Eight bytes at a time ("SIMD within a register"): finding the bytes that end a plain run
+//! of JSON string text, and the bytes an HTTP parser refuses in a header value, without a
+//! branch per byte. Split out of `scan` so both readers share it.
+
+pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of every byte of `w` that is zero, plus possibly false ones above the first
+/// (a borrow only runs upward, so the lowest flagged byte is always a true zero).
+fn zero_bytes(w: u64) -> u64 {
+    w.wrapping_sub(ONES) & !w & HIGHS
+}
+
+/// The high bit of every byte of `w` below `n` (`n <= 128`); as with `zero_bytes`, the
+/// lowest flagged byte is always a true one.
+fn bytes_below(w: u64, n: u8) -> u64 {
+    w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS
+}
+
+/// Whether some byte of `w` is zero.
+pub(crate) fn has_zero_byte(w: u64) -> bool {
+    zero_bytes(w) != 0
+}
+
+/// Whether some byte of `w` is below `n` (`n <= 128`).
+pub(crate) fn has_byte_below(w: u64, n: u8) -> bool {
+    bytes_below(w, n) != 0
+}
+
+/// Bytes that end the fast run through a string: `"`, `\\` and control bytes.
+static STRING_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// The first index from `j` holding a `STRING_STOP` byte (or the end): eight bytes at a
+/// time, the stop's place within a word read off its lowest flagged byte (exact, see
+/// `zero_bytes`), then byte by byte for the last few bytes of the text.
+pub(crate) fn skip_plain(b: &[u8], mut j: usize) -> usize {
+    while let Some(chunk) = b.get(j..j + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let stops = bytes_below(w, 0x20)
+            | zero_bytes(w ^ (ONES * u64::from(b'"')))
+            | zero_bytes(w ^ (ONES * u64::from(b'\\')));
+        if stops != 0 {
+            // little-endian: the lowest bit belongs to the first byte
+            return j + (stops.trailing_zeros() / 8) as usize;
+        }
+        j += 8;
+    }
+    while j < b.len() && !STRING_STOP[b[j] as usize] {
+        j += 1;
+    }
+    j
+}
