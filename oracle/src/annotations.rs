@@ -66,20 +66,23 @@ pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 /// oracle reads as data. A reader that scans the whole document for the key instead calls
 /// the tool invalid, and the spec does not settle which is right (DEVIATIONS.md D-49).
 pub fn has_annotation_lookalike(input_schema: &Value) -> bool {
+    tool_header_params(input_schema).is_ok_and(|params| lookalike_beside(input_schema, &params))
+}
+
+/// [`has_annotation_lookalike`] for a schema whose valid annotations are `params` (already
+/// found): more `x-mcp-header` keys than annotations means some sit in instance data.
+pub fn lookalike_beside(input_schema: &Value, params: &[HeaderParam]) -> bool {
     fn count(v: &Value) -> usize {
         match v {
             Value::Object(m) => m
                 .iter()
-                .map(|(k, x)| usize::from(k == "x-mcp-header") + count(x))
+                .map(|(k, x)| usize::from(k == KEYWORD) + count(x))
                 .sum(),
             Value::Array(a) => a.iter().map(count).sum(),
             _ => 0,
         }
     }
-    match tool_header_params(input_schema) {
-        Ok(params) => count(input_schema) > params.len(),
-        Err(_) => false,
-    }
+    count(input_schema) > params.len()
 }
 
 /// Every valid annotation of `input_schema`, or the first constraint it breaks.

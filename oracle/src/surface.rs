@@ -5,9 +5,7 @@
 //! whose stimulus needs something the surface lacks (no annotated tool, no prompt) is simply
 //! never triggered: "not observed", never a pass and never a failure.
 
-use crate::annotations::{
-    has_annotation_lookalike, tool_header_params, AnnotationError, HeaderParam,
-};
+use crate::annotations::{lookalike_beside, tool_header_params, AnnotationError, HeaderParam};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -38,7 +36,9 @@ impl ToolDecl {
     /// A tool with its annotations analysed once, up front (the judge runs per case).
     pub fn new(name: impl Into<String>, input_schema: Value, read_only: bool) -> ToolDecl {
         let header_params = tool_header_params(&input_schema);
-        let annotation_lookalike = has_annotation_lookalike(&input_schema);
+        let annotation_lookalike = header_params
+            .as_ref()
+            .is_ok_and(|p| lookalike_beside(&input_schema, p));
         ToolDecl {
             name: name.into(),
             input_schema,

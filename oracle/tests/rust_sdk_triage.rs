@@ -13,6 +13,9 @@
 //! - a dual-era server may answer an unsupported version on a body without `_meta` as
 //!   2025-11-25 does, with a plain 400 (D-50).
 
+mod common;
+
+use common::{discover_result, result, rpc_error};
 use mcpdiff_oracle::client::conformant_case;
 use mcpdiff_oracle::fixture::{self, HEADER_TOOL, PLAIN_TOOL, PROMPT};
 use mcpdiff_oracle::{check, judge, Body, Case, HttpAnswer, Observation};
@@ -22,28 +25,6 @@ fn with_client_info(c: &mut Case, info: Value) {
     let mut body: Value = serde_json::from_slice(&c.body).expect("conformant body is JSON");
     body["params"]["_meta"]["io.modelcontextprotocol/clientInfo"] = info;
     c.body = serde_json::to_vec(&body).expect("serializes");
-}
-
-fn invalid_params(status: u16, id: &Value) -> Observation {
-    Observation::Http(HttpAnswer::new(
-        status,
-        Some("application/json"),
-        Body::Json {
-            value: json!({"jsonrpc":"2.0","id":id,"error":{"code":-32602,"message":"m"}}),
-        },
-    ))
-}
-
-fn result(id: &Value) -> Observation {
-    Observation::Http(HttpAnswer::new(
-        200,
-        Some("application/json"),
-        Body::Json {
-            value: json!({"jsonrpc":"2.0","id":id,"result":{
-                "resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},
-                "_meta":{"io.modelcontextprotocol/serverInfo":{"name":"t","version":"1"}}}}),
-        },
-    ))
 }
 
 #[test]
@@ -60,16 +41,16 @@ fn malformed_client_info_may_be_rejected_as_invalid_params() {
         with_client_info(&mut c, info.clone());
         let v = judge(&c, &s);
         assert!(
-            check(&v, &invalid_params(400, &id)).is_empty(),
+            check(&v, &rpc_error(400, &id, -32602)).is_empty(),
             "{info}: 400/-32602 is right"
         );
         assert!(
-            check(&v, &result(&id)).is_empty(),
+            check(&v, &discover_result(&id)).is_empty(),
             "{info}: ignoring the field is right"
         );
         // the status of an invalid-params refusal is fixed at 400 by the same paragraph
         assert!(
-            !check(&v, &invalid_params(200, &id)).is_empty(),
+            !check(&v, &rpc_error(200, &id, -32602)).is_empty(),
             "{info}: 200/-32602 is not"
         );
     }
@@ -81,27 +62,17 @@ fn well_formed_client_info_still_demands_success() {
     let id = json!(1);
     let mut c = conformant_case(&s, id.clone(), "server/discover", json!({}));
     with_client_info(&mut c, json!({"name": "x", "version": "1", "title": "X"}));
-    assert!(!check(&judge(&c, &s), &invalid_params(400, &id)).is_empty());
+    assert!(!check(&judge(&c, &s), &rpc_error(400, &id, -32602)).is_empty());
     // and a malformed clientInfo does not excuse the missing-header defects of a tools/call
     let mut c = conformant_case(&s, id.clone(), "tools/call", json!({"name": PLAIN_TOOL}));
     c.set_header("Mcp-Method", None);
     with_client_info(&mut c, json!({}));
     let v = judge(&c, &s);
-    assert!(check(&v, &invalid_params(400, &id)).is_empty());
+    assert!(check(&v, &rpc_error(400, &id, -32602)).is_empty());
     assert!(
-        !check(&v, &result(&id)).is_empty(),
+        !check(&v, &discover_result(&id)).is_empty(),
         "success stays forbidden"
     );
-}
-
-fn header_mismatch(id: &Value) -> Observation {
-    Observation::Http(HttpAnswer::new(
-        400,
-        Some("application/json"),
-        Body::Json {
-            value: json!({"jsonrpc":"2.0","id":id,"error":{"code":-32020,"message":"m"}}),
-        },
-    ))
 }
 
 #[test]
@@ -112,12 +83,12 @@ fn param_header_outside_tools_call_may_be_refused_as_a_mismatch() {
     c.set_header("Mcp-Param-Extra", Some(b"x"));
     let v = judge(&c, &s);
     assert!(
-        check(&v, &header_mismatch(&id)).is_empty(),
+        check(&v, &rpc_error(400, &id, -32020)).is_empty(),
         "400/-32020 is right"
     );
     // without the stray header the same refusal is still a finding
     let c = conformant_case(&s, id.clone(), "prompts/get", json!({"name": PROMPT}));
-    assert!(!check(&judge(&c, &s), &header_mismatch(&id)).is_empty());
+    assert!(!check(&judge(&c, &s), &rpc_error(400, &id, -32020)).is_empty());
 }
 
 #[test]
@@ -131,14 +102,14 @@ fn unsupported_version_with_a_param_defect_may_be_refused_as_a_mismatch() {
     c.body = serde_json::to_vec(&body).expect("serializes");
     c.set_header("MCP-Protocol-Version", Some(b"2099-12-31"));
     // with Mcp-Param-Region present only the version is wrong: -32022 alone
-    assert!(!check(&judge(&c, &s), &header_mismatch(&id)).is_empty());
+    assert!(!check(&judge(&c, &s), &rpc_error(400, &id, -32020)).is_empty());
     // without it, the header rules of 2026-07-28 would refuse too: -32020 joins
     c.set_header("Mcp-Param-Region", None);
-    assert!(check(&judge(&c, &s), &header_mismatch(&id)).is_empty());
+    assert!(check(&judge(&c, &s), &rpc_error(400, &id, -32020)).is_empty());
     // nor one this revision leaves open: a header for an absent argument (D-08)
     c.set_header("Mcp-Param-Region", Some(b"eu"));
     c.set_header("Mcp-Param-Count", Some(b"7"));
-    assert!(check(&judge(&c, &s), &header_mismatch(&id)).is_empty());
+    assert!(check(&judge(&c, &s), &rpc_error(400, &id, -32020)).is_empty());
 }
 
 /// tower-mcp 0.25.0 reads an `x-mcp-header` key anywhere in the schema as an annotation, so
@@ -169,20 +140,9 @@ fn annotation_lookalike_in_instance_data_may_make_calls_refused() {
         );
         judge(&c, &s)
     };
-    assert!(check(&call("lookalike"), &header_mismatch(&id)).is_empty());
-    assert!(check(&call("lookalike"), &tool_result(&id)).is_empty());
-    assert!(!check(&call("plain"), &header_mismatch(&id)).is_empty());
-}
-
-fn tool_result(id: &Value) -> Observation {
-    Observation::Http(HttpAnswer::new(
-        200,
-        Some("application/json"),
-        Body::Json {
-            value: json!({"jsonrpc":"2.0","id":id,"result":{"resultType":"complete",
-                "content":[],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"t","version":"1"}}}}),
-        },
-    ))
+    assert!(check(&call("lookalike"), &rpc_error(400, &id, -32020)).is_empty());
+    assert!(check(&call("lookalike"), &result(&id, json!({"content": []}))).is_empty());
+    assert!(!check(&call("plain"), &rpc_error(400, &id, -32020)).is_empty());
 }
 
 /// rmcp 3.11.0 (dual-era) answers an unsupported `MCP-Protocol-Version` on a body without a

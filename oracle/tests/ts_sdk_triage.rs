@@ -4,32 +4,13 @@
 //! refused as -32600 Invalid Request by a strict reader. The id must still be echoed exactly
 //! (BASE-ERROR-ID stays a finding when a rounded id comes back).
 
+mod common;
+
+use common::{discover_result, result, rpc_error};
 use mcpdiff_oracle::client::conformant_case;
 use mcpdiff_oracle::fixture;
-use mcpdiff_oracle::{check, judge, Body, Case, HttpAnswer, Observation};
+use mcpdiff_oracle::{check, judge, Case};
 use serde_json::{json, Value};
-
-fn rpc_error(status: u16, id: &Value, code: i64) -> Observation {
-    Observation::Http(HttpAnswer::new(
-        status,
-        Some("application/json"),
-        Body::Json {
-            value: json!({"jsonrpc":"2.0","id":id,"error":{"code":code,"message":"m"}}),
-        },
-    ))
-}
-
-fn discover_result(id: &Value) -> Observation {
-    Observation::Http(HttpAnswer::new(
-        200,
-        Some("application/json"),
-        Body::Json {
-            value: json!({"jsonrpc":"2.0","id":id,"result":{
-                "resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},
-                "_meta":{"io.modelcontextprotocol/serverInfo":{"name":"t","version":"1"}}}}),
-        },
-    ))
-}
 
 /// The conformant `server/discover` with `extra` spliced in as a top-level member.
 fn discover_with(id: Value, extra: &str) -> Case {
@@ -114,15 +95,7 @@ fn an_object_for_an_annotated_primitive_may_be_served_without_its_header() {
     use mcpdiff_oracle::fixture::HEADER_TOOL;
     let s = fixture::surface();
     let id = json!("no8fapwdakr");
-    let result = Observation::Http(HttpAnswer::new(
-        200,
-        Some("application/json"),
-        Body::Json {
-            value: json!({"jsonrpc":"2.0","id":id,"result":{"resultType":"complete",
-                "content":[],"isError":true,
-                "_meta":{"io.modelcontextprotocol/serverInfo":{"name":"t","version":"1"}}}}),
-        },
-    ));
+    let result = result(&id, json!({"content": [], "isError": true}));
     for opt in [json!({}), json!([1])] {
         let c = conformant_case(
             &s,

@@ -15,7 +15,8 @@ fn rules_broken(r: &ClientTargetReport) -> Vec<&'static str> {
     v
 }
 
-fn example(f: &FindingGroup) -> String {
+/// One finding group's example on one line (also the terminal form, report.rs).
+pub(super) fn example(f: &FindingGroup) -> String {
     let e = &f.example;
     format!(
         "{}{}{}; sent {}; allowed {}",

@@ -228,25 +228,12 @@ pub fn render_terminal(rows: &[ClientTargetReport]) -> String {
             s.push_str(&format!("      note: {n}\n"));
         }
         for f in &r.findings {
-            let e = &f.example;
             s.push_str(&format!(
-                "      {} {} x{}: {}{}{} sent {} allowed {}\n",
+                "      {} {} x{}: {}\n",
                 f.level,
                 f.rule,
                 f.count,
-                e.tool
-                    .as_deref()
-                    .map(|t| format!("tool {t:?} "))
-                    .unwrap_or_default(),
-                e.header
-                    .as_deref()
-                    .map(|h| format!("{h} "))
-                    .unwrap_or_default(),
-                e.detail,
-                e.sent
-                    .as_deref()
-                    .map_or("nothing".to_string(), |v| format!("{v:?}")),
-                serde_json::to_string(&e.allowed).unwrap_or_default(),
+                super::render::example(f)
             ));
             if let Some(r) = &f.repro {
                 s.push_str(&format!(

@@ -451,18 +451,7 @@ async fn run_async(args: Args) -> ExitCode {
             k.target, k.rule
         );
     }
-    if let Some(path) = &args.json {
-        let text = match serde_json::to_string_pretty(&rep) {
-            Ok(t) => t,
-            Err(e) => return fail(&format!("cannot serialize the result: {e}")),
-        };
-        if let Err(e) = std::fs::write(path, text) {
-            // the findings are on the terminal already; nothing is lost
-            return fail(&format!("cannot write {}: {e}", path.display()));
-        }
-        eprintln!("mcpdiff: wrote {}", path.display());
-    }
-    if let Err(e) = super::report::write_outputs(&rep, &args.out) {
+    if let Err(e) = write_reports(&rep, &args) {
         return fail(&e);
     }
     if rep.targets.iter().any(|t| t.blocking) || super::run_clients::blocking(&rep.clients) {
@@ -505,17 +494,7 @@ async fn clients_only(
         baseline_stale: Vec::new(),
         clients: rows,
     };
-    if let Some(path) = &args.json {
-        let text = match serde_json::to_string_pretty(&rep) {
-            Ok(t) => t,
-            Err(e) => return fail(&format!("cannot serialize the result: {e}")),
-        };
-        if let Err(e) = std::fs::write(path, text) {
-            return fail(&format!("cannot write {}: {e}", path.display()));
-        }
-        eprintln!("mcpdiff: wrote {}", path.display());
-    }
-    if let Err(e) = super::report::write_outputs(&rep, &args.out) {
+    if let Err(e) = write_reports(&rep, args) {
         return fail(&e);
     }
     if super::run_clients::blocking(&rep.clients) {
@@ -523,4 +502,16 @@ async fn clients_only(
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// `--json` and the other report files of `args`. The findings are on the terminal already
+/// when this fails, so nothing is lost.
+fn write_reports(rep: &report::RunReport, args: &Args) -> Result<(), String> {
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(rep)
+            .map_err(|e| format!("cannot serialize the result: {e}"))?;
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        eprintln!("mcpdiff: wrote {}", path.display());
+    }
+    super::report::write_outputs(rep, &args.out)
 }

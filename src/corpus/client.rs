@@ -161,43 +161,26 @@ impl ClientEntry {
     /// the same rule always gets this name, whichever client it came from.
     pub fn file_name(&self) -> String {
         let rule = self.rules.first().map_or("NO-RULE", String::as_str);
-        let safe: String = rule
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        format!("{safe}-{}.json", self.case_hash())
+        super::entry::stable_name(rule, &self.case_hash())
     }
 
-    /// 12 hex digits of FNV-1a 64 over `asked` and the served tools as JSON (definition and
+    /// 12 hex digits of `FieldHash` (FNV-1a 64) over `asked` and the served tools as JSON (definition and
     /// calls, each length-prefixed). What the client did is not hashed: several clients'
     /// recordings of one case share its file.
     pub fn case_hash(&self) -> String {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut feed = |bytes: &[u8]| {
-            for b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
-                h ^= u64::from(*b);
-                h = h.wrapping_mul(0x0100_0000_01b3);
-            }
-        };
-        feed(self.asked.as_bytes());
+        let mut h = super::entry::FieldHash::default();
+        h.feed(self.asked.as_bytes());
         for t in &self.tools {
-            feed(t.definition.to_string().as_bytes());
+            h.feed(t.definition.to_string().as_bytes());
             for c in &t.calls {
-                feed(
-                    c.arguments
-                        .as_ref()
-                        .map_or(b"-".to_vec(), |a| a.to_string().into_bytes())
-                        .as_slice(),
-                );
+                let args = c
+                    .arguments
+                    .as_ref()
+                    .map_or("-".to_string(), Value::to_string);
+                h.feed(args.as_bytes());
             }
         }
-        format!("{:012x}", h >> 16)
+        h.hex12()
     }
 
     /// Add or replace (by target name) one client's record. The same record again keeps the

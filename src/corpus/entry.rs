@@ -228,6 +228,12 @@ pub fn verdict_json(v: &Verdict) -> Value {
 
 /// `<rule>-<hash of the case bytes>.json`.
 pub fn file_name(rule: &str, case: &Case) -> String {
+    stable_name(rule, &case_hash(case))
+}
+
+/// `<rule>-<hash>.json`, the rule's characters outside `[A-Za-z0-9-]` written as `_`: the
+/// file name of a server entry and of a client entry (client.rs).
+pub fn stable_name(rule: &str, hash: &str) -> String {
     let safe: String = rule
         .chars()
         .map(|c| {
@@ -238,29 +244,48 @@ pub fn file_name(rule: &str, case: &Case) -> String {
             }
         })
         .collect();
-    format!("{safe}-{}.json", case_hash(case))
+    format!("{safe}-{hash}.json")
 }
 
-/// 12 hex digits of FNV-1a 64 over the case's method, path, headers and body, each length-
-/// prefixed so field boundaries count. Labels are not hashed: they are not sent. FNV is
-/// written out because `std`'s hashers promise no stability across releases.
-pub fn case_hash(case: &Case) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut feed = |bytes: &[u8]| {
-        for b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    feed(case.method.as_bytes());
-    feed(case.path.as_bytes());
-    feed(&(case.headers.len() as u64).to_le_bytes());
-    for (n, v) in &case.headers {
-        feed(n);
-        feed(v);
+/// FNV-1a 64 over fields, each length-prefixed so field boundaries count. FNV is written out
+/// because `std`'s hashers promise no stability across releases, and file names must not
+/// change between mcpdiff builds.
+pub struct FieldHash(u64);
+
+impl Default for FieldHash {
+    /// The FNV-1a 64 offset basis.
+    fn default() -> FieldHash {
+        FieldHash(0xcbf2_9ce4_8422_2325)
     }
-    feed(&case.body);
-    format!("{:012x}", h >> 16)
+}
+
+impl FieldHash {
+    pub fn feed(&mut self, bytes: &[u8]) {
+        for b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    /// 12 hex digits (the top 48 bits).
+    pub fn hex12(&self) -> String {
+        format!("{:012x}", self.0 >> 16)
+    }
+}
+
+/// 12 hex digits of [`FieldHash`] over the case's method, path, headers and body. Labels are
+/// not hashed: they are not sent.
+pub fn case_hash(case: &Case) -> String {
+    let mut h = FieldHash::default();
+    h.feed(case.method.as_bytes());
+    h.feed(case.path.as_bytes());
+    h.feed(&(case.headers.len() as u64).to_le_bytes());
+    for (n, v) in &case.headers {
+        h.feed(n);
+        h.feed(v);
+    }
+    h.feed(&case.body);
+    h.hex12()
 }
 
 /// The request as lines of text: request line, one line per header, an empty line, the body

@@ -200,23 +200,15 @@ pub fn save(dir: &Path, entry: &Entry) -> Result<(PathBuf, Saved), String> {
         write(&path, entry)?;
         return Ok((path, Saved::Created));
     }
-    let mut existing = load_file(&path)
+    let existing = load_file(&path)
         .map_err(|e| format!("{e} (not overwritten; fix or remove it)"))?
         .entry;
-    let before = existing.clone();
-    for r in &entry.targets {
-        existing.record(r.clone());
-    }
-    for rule in &entry.rules {
-        if !existing.rules.contains(rule) {
-            existing.rules.push(rule.clone());
+    merge_into(path, existing, |e| {
+        for r in &entry.targets {
+            e.record(r.clone());
         }
-    }
-    if existing == before {
-        return Ok((path, Saved::Unchanged));
-    }
-    write(&path, &existing)?;
-    Ok((path, Saved::Updated))
+        add_rules(&mut e.rules, &entry.rules);
+    })
 }
 
 /// Save a client entry in `dir` under its stable name, like [`save`]: an existing file keeps
@@ -229,23 +221,40 @@ pub fn save_client(dir: &Path, entry: &ClientEntry) -> Result<(PathBuf, Saved), 
         write(&path, entry)?;
         return Ok((path, Saved::Created));
     }
-    let mut existing = match load_item(&path) {
+    let existing = match load_item(&path) {
         Ok(Item::Client(l)) => l.entry,
         Ok(Item::Server(_)) => return Err(format!("{}: a server entry", path.display())),
         Err(e) => return Err(format!("{e} (not overwritten; fix or remove it)")),
     };
-    let before = existing.clone();
-    for c in &entry.clients {
-        existing.record(c.clone());
-    }
-    for rule in &entry.rules {
-        if !existing.rules.contains(rule) {
-            existing.rules.push(rule.clone());
+    merge_into(path, existing, |e| {
+        for c in &entry.clients {
+            e.record(c.clone());
         }
-    }
+        add_rules(&mut e.rules, &entry.rules);
+    })
+}
+
+/// The common tail of [`save`] and [`save_client`]: fold the new records into the stored
+/// entry with `merge`, and rewrite the file only when that changed it.
+fn merge_into<E: Clone + PartialEq + serde::Serialize>(
+    path: PathBuf,
+    mut existing: E,
+    merge: impl FnOnce(&mut E),
+) -> Result<(PathBuf, Saved), String> {
+    let before = existing.clone();
+    merge(&mut existing);
     if existing == before {
         return Ok((path, Saved::Unchanged));
     }
     write(&path, &existing)?;
     Ok((path, Saved::Updated))
+}
+
+/// `rules` gains every rule of `new` it does not hold yet, in order.
+fn add_rules(rules: &mut Vec<String>, new: &[String]) {
+    for rule in new {
+        if !rules.contains(rule) {
+            rules.push(rule.clone());
+        }
+    }
 }

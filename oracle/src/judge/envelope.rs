@@ -24,16 +24,15 @@ pub(crate) struct Request<'b> {
     pub strict_refusable: bool,
 }
 
-/// The largest integer every JSON reader holds exactly (RFC 8259 §6).
-const MAX_SAFE: i128 = (1 << 53) - 1;
-
 /// An integer id a double-based reader cannot hold exactly.
 fn id_unsafe(id: &Value) -> bool {
     let n = match id {
         Value::Number(n) => n.as_i64().map(i128::from).or(n.as_u64().map(i128::from)),
         _ => None,
     };
-    n.is_some_and(|n| !(-MAX_SAFE..=MAX_SAFE).contains(&n))
+    // the largest integer every JSON reader holds exactly (RFC 8259 §6)
+    let max = i128::from(crate::annotations::MAX_SAFE_INTEGER);
+    n.is_some_and(|n| !(-max..=max).contains(&n))
 }
 
 /// The `params` object of a request.

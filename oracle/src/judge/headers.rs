@@ -183,8 +183,8 @@ fn protocol_version(
         }
         HeaderField::One(raw) => raw,
     };
-    let supported = std::str::from_utf8(header).is_ok_and(|v| !unsupported(v));
-    if surface.is_dual_era() && body.is_none() && !supported {
+    let supported = || std::str::from_utf8(header).is_ok_and(|v| !unsupported(v));
+    if surface.is_dual_era() && body.is_none() && !supported() {
         // nothing in the body names a modern version: a dual-era server may answer an
         // "invalid or unsupported" version as 2025-11-25 does, 400 with any body (D-50)
         f.tolerate(Answer::HttpStatus {

@@ -4,7 +4,7 @@
 //! tree per draw.
 
 use super::rng::Rng;
-use crate::strategies::values::MAX_SAFE;
+use crate::strategies::values::{INTEGER_EDGES, MAX_SAFE};
 use mcpdiff_oracle::encoding::sentinel::matches_sentinel_pattern;
 
 /// A string for a `string` argument: half of the time one of the header families (each
@@ -146,17 +146,7 @@ pub fn integer(r: &mut Rng) -> i64 {
     match r.weighted(&[2, 1, 1]) {
         0 => r.range_i64(-1000, 999),
         1 => r.range_i64(-MAX_SAFE, MAX_SAFE),
-        _ => r.pick(&[
-            0,
-            -1,
-            1,
-            MAX_SAFE,
-            -MAX_SAFE,
-            MAX_SAFE + 1,
-            -MAX_SAFE - 1,
-            i64::MAX,
-            i64::MIN,
-        ]),
+        _ => r.pick(&INTEGER_EDGES),
     }
 }
 

@@ -125,19 +125,22 @@ pub fn integer() -> impl Strategy<Value = i64> {
     prop_oneof![
         2 => -1000i64..1000,
         1 => -MAX_SAFE..=MAX_SAFE,
-        1 => prop::sample::select(vec![
-            0,
-            -1,
-            1,
-            MAX_SAFE,
-            -MAX_SAFE,
-            MAX_SAFE + 1,
-            -MAX_SAFE - 1,
-            i64::MAX,
-            i64::MIN,
-        ]),
+        1 => prop::sample::select(INTEGER_EDGES.to_vec()),
     ]
 }
+
+/// The integers at the edges of the JavaScript safe range and of `i64`, and around zero.
+pub const INTEGER_EDGES: [i64; 9] = [
+    0,
+    -1,
+    1,
+    MAX_SAFE,
+    -MAX_SAFE,
+    MAX_SAFE + 1,
+    -MAX_SAFE - 1,
+    i64::MAX,
+    i64::MIN,
+];
 
 /// A JSON primitive for an annotated parameter: string, integer, boolean or null.
 pub fn primitive_value() -> impl Strategy<Value = Value> {
