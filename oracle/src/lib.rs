@@ -21,6 +21,7 @@ pub mod reference;
 pub mod rules;
 pub mod surface;
 pub mod toolset;
+pub mod undetermined;
 pub mod verdict;
 
 pub use case::{Case, HeaderField};
@@ -29,4 +30,5 @@ pub use judge::judge;
 pub use observation::{Body, HttpAnswer, Observation, SseMessage, TransportFailure};
 pub use rules::{Level, Rule, RuleId, Severity, RULES};
 pub use surface::{Capabilities, Surface, ToolDecl};
+pub use undetermined::{settle, Undetermined};
 pub use verdict::{Answer, Canonical, DataRule, Demand, Expectation, Lint, StatusSet, Verdict};
