@@ -6,14 +6,13 @@
 //! recording is kept as the finding's [`Evidence`] (for the regression corpus).
 
 use super::evidence::{self, Evidence};
-use super::run_once;
+use super::{run_once, DriverLimit};
 use crate::targets::Manifest;
 use mcpdiff_oracle::client_judge::ClientFinding;
 use mcpdiff_oracle::rules::RuleId;
 use mcpdiff_oracle::toolset::{GeneratedTool, ToolCall, ToolSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::time::Duration;
 
 /// A shrunk reproducer.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -39,7 +38,7 @@ pub async fn shrink_all(
     m: &Manifest,
     set: &ToolSet,
     findings: &[ClientFinding],
-    limit: Duration,
+    limit: DriverLimit,
     budget: usize,
 ) -> Vec<Repro> {
     let mut out: Vec<Repro> = Vec::new();
@@ -85,10 +84,15 @@ async fn reproduces(
     set: &ToolSet,
     rule: RuleId,
     tool: &str,
-    limit: Duration,
+    limit: DriverLimit,
     left: &mut usize,
 ) -> Option<Option<Evidence>> {
     *left = left.saturating_sub(1);
+    if limit.now().is_none() {
+        // out of --max-time: the smallest reproducer so far stands
+        *left = 0;
+        return None;
+    }
     let j = run_once(m, set, limit).await.ok()?;
     let f = j
         .findings
@@ -143,7 +147,7 @@ async fn shrink_one(
     m: &Manifest,
     t: &GeneratedTool,
     f: &ClientFinding,
-    limit: Duration,
+    limit: DriverLimit,
     left: &mut usize,
 ) -> Repro {
     let with_call = f.header.is_some() || f.arguments.is_some();

@@ -41,6 +41,7 @@ pub async fn run(
     chosen: &[manifest::Manifest],
     set: &ToolSet,
     timeout: Duration,
+    until: std::time::Instant,
     shrink_runs: usize,
 ) -> Vec<ClientTargetReport> {
     eprintln!(
@@ -49,7 +50,11 @@ pub async fn run(
         set.tools.iter().filter(|t| !t.valid).count(),
         chosen.len()
     );
-    let rows = clients::run_all(chosen, set, timeout, shrink_runs, &|l| {
+    let limit = clients::DriverLimit {
+        per_run: timeout,
+        until,
+    };
+    let rows = clients::run_all(chosen, set, limit, shrink_runs, &|l| {
         eprintln!("mcpdiff: {l}")
     })
     .await;

@@ -3,7 +3,7 @@
 //! target with a bounded budget of requests and time.
 
 use mcpdiff_oracle::rules::RuleId;
-use mcpdiff_oracle::{check, judge, Case, Observation, Surface};
+use mcpdiff_oracle::{check, judge, settle, Case, Observation, Surface};
 use serde_json::Value;
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -131,6 +131,8 @@ pub struct ShrinkBudget {
     /// Time all shrinks of one target may take together; findings past it keep their
     /// original case (a slow or hostile target cannot stretch a run without bound).
     pub max_time_per_target: Duration,
+    /// The run's end: no candidate is sent after it.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for ShrinkBudget {
@@ -139,6 +141,7 @@ impl Default for ShrinkBudget {
             max_requests: 200,
             max_time: Duration::from_secs(10),
             max_time_per_target: Duration::from_secs(60),
+            deadline: None,
         }
     }
 }
@@ -162,7 +165,10 @@ where
     let mut requests = 0usize;
     'outer: loop {
         for cand in candidates(&best.0) {
-            if requests >= budget.max_requests || start.elapsed() >= budget.max_time {
+            if requests >= budget.max_requests
+                || start.elapsed() >= budget.max_time
+                || budget.deadline.is_some_and(|d| Instant::now() >= d)
+            {
                 break 'outer;
             }
             let verdict = judge(&cand, surface);
@@ -171,7 +177,10 @@ where
             }
             requests += 1;
             let o = send(cand.clone()).await;
-            if check(&verdict, &o).iter().any(|f| f.rule == rule.0) {
+            // an answer cut by a limit reproduces nothing (issue 15)
+            let mut found = check(&verdict, &o);
+            settle(&verdict, &o, &mut found);
+            if found.iter().any(|f| f.rule == rule.0) {
                 best = (cand, o);
                 continue 'outer;
             }

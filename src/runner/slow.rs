@@ -1,0 +1,121 @@
+//! Slow tools (issue 15): a tool whose calls keep running into the per-case limit costs the
+//! run a full limit per call and decides nothing. The runner (not the generator, which stays
+//! a pure function of seed and index) sends such calls only at a falling weight: the case
+//! index is kept or skipped by a hash of (seed, index), so a run against a server with no
+//! slow tool sends exactly the cases it always did.
+//!
+//! Tool names are read from a case body only once some call was cut (`active`), so a run
+//! against a quick server pays nothing for this.
+
+use mcpdiff_oracle::Case;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+/// Never below this share of a slow tool's calls: later calls still see whether it sped up.
+const MIN_WEIGHT: f64 = 0.05;
+
+/// Cut and total calls per (case stream, tool), shared by the workers.
+#[derive(Default)]
+pub(crate) struct SlowTools {
+    active: AtomicBool,
+    counts: Mutex<BTreeMap<(usize, String), (u64, u64)>>,
+}
+
+impl SlowTools {
+    /// Whether any call was cut so far (before that, no case body is read).
+    pub fn active(&self) -> bool {
+        self.active.load(Ordering::Relaxed)
+    }
+
+    /// Count one call of `tool` in case stream `group`.
+    pub fn note(&self, group: usize, tool: &str, cut: bool) {
+        if cut {
+            self.active.store(true, Ordering::Relaxed);
+        }
+        let mut m = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        let c = m.entry((group, tool.to_string())).or_default();
+        c.0 += 1;
+        c.1 += u64::from(cut);
+    }
+
+    /// Whether run index `index` (a call of `tool`) is sent: always for a tool that was never
+    /// cut, else with probability `weight`, decided by a hash of (seed, index).
+    pub fn keep(&self, group: usize, tool: &str, seed: u64, index: u64) -> bool {
+        let (calls, cut) = {
+            let m = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+            m.get(&(group, tool.to_string())).copied().unwrap_or((0, 0))
+        };
+        let w = weight(calls, cut);
+        w >= 1.0 || unit(seed, index) < w
+    }
+}
+
+/// The share of a tool's calls still sent after `cut` of `calls` were cut: the share that
+/// finished (one call of grace), never below [`MIN_WEIGHT`].
+pub fn weight(calls: u64, cut: u64) -> f64 {
+    if cut == 0 {
+        return 1.0;
+    }
+    ((calls - cut.min(calls) + 1) as f64 / (calls + 1) as f64).max(MIN_WEIGHT)
+}
+
+/// A number in [0, 1) from (seed, index) (splitmix64).
+fn unit(seed: u64, index: u64) -> f64 {
+    let mut z = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// The tool a case calls (`tools/call` with a string `params.name`), if any.
+pub fn tool_of(case: &Case) -> Option<String> {
+    // most bodies are not tool calls: skip the parse for them
+    if !case.body.windows(10).any(|w| w == b"tools/call") {
+        return None;
+    }
+    let v: Value = serde_json::from_slice(&case.body).ok()?;
+    if v.get("method")?.as_str()? != "tools/call" {
+        return None;
+    }
+    Some(v.get("params")?.get("name")?.as_str()?.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_fall_with_cuts_and_keep_a_floor() {
+        assert_eq!(weight(10, 0), 1.0);
+        assert!(weight(4, 4) < 0.3);
+        assert_eq!(weight(1000, 1000), MIN_WEIGHT);
+        let s = SlowTools::default();
+        assert!((0..100).all(|i| s.keep(0, "t", 1, i)), "never cut: always sent");
+        for _ in 0..50 {
+            s.note(0, "t", true);
+        }
+        let kept = (0..10_000).filter(|&i| s.keep(0, "t", 1, i)).count();
+        assert!((300..800).contains(&kept), "{kept} of 10,000 kept");
+        assert!(s.keep(1, "t", 1, 0) || s.keep(1, "t", 1, 1), "another stream is its own");
+    }
+
+    #[test]
+    fn tool_names_come_from_tools_call_bodies_only() {
+        let call = Case::post(
+            "/mcp",
+            &[],
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}"#.to_vec(),
+        );
+        assert_eq!(tool_of(&call).as_deref(), Some("slow"));
+        let list = Case::post(
+            "/mcp",
+            &[],
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"tools/call"}}"#
+                .to_vec(),
+        );
+        assert_eq!(tool_of(&list), None);
+    }
+}
