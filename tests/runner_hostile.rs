@@ -102,6 +102,7 @@ async fn hostile_targets_finish_in_time_with_findings() {
             max_requests: 20,
             max_time: Duration::from_secs(2),
             max_time_per_target: Duration::from_secs(3),
+            deadline: None,
         },
         max_disagreements: 5,
         probes: Vec::new(),

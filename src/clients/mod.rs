@@ -41,6 +41,16 @@ impl DriverLimit {
     }
 }
 
+/// Only the per-run limit (no run-wide end in sight: a day from now).
+impl From<Duration> for DriverLimit {
+    fn from(per_run: Duration) -> Self {
+        DriverLimit {
+            per_run,
+            until: Instant::now() + Duration::from_secs(86_400),
+        }
+    }
+}
+
 /// Why a client step did not run.
 const OUT_OF_TIME: &str = "not run: --max-time reached";
 

@@ -138,6 +138,15 @@ pub fn untested(name: &str, url: &str, reason: Undetermined, error: &str) -> Tar
     }
 }
 
+/// What a finding's size line adds when its shrink was cut short.
+pub fn shrink_note(f: &super::json::FindingReport) -> &'static str {
+    if f.shrink_cut_short {
+        "; shrink cut short: the smallest case reached"
+    } else {
+        ""
+    }
+}
+
 /// Why `rule` was not determined on `t`, if it was left open and never judged.
 pub fn rule_reason(t: &TargetReport, rule: &str) -> Option<String> {
     let parts: Vec<String> = t
