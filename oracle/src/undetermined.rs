@@ -72,24 +72,36 @@ pub fn settle(
         }
         _ if is_cut(obs) => {
             let http = obs.http();
+            // a rule may hold several expectations: its finding stands when one of them
+            // failed in a way no continuation repairs
             findings.retain(|f| {
-                let demand = verdict
+                verdict
                     .expectations
                     .iter()
-                    .find(|e| e.rule.0 == f.rule)
-                    .map(|e| &e.demand);
-                match (demand, http) {
-                    // a lint reads what was received: broken already, whatever follows
-                    (Some(Demand::Lint(_)), _) => true,
-                    (Some(Demand::OneOf(set)), Some(a)) => !set.iter().any(|x| reachable(x, a)),
-                    // no head at all: any answer could still have come
-                    _ => false,
-                }
+                    .filter(|e| e.rule.0 == f.rule)
+                    .any(|e| match (&e.demand, http) {
+                        // a lint reads what was received: broken already, whatever follows
+                        (Demand::Lint(_), Some(_)) => fails(e, verdict, obs),
+                        (Demand::OneOf(set), Some(a)) => {
+                            fails(e, verdict, obs) && !set.iter().any(|x| reachable(x, a))
+                        }
+                        // no head at all: any answer could still have come
+                        (_, None) => false,
+                    })
             });
             Some(Undetermined::TimedOut)
         }
         _ => None,
     }
+}
+
+/// Whether expectation `e` of `verdict` fails on `obs` on its own.
+fn fails(e: &crate::verdict::Expectation, verdict: &Verdict, obs: &Observation) -> bool {
+    let one = Verdict {
+        expectations: vec![e.clone()],
+        canonical: verdict.canonical.clone(),
+    };
+    !crate::check::check(&one, obs).is_empty()
 }
 
 /// A refusal by the authorization layer (RFC 6750 §3: `WWW-Authenticate` on 401/403).
