@@ -1,7 +1,7 @@
 //! `mcpdiff serve`: run the reference server, a mutant or the null server on loopback until
 //! Ctrl-C / SIGTERM.
 
-use mcpdiff::serve::{spawn_with, tools, Variant};
+use mcpdiff::serve::{slow, spawn_custom, tools, Variant};
 use mcpdiff_oracle::reference::MUTANTS;
 use mcpdiff_oracle::{fixture, Surface};
 use std::net::{IpAddr, SocketAddr};
@@ -25,9 +25,25 @@ pub struct Args {
     /// ones included; each answers with its arguments.
     #[arg(long, value_name = "FILE")]
     tools: Option<std::path::PathBuf>,
+    /// Also publish `slow_tool`, which answers after this many ms on an SSE stream (progress
+    /// notifications meanwhile when asked for): a conformant slow tool, to try
+    /// `run --timeout-ms` and `--max-time` on.
+    #[arg(long, value_name = "MS")]
+    slow_tool_ms: Option<u64>,
+    /// Misbehave: `sse-forever` answers every request with a 200 SSE stream that never
+    /// carries the response (keep-alive traffic until the client goes away).
+    #[arg(long, value_name = "MODE")]
+    hostile: Option<Hostile>,
     /// Print the mutants (NAME  RULE-ID  description) and exit.
     #[arg(long)]
     list_mutants: bool,
+}
+
+/// `serve --hostile` modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Hostile {
+    /// Every answered request gets a 200 SSE stream that never ends.
+    SseForever,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -60,6 +76,14 @@ pub fn run(args: Args) -> ExitCode {
             }
         },
     };
+    let surface = match args.slow_tool_ms {
+        Some(_) => slow::with_slow_tool(surface),
+        None => surface,
+    };
+    let extras = slow::Extras {
+        slow_tool_ms: args.slow_tool_ms,
+        sse_forever: args.hostile == Some(Hostile::SseForever),
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -74,23 +98,36 @@ pub fn run(args: Args) -> ExitCode {
         variant,
         SocketAddr::new(args.host, args.port),
         surface,
+        extras,
     ));
     // detached keep-alive tasks may sit in a 15 s sleep: do not wait for them on exit
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     code
 }
 
-async fn serve(variant: Variant, addr: SocketAddr, surface: Surface) -> ExitCode {
+async fn serve(
+    variant: Variant,
+    addr: SocketAddr,
+    surface: Surface,
+    extras: slow::Extras,
+) -> ExitCode {
     let tools = surface.tools.len();
-    let server = match spawn_with(variant, addr, surface).await {
+    let server = match spawn_custom(variant, addr, surface, extras).await {
         Ok(s) => s,
         Err(e) => {
             eprintln!("mcpdiff: cannot listen on {addr}: {e}");
             return ExitCode::FAILURE;
         }
     };
+    let mut how = String::new();
+    if let Some(ms) = extras.slow_tool_ms {
+        how.push_str(&format!("; {} answers after {ms} ms", slow::SLOW_TOOL));
+    }
+    if extras.sse_forever {
+        how.push_str("; hostile: every answer is an SSE stream that never ends");
+    }
     println!(
-        "mcpdiff: serving {} at {} ({tools} tools)",
+        "mcpdiff: serving {} at {} ({tools} tools{how})",
         variant.label(),
         server.url
     );

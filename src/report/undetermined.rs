@@ -117,7 +117,7 @@ pub fn untested(name: &str, url: &str, reason: Undetermined, error: &str) -> Tar
         findings: Vec::new(),
         passed: Vec::new(),
         not_observed: Vec::new(),
-        notes: vec![format!("not tested: {error}")],
+        notes: Vec::new(),
         surface: SurfaceSummary {
             supported_versions: Vec::new(),
             tools: Vec::new(),
@@ -166,6 +166,12 @@ pub fn rule_reason(t: &TargetReport, rule: &str) -> Option<String> {
 pub fn lines(t: &TargetReport) -> Vec<String> {
     let mut out = Vec::new();
     for u in &t.undetermined {
+        if u.cases == 0 && u.rules.is_empty() {
+            // a target that was not tested at all: the error says it all
+            let d = u.detail.as_deref().unwrap_or("no answer");
+            out.push(format!("not determined: {}: not tested: {d}", u.reason.as_str()));
+            continue;
+        }
         let mut rules: Vec<&RuleCases> = u.rules.iter().collect();
         rules.sort_by(|a, b| b.cases.cmp(&a.cases).then(a.rule.cmp(&b.rule)));
         let shown: Vec<String> = rules

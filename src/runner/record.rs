@@ -8,7 +8,6 @@
 
 use super::disagree::{answer_class, compared, Disagreement, Disagreements};
 use super::tally::Tally;
-use mcpdiff_oracle::undetermined::is_cut;
 use mcpdiff_oracle::{Case, Finding, Observation, Undetermined, Verdict};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -96,8 +95,8 @@ impl Record {
             self.requests += 1;
             let verdict = verdicts.get(*slot);
             self.tallies[*t].record(index, &case, verdict, obs, findings, *undetermined);
-            if let Some(tool) = tool {
-                self.tallies[*t].note_call(tool, &case, *waited, is_cut(obs));
+            if let Some((tool, cut)) = tool.zip(super::slow::call_outcome(obs)) {
+                self.tallies[*t].note_call(tool, &case, *waited, cut);
             }
             if findings.is_empty() {
                 // an answer that decided nothing is not compared either

@@ -7,7 +7,8 @@
 //! Tool names are read from a case body only once some call was cut (`active`), so a run
 //! against a quick server pays nothing for this.
 
-use mcpdiff_oracle::Case;
+use mcpdiff_oracle::undetermined::is_cut;
+use mcpdiff_oracle::{Case, Observation};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -68,6 +69,17 @@ fn unit(seed: u64, index: u64) -> f64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^= z >> 31;
     (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// What an answer says about a run of the tool: `Some(true)` cut by the per-case limit,
+/// `Some(false)` finished with a result, `None` not a run of the tool (a refusal, an error:
+/// they say nothing about how long the tool takes).
+pub fn call_outcome(obs: &Observation) -> Option<bool> {
+    if is_cut(obs) {
+        return Some(true);
+    }
+    let result = obs.http()?.rpc_response()?.get("result").is_some();
+    result.then_some(false)
 }
 
 /// The tool a case calls (`tools/call` with a string `params.name`), if any.

@@ -149,7 +149,8 @@ impl Tally {
         }
     }
 
-    /// Time one call of `tool`: `cut` when the answer was cut by the per-case limit.
+    /// Time one run of `tool` (`slow::call_outcome`): `cut` when the answer was cut by the
+    /// per-case limit, else it finished with a result.
     pub fn note_call(&mut self, tool: &str, case: &Case, waited: Duration, cut: bool) {
         let t = self.tools.entry(tool.to_string()).or_default();
         t.calls += 1;

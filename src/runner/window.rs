@@ -13,7 +13,7 @@
 
 use super::group::Group;
 use super::record::{Record, Verdicts};
-use super::slow::{tool_of, SlowTools};
+use super::slow::{call_outcome, tool_of, SlowTools};
 use super::{CaseSource, Pacer, Sender, Target};
 use mcpdiff_oracle::undetermined::is_cut;
 use mcpdiff_oracle::{check, judge, settle, Case};
@@ -110,7 +110,7 @@ pub(crate) async fn worker<S: Sender, C: CaseSource>(shared: Arc<Shared<S, C>>) 
         let Ok((group_index, case)) = catch_unwind(AssertUnwindSafe(|| shared.case(index))) else {
             continue;
         };
-        let mut tool = shared.slow.active().then(|| tool_of(&case)).flatten();
+        let mut tool: Option<String> = shared.slow.active().then(|| tool_of(&case)).flatten();
         if let Some(t) = &tool {
             if !shared.slow.keep(group_index, t, shared.seed, index) {
                 shared.skipped.fetch_add(1, Ordering::Relaxed);
@@ -160,9 +160,12 @@ pub(crate) async fn worker<S: Sender, C: CaseSource>(shared: Arc<Shared<S, C>>) 
         if tool.is_none() && answers.iter().any(|a| is_cut(&a.2)) {
             tool = tool_of(&case);
         }
+        // only declared tools: a made-up name says nothing about any tool's speed
+        let declared = |t: &String| targets[group.members[0]].surface.tool(t).is_some();
+        let tool = tool.filter(declared);
         if let Some(t) = &tool {
-            for a in &answers {
-                shared.slow.note(group_index, t, is_cut(&a.2));
+            for cut in answers.iter().filter_map(|a| call_outcome(&a.2)) {
+                shared.slow.note(group_index, t, cut);
             }
         }
         let at = shared.start.elapsed();

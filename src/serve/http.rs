@@ -37,6 +37,8 @@ type Out = UnsyncBoxBody<Bytes, Infallible>;
 pub(crate) struct State {
     pub variant: Variant,
     pub surface: Surface,
+    /// Slow or hostile timing (`slow.rs`; none by default).
+    pub extras: super::slow::Extras,
 }
 
 /// Serve one connection until the client closes it (errors end the connection only).
@@ -97,7 +99,13 @@ async fn handle(
         body,
         labels: Vec::new(),
     };
-    Ok(write(state.variant.respond(&case, &state.surface)))
+    let resp = state.variant.respond(&case, &state.surface);
+    if let Some((head, stream)) = super::slow::intercept(&state.extras, &case, &resp) {
+        let mut r = write(head);
+        *r.body_mut() = stream.boxed_unsync();
+        return Ok(r);
+    }
+    Ok(write(resp))
 }
 
 /// The canonical spelling of a (lowercased) header name: `MCP-Protocol-Version`,

@@ -4,6 +4,7 @@
 //! bytes (`http.rs`), streaming SSE, and shutting down.
 
 mod http;
+pub mod slow;
 pub mod tools;
 
 use mcpdiff_oracle::reference::{self, Mutant, Response};
@@ -84,10 +85,25 @@ pub async fn spawn_with(
     addr: SocketAddr,
     surface: Surface,
 ) -> io::Result<RunningServer> {
+    spawn_custom(variant, addr, surface, slow::Extras::default()).await
+}
+
+/// Like [`spawn_with`], with slow or hostile timing (`slow.rs`). With `slow_tool_ms`, pass a
+/// surface that publishes the slow tool (`slow::with_slow_tool`).
+pub async fn spawn_custom(
+    variant: Variant,
+    addr: SocketAddr,
+    surface: Surface,
+    extras: slow::Extras,
+) -> io::Result<RunningServer> {
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     let (stop, mut stopped) = oneshot::channel();
-    let state = Arc::new(http::State { variant, surface });
+    let state = Arc::new(http::State {
+        variant,
+        surface,
+        extras,
+    });
     let task = tokio::spawn(async move {
         let mut connections = JoinSet::new();
         loop {
