@@ -70,6 +70,8 @@ pub fn settle(
             findings.clear();
             Some(Undetermined::Unauthorized)
         }
+        // a stream the case asked to stay open (`subscriptions/listen`) is the answer itself
+        Observation::Http(a) if findings.is_empty() && open_stream_allowed(verdict, a) => None,
         _ if is_cut(obs) => {
             let http = obs.http();
             // a rule may hold several expectations: its finding stands when one of them
@@ -93,6 +95,16 @@ pub fn settle(
         }
         _ => None,
     }
+}
+
+/// Whether `verdict` accepts an open stream and `a` is one.
+fn open_stream_allowed(verdict: &Verdict, a: &HttpAnswer) -> bool {
+    verdict.expectations.iter().any(|e| match &e.demand {
+        Demand::OneOf(set) => set
+            .iter()
+            .any(|x| *x == Answer::OpenStream && crate::check::matches(x, a)),
+        Demand::Lint(_) => false,
+    })
 }
 
 /// Whether expectation `e` of `verdict` fails on `obs` on its own.
@@ -203,6 +215,17 @@ mod tests {
         let (f, u) = settled(&note, &open_stream(200, Vec::new()));
         assert_eq!(u, Some(Undetermined::TimedOut));
         assert!(!f.is_empty(), "a 200 stream where 202 was due stays a finding");
+    }
+
+    #[test]
+    fn a_listen_stream_left_open_is_a_complete_answer() {
+        let s = fixture::surface();
+        let listen = crate::client::conformant_case(&s, json!(4), "subscriptions/listen", json!({}));
+        let v = judge(&listen, &s);
+        let obs = open_stream(200, Vec::new());
+        let mut f = check(&v, &obs);
+        assert!(f.is_empty(), "{f:?}");
+        assert_eq!(settle(&v, &obs, &mut f), None);
     }
 
     #[test]
