@@ -109,7 +109,14 @@ async fn a_hanging_driver_is_killed_at_the_limit() {
     let dir = tempdir("hang");
     let m = target(&dir, "hang", "sh -c 'sleep 60' {url} {calls}");
     let t = std::time::Instant::now();
-    let rows = clients::run_all(&[m], &calibration_set(), Duration::from_secs(2).into(), 0, &|_| {}).await;
+    let rows = clients::run_all(
+        &[m],
+        &calibration_set(),
+        Duration::from_secs(2).into(),
+        0,
+        &|_| {},
+    )
+    .await;
     assert!(
         t.elapsed() < Duration::from_secs(15),
         "took {:?}",
@@ -133,7 +140,9 @@ async fn the_retry_probe_passes_the_reference_and_catches_no_retry() {
         "no-retry",
         &format!("{bin} reference-client --mutant no-retry {{url}} {{calls}}"),
     );
-    let (caught, _) = clients::retry_probe(&m, limit.into()).await.expect("probe runs");
+    let (caught, _) = clients::retry_probe(&m, limit.into())
+        .await
+        .expect("probe runs");
     let rules: Vec<&str> = caught.iter().map(|f| f.rule.0).collect();
     assert_eq!(rules, vec!["CLIENT-MISMATCH-RETRY"]);
     let _ = std::fs::remove_dir_all(&dir);

@@ -189,7 +189,10 @@ mod tests {
     fn an_open_stream_of_progress_is_not_a_finding() {
         let progress = SseMessage::Json(json!({"jsonrpc":"2.0","method":"notifications/progress",
             "params":{"progressToken":1,"progress":1}}));
-        let (f, u) = settled(&call(&fixture::surface()), &open_stream(200, vec![progress]));
+        let (f, u) = settled(
+            &call(&fixture::surface()),
+            &open_stream(200, vec![progress]),
+        );
         assert_eq!(u, Some(Undetermined::TimedOut));
         assert!(f.is_empty(), "{f:?}");
     }
@@ -214,13 +217,17 @@ mod tests {
         note.body = serde_json::to_vec(&body).unwrap_or_default();
         let (f, u) = settled(&note, &open_stream(200, Vec::new()));
         assert_eq!(u, Some(Undetermined::TimedOut));
-        assert!(!f.is_empty(), "a 200 stream where 202 was due stays a finding");
+        assert!(
+            !f.is_empty(),
+            "a 200 stream where 202 was due stays a finding"
+        );
     }
 
     #[test]
     fn a_listen_stream_left_open_is_a_complete_answer() {
         let s = fixture::surface();
-        let listen = crate::client::conformant_case(&s, json!(4), "subscriptions/listen", json!({}));
+        let listen =
+            crate::client::conformant_case(&s, json!(4), "subscriptions/listen", json!({}));
         let v = judge(&listen, &s);
         let obs = open_stream(200, Vec::new());
         let mut f = check(&v, &obs);
@@ -235,12 +242,18 @@ mod tests {
         a.www_authenticate = Some("Bearer error=\"invalid_token\"".into());
         let (f, u) = settled(&call(&s), &Observation::Http(a));
         assert_eq!((f.len(), u), (0, Some(Undetermined::Unauthorized)));
-        let (f, u) = settled(&call(&s), &Observation::Http(HttpAnswer::new(401, None, Body::Empty)));
+        let (f, u) = settled(
+            &call(&s),
+            &Observation::Http(HttpAnswer::new(401, None, Body::Empty)),
+        );
         assert!(u.is_none() && !f.is_empty(), "a bare 401 is an answer");
         let refused = Observation::Transport {
             failure: TransportFailure::Refused,
         };
-        assert_eq!(settled(&call(&s), &refused).1, Some(Undetermined::Unreachable));
+        assert_eq!(
+            settled(&call(&s), &refused).1,
+            Some(Undetermined::Unreachable)
+        );
         // a finished answer is judged as it is
         let reset = Observation::Transport {
             failure: TransportFailure::Reset,

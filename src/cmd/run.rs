@@ -7,6 +7,7 @@
 //! against mcpdiff's recording server (`run_clients.rs`). `--max-time` bounds everything after
 //! set-up, reports included.
 
+use super::{run_plan, run_prepare};
 use mcpdiff::baseline::Baseline;
 use mcpdiff::report::{self, terminal, undetermined};
 use mcpdiff::runner::{self, shrink::ShrinkBudget, Progress, PropsGenerator, RunConfig};
@@ -14,7 +15,6 @@ use mcpdiff::serve::{self, Variant};
 use mcpdiff::transport::{reproducer, Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::probes::probes;
-use super::{run_plan, run_prepare};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -455,14 +455,9 @@ async fn run_async(args: Args) -> ExitCode {
     }
     print!("{}", terminal::render(&rep, args.verbose));
     if let Some((chosen, set)) = &client_plan {
-        rep.clients = super::run_clients::run(
-            chosen,
-            set,
-            client_timeout,
-            end,
-            args.client_shrink_runs,
-        )
-        .await;
+        rep.clients =
+            super::run_clients::run(chosen, set, client_timeout, end, args.client_shrink_runs)
+                .await;
     }
     if let Some(dir) = &args.save_corpus {
         match mcpdiff::corpus::save_run(dir, &result, seed) {

@@ -233,7 +233,12 @@ pub fn build(
             .map(|(r, _)| r.0.to_string())
             .collect();
         let (undetermined, slow_tools) = super::undetermined::of_tally(&t.tally);
-        let open = |r: &RuleId| t.tally.undetermined.values().any(|u| u.rules.contains_key(r));
+        let open = |r: &RuleId| {
+            t.tally
+                .undetermined
+                .values()
+                .any(|u| u.rules.contains_key(r))
+        };
         let not_observed = JUDGED_IDS
             .iter()
             .filter(|r| !t.tally.rules.contains_key(r) && !open(r))

@@ -171,7 +171,11 @@ pub fn rules_of(r: &RunReport) -> Vec<String> {
             .map(|f| &f.rule)
             .chain(&t.passed)
             .chain(t.not_observed.iter().map(|n| &n.rule))
-            .chain(t.undetermined.iter().flat_map(|u| u.rules.iter().map(|r| &r.rule)));
+            .chain(
+                t.undetermined
+                    .iter()
+                    .flat_map(|u| u.rules.iter().map(|r| &r.rule)),
+            );
         for id in all {
             if !ids.contains(id) {
                 ids.push(id.clone());

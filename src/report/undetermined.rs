@@ -169,7 +169,10 @@ pub fn lines(t: &TargetReport) -> Vec<String> {
         if u.cases == 0 && u.rules.is_empty() {
             // a target that was not tested at all: the error says it all
             let d = u.detail.as_deref().unwrap_or("no answer");
-            out.push(format!("not determined: {}: not tested: {d}", u.reason.as_str()));
+            out.push(format!(
+                "not determined: {}: not tested: {d}",
+                u.reason.as_str()
+            ));
             continue;
         }
         let mut rules: Vec<&RuleCases> = u.rules.iter().collect();
@@ -239,7 +242,12 @@ mod tests {
 
     #[test]
     fn an_untested_target_says_why() {
-        let t = untested("u", "http://127.0.0.1:9/mcp", Undetermined::Unreachable, "refused");
+        let t = untested(
+            "u",
+            "http://127.0.0.1:9/mcp",
+            Undetermined::Unreachable,
+            "refused",
+        );
         let l = lines(&t);
         assert!(l[0].starts_with("not determined: unreachable"), "{l:?}");
         assert!(l[0].contains("refused"));

@@ -21,8 +21,8 @@ pub mod prepare;
 mod record;
 pub mod revision;
 pub mod shrink;
-pub mod tally;
 mod slow;
+pub mod tally;
 mod window;
 
 pub use adapters::{NetSender, PropsGenerator};
@@ -48,7 +48,11 @@ pub trait Sender: Clone + Send + Sync + 'static {
 
     /// `send` with a per-case limit of `limit` instead of the sender's own (used once per
     /// slow tool). The default ignores `limit`.
-    fn send_patient(&self, case: Case, limit: Duration) -> impl Future<Output = Observation> + Send {
+    fn send_patient(
+        &self,
+        case: Case,
+        limit: Duration,
+    ) -> impl Future<Output = Observation> + Send {
         let _ = limit;
         self.send(case)
     }
@@ -317,7 +321,10 @@ async fn shrink_target<S: Sender>(
     let mut findings = Vec::new();
     let mut spent = 0u64;
     let started = Instant::now();
-    let end = cfg.shrink.deadline.unwrap_or_else(|| started + cfg.max_time);
+    let end = cfg
+        .shrink
+        .deadline
+        .unwrap_or_else(|| started + cfg.max_time);
     for (rule, w) in &tally.witnesses {
         // a target that did not answer at all gains nothing from a smaller case, and every
         // candidate would cost a full time limit
@@ -330,11 +337,11 @@ async fn shrink_target<S: Sender>(
         } else {
             let sender = t.sender.clone();
             shrink::shrink(
-                    w.case.clone(),
-                    w.observation.clone(),
-                    *rule,
-                    &t.surface,
-                    cfg.shrink,
+                w.case.clone(),
+                w.observation.clone(),
+                *rule,
+                &t.surface,
+                cfg.shrink,
                 |c| {
                     let s = sender.clone();
                     // the run's end cuts a send in flight too (undetermined: not reproducing)
@@ -395,11 +402,9 @@ async fn probe_slow_tools<S: Sender>(t: &Target<S>, tally: &mut Tally, end: Inst
         }
         let limit = left.min(PATIENT_MAX);
         let began = Instant::now();
-        let obs = tokio::time::timeout_at(
-            (began + limit).into(),
-            t.sender.send_patient(case, limit),
-        )
-        .await;
+        let obs =
+            tokio::time::timeout_at((began + limit).into(), t.sender.send_patient(case, limit))
+                .await;
         sent += 1;
         let finished = obs.is_ok_and(|o| !mcpdiff_oracle::undetermined::is_cut(&o));
         times.patient = Some((began.elapsed(), finished));

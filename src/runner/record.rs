@@ -195,7 +195,14 @@ mod tests {
             (1, 0, refused.clone(), Vec::new(), OK),
             (2, 0, refused, vec![finding()], OK),
         ];
-        r.case(3, case, &Verdicts::One(verdict), &answers, Duration::ZERO, None);
+        r.case(
+            3,
+            case,
+            &Verdicts::One(verdict),
+            &answers,
+            Duration::ZERO,
+            None,
+        );
         assert_eq!(r.disagreements.total, 1);
         let d = &r.disagreements.kept[0];
         assert_eq!(d.case_index, 3);
@@ -217,8 +224,18 @@ mod tests {
     fn mutants_are_not_compared() {
         let (case, verdict, result, refused) = setup();
         let mut r = record(&["reference", "mutant:x"]);
-        let answers = vec![(0, 0, result, Vec::new(), OK), (1, 0, refused, Vec::new(), OK)];
-        r.case(0, case, &Verdicts::One(verdict), &answers, Duration::ZERO, None);
+        let answers = vec![
+            (0, 0, result, Vec::new(), OK),
+            (1, 0, refused, Vec::new(), OK),
+        ];
+        r.case(
+            0,
+            case,
+            &Verdicts::One(verdict),
+            &answers,
+            Duration::ZERO,
+            None,
+        );
         assert_eq!(r.disagreements.total, 0);
     }
 

@@ -105,13 +105,19 @@ mod tests {
         assert!(weight(4, 4) < 0.3);
         assert_eq!(weight(1000, 1000), MIN_WEIGHT);
         let s = SlowTools::default();
-        assert!((0..100).all(|i| s.keep(0, "t", 1, i)), "never cut: always sent");
+        assert!(
+            (0..100).all(|i| s.keep(0, "t", 1, i)),
+            "never cut: always sent"
+        );
         for _ in 0..50 {
             s.note(0, "t", true);
         }
         let kept = (0..10_000).filter(|&i| s.keep(0, "t", 1, i)).count();
         assert!((300..800).contains(&kept), "{kept} of 10,000 kept");
-        assert!(s.keep(1, "t", 1, 0) || s.keep(1, "t", 1, 1), "another stream is its own");
+        assert!(
+            s.keep(1, "t", 1, 0) || s.keep(1, "t", 1, 1),
+            "another stream is its own"
+        );
     }
 
     #[test]

@@ -71,7 +71,10 @@ pub(crate) fn intercept(
         (ResponseBody::Json(v), true) => v.clone(),
         _ => return None,
     };
-    Some((head(), stream(token, Some((Duration::from_millis(ms), answer)))))
+    Some((
+        head(),
+        stream(token, Some((Duration::from_millis(ms), answer))),
+    ))
 }
 
 /// Status and headers of an SSE answer (`X-Accel-Buffering: no` included).
