@@ -11,7 +11,6 @@ use super::{run_plan, run_prepare};
 use mcpdiff::baseline::Baseline;
 use mcpdiff::report::{self, terminal, undetermined};
 use mcpdiff::runner::{self, shrink::ShrinkBudget, Progress, PropsGenerator, RunConfig};
-use mcpdiff::serve::{self, Variant};
 use mcpdiff::transport::{reproducer, Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::probes::probes;
@@ -20,7 +19,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Mutants that join the reference server when `run` gets no URL.
-const DEFAULT_MUTANTS: [&str; 4] = [
+pub(crate) const DEFAULT_MUTANTS: [&str; 4] = [
     "origin-unchecked",
     "mcp-method-prefix",
     "no-base64-decode",
@@ -149,7 +148,7 @@ impl Progress for Bar {
     }
 }
 
-fn fail(msg: &str) -> ExitCode {
+pub(crate) fn fail(msg: &str) -> ExitCode {
     eprintln!("mcpdiff: {msg}");
     ExitCode::from(2)
 }
@@ -226,76 +225,21 @@ async fn run_async(args: Args) -> ExitCode {
     let max_time = Duration::from_secs(args.max_time.max(1));
     if let (Some((chosen, set)), true) = (&client_plan, plan.clients_only(&args.urls)) {
         let until = Instant::now() + max_time;
-        return clients_only(&args, chosen, set, seed, client_timeout, until).await;
+        return super::run_clients::clients_only(&args, chosen, set, seed, client_timeout, until)
+            .await;
     }
-    // start in-process servers when selected; they stop when `servers` drops
-    let mut servers = Vec::new();
-    let mut specs: Vec<(String, String)> = Vec::new();
-    let mut bundled_notes = Vec::new();
-    let mut launched: Vec<mcpdiff::targets::Running> = Vec::new();
-    if let Some(names) = &plan.bundled {
-        let all = match mcpdiff::targets::manifest::load_all(
-            &mcpdiff::targets::manifest::targets_dir(),
-        ) {
-            Ok(a) => mcpdiff::targets::manifest::of_kind(
-                a,
-                mcpdiff::targets::manifest::TargetKind::Server,
-            ),
-            Err(e) => return fail(&e),
-        };
-        let chosen = match mcpdiff::targets::manifest::select(all, names) {
-            Ok(c) => c,
-            Err(e) => return fail(&e),
-        };
-        let (up, notes) =
-            mcpdiff::targets::bring_up_with(&chosen, &target_env, &|l| eprintln!("mcpdiff: {l}"))
-                .await;
-        for n in &notes {
-            eprintln!("mcpdiff: {n}");
-        }
-        bundled_notes = notes;
-        for r in &up {
-            specs.push((r.name.clone(), r.url.clone()));
-        }
-        launched = up;
-    }
-    if plan.in_process {
-        // the mutants show what a finding looks like even when no SDK could be installed
-        let default_mutants: Vec<String> = DEFAULT_MUTANTS.iter().map(|s| s.to_string()).collect();
-        let names: Vec<String> = args.mutants.clone().unwrap_or(default_mutants);
-        let mut variants = vec![("reference".to_string(), Variant::Reference)];
-        for n in names {
-            match Variant::mutant(&n) {
-                Some(v) => variants.push((format!("{}{n}", runner::disagree::MUTANT_PREFIX), v)),
-                None => {
-                    return fail(&format!(
-                        "unknown mutant '{n}'; `mcpdiff serve --list-mutants` lists them"
-                    ))
-                }
-            }
-        }
-        let mutants = variants.len() - 1;
-        for (name, v) in variants {
-            let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
-            match serve::spawn_with(v, loopback, served_surface.clone()).await {
-                Ok(s) => {
-                    specs.push((name, s.url.clone()));
-                    servers.push(s);
-                }
-                Err(e) => return fail(&format!("cannot start the in-process {name}: {e}")),
-            }
-        }
-        eprintln!(
-            "mcpdiff: testing {} bundled SDK target(s), the in-process reference server and \
-             {mutants} mutant(s){}",
-            launched.len(),
-            if args.urls.is_empty() {
-                " (pass URLs to test your own endpoints)"
-            } else {
-                ""
-            }
-        );
-    }
+    // start what the plan names; in-process servers stop when `servers` drops, bundled
+    // targets when `launched` drops (by PID)
+    let started = match run_prepare::start(&plan, &args, &served_surface, &target_env).await {
+        Ok(s) => s,
+        Err(e) => return fail(&e),
+    };
+    let run_prepare::Started {
+        servers,
+        mut specs,
+        launched,
+        mut bundled_notes,
+    } = started;
     for u in &args.urls {
         specs.push((u.clone(), u.clone()));
     }
@@ -476,7 +420,7 @@ async fn run_async(args: Args) -> ExitCode {
             k.target, k.rule
         );
     }
-    if let Err(e) = write_reports(&rep, &args) {
+    if let Err(e) = super::run_clients::write_reports(&rep, &args) {
         return fail(&e);
     }
     if !untested.is_empty() {
@@ -489,60 +433,4 @@ async fn run_async(args: Args) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
-}
-
-/// `run --clients` with no URL and no `--bundled`: only the client matrix, in the same JSON
-/// shape (no server targets).
-async fn clients_only(
-    args: &Args,
-    chosen: &[mcpdiff::targets::Manifest],
-    set: &mcpdiff_oracle::toolset::ToolSet,
-    seed: u64,
-    timeout: Duration,
-    until: Instant,
-) -> ExitCode {
-    let started = std::time::Instant::now();
-    let rows = super::run_clients::run(chosen, set, timeout, until, args.client_shrink_runs).await;
-    if let Some(dir) = &args.save_corpus {
-        if let Err(e) = super::run_clients::save_corpus(dir, &rows, seed) {
-            return e;
-        }
-    }
-    let rep = report::RunReport {
-        schema: report::json::SCHEMA.to_string(),
-        mcpdiff_version: env!("CARGO_PKG_VERSION").to_string(),
-        seed,
-        stats: report::json::Stats {
-            cases: 0,
-            requests: 0,
-            seconds: started.elapsed().as_secs_f64(),
-            cases_per_second: 0.0,
-            stopped_by_time: false,
-            disagreements_total: 0,
-        },
-        targets: Vec::new(),
-        disagreements: Vec::new(),
-        baseline_stale: Vec::new(),
-        clients: rows,
-    };
-    if let Err(e) = write_reports(&rep, args) {
-        return fail(&e);
-    }
-    if super::run_clients::blocking(&rep.clients) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// `--json` and the other report files of `args`. The findings are on the terminal already
-/// when this fails, so nothing is lost.
-fn write_reports(rep: &report::RunReport, args: &Args) -> Result<(), String> {
-    if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(rep)
-            .map_err(|e| format!("cannot serialize the result: {e}"))?;
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        eprintln!("mcpdiff: wrote {}", path.display());
-    }
-    super::report::write_outputs(rep, &args.out)
 }

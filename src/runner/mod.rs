@@ -282,7 +282,7 @@ pub async fn run<S: Sender, G: Generator>(
     let probes = targets
         .iter()
         .zip(tallies.iter_mut())
-        .map(|(t, tally)| probe_slow_tools(t, tally, end));
+        .map(|(t, tally)| slow::probe_slow_tools(t, tally, end));
     requests += futures::future::join_all(probes).await.iter().sum::<u64>();
 
     progress.phase("shrinking");
@@ -381,33 +381,4 @@ async fn shrink_target<S: Sender>(
         findings,
     };
     (outcome, spent)
-}
-
-/// Longest limit a slow tool's probe call gets (within the run's budget).
-const PATIENT_MAX: Duration = Duration::from_secs(120);
-
-/// Re-send the first cut call of each slow tool of `t` once, with the time left before `end`
-/// (at most [`PATIENT_MAX`]), and note how long it took and whether it finished. Returns the
-/// requests sent.
-async fn probe_slow_tools<S: Sender>(t: &Target<S>, tally: &mut Tally, end: Instant) -> u64 {
-    let mut sent = 0;
-    for times in tally.tools.values_mut().filter(|x| x.is_slow()) {
-        let Some(case) = times.cut_case.clone() else {
-            continue;
-        };
-        let left = end.saturating_duration_since(Instant::now());
-        // a probe no longer than the calls that were cut would learn nothing
-        if left <= times.longest_cut + Duration::from_secs(1) {
-            break;
-        }
-        let limit = left.min(PATIENT_MAX);
-        let began = Instant::now();
-        let obs =
-            tokio::time::timeout_at((began + limit).into(), t.sender.send_patient(case, limit))
-                .await;
-        sent += 1;
-        let finished = obs.is_ok_and(|o| !mcpdiff_oracle::undetermined::is_cut(&o));
-        times.patient = Some((began.elapsed(), finished));
-    }
-    sent
 }

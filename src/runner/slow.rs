@@ -4,6 +4,9 @@
 //! index is kept or skipped by a hash of (seed, index), so a run against a server with no
 //! slow tool sends exactly the cases it always did.
 //!
+//! After fuzzing, one cut call of each slow tool is re-sent with the time left
+//! (`probe_slow_tools`), so the report can name the `--timeout-ms` that lets it finish.
+//!
 //! Tool names are read from a case body only once some call was cut (`active`), so a run
 //! against a quick server pays nothing for this.
 
@@ -13,6 +16,10 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::tally::Tally;
+use super::{Sender, Target};
 
 /// Never below this share of a slow tool's calls: later calls still see whether it sped up.
 const MIN_WEIGHT: f64 = 0.05;
@@ -93,6 +100,39 @@ pub fn tool_of(case: &Case) -> Option<String> {
         return None;
     }
     Some(v.get("params")?.get("name")?.as_str()?.to_string())
+}
+
+/// Longest limit a slow tool's probe call gets (within the run's budget).
+const PATIENT_MAX: Duration = Duration::from_secs(120);
+
+/// Re-send the first cut call of each slow tool of `t` once, with the time left before `end`
+/// (at most [`PATIENT_MAX`]), and note how long it took and whether it finished. Returns the
+/// requests sent.
+pub(crate) async fn probe_slow_tools<S: Sender>(
+    t: &Target<S>,
+    tally: &mut Tally,
+    end: Instant,
+) -> u64 {
+    let mut sent = 0;
+    for times in tally.tools.values_mut().filter(|x| x.is_slow()) {
+        let Some(case) = times.cut_case.clone() else {
+            continue;
+        };
+        let left = end.saturating_duration_since(Instant::now());
+        // a probe no longer than the calls that were cut would learn nothing
+        if left <= times.longest_cut + Duration::from_secs(1) {
+            break;
+        }
+        let limit = left.min(PATIENT_MAX);
+        let began = Instant::now();
+        let obs =
+            tokio::time::timeout_at((began + limit).into(), t.sender.send_patient(case, limit))
+                .await;
+        sent += 1;
+        let finished = obs.is_ok_and(|o| !mcpdiff_oracle::undetermined::is_cut(&o));
+        times.patient = Some((began.elapsed(), finished));
+    }
+    sent
 }
 
 #[cfg(test)]
