@@ -16,10 +16,15 @@
 //!     for;
 //! * CRLF, then the body bytes.
 //!
-//! Nothing else is ever added (no `User-Agent`, `Accept`, `Connection`).
+//! Nothing else is ever added (no `User-Agent`, `Accept`, `Connection`), except by
+//! [`encode_request_with`]: the run's configured `--header` fields (`Credentials`), each after
+//! the case fields when the case carries no field of that name, and the secrets filled into
+//! the placeholders a case carries on purpose (the authorization probes).
 
+use super::credentials::Credentials;
 use super::endpoint::Endpoint;
 use mcpdiff_oracle::Case;
+use std::borrow::Cow;
 
 fn has_field(case: &Case, name: &str) -> bool {
     case.headers
@@ -30,6 +35,38 @@ fn has_field(case: &Case, name: &str) -> bool {
 /// The exact bytes mcpdiff sends for `case` to `endpoint` (see the module docs for the two
 /// fields that may be added).
 pub fn encode_request(case: &Case, endpoint: &Endpoint) -> Vec<u8> {
+    encode_request_with(case, endpoint, &Credentials::default(), false)
+}
+
+/// `encode_request`, plus the configured fields the case lacks (when `append`) and the
+/// placeholders filled. Only the transport calls this: its output holds the secrets.
+pub fn encode_request_with(
+    case: &Case,
+    endpoint: &Endpoint,
+    creds: &Credentials,
+    append: bool,
+) -> Vec<u8> {
+    let filled;
+    let case = if creds.is_empty() {
+        case
+    } else {
+        let mut c = case.clone();
+        c.path = String::from_utf8_lossy(&creds.fill(c.path.as_bytes())).into_owned();
+        for (_, v) in c.headers.iter_mut() {
+            if let Cow::Owned(f) = fill_cow(creds, v) {
+                *v = f;
+            }
+        }
+        if append {
+            let extra: Vec<(Vec<u8>, Vec<u8>)> = creds
+                .missing_fields(|n| has_field(case, n))
+                .map(|(n, v)| (n.as_bytes().to_vec(), v.to_vec()))
+                .collect();
+            c.headers.extend(extra);
+        }
+        filled = c;
+        &filled
+    };
     let mut out = Vec::with_capacity(
         64 + case.path.len()
             + case.body.len()
@@ -60,6 +97,15 @@ pub fn encode_request(case: &Case, endpoint: &Endpoint) -> Vec<u8> {
     out.extend_from_slice(b"\r\n");
     out.extend_from_slice(&case.body);
     out
+}
+
+fn fill_cow<'a>(creds: &Credentials, v: &'a [u8]) -> Cow<'a, [u8]> {
+    let f = creds.fill(v);
+    if f == v {
+        Cow::Borrowed(v)
+    } else {
+        Cow::Owned(f)
+    }
 }
 
 /// Whether the server is sure to read exactly our bytes as one request, so the connection is
@@ -136,6 +182,23 @@ mod tests {
         let c = Case::post("/mcp", &[("Transfer-Encoding", "chunked")], "0\r\n\r\n");
         let got = String::from_utf8(encode_request(&c, &ep())).unwrap();
         assert!(!got.to_ascii_lowercase().contains("content-length"));
+    }
+
+    #[test]
+    fn configured_fields_are_added_when_missing_and_placeholders_filled() {
+        let creds = Credentials::parse(&["Authorization: Bearer tok".into()], None).unwrap();
+        let c = Case::post("/mcp", &[("A", "b")], "");
+        let got = String::from_utf8(encode_request_with(&c, &ep(), &creds, true)).unwrap();
+        assert!(got.contains("A: b\r\nAuthorization: Bearer tok\r\nHost:"), "{got}");
+        let c = Case::post(
+            "/mcp?access_token={{MCPDIFF_TOKEN}}",
+            &[("authorization", "Basic {{MCPDIFF_TOKEN}}")],
+            "",
+        );
+        let got = String::from_utf8(encode_request_with(&c, &ep(), &creds, true)).unwrap();
+        assert!(got.starts_with("POST /mcp?access_token=tok HTTP/1.1\r\nauthorization: Basic tok\r\nHost"));
+        let got = String::from_utf8(encode_request_with(&Case::post("/mcp", &[], ""), &ep(), &creds, false)).unwrap();
+        assert!(!got.contains("tok"));
     }
 
     #[test]
