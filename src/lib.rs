@@ -7,6 +7,7 @@ pub mod clients;
 pub mod corpus;
 pub mod report;
 pub mod runner;
+pub mod secrets;
 pub mod serve;
 pub mod targets;
 pub mod transport;

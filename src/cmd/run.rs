@@ -134,7 +134,7 @@ impl Progress for Bar {
 }
 
 fn fail(msg: &str) -> ExitCode {
-    eprintln!("mcpdiff: {msg}");
+    eprintln!("mcpdiff: {}", mcpdiff::secrets::redact(msg));
     ExitCode::from(2)
 }
 
@@ -429,7 +429,10 @@ async fn run_async(args: Args) -> ExitCode {
     for n in &bundled_notes {
         println!("note: {n}");
     }
-    print!("{}", terminal::render(&rep, args.verbose));
+    print!(
+        "{}",
+        mcpdiff::secrets::redact(&terminal::render(&rep, args.verbose))
+    );
     if let Some((chosen, set)) = &client_plan {
         rep.clients =
             super::run_clients::run(chosen, set, client_timeout, args.client_shrink_runs).await;
@@ -510,7 +513,8 @@ fn write_reports(rep: &report::RunReport, args: &Args) -> Result<(), String> {
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(rep)
             .map_err(|e| format!("cannot serialize the result: {e}"))?;
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        mcpdiff::secrets::write(path, &text)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         eprintln!("mcpdiff: wrote {}", path.display());
     }
     super::report::write_outputs(rep, &args.out)

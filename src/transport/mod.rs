@@ -39,5 +39,5 @@ pub use client::{Client, Exchange};
 pub use credentials::{env_name, Credentials, Secret};
 pub use endpoint::{Endpoint, EndpointError, Target};
 pub use limits::Limits;
-pub use reproducer::{curl_command, nc_command, printf_command, reproducer};
+pub use reproducer::{curl_command, nc_command, printf_command, reproducer, reproducer_with};
 pub use wire::{encode_request, encode_request_with, frames_cleanly};
