@@ -1,6 +1,7 @@
 //! `mcpdiff` as a library: the I/O edge of the tool (transport, runner, reference server),
 //! shared by the CLI binary and the integration tests.
 
+pub mod auth;
 pub mod baseline;
 pub mod card;
 pub mod clients;

@@ -8,7 +8,7 @@ use mcpdiff::baseline::Baseline;
 use mcpdiff::report::{self, terminal};
 use mcpdiff::runner::{self, shrink::ShrinkBudget, Progress, PropsGenerator, RunConfig};
 use mcpdiff::serve::{self, Variant};
-use mcpdiff::transport::{reproducer, Client, Endpoint, Limits};
+use mcpdiff::transport::{reproducer, reproducer_with, Client, Credentials, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::probes::probes;
 use std::path::PathBuf;
@@ -117,9 +117,35 @@ pub struct Args {
     /// Driver re-runs the client shrinker may spend per client target.
     #[arg(long, default_value_t = 16)]
     pub client_shrink_runs: usize,
+    /// Credentials (see `CredentialArgs`): --header, --foreign-token.
+    #[command(flatten)]
+    pub creds: CredentialArgs,
     /// --markdown / --junit / --html / --strict (see `mcpdiff report --help`).
     #[command(flatten)]
     pub out: super::report::OutputArgs,
+}
+
+/// The credential flags of every command that talks to a target (run, replay, card).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct CredentialArgs {
+    /// Send this header field with every request of the run ('Name: value', repeatable),
+    /// e.g. -H 'Authorization: Bearer TOKEN'. Values are secrets: no output shows them;
+    /// reproducers read them from $MCPDIFF_<NAME> (e.g. $MCPDIFF_AUTHORIZATION).
+    #[arg(short = 'H', long = "header", value_name = "NAME: VALUE")]
+    pub headers: Vec<String>,
+    /// A token issued for another audience: protected targets must refuse it (AUTH-AUDIENCE).
+    /// A secret like --header values ($MCPDIFF_FOREIGN_TOKEN in reproducers).
+    #[arg(long, value_name = "TOKEN")]
+    pub foreign_token: Option<String>,
+}
+
+impl CredentialArgs {
+    /// Parse, and register the values with the redaction pass. The error is one line.
+    pub fn load(&self) -> Result<Credentials, String> {
+        let c = Credentials::parse(&self.headers, self.foreign_token.as_deref())?;
+        mcpdiff::secrets::register(&c);
+        Ok(c)
+    }
 }
 
 struct Bar(indicatif::ProgressBar);
@@ -150,6 +176,10 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 async fn run_async(args: Args) -> ExitCode {
+    let creds = match args.creds.load() {
+        Ok(c) => c,
+        Err(e) => return fail(&e),
+    };
     let baseline = match &args.baseline {
         Some(p) => match Baseline::load(p) {
             Ok(b) => b,
@@ -284,7 +314,7 @@ async fn run_async(args: Args) -> ExitCode {
         total: Duration::from_millis(args.timeout_ms.max(100)),
         ..Limits::default()
     };
-    let client = Client::new(limits);
+    let client = Client::with_credentials(limits, creds.clone());
     let mut targets = Vec::new();
     let mut all_loopback = true;
     let mut revisions = Vec::new();
@@ -311,6 +341,7 @@ async fn run_async(args: Args) -> ExitCode {
                     timeout: Duration::from_secs(2),
                     truth: false,
                     catalog: false,
+                    credentials: creds.clone(),
                     ..Default::default()
                 };
                 match mcpdiff::card::scan(url, &card_opts).await {
@@ -387,7 +418,7 @@ async fn run_async(args: Args) -> ExitCode {
     let generator = PropsGenerator::default();
     let progress = Bar(bar.clone());
     // Ctrl-C: stop the bundled targets (dropping `launched` kills them by PID) and give up
-    let result = tokio::select! {
+    let mut result = tokio::select! {
         r = runner::run(targets, &generator, &cfg, &progress) => r,
         _ = tokio::signal::ctrl_c() => {
             bar.finish_and_clear();
@@ -396,6 +427,19 @@ async fn run_async(args: Args) -> ExitCode {
         }
     };
     bar.finish_and_clear();
+    // protected targets: the authorization probe family (AUTH-* rules, issue 15)
+    for t in result.targets.iter_mut() {
+        if let (true, Ok(e)) = (t.surface.protected, Endpoint::parse(&t.url)) {
+            let judged = mcpdiff::auth::probe(&client, &e).await;
+            mcpdiff::auth::record(t, judged);
+        }
+        if !creds.is_empty() {
+            t.notes.push(format!(
+                "reproducers read the --header values from the environment: set {}",
+                creds.env_help().join(" ")
+            ));
+        }
+    }
     for s in servers {
         s.shutdown().await;
     }
@@ -411,7 +455,9 @@ async fn run_async(args: Args) -> ExitCode {
         &cfg,
         &baseline,
         &|case, url| match Endpoint::parse(url) {
-            Ok(e) => reproducer(case, &e),
+            // an authorization probe carries its own credentials (or none, on purpose)
+            Ok(e) if mcpdiff::auth::is_auth_probe(case) => reproducer(case, &e),
+            Ok(e) => reproducer_with(case, &e, &creds),
             Err(_) => String::new(),
         },
     );
