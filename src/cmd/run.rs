@@ -328,6 +328,8 @@ async fn run_async(args: Args) -> ExitCode {
                 let send = |c| runner::Sender::send(&s, c);
                 let rev = runner::revision::probe(&t.target.surface.endpoint, send).await;
                 let mut target = t.target;
+                // only the endpoints the user named are theirs to call protected
+                target.surface.protected &= args.urls.contains(url);
                 if rev.verdict == runner::revision::RevisionVerdict::DualEra {
                     // rules addressed to servers that support only this revision step aside
                     target.surface.legacy_era = true;

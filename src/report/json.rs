@@ -112,7 +112,8 @@ pub struct DisagreementReport {
 
 /// Rules whose findings are security findings (report section 3).
 pub fn is_security(rule: RuleId) -> bool {
-    rule == rules::ORIGIN_403
+    rules::auth::AUTH_JUDGED_IDS.contains(&rule)
+        || rule == rules::ORIGIN_403
         || [
             rules::HDR_MISMATCH,
             rules::PARAM_VALIDATE,
