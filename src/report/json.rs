@@ -101,6 +101,9 @@ pub struct SurfaceSummary {
     pub resources: usize,
     pub resource_templates: usize,
     pub prompts: usize,
+    /// Judged as an OAuth protected resource (`AUTH-*` rules; D-70).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub protected: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -262,6 +265,7 @@ pub fn build(
                 resources: s.resources.len(),
                 resource_templates: s.resource_templates.len(),
                 prompts: s.prompts.len(),
+                protected: s.protected,
             },
             // filled by `cmd::run` from `runner::revision::probe`
             revision: None,
