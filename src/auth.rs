@@ -75,7 +75,13 @@ pub async fn metadata_facts(
             }
         };
         let found = obs.as_ref().and_then(Observation::http).is_some_and(|a| {
-            a.status == 200 && matches!(a.body, Body::Json { value: Value::Object(_) })
+            a.status == 200
+                && matches!(
+                    a.body,
+                    Body::Json {
+                        value: Value::Object(_)
+                    }
+                )
         });
         facts.fetched.push((url, obs));
         if found {
@@ -94,7 +100,12 @@ fn describe_metadata(facts: &MetadataFacts) -> Vec<String> {
             continue;
         };
         match obs.http().map(|a| (&a.body, a.status)) {
-            Some((Body::Json { value: Value::Object(m) }, 200)) => {
+            Some((
+                Body::Json {
+                    value: Value::Object(m),
+                },
+                200,
+            )) => {
                 out.push(format!("  protected-resource metadata ({url}):"));
                 for key in [
                     "resource",
@@ -209,15 +220,16 @@ pub async fn probe(client: &Client, endpoint: &Endpoint) -> Vec<AuthResult> {
     }
     let (facts, cases) = metadata_facts(client, endpoint, challenge_url).await;
     for (j, at) in judge_metadata(&facts) {
-        let (case, observation) = match at.and_then(|i| Some((cases.get(i)?, facts.fetched[i].1.clone()?))) {
-            Some((c, o)) => (c.clone(), o),
-            None => (
-                get(&endpoint.path),
-                Observation::Transport {
-                    failure: mcpdiff_oracle::TransportFailure::Refused,
-                },
-            ),
-        };
+        let (case, observation) =
+            match at.and_then(|i| Some((cases.get(i)?, facts.fetched[i].1.clone()?))) {
+                Some((c, o)) => (c.clone(), o),
+                None => (
+                    get(&endpoint.path),
+                    Observation::Transport {
+                        failure: mcpdiff_oracle::TransportFailure::Refused,
+                    },
+                ),
+            };
         out.push(AuthResult {
             rule: j.rule,
             case,

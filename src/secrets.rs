@@ -27,7 +27,7 @@ pub fn register(creds: &Credentials) {
             s.push((v, name));
         }
     }
-    s.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+    s.sort_by_key(|b| std::cmp::Reverse(b.0.len()));
 }
 
 /// `text` with every registered secret replaced by its variable name.

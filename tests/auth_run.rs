@@ -5,9 +5,9 @@
 //! baseline) contains a --header value or the foreign token.
 
 use mcpdiff::serve::{spawn_protected, RunningServer, Variant};
+use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::AUTH_MUTANTS;
 use mcpdiff_oracle::rules::auth::AUTH_JUDGED_IDS;
-use mcpdiff_oracle::fixture;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -75,11 +75,23 @@ async fn without_credentials_the_run_stops_with_the_authorization_line() {
         stderr.contains("--header 'Authorization: Bearer <token>'"),
         "{stderr}"
     );
-    assert!(stderr.contains("requires authorization (HTTP 401)"), "{stderr}");
-    assert!(stderr.contains("resource_metadata: http://127.0.0.1:"), "{stderr}");
+    assert!(
+        stderr.contains("requires authorization (HTTP 401)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("resource_metadata: http://127.0.0.1:"),
+        "{stderr}"
+    );
     assert!(stderr.contains("scope: mcp"), "{stderr}");
-    assert!(stderr.contains("authorization_servers: [\"http://127.0.0.1:"), "{stderr}");
-    assert!(!stdout.contains("MUST") && !stdout.contains("finding"), "{stdout}");
+    assert!(
+        stderr.contains("authorization_servers: [\"http://127.0.0.1:"),
+        "{stderr}"
+    );
+    assert!(
+        !stdout.contains("MUST") && !stdout.contains("finding"),
+        "{stdout}"
+    );
     // a wrong token: refused, said so, still exit 2 and no finding
     let out = mcpdiff(strings(&[
         "run",
@@ -155,7 +167,15 @@ async fn with_credentials_the_protected_reference_passes_every_rule() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_auth_mutant_is_caught_on_its_own_rule() {
     let mut servers = Vec::new();
-    let mut args = strings(&["run", "--quiet", "--cases", "30", "--seed", "5", "--no-probes"]);
+    let mut args = strings(&[
+        "run",
+        "--quiet",
+        "--cases",
+        "30",
+        "--seed",
+        "5",
+        "--no-probes",
+    ]);
     for m in AUTH_MUTANTS {
         let s = protected(Variant::mutant(m.name).expect("auth mutant")).await;
         args.push(s.url.clone());
@@ -172,7 +192,10 @@ async fn every_auth_mutant_is_caught_on_its_own_rule() {
         String::from_utf8_lossy(&out.stderr)
     );
     let r = report(&json);
-    for (m, t) in AUTH_MUTANTS.iter().zip(r["targets"].as_array().expect("targets")) {
+    for (m, t) in AUTH_MUTANTS
+        .iter()
+        .zip(r["targets"].as_array().expect("targets"))
+    {
         let rules: Vec<&str> = t["findings"]
             .as_array()
             .expect("findings")
@@ -230,7 +253,12 @@ async fn no_output_contains_a_secret() {
         p("corpus"),
     ]))
     .await;
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let baseline = Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
         .args(["baseline", &p("r.json")])
         .output()
@@ -242,9 +270,18 @@ async fn no_output_contains_a_secret() {
         a.url.clone(),
     ]))
     .await;
+    // replay sent the --header too: the protected mutant answered, it did not challenge
+    let replayed = String::from_utf8_lossy(&replay.stdout);
+    assert!(!replayed.contains("observed 401"), "{replayed}");
     let written = files(&dir);
-    let corpus_files = written.iter().filter(|f| f.starts_with(dir.join("corpus"))).count();
-    assert!(corpus_files > 0, "the run saved no corpus entry: {written:?}");
+    let corpus_files = written
+        .iter()
+        .filter(|f| f.starts_with(dir.join("corpus")))
+        .count();
+    assert!(
+        corpus_files > 0,
+        "the run saved no corpus entry: {written:?}"
+    );
     let mut texts: Vec<(String, Vec<u8>)> = vec![
         ("run stdout".into(), out.stdout.clone()),
         ("run stderr".into(), out.stderr.clone()),
@@ -252,7 +289,10 @@ async fn no_output_contains_a_secret() {
         ("replay stderr".into(), replay.stderr.clone()),
     ];
     for f in &written {
-        texts.push((f.display().to_string(), std::fs::read(f).expect("read output")));
+        texts.push((
+            f.display().to_string(),
+            std::fs::read(f).expect("read output"),
+        ));
     }
     for (name, bytes) in &texts {
         let text = String::from_utf8_lossy(bytes);
@@ -268,9 +308,16 @@ async fn no_output_contains_a_secret() {
         .flat_map(|t| t["findings"].as_array().expect("findings").iter())
         .filter_map(|f| f["reproducer"].as_str())
         .collect();
-    assert!(reproducers.iter().any(|r| r.contains("${MCPDIFF_AUTHORIZATION}")), "{reproducers:?}");
     assert!(
-        reproducers.iter().any(|r| r.contains("access_token='\"${MCPDIFF_AUTHORIZATION#* }\"")),
+        reproducers
+            .iter()
+            .any(|r| r.contains("${MCPDIFF_AUTHORIZATION}")),
+        "{reproducers:?}"
+    );
+    assert!(
+        reproducers
+            .iter()
+            .any(|r| r.contains("access_token='\"${MCPDIFF_AUTHORIZATION#* }\"")),
         "{reproducers:?}"
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -278,4 +325,31 @@ async fn no_output_contains_a_secret() {
     a.shutdown().await;
     b.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn card_sends_the_header_too() {
+    let s = protected(Variant::Reference).await;
+    let origin = s.url.trim_end_matches("/mcp").to_string();
+    let status = |out: &Output| -> Value {
+        let v: Value = serde_json::from_slice(&out.stdout).expect("card --json");
+        v["remotes"][0]["status"].clone()
+    };
+    let without = mcpdiff(strings(&["card", &origin, "--json"])).await;
+    let with = mcpdiff(with_credentials(strings(&["card", &origin, "--json"]))).await;
+    assert_eq!(
+        status(&without),
+        401,
+        "{}",
+        String::from_utf8_lossy(&without.stdout)
+    );
+    // authorized, the endpoint refuses the plain GET itself
+    assert_eq!(
+        status(&with),
+        405,
+        "{}",
+        String::from_utf8_lossy(&with.stdout)
+    );
+    assert!(!String::from_utf8_lossy(&with.stdout).contains(TOKEN));
+    s.shutdown().await;
 }

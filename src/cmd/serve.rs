@@ -87,7 +87,10 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     if let Some(t) = args.auth.iter().chain(&args.foreign_token).find(|t| {
-        t.is_empty() || !t.bytes().all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
+        t.is_empty()
+            || !t
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
     }) {
         eprintln!(
             "mcpdiff: --auth/--foreign-token must be a bearer token (letters, digits, -._~+/; {} bytes given)",

@@ -42,7 +42,9 @@ pub async fn prepare(
         let first = Arc::clone(&first);
         async move {
             let obs = s.send(c).await;
-            let mut f = first.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut f = first
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             f.get_or_insert_with(|| obs.clone());
             obs
         }

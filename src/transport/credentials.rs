@@ -99,7 +99,10 @@ impl Credentials {
             if value.bytes().any(|b| b == b'\r' || b == b'\n' || b == 0) {
                 return Err(format!("--header {name}: the value contains CR, LF or NUL"));
             }
-            if NOT_CONFIGURABLE.iter().any(|n| name.eq_ignore_ascii_case(n)) {
+            if NOT_CONFIGURABLE
+                .iter()
+                .any(|n| name.eq_ignore_ascii_case(n))
+            {
                 return Err(format!(
                     "--header {name}: mcpdiff writes this field itself; it cannot be configured"
                 ));
@@ -278,14 +281,20 @@ mod tests {
             Some("f0reign"),
         )
         .unwrap();
-        assert_eq!(c.names().collect::<Vec<_>>(), ["Authorization", "X-Api-Key"]);
+        assert_eq!(
+            c.names().collect::<Vec<_>>(),
+            ["Authorization", "X-Api-Key"]
+        );
         assert!(c.has_bearer() && c.has_foreign_token());
         assert_eq!(env_name("X-Api-Key"), "MCPDIFF_X_API_KEY");
         assert_eq!(
             c.fill(b"/mcp?access_token={{MCPDIFF_TOKEN}}&k={{MCPDIFF_X_API_KEY}}"),
             b"/mcp?access_token=s3cr3t&k=k1"
         );
-        assert_eq!(c.fill(b"Bearer {{MCPDIFF_FOREIGN_TOKEN}}"), b"Bearer f0reign");
+        assert_eq!(
+            c.fill(b"Bearer {{MCPDIFF_FOREIGN_TOKEN}}"),
+            b"Bearer f0reign"
+        );
         assert!(!format!("{c:?}").contains("s3cr3t"));
     }
 

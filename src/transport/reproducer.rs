@@ -290,8 +290,14 @@ mod tests {
         let c = Case::post("/mcp?access_token={{MCPDIFF_TOKEN}}", &[("A", "b")], "{}");
         let r = reproducer_with(&c, &ep(), &creds);
         assert!(!r.contains("s3cr3t"), "{r}");
-        assert!(r.contains(r#"-H 'Authorization: '"${MCPDIFF_AUTHORIZATION}""#), "{r}");
-        assert!(r.contains(r#"'http://127.0.0.1:8080/mcp?access_token='"${MCPDIFF_AUTHORIZATION#* }""#), "{r}");
+        assert!(
+            r.contains(r#"-H 'Authorization: '"${MCPDIFF_AUTHORIZATION}""#),
+            "{r}"
+        );
+        assert!(
+            r.contains(r#"'http://127.0.0.1:8080/mcp?access_token='"${MCPDIFF_AUTHORIZATION#* }""#),
+            "{r}"
+        );
         // the raw-bytes form expands them too
         let p = printf_command(b"Authorization: {{MCPDIFF_AUTHORIZATION}}|{{MCPDIFF_TOKEN}}%");
         let script = format!("MCPDIFF_AUTHORIZATION='Bearer t-1'; {p}");

@@ -189,15 +189,26 @@ mod tests {
         let creds = Credentials::parse(&["Authorization: Bearer tok".into()], None).unwrap();
         let c = Case::post("/mcp", &[("A", "b")], "");
         let got = String::from_utf8(encode_request_with(&c, &ep(), &creds, true)).unwrap();
-        assert!(got.contains("A: b\r\nAuthorization: Bearer tok\r\nHost:"), "{got}");
+        assert!(
+            got.contains("A: b\r\nAuthorization: Bearer tok\r\nHost:"),
+            "{got}"
+        );
         let c = Case::post(
             "/mcp?access_token={{MCPDIFF_TOKEN}}",
             &[("authorization", "Basic {{MCPDIFF_TOKEN}}")],
             "",
         );
         let got = String::from_utf8(encode_request_with(&c, &ep(), &creds, true)).unwrap();
-        assert!(got.starts_with("POST /mcp?access_token=tok HTTP/1.1\r\nauthorization: Basic tok\r\nHost"));
-        let got = String::from_utf8(encode_request_with(&Case::post("/mcp", &[], ""), &ep(), &creds, false)).unwrap();
+        assert!(got.starts_with(
+            "POST /mcp?access_token=tok HTTP/1.1\r\nauthorization: Basic tok\r\nHost"
+        ));
+        let got = String::from_utf8(encode_request_with(
+            &Case::post("/mcp", &[], ""),
+            &ep(),
+            &creds,
+            false,
+        ))
+        .unwrap();
         assert!(!got.contains("tok"));
     }
 

@@ -144,11 +144,18 @@ pub struct MetadataFacts {
 }
 
 /// The first fetched document that is a JSON object, with its index in `fetched`.
-pub fn metadata_document(facts: &MetadataFacts) -> Option<(usize, &serde_json::Map<String, Value>)> {
+pub fn metadata_document(
+    facts: &MetadataFacts,
+) -> Option<(usize, &serde_json::Map<String, Value>)> {
     facts.fetched.iter().enumerate().find_map(|(i, (_, o))| {
         let a = o.as_ref()?.http()?;
         match (&a.body, a.status) {
-            (Body::Json { value: Value::Object(m) }, 200) => Some((i, m)),
+            (
+                Body::Json {
+                    value: Value::Object(m),
+                },
+                200,
+            ) => Some((i, m)),
             _ => None,
         }
     })
@@ -163,7 +170,10 @@ pub fn judge_metadata(facts: &MetadataFacts) -> Vec<(AuthJudgement, Option<usize
             .map(|(u, o)| {
                 format!(
                     "{u}: {}",
-                    o.as_ref().map_or("not requested (another origin)".into(), Observation::summary)
+                    o.as_ref().map_or(
+                        "not requested (another origin)".into(),
+                        Observation::summary
+                    )
                 )
             })
             .collect::<Vec<_>>()
@@ -189,7 +199,10 @@ pub fn judge_metadata(facts: &MetadataFacts) -> Vec<(AuthJudgement, Option<usize
             PRM,
             resource.is_some_and(|r| resource_names(r, &facts.target_url)),
             &format!("`resource` naming {}", facts.target_url),
-            format!("resource: {}", resource.map_or("absent".into(), |r| format!("{r:?}"))),
+            format!(
+                "resource: {}",
+                resource.map_or("absent".into(), |r| format!("{r:?}"))
+            ),
         ),
         Some(i),
     ));
@@ -294,15 +307,34 @@ mod tests {
     #[test]
     fn reject_and_shape_are_separate() {
         let served = answer(200, None, true);
-        assert_eq!(failed(&judge_probe(ProbeKind::Missing, &served)), ["AUTH-NO-DATA"]);
+        assert_eq!(
+            failed(&judge_probe(ProbeKind::Missing, &served)),
+            ["AUTH-NO-DATA"]
+        );
         let forbidden = answer(403, Some("Bearer scope=\"a\""), false);
-        assert_eq!(failed(&judge_probe(ProbeKind::Missing, &forbidden)), ["AUTH-STATUS"]);
-        assert!(failed(&judge_probe(ProbeKind::Malformed, &answer(400, None, false))).is_empty());
-        assert_eq!(failed(&judge_probe(ProbeKind::Foreign, &served)), ["AUTH-AUDIENCE"]);
-        assert_eq!(failed(&judge_probe(ProbeKind::Query, &served)), ["AUTH-QUERY"]);
+        assert_eq!(
+            failed(&judge_probe(ProbeKind::Missing, &forbidden)),
+            ["AUTH-STATUS"]
+        );
+        assert!(failed(&judge_probe(
+            ProbeKind::Malformed,
+            &answer(400, None, false)
+        ))
+        .is_empty());
+        assert_eq!(
+            failed(&judge_probe(ProbeKind::Foreign, &served)),
+            ["AUTH-AUDIENCE"]
+        );
+        assert_eq!(
+            failed(&judge_probe(ProbeKind::Query, &served)),
+            ["AUTH-QUERY"]
+        );
         assert!(judge_probe(ProbeKind::Duplicated, &served).is_empty());
         let plain = answer(401, Some("Bearer"), false);
-        assert_eq!(failed(&judge_probe(ProbeKind::Missing, &plain)), ["AUTH-SCOPE"]);
+        assert_eq!(
+            failed(&judge_probe(ProbeKind::Missing, &plain)),
+            ["AUTH-SCOPE"]
+        );
         let offline = answer(401, Some("Bearer scope=\"mcp offline_access\""), false);
         assert_eq!(
             failed(&judge_probe(ProbeKind::Missing, &offline)),

@@ -39,6 +39,9 @@ pub fn well_known_paths(endpoint_path: &str) -> Vec<String> {
     if path.is_empty() {
         vec![WELL_KNOWN_PRM.to_string()]
     } else {
-        vec![format!("{WELL_KNOWN_PRM}{path}"), WELL_KNOWN_PRM.to_string()]
+        vec![
+            format!("{WELL_KNOWN_PRM}{path}"),
+            WELL_KNOWN_PRM.to_string(),
+        ]
     }
 }

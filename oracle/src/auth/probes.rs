@@ -85,12 +85,19 @@ pub fn auth_probes(endpoint_path: &str, with_foreign: bool) -> Vec<AuthProbe> {
         with(ProbeKind::WrongScheme, &[format!("Basic {token}")]),
         with(
             ProbeKind::Duplicated,
-            &[placeholder(AUTHORIZATION_ENV), placeholder(AUTHORIZATION_ENV)],
+            &[
+                placeholder(AUTHORIZATION_ENV),
+                placeholder(AUTHORIZATION_ENV),
+            ],
         ),
         with(ProbeKind::Invalid, &[format!("Bearer {UNKNOWN_TOKEN}")]),
     ];
     let mut query = with(ProbeKind::Query, &[]);
-    let sep = if query.case.path.contains('?') { '&' } else { '?' };
+    let sep = if query.case.path.contains('?') {
+        '&'
+    } else {
+        '?'
+    };
     query.case.path = format!("{}{sep}access_token={token}", query.case.path);
     out.push(query);
     if with_foreign {

@@ -73,9 +73,7 @@ pub fn guard(cfg: &AuthConfig, case: &Case, mutant: Option<&str>) -> Option<Resp
     let fields: Vec<&[u8]> = case.header_values("authorization").collect();
     let token = cfg.token.as_bytes();
     let accepted = match (fields.as_slice(), mutant) {
-        ([one], _) if split(one).0.eq_ignore_ascii_case(b"bearer") && split(one).1 == token => {
-            true
-        }
+        ([one], _) if split(one).0.eq_ignore_ascii_case(b"bearer") && split(one).1 == token => true,
         ([one], Some("auth-audience-unchecked")) => {
             split(one).0.eq_ignore_ascii_case(b"bearer")
                 && cfg
@@ -117,8 +115,10 @@ pub fn guard(cfg: &AuthConfig, case: &Case, mutant: Option<&str>) -> Option<Resp
         _ => params.push(format!("scope=\"{SCOPE}\"")),
     }
     let mut r = Response::empty(status);
-    r.headers
-        .push(("WWW-Authenticate".into(), format!("Bearer {}", params.join(", "))));
+    r.headers.push((
+        "WWW-Authenticate".into(),
+        format!("Bearer {}", params.join(", ")),
+    ));
     Some(r)
 }
 
@@ -197,7 +197,10 @@ mod tests {
                     .http()
                     .and_then(|a| a.www_authenticate.as_deref())
                     .map(crate::auth::parse_challenges)
-                    .and_then(|cs| cs.iter().find_map(|c| c.param("resource_metadata").map(str::to_string)));
+                    .and_then(|cs| {
+                        cs.iter()
+                            .find_map(|c| c.param("resource_metadata").map(str::to_string))
+                    });
             }
             for j in judge_probe(p.kind, &obs) {
                 if j.finding.is_some() {
@@ -211,7 +214,11 @@ mod tests {
             target_url: c.resource(),
         };
         let mut urls: Vec<String> = challenge_url.into_iter().collect();
-        urls.extend(well_known_paths("/mcp").iter().map(|p| format!("{}{p}", c.origin)));
+        urls.extend(
+            well_known_paths("/mcp")
+                .iter()
+                .map(|p| format!("{}{p}", c.origin)),
+        );
         for u in urls {
             let path = u.strip_prefix(&c.origin).unwrap_or("");
             let r = metadata(&c, path, mutant).unwrap_or_else(|| Response::empty(404));
