@@ -36,7 +36,7 @@ pub struct Args {
     pub timeout: f64,
     /// -H/--header fields sent with every request of the scan (secrets, as in `run`).
     #[command(flatten)]
-    pub creds: super::run::CredentialArgs,
+    pub creds: super::credentials::CredentialArgs,
 }
 
 pub fn run(args: Args) -> ExitCode {

@@ -45,7 +45,7 @@ pub struct Args {
     pub verbose: bool,
     /// -H/--header fields sent with every replayed case (secrets, as in `run`).
     #[command(flatten)]
-    pub creds: super::run::CredentialArgs,
+    pub creds: super::credentials::CredentialArgs,
 }
 
 pub fn run(args: Args) -> ExitCode {

@@ -8,7 +8,7 @@ use mcpdiff::baseline::Baseline;
 use mcpdiff::report::{self, terminal};
 use mcpdiff::runner::{self, shrink::ShrinkBudget, Progress, PropsGenerator, RunConfig};
 use mcpdiff::serve::{self, Variant};
-use mcpdiff::transport::{reproducer, reproducer_with, Client, Credentials, Endpoint, Limits};
+use mcpdiff::transport::{reproducer, reproducer_with, Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::probes::probes;
 use std::path::PathBuf;
@@ -119,33 +119,10 @@ pub struct Args {
     pub client_shrink_runs: usize,
     /// Credentials (see `CredentialArgs`): --header, --foreign-token.
     #[command(flatten)]
-    pub creds: CredentialArgs,
+    pub creds: super::credentials::CredentialArgs,
     /// --markdown / --junit / --html / --strict (see `mcpdiff report --help`).
     #[command(flatten)]
     pub out: super::report::OutputArgs,
-}
-
-/// The credential flags of every command that talks to a target (run, replay, card).
-#[derive(clap::Args, Clone, Debug, Default)]
-pub struct CredentialArgs {
-    /// Send this header field with every request of the run ('Name: value', repeatable),
-    /// e.g. -H 'Authorization: Bearer TOKEN'. Values are secrets: no output shows them;
-    /// reproducers read them from $MCPDIFF_<NAME> (e.g. $MCPDIFF_AUTHORIZATION).
-    #[arg(short = 'H', long = "header", value_name = "NAME: VALUE")]
-    pub headers: Vec<String>,
-    /// A token issued for another audience: protected targets must refuse it (AUTH-AUDIENCE).
-    /// A secret like --header values ($MCPDIFF_FOREIGN_TOKEN in reproducers).
-    #[arg(long, value_name = "TOKEN")]
-    pub foreign_token: Option<String>,
-}
-
-impl CredentialArgs {
-    /// Parse, and register the values with the redaction pass. The error is one line.
-    pub fn load(&self) -> Result<Credentials, String> {
-        let c = Credentials::parse(&self.headers, self.foreign_token.as_deref())?;
-        mcpdiff::secrets::register(&c);
-        Ok(c)
-    }
 }
 
 struct Bar(indicatif::ProgressBar);
