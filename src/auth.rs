@@ -196,13 +196,16 @@ pub struct AuthResult {
     pub finding: Option<Finding>,
 }
 
-/// Send the probe family and fetch the metadata; every judgement, in order.
-pub async fn probe(client: &Client, endpoint: &Endpoint) -> Vec<AuthResult> {
+/// Send the probe family and fetch the metadata; every judgement, in order, and the number
+/// of requests sent.
+pub async fn probe(client: &Client, endpoint: &Endpoint) -> (Vec<AuthResult>, u64) {
     let mut out = Vec::new();
+    let mut sent = 0u64;
     let with_foreign = client.credentials().has_foreign_token();
     let mut challenge_url = None;
     for p in auth_probes(&endpoint.path, with_foreign) {
         let obs = client.send_exact(&p.case, endpoint).await;
+        sent += 1;
         if p.kind == mcpdiff_oracle::auth::ProbeKind::Missing {
             challenge_url = obs
                 .http()
@@ -219,6 +222,7 @@ pub async fn probe(client: &Client, endpoint: &Endpoint) -> Vec<AuthResult> {
         }
     }
     let (facts, cases) = metadata_facts(client, endpoint, challenge_url).await;
+    sent += facts.fetched.iter().filter(|(_, o)| o.is_some()).count() as u64;
     for (j, at) in judge_metadata(&facts) {
         let (case, observation) =
             match at.and_then(|i| Some((cases.get(i)?, facts.fetched[i].1.clone()?))) {
@@ -237,7 +241,7 @@ pub async fn probe(client: &Client, endpoint: &Endpoint) -> Vec<AuthResult> {
             finding: j.finding,
         });
     }
-    out
+    (out, sent)
 }
 
 /// Record the judgements in a target's outcome: exercised and failed counts, one witness

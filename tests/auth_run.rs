@@ -353,3 +353,103 @@ async fn card_sends_the_header_too() {
     assert!(!String::from_utf8_lossy(&with.stdout).contains(TOKEN));
     s.shutdown().await;
 }
+
+/// A server that echoes the request's `Authorization` value in every answer body (as some
+/// error pages do): the value then sits in observations, and only the redaction pass at the
+/// writers keeps it out of the outputs.
+async fn echo_server() -> (String, tokio::task::JoinHandle<()>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}/mcp", listener.local_addr().expect("addr"));
+    let task = tokio::spawn(async move {
+        // bounded: the test's run sends a few hundred requests at most
+        for _ in 0..2000 {
+            let Ok((mut s, _)) = listener.accept().await else {
+                return;
+            };
+            tokio::spawn(async move {
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 4096];
+                while !buf.windows(4).any(|w| w == b"\r\n\r\n") && buf.len() < 65536 {
+                    match tokio::time::timeout(
+                        std::time::Duration::from_secs(2),
+                        s.read(&mut chunk),
+                    )
+                    .await
+                    {
+                        Ok(Ok(n)) if n > 0 => buf.extend_from_slice(&chunk[..n]),
+                        _ => return,
+                    }
+                }
+                let head = String::from_utf8_lossy(&buf).to_string();
+                let auth = head
+                    .lines()
+                    .find_map(|l| {
+                        l.strip_prefix("Authorization: ")
+                            .or_else(|| l.strip_prefix("authorization: "))
+                    })
+                    .unwrap_or("")
+                    .to_string();
+                let body = serde_json::json!({"jsonrpc": "2.0", "id": 1,
+                    "error": {"code": -32600, "message": format!("bad credential {auth}")}})
+                .to_string();
+                let answer = format!(
+                    "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = s.write_all(answer.as_bytes()).await;
+            });
+        }
+    });
+    (url, task)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_echoed_secret_is_redacted_from_every_output() {
+    let (url, task) = echo_server().await;
+    let dir = temp_dir("echo");
+    let p = |f: &str| dir.join(f).to_str().expect("utf-8 path").to_string();
+    let out = mcpdiff(with_credentials(vec![
+        "run".into(),
+        url,
+        "--cases".into(),
+        "40".into(),
+        "--shrink-budget".into(),
+        "5".into(),
+        "--verbose".into(),
+        "--json".into(),
+        p("r.json"),
+        "--html".into(),
+        p("r.html"),
+        "--markdown".into(),
+        p("r.md"),
+        "--junit".into(),
+        p("r.xml"),
+        "--save-corpus".into(),
+        p("corpus"),
+    ]))
+    .await;
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = std::fs::read_to_string(dir.join("r.json")).expect("json");
+    // the echo reached the report, redacted
+    assert!(
+        json.contains("bad credential $MCPDIFF_AUTHORIZATION"),
+        "no echo recorded"
+    );
+    let mut outputs = vec![out.stdout.clone(), out.stderr.clone()];
+    for f in files(&dir) {
+        outputs.push(std::fs::read(&f).expect("read"));
+    }
+    for o in &outputs {
+        assert!(!String::from_utf8_lossy(o).contains(TOKEN));
+    }
+    task.abort();
+    let _ = std::fs::remove_dir_all(dir);
+}

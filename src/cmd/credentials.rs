@@ -23,6 +23,22 @@ impl CredentialArgs {
     pub fn load(&self) -> Result<Credentials, String> {
         let c = Credentials::parse(&self.headers, self.foreign_token.as_deref())?;
         mcpdiff::secrets::register(&c);
+        if c.redactions()
+            .iter()
+            .any(|(v, _)| v.len() < mcpdiff::secrets::MIN_LEN)
+        {
+            eprintln!(
+                "mcpdiff: warning: a --header value shorter than {} bytes is never stored, but \
+                 an echo of it by the server cannot be redacted",
+                mcpdiff::secrets::MIN_LEN
+            );
+        }
+        if c.has_authorization() && !c.has_bearer() {
+            eprintln!(
+                "mcpdiff: note: the Authorization header is not 'Bearer TOKEN': the \
+                 authorization rules (AUTH-*, OAuth bearer tokens) are not judged"
+            );
+        }
         Ok(c)
     }
 }

@@ -409,7 +409,8 @@ async fn run_async(args: Args) -> ExitCode {
     // protected targets: the authorization probe family (AUTH-* rules, issue 15)
     for t in result.targets.iter_mut() {
         if let (true, Ok(e)) = (t.surface.protected, Endpoint::parse(&t.url)) {
-            let judged = mcpdiff::auth::probe(&client, &e).await;
+            let (judged, sent) = mcpdiff::auth::probe(&client, &e).await;
+            result.requests += sent;
             mcpdiff::auth::record(t, judged);
         }
         if !creds.is_empty() {

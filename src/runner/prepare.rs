@@ -81,7 +81,8 @@ pub async fn prepare(
     };
     let mut notes = d.notes;
     let mut surface = d.surface;
-    surface.protected = client.credentials().has_authorization();
+    // an OAuth protected resource: the user gave a bearer token (DEVIATIONS.md D-70)
+    surface.protected = client.credentials().has_bearer();
     let mut gen_surface = surface.clone();
     if !loopback {
         let (keep, skip): (Vec<_>, Vec<_>) = gen_surface
