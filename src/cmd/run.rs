@@ -33,11 +33,13 @@ const DEFAULT_MUTANTS: [&str; 4] = [
   mcpdiff run http://127.0.0.1:3000/mcp         # your endpoint
   mcpdiff run URL1 URL2 --cases 5000 --seed 7 --json r.json
   mcpdiff run URL --baseline known.toml         # known findings do not fail the run
+  mcpdiff run URL -H 'Authorization: Bearer TOKEN'  # a protected endpoint (+ AUTH-* rules)
 
 EXIT STATUS:
   0  no MUST finding outside the baseline
   1  at least one MUST finding outside the baseline
-  2  the run could not be done (bad flag, unreachable target, unwritable file)")]
+  2  the run could not be done (bad flag, unreachable target, unwritable file, or a
+     target that asks for credentials: the message says which --header to add)")]
 pub struct Args {
     /// Endpoints to test (http://host:port/path). None: the in-process reference server, the
     /// mutants named by --mutants (four by default), every bundled SDK server target and
