@@ -285,3 +285,35 @@ pub fn record(t: &mut TargetOutcome, results: Vec<AuthResult>) {
 pub fn is_auth_probe(case: &Case) -> bool {
     case.labels.iter().any(|l| l.starts_with("auth: "))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metadata_is_fetched_only_on_the_target_origin() {
+        let e = Endpoint::parse("http://127.0.0.1:8931/mcp").unwrap();
+        assert_eq!(
+            same_origin_path(
+                "http://127.0.0.1:8931/.well-known/oauth-protected-resource/mcp",
+                &e
+            )
+            .as_deref(),
+            Some("/.well-known/oauth-protected-resource/mcp")
+        );
+        assert_eq!(same_origin_path("http://127.0.0.1:8932/x", &e), None);
+        assert_eq!(same_origin_path("http://auth.example/x", &e), None);
+        assert_eq!(same_origin_path("not a url", &e), None);
+    }
+
+    #[test]
+    fn the_bearer_challenge_is_preferred() {
+        let mut a = HttpAnswer::new(401, None, Body::Empty);
+        a.www_authenticate = Some(r#"Basic realm="x", Bearer scope="mcp""#.into());
+        let c = challenge_of(&a).unwrap();
+        assert_eq!(
+            (c.scheme.as_str(), c.param("scope")),
+            ("Bearer", Some("mcp"))
+        );
+    }
+}

@@ -24,7 +24,6 @@
 use super::credentials::Credentials;
 use super::endpoint::Endpoint;
 use mcpdiff_oracle::Case;
-use std::borrow::Cow;
 
 fn has_field(case: &Case, name: &str) -> bool {
     case.headers
@@ -46,29 +45,17 @@ pub fn encode_request_with(
     creds: &Credentials,
     append: bool,
 ) -> Vec<u8> {
-    let filled;
-    let case = if creds.is_empty() {
-        case
-    } else {
-        let mut c = case.clone();
-        c.path = String::from_utf8_lossy(&creds.fill(c.path.as_bytes())).into_owned();
-        for (_, v) in c.headers.iter_mut() {
-            if let Cow::Owned(f) = fill_cow(creds, v) {
-                *v = f;
-            }
+    // no copy of the case: values are filled as they are written (`fill` borrows when the
+    // bytes hold no placeholder), the configured fields follow the case's own
+    let fill = |b: &'_ [u8]| -> Vec<u8> {
+        if creds.is_empty() {
+            b.to_vec()
+        } else {
+            creds.fill(b)
         }
-        if append {
-            let extra: Vec<(Vec<u8>, Vec<u8>)> = creds
-                .missing_fields(|n| has_field(case, n))
-                .map(|(n, v)| (n.as_bytes().to_vec(), v.to_vec()))
-                .collect();
-            c.headers.extend(extra);
-        }
-        filled = c;
-        &filled
     };
     let mut out = Vec::with_capacity(
-        64 + case.path.len()
+        128 + case.path.len()
             + case.body.len()
             + case
                 .headers
@@ -78,34 +65,32 @@ pub fn encode_request_with(
     );
     out.extend_from_slice(case.method.as_bytes());
     out.push(b' ');
-    out.extend_from_slice(case.path.as_bytes());
+    out.extend_from_slice(&fill(case.path.as_bytes()));
     out.extend_from_slice(b" HTTP/1.1\r\n");
-    for (name, value) in &case.headers {
+    let mut field = |name: &[u8], value: &[u8]| {
         out.extend_from_slice(name);
         out.extend_from_slice(b": ");
         out.extend_from_slice(value);
         out.extend_from_slice(b"\r\n");
+    };
+    for (name, value) in &case.headers {
+        field(name, &fill(value));
+    }
+    if append {
+        // never Host, Content-Length, Transfer-Encoding or Connection (`Credentials::parse`)
+        for (name, value) in creds.missing_fields(|n| has_field(case, n)) {
+            field(name.as_bytes(), value);
+        }
     }
     if !has_field(case, "host") {
-        out.extend_from_slice(b"Host: ");
-        out.extend_from_slice(endpoint.authority().as_bytes());
-        out.extend_from_slice(b"\r\n");
+        field(b"Host", endpoint.authority().as_bytes());
     }
     if !has_field(case, "content-length") && !has_field(case, "transfer-encoding") {
-        out.extend_from_slice(format!("Content-Length: {}\r\n", case.body.len()).as_bytes());
+        field(b"Content-Length", case.body.len().to_string().as_bytes());
     }
     out.extend_from_slice(b"\r\n");
     out.extend_from_slice(&case.body);
     out
-}
-
-fn fill_cow<'a>(creds: &Credentials, v: &'a [u8]) -> Cow<'a, [u8]> {
-    let f = creds.fill(v);
-    if f == v {
-        Cow::Borrowed(v)
-    } else {
-        Cow::Owned(f)
-    }
 }
 
 /// Whether the server is sure to read exactly our bytes as one request, so the connection is
@@ -199,6 +184,8 @@ mod tests {
             "",
         );
         let got = String::from_utf8(encode_request_with(&c, &ep(), &creds, true)).unwrap();
+        // the case's own field stands; the configured one is not added beside it
+        assert_eq!(got.matches("uthorization:").count(), 1, "{got}");
         assert!(got.starts_with(
             "POST /mcp?access_token=tok HTTP/1.1\r\nauthorization: Basic tok\r\nHost"
         ));
