@@ -6,7 +6,7 @@
 //! the judgements in the target's tally like any other finding.
 
 use crate::runner::tally::Witness;
-use crate::runner::{ShrunkFinding, TargetOutcome};
+use crate::runner::{RunResult, ShrunkFinding, TargetOutcome};
 use crate::transport::{Client, Endpoint};
 use mcpdiff_oracle::auth::{
     auth_probes, judge_metadata, judge_probe, parse_challenges, well_known_paths, Challenge,
@@ -277,6 +277,26 @@ pub fn record(t: &mut TargetOutcome, results: Vec<AuthResult>) {
             count: 1,
             shrink_requests: 0,
         });
+    }
+}
+
+/// After the run: probe every protected target (recording the judgements and the requests
+/// sent) and, when `--header` fields were given, tell each target's reader which environment
+/// variables its reproducers read.
+pub async fn after_run(client: &Client, result: &mut RunResult) {
+    let creds = client.credentials();
+    for t in result.targets.iter_mut() {
+        if let (true, Ok(e)) = (t.surface.protected, Endpoint::parse(&t.url)) {
+            let (judged, sent) = probe(client, &e).await;
+            result.requests += sent;
+            record(t, judged);
+        }
+        if !creds.is_empty() {
+            t.notes.push(format!(
+                "reproducers read the --header values from the environment: set {}",
+                creds.env_help().join(" ")
+            ));
+        }
     }
 }
 

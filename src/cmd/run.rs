@@ -409,19 +409,7 @@ async fn run_async(args: Args) -> ExitCode {
     };
     bar.finish_and_clear();
     // protected targets: the authorization probe family (AUTH-* rules, issue 15)
-    for t in result.targets.iter_mut() {
-        if let (true, Ok(e)) = (t.surface.protected, Endpoint::parse(&t.url)) {
-            let (judged, sent) = mcpdiff::auth::probe(&client, &e).await;
-            result.requests += sent;
-            mcpdiff::auth::record(t, judged);
-        }
-        if !creds.is_empty() {
-            t.notes.push(format!(
-                "reproducers read the --header values from the environment: set {}",
-                creds.env_help().join(" ")
-            ));
-        }
-    }
+    mcpdiff::auth::after_run(&client, &mut result).await;
     for s in servers {
         s.shutdown().await;
     }
