@@ -37,9 +37,11 @@ fn judgement(rule: RuleId, ok: bool, expected: &str, observed: String) -> AuthJu
     }
 }
 
-/// A refusal that returns no data: a 4xx without a JSON-RPC result.
+/// A refusal that returns no data: an HTTP error status (4xx/5xx) without a JSON-RPC result,
+/// as in the main judge's reject expectations (D-03). A `200` carrying a JSON-RPC error is
+/// not one: the MCP layer processed the request (D-73).
 fn refused(a: &HttpAnswer) -> bool {
-    (400..500).contains(&a.status) && !a.is_result()
+    a.status >= 400 && !a.is_result()
 }
 
 fn observed(a: &HttpAnswer) -> String {
@@ -78,7 +80,7 @@ pub fn judge_probe(kind: ProbeKind, obs: &Observation) -> Vec<AuthJudgement> {
         out.push(judgement(
             rule,
             refused(a),
-            "a refusal (4xx) that returns no result",
+            "a refusal (4xx/5xx) that returns no result",
             observed(a),
         ));
     }
@@ -339,6 +341,22 @@ mod tests {
         assert_eq!(
             failed(&judge_probe(ProbeKind::Missing, &offline)),
             ["AUTH-OFFLINE-ACCESS"]
+        );
+        assert_eq!(
+            failed(&judge_probe(ProbeKind::Empty, &answer(500, None, false))),
+            ["AUTH-STATUS"]
+        );
+        let rpc_error = Observation::Http(HttpAnswer::new(
+            200,
+            Some("application/json"),
+            Body::Json {
+                value: serde_json::json!({"jsonrpc": "2.0", "id": 1,
+                    "error": {"code": -32600, "message": "unauthorized"}}),
+            },
+        ));
+        assert_eq!(
+            failed(&judge_probe(ProbeKind::Invalid, &rpc_error)),
+            ["AUTH-NO-DATA"]
         );
         let timeout = Observation::Transport {
             failure: crate::observation::TransportFailure::Timeout,
