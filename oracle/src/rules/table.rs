@@ -4,9 +4,10 @@
 //! Scope: the entries of the project's reading aid `shared/rules/RULES.md` §§1–26 whose sentence
 //! is on one of the pinned pages in `oracle/spec/2026-07-28/` (`basic/transports/streamable-http.mdx`,
 //! `basic/index.mdx`, `basic/versioning.mdx`, `basic/patterns/*`, `server/*`, `server/utilities/*`);
-//! ids are RULES.md's. The authorization pages (`basic/authorization/*`, not in RULES.md) are quoted at the end, `AUTH-*`. Left out: entries that cite only
-//! `schema.ts` (not in the snapshot) or `client/*.mdx`, and DESCRIPTIVE entries the judge does not
-//! emit. DERIVED entries (no keyword in the sentence; the behaviour follows from keyworded rules)
+//! ids are RULES.md's. The server-observable sentences of the authorization pages
+//! (`basic/authorization/*`, which RULES.md does not cover) are quoted at the end, ids `AUTH-*`.
+//! Left out: entries that cite only `schema.ts` (not in the snapshot) or `client/*.mdx`, and
+//! DESCRIPTIVE entries the judge does not emit. DERIVED entries (no keyword in the sentence; the behaviour follows from keyworded rules)
 //! have `derived: true` and the level of the rule they follow from. RECOMMENDED counts as SHOULD,
 //! REQUIRED as MUST.
 //!
