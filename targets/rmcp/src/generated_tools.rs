@@ -54,7 +54,8 @@ pub fn add_routes<S: Send + Sync + 'static>(router: &mut ToolRouter<S>, definiti
         router.add_route(ToolRoute::new_dyn(tool, |ctx: ToolCallContext<'_, S>| {
             let args = Value::Object(ctx.arguments.unwrap_or_default());
             Box::pin(async move {
-                let mut result = CallToolResult::success(vec![ContentBlock::text(args.to_string())]);
+                let mut result =
+                    CallToolResult::success(vec![ContentBlock::text(args.to_string())]);
                 result.structured_content = Some(json!({ "arguments": args }));
                 Ok(result.into())
             })

@@ -109,17 +109,20 @@ fn slow_count() -> Tool {
     ToolBuilder::new("slow_count")
         .description("Count to `to`, reporting progress")
         .read_only()
-        .extractor_handler((), |ctx: Context, Json(input): Json<SlowInput>| async move {
-            let to = input.to.unwrap_or(3).clamp(1, 5);
-            for i in 1..=to {
-                // a no-op unless the request carried a progressToken
-                let msg = format!("counted {i} of {to}");
-                ctx.report_progress(i as f64, Some(to as f64), Some(&msg))
-                    .await;
-                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-            }
-            Ok(CallToolResult::text(format!("counted to {to}")))
-        })
+        .extractor_handler(
+            (),
+            |ctx: Context, Json(input): Json<SlowInput>| async move {
+                let to = input.to.unwrap_or(3).clamp(1, 5);
+                for i in 1..=to {
+                    // a no-op unless the request carried a progressToken
+                    let msg = format!("counted {i} of {to}");
+                    ctx.report_progress(i as f64, Some(to as f64), Some(&msg))
+                        .await;
+                    tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                }
+                Ok(CallToolResult::text(format!("counted to {to}")))
+            },
+        )
         .build()
 }
 
