@@ -11,7 +11,7 @@ use super::{run_plan, run_prepare};
 use mcpdiff::baseline::Baseline;
 use mcpdiff::report::{self, terminal, undetermined};
 use mcpdiff::runner::{self, shrink::ShrinkBudget, Progress, PropsGenerator, RunConfig};
-use mcpdiff::transport::{reproducer, Client, Endpoint, Limits};
+use mcpdiff::transport::{reproducer, reproducer_with, Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::probes::probes;
 use std::path::PathBuf;
@@ -38,14 +38,17 @@ pub(crate) const DEFAULT_MUTANTS: [&str; 4] = [
   mcpdiff run --clients ts-client --tools t.json    # one client, your tool set
   mcpdiff run http://127.0.0.1:3000/mcp         # your endpoint, nothing else
   mcpdiff run URL --max-time 30 --timeout-ms 20000  # whole run within 30 s; 20 s per case
+  mcpdiff run URL -H 'Authorization: Bearer TOKEN'  # a protected endpoint (+ AUTH-* rules)
   mcpdiff run URL1 URL2 --cases 5000 --seed 7 --json r.json
   mcpdiff run URL --baseline known.toml         # known findings do not fail the run
+  mcpdiff run URL -H 'Authorization: Bearer TOKEN'  # a protected endpoint (+ AUTH-* rules)
 
 EXIT STATUS:
   0  no MUST finding outside the baseline
   1  at least one MUST finding outside the baseline
-  2  the run could not be done (bad flag, unreachable target, unwritable file); an
-     unreachable target still gets an entry in --json")]
+  2  the run could not be done (bad flag, unreachable target, unwritable file, or a
+     target that asks for credentials: the message says which --header to add); a
+     target that could not be tested still gets an entry in --json")]
 pub struct Args {
     /// Endpoints to test (http://host:port/path). With no selection at all (no URL, no
     /// --bundled, --mutants, --no-bundled or --clients): the in-process reference server, four
@@ -132,6 +135,9 @@ pub struct Args {
     /// Driver re-runs the client shrinker may spend per client target.
     #[arg(long, default_value_t = 16)]
     pub client_shrink_runs: usize,
+    /// Credentials (see `CredentialArgs`): --header, --foreign-token.
+    #[command(flatten)]
+    pub creds: super::credentials::CredentialArgs,
     /// --markdown / --junit / --html / --strict (see `mcpdiff report --help`).
     #[command(flatten)]
     pub out: super::report::OutputArgs,
@@ -149,7 +155,7 @@ impl Progress for Bar {
 }
 
 pub(crate) fn fail(msg: &str) -> ExitCode {
-    eprintln!("mcpdiff: {msg}");
+    eprintln!("mcpdiff: {}", mcpdiff::secrets::redact(msg));
     ExitCode::from(2)
 }
 
@@ -165,6 +171,10 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 async fn run_async(args: Args) -> ExitCode {
+    let creds = match args.creds.load() {
+        Ok(c) => c,
+        Err(e) => return fail(&e),
+    };
     let baseline = match &args.baseline {
         Some(p) => match Baseline::load(p) {
             Ok(b) => b,
@@ -262,13 +272,14 @@ async fn run_async(args: Args) -> ExitCode {
         },
         ..defaults
     };
-    let client = Client::new(limits);
+    let client = Client::with_credentials(limits, creds.clone());
     // discovery gets at most half of the run
     let prepared = run_prepare::prepare_all(
         &specs,
         &client,
         &args.allow_tools,
         toolset.as_ref(),
+        &args.urls,
         began + max_time / 2,
     )
     .await;
@@ -290,7 +301,8 @@ async fn run_async(args: Args) -> ExitCode {
                 bundled_notes.push(format!("bundled target skipped: {}: {}", u.name, u.error));
             }
             Err(u) => {
-                eprintln!("mcpdiff: {} not tested: {}", u.name, u.error);
+                let line = format!("{} not tested: {}", u.name, u.error);
+                eprintln!("mcpdiff: {}", mcpdiff::secrets::redact(&line));
                 untested.push(u);
             }
         }
@@ -349,7 +361,7 @@ async fn run_async(args: Args) -> ExitCode {
         let generator = PropsGenerator::default();
         let progress = Bar(bar.clone());
         // Ctrl-C: stop the bundled targets (dropping `launched` kills them by PID) and give up
-        let result = tokio::select! {
+        let mut result = tokio::select! {
             r = runner::run(targets, &generator, &cfg, &progress) => r,
             _ = tokio::signal::ctrl_c() => {
                 bar.finish_and_clear();
@@ -358,6 +370,11 @@ async fn run_async(args: Args) -> ExitCode {
             }
         };
         bar.finish_and_clear();
+        // protected targets: the authorization probe family (AUTH-* rules), within --max-time
+        let probing = mcpdiff::auth::after_run(&client, &mut result);
+        if tokio::time::timeout_at(end.into(), probing).await.is_err() {
+            eprintln!("mcpdiff: authorization probes cut short by --max-time");
+        }
         result
     };
     for s in servers {
@@ -375,7 +392,9 @@ async fn run_async(args: Args) -> ExitCode {
         &cfg,
         &baseline,
         &|case, url| match Endpoint::parse(url) {
-            Ok(e) => reproducer(case, &e),
+            // an authorization probe carries its own credentials (or none, on purpose)
+            Ok(e) if mcpdiff::auth::is_auth_probe(case) => reproducer(case, &e),
+            Ok(e) => reproducer_with(case, &e, &creds),
             Err(_) => String::new(),
         },
     );
@@ -397,7 +416,10 @@ async fn run_async(args: Args) -> ExitCode {
     for n in &bundled_notes {
         println!("note: {n}");
     }
-    print!("{}", terminal::render(&rep, args.verbose));
+    print!(
+        "{}",
+        mcpdiff::secrets::redact(&terminal::render(&rep, args.verbose))
+    );
     if let Some((chosen, set)) = &client_plan {
         rep.clients =
             super::run_clients::run(chosen, set, client_timeout, end, args.client_shrink_runs)

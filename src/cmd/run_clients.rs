@@ -138,7 +138,8 @@ pub fn write_reports(rep: &report::RunReport, args: &super::run::Args) -> Result
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(rep)
             .map_err(|e| format!("cannot serialize the result: {e}"))?;
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        mcpdiff::secrets::write(path, &text)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         eprintln!("mcpdiff: wrote {}", path.display());
     }
     super::report::write_outputs(rep, &args.out)

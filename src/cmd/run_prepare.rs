@@ -37,6 +37,7 @@ pub async fn prepare_all(
     client: &Client,
     allow_tools: &[String],
     toolset: Option<&ToolSet>,
+    user_urls: &[String],
     until: Instant,
 ) -> Vec<Result<Ready, Untested>> {
     let jobs = specs.iter().map(|(name, url)| async move {
@@ -47,11 +48,16 @@ pub async fn prepare_all(
             error,
         };
         let left = until.saturating_duration_since(Instant::now());
-        match tokio::time::timeout_at(until.into(), one(name, url, client, allow_tools, toolset))
-            .await
-        {
+        let user = user_urls.contains(url);
+        let preparing = one(name, url, client, allow_tools, toolset, user);
+        match tokio::time::timeout_at(until.into(), preparing).await {
             Ok(Ok(ready)) => Ok(ready),
-            Ok(Err(e)) => Err(untested(Undetermined::Unreachable, e)),
+            // `prepare` fails on a refused connection ("cannot connect ...") or on an
+            // authorization challenge at discovery (`auth::unauthorized_message`)
+            Ok(Err(e)) if e.starts_with("cannot connect") => {
+                Err(untested(Undetermined::Unreachable, e))
+            }
+            Ok(Err(e)) => Err(untested(Undetermined::Unauthorized, e)),
             Err(_) => Err(untested(
                 Undetermined::TimedOut,
                 format!(
@@ -70,6 +76,7 @@ async fn one(
     client: &Client,
     allow_tools: &[String],
     toolset: Option<&ToolSet>,
+    user: bool,
 ) -> Result<Ready, String> {
     let t = prepare(name, url, client, allow_tools).await?;
     // which era the target speaks: evidence for the review (runner::revision)
@@ -77,6 +84,8 @@ async fn one(
     let send = |c| runner::Sender::send(&s, c);
     let rev = revision::probe(&t.target.surface.endpoint, send).await;
     let mut target = t.target;
+    // only the endpoints the user named are theirs to call protected
+    target.surface.protected &= user;
     if rev.verdict == revision::RevisionVerdict::DualEra {
         // rules addressed to servers that support only this revision step aside
         target.surface.legacy_era = true;
@@ -90,6 +99,7 @@ async fn one(
         timeout: Duration::from_secs(2),
         truth: false,
         catalog: false,
+        credentials: client.credentials().clone(),
         ..Default::default()
     };
     match mcpdiff::card::scan(url, &card_opts).await {

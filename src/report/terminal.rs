@@ -43,6 +43,13 @@ pub fn render(r: &RunReport, verbose: bool) -> String {
 }
 
 fn target(out: &mut String, t: &TargetReport, verbose: bool) {
+    if undetermined::is_untested(t) {
+        let _ = writeln!(out, "\n== {}  {}", t.name, t.url);
+        for l in undetermined::lines(t) {
+            let _ = writeln!(out, "   {l}");
+        }
+        return;
+    }
     let blocking = t
         .findings
         .iter()

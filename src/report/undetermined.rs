@@ -125,6 +125,7 @@ pub fn untested(name: &str, url: &str, reason: Undetermined, error: &str) -> Tar
             resources: 0,
             resource_templates: 0,
             prompts: 0,
+            protected: false,
         },
         revision: None,
         toolset: None,
@@ -136,6 +137,14 @@ pub fn untested(name: &str, url: &str, reason: Undetermined, error: &str) -> Tar
         }],
         slow_tools: Vec::new(),
     }
+}
+
+/// Whether `t` is the entry of a target that could not be tested at all (`untested`).
+pub fn is_untested(t: &TargetReport) -> bool {
+    t.cases == 0
+        && t.undetermined
+            .iter()
+            .any(|u| u.cases == 0 && u.rules.is_empty())
 }
 
 /// What a finding's size line adds when its shrink was cut short.
