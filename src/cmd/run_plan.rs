@@ -4,8 +4,9 @@
 //!
 //! Selections: URLs; `--bundled [NAME,...]` (bundled server targets, all without a name);
 //! `--mutants NAME,...` (the in-process reference server and those mutants); `--no-bundled`
-//! (the in-process reference server and the default mutants); `--clients [NAME,...]` (bundled
-//! client targets, all without a name). Pure, so the tests check it without installing SDKs.
+//! alone (the in-process reference server and the default mutants; beside `--clients` it only
+//! says "no bundled server", as it always did); `--clients [NAME,...]` (bundled client
+//! targets, all without a name). Pure, so the tests check it without installing SDKs.
 
 /// The parts of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,7 +47,7 @@ pub fn plan(
         };
     }
     Plan {
-        in_process: mutants.is_some() || (no_bundled && urls.is_empty()),
+        in_process: mutants.is_some() || (no_bundled && urls.is_empty() && clients.is_none()),
         bundled: bundled.map(<[String]>::to_vec),
         clients: clients.map(<[String]>::to_vec),
     }
@@ -124,5 +125,7 @@ mod tests {
         assert_eq!((p.in_process, &p.bundled, &p.clients), (true, &None, &None));
         // a URL beside named mutants: both
         assert!(plan(&url, None, false, Some(&m), None).in_process);
+        // `--clients --no-bundled`: the clients alone
+        assert!(plan(&[], None, true, None, Some(&[])).clients_only(&[]));
     }
 }
