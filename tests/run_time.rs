@@ -3,7 +3,8 @@
 //! "not determined: timed out" and the slow tool is named with the `--timeout-ms` that lets
 //! it finish); shrinking never takes a cut answer for a reproduction; `mcpdiff run
 //! --max-time 5` ends in under 10 s against a slow server and one that streams forever, and
-//! writes its JSON; an unreachable URL gets a JSON entry and exit status 2.
+//! writes its JSON; an unreachable URL gets a JSON entry and exit status 2; a token that
+//! stops working mid-run makes the cases "not determined: unauthorized", never findings.
 
 use mcpdiff::baseline::Baseline;
 use mcpdiff::report;
@@ -221,4 +222,55 @@ async fn an_unreachable_url_gets_an_entry_and_exit_2() {
     assert_eq!(u["reason"], "unreachable");
     let detail = u["detail"].as_str().unwrap_or_default();
     assert!(detail.contains("cannot connect"), "{detail}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_refused_mid_run_is_not_determined_unauthorized() {
+    use mcpdiff::transport::Credentials;
+    let token = "tok-mid-run";
+    let server = mcpdiff::serve::spawn_protected(
+        Variant::Reference,
+        loopback(),
+        fixture::surface(),
+        Some((token.to_string(), None)),
+    )
+    .await
+    .expect("protected server");
+    let header = vec![format!("Authorization: Bearer {token}")];
+    let creds = Credentials::parse(&header, None).expect("header parses");
+    let with_token = Client::with_credentials(Limits::default(), creds);
+    let mut t = prepare("p", &server.url, &with_token, &[])
+        .await
+        .expect("prepares with the token")
+        .target;
+    // the token "expires": every case from now on goes without it (and is not judged on the
+    // authorization rules, which need one)
+    t.surface.protected = false;
+    t.gen_surface.protected = false;
+    t.sender.client = Client::new(Limits::default());
+    let cfg = RunConfig {
+        cases: 60,
+        seed: 9,
+        max_time: Duration::from_secs(20),
+        rate: None,
+        concurrency: 4,
+        shrink: ShrinkBudget::default(),
+        max_disagreements: 5,
+        probes: Vec::new(),
+    };
+    let result = runner::run(vec![t], &PropsGenerator::default(), &cfg, &Quiet).await;
+    let rep = report::build(&result, &cfg, &Baseline::default(), &|_, _| String::new());
+    let t = &rep.targets[0];
+    assert!(t.findings.is_empty(), "{:?}", t.findings);
+    let u = t
+        .undetermined
+        .iter()
+        .find(|u| u.reason == Undetermined::Unauthorized)
+        .expect("unauthorized cases counted");
+    assert!(u.cases > 0, "{u:?}");
+    assert!(
+        u.detail.as_deref().is_some_and(|d| d.starts_with("401")),
+        "{u:?}"
+    );
+    server.shutdown().await;
 }
