@@ -52,6 +52,11 @@ fn finding(
         original_size: 300,
         shrunk_size: 40,
         baselined,
+        original_observed: "200 application/json result".into(),
+        original_observation: None,
+        kind: "served, 2xx, no JSON-RPC error, JSON body".into(),
+        original_kind: "served, 2xx, no JSON-RPC error, JSON body".into(),
+        kept_original: None,
     }
 }
 

@@ -89,8 +89,13 @@ pub struct RunConfig {
 pub struct ShrunkFinding {
     pub rule: RuleId,
     pub original: Case,
+    /// The target's answer to `original`, shown beside the reproducer's.
+    pub original_observation: Observation,
     pub case: Case,
     pub observation: Observation,
+    /// Set when the shrunk case failed in a different kind than the original (a defensive
+    /// check after shrinking): `case` is then the original, and this says why.
+    pub kept_original: Option<String>,
     pub count: u64,
     pub shrink_requests: usize,
 }
@@ -296,11 +301,32 @@ async fn shrink_target<S: Sender>(
                 .await
             };
         spent += shrink_requests as u64;
+        // defensive: whatever the shrinker did, a reproducer that fails in another kind than
+        // the original observation (or plants a new defect) is not shown; the original is
+        let keep = shrink::Keep::of(&w.case, &w.observation, *rule, &t.surface);
+        let shrunk_verdict = judge(&case, &t.surface);
+        let (case, observation, kept_original) =
+            if keep.kept_by(&shrunk_verdict, &observation) {
+                (case, observation, None)
+            } else {
+                let shrunk_kind =
+                    mcpdiff_oracle::signature::Signature::of(*rule, &shrunk_verdict, &observation)
+                        .kind;
+                let why = format!(
+                    "the shrunk case failed as \"{shrunk_kind}\" ({}), the original as \"{}\": \
+                     the original case is the reproducer",
+                    observation.summary(),
+                    keep.signature.kind,
+                );
+                (w.case.clone(), w.observation.clone(), Some(why))
+            };
         findings.push(ShrunkFinding {
             rule: *rule,
             original: w.case.clone(),
+            original_observation: w.observation.clone(),
             case,
             observation,
+            kept_original,
             count: w.count,
             shrink_requests,
         });
