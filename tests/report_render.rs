@@ -53,6 +53,7 @@ fn finding(
         shrunk_size: 40,
         baselined,
         original_observed: "200 application/json result".into(),
+        original_case: None,
         original_observation: None,
         kind: "served, 2xx, no JSON-RPC error, JSON body".into(),
         original_kind: "served, 2xx, no JSON-RPC error, JSON body".into(),

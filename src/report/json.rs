@@ -89,6 +89,9 @@ pub struct FindingReport {
     /// written before it was recorded.
     #[serde(default)]
     pub original_observed: String,
+    /// The original (unshrunk) case: the run's witness of the rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_case: Option<Case>,
     /// The target's normalized answer to the original case.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub original_observation: Option<Observation>,
@@ -253,6 +256,7 @@ pub fn build(
                 shrunk_size: crate::runner::shrink::size(&f.case),
                 baselined: baseline.knows(&t.name, &t.url, f.rule.0),
                 original_observed: f.original_observation.summary(),
+                original_case: Some(f.original.clone()),
                 original_observation: Some(f.original_observation.clone()),
                 kind: kind_of(&f.case, &f.observation),
                 original_kind: kind_of(&f.original, &f.original_observation),

@@ -301,25 +301,12 @@ async fn shrink_target<S: Sender>(
                 .await
             };
         spent += shrink_requests as u64;
-        // defensive: whatever the shrinker did, a reproducer that fails in another kind than
-        // the original observation (or plants a new defect) is not shown; the original is
-        let keep = shrink::Keep::of(&w.case, &w.observation, *rule, &t.surface);
-        let shrunk_verdict = judge(&case, &t.surface);
-        let (case, observation, kept_original) =
-            if keep.kept_by(&shrunk_verdict, &observation) {
-                (case, observation, None)
-            } else {
-                let shrunk_kind =
-                    mcpdiff_oracle::signature::Signature::of(*rule, &shrunk_verdict, &observation)
-                        .kind;
-                let why = format!(
-                    "the shrunk case failed as \"{shrunk_kind}\" ({}), the original as \"{}\": \
-                     the original case is the reproducer",
-                    observation.summary(),
-                    keep.signature.kind,
-                );
-                (w.case.clone(), w.observation.clone(), Some(why))
-            };
+        let (case, observation, kept_original) = shrink::settle(
+            &t.surface,
+            *rule,
+            (&w.case, &w.observation),
+            (case, observation),
+        );
         findings.push(ShrunkFinding {
             rule: *rule,
             original: w.case.clone(),

@@ -181,6 +181,36 @@ impl Keep {
     }
 }
 
+/// The reproducer of a finding: the shrunk case when it fails like the original (`Keep`),
+/// else the original case with a note saying why. Defensive: `shrink` only keeps such
+/// steps, but whatever produced `shrunk`, a reproducer never differs in kind from the
+/// original observation.
+pub fn settle(
+    surface: &Surface,
+    rule: RuleId,
+    original: (&Case, &Observation),
+    shrunk: (Case, Observation),
+) -> (Case, Observation, Option<String>) {
+    let keep = Keep::of(original.0, original.1, rule, surface);
+    let verdict = judge(&shrunk.0, surface);
+    if keep.kept_by(&verdict, &shrunk.1) {
+        return (shrunk.0, shrunk.1, None);
+    }
+    let kind = Signature::of(rule, &verdict, &shrunk.1).kind;
+    let why = format!(
+        "the shrunk case failed as \"{kind}\" ({}){}, the original as \"{}\": the original \
+         case is the reproducer",
+        shrunk.1.summary(),
+        if no_new_defects(&keep.verdict, &verdict) {
+            ""
+        } else {
+            " with a defect the original did not have"
+        },
+        keep.signature.kind,
+    );
+    (original.0.clone(), original.1.clone(), Some(why))
+}
+
 /// Greedy shrinking: take the first candidate that the oracle still judges under `rule`
 /// without new defects and that the target still fails on `rule` with the original's
 /// signature (`Keep`); repeat until no candidate helps or the budget ends.
