@@ -29,7 +29,9 @@ impl fmt::Display for DataRule {
         match self {
             DataRule::None => Ok(()),
             DataRule::UnsupportedVersion { requested } => {
-                let shown: Vec<String> = requested.iter().map(|r| format!("\"{r}\"")).collect();
+                let mut shown: Vec<String> = requested.iter().map(|r| format!("\"{r}\"")).collect();
+                // header and body may name the same version (AMB-06)
+                shown.dedup();
                 write!(
                     f,
                     "data.requested {} and data.supported listing the supported versions",
