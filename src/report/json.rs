@@ -236,7 +236,7 @@ pub fn build(
             findings.push(FindingReport {
                 rule: f.rule.0.to_string(),
                 level: level.as_str().to_string(),
-                severity: format!("{:?}", level.severity()).to_lowercase(),
+                severity: level.severity().as_str().to_string(),
                 security: is_security(f.rule),
                 spec: rule.map(|r| r.spec.to_string()).unwrap_or_default(),
                 sentence: rule.map(|r| r.sentence.to_string()).unwrap_or_default(),
