@@ -259,8 +259,50 @@ fn no_reproducer_of_a_saved_run_differs_in_kind() {
             );
             assert_eq!(f.kind, f.original_kind, "{what}");
             assert!(!f.original_observed.is_empty(), "{what}");
+            for text in [&f.expected, &f.observed, &f.kind, &f.original_observed] {
+                assert!(
+                    !["Number(", "may_omit", "Exact(", "Echo {", "NoSessionId"]
+                        .iter()
+                        .any(|d| text.contains(d)),
+                    "{what}: debug output in {text:?}"
+                );
+            }
             seen += 1;
         }
     }
     assert!(seen >= 8, "only {seen} findings");
+}
+
+/// What `check` writes for a mutant's own rule on its probes: words, never debug output.
+#[test]
+fn expectations_of_mutant_findings_read_as_words() {
+    let s = fixture::surface();
+    let expected_of = |mutant: &str, rule: RuleId| -> Vec<String> {
+        probes(&s)
+            .iter()
+            .flat_map(|p| check(&judge(&p.case, &s), &answer(mutant, &p.case, &s)))
+            .filter(|f| f.rule == rule.0)
+            .map(|f| f.expected)
+            .collect()
+    };
+    let ids = expected_of("error-id-null", rules::ERROR_ID);
+    assert!(!ids.is_empty());
+    for e in &ids {
+        assert!(e.starts_with("an error echoing id "), "{e}");
+    }
+    let results = expected_of("result-id-string", rules::RESULT_ID);
+    assert!(
+        results.iter().any(|e| e == "a result echoing id 1"),
+        "{results:?}"
+    );
+    let origin = expected_of("origin-unchecked", rules::ORIGIN_403);
+    assert!(origin.iter().all(|e| e == "a refusal: 403"), "{origin:?}");
+    let debug = [
+        "Number(", "String(", "may_omit", "Exact(", "Range(", "Echo", "RpcError", "Lint",
+    ];
+    for m in MUTANTS {
+        for e in expected_of(m.name, m.rule) {
+            assert!(!debug.iter().any(|d| e.contains(d)), "{}: {e}", m.name);
+        }
+    }
 }
