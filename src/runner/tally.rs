@@ -206,9 +206,15 @@ mod tests {
             &case,
             &verdict(&[ORIGIN_403, HDR_MISMATCH]),
             &obs,
-            &[f.clone()],
+            std::slice::from_ref(&f),
         );
-        t.record(2, &case, &verdict(&[ORIGIN_403]), &obs, &[f.clone()]);
+        t.record(
+            2,
+            &case,
+            &verdict(&[ORIGIN_403]),
+            &obs,
+            std::slice::from_ref(&f),
+        );
         t.record(3, &case, &verdict(&[ORIGIN_403]), &obs, &[f]);
         let w = &t.witnesses[&ORIGIN_403];
         assert_eq!((w.index, w.defects, w.count), (2, 0, 3));
