@@ -111,9 +111,7 @@ async fn one(
                 c.detail
             ));
         }
-        Err(e) => target
-            .notes
-            .push(format!("server card: not scanned ({e:?})")),
+        Err(e) => target.notes.push(format!("server card: not scanned ({e})")),
     }
     // what the target made of the tool set it was asked to load
     let published = toolset.map(|set| set.compare_published(&target.surface.tools));
