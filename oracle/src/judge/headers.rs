@@ -156,14 +156,22 @@ fn protocol_version(
         HeaderField::One(raw) => std::str::from_utf8(raw).ok(),
         _ => None,
     };
-    if surface.is_dual_era() && (header_value.is_some_and(legacy) || body.is_some_and(legacy)) {
+    // "A request carrying modern per-request `_meta` is served statelessly according to
+    // this revision" (versioning.mdx): a body naming any other version keeps every header
+    // rule, whatever the header says (D-36, narrowed 2026-12-03)
+    let legacy_path = match body {
+        Some(v) => legacy(v),
+        None => header_value.is_some_and(legacy),
+    };
+    if surface.is_dual_era() && legacy_path {
         f.anything_goes = true;
         return;
     }
     let header = match h.protocol_version {
         HeaderField::Absent => {
-            if surface.supports_headerless_clients() {
-                // MAY treat as 2025-03-26: the legacy path may answer anything (AMB-21)
+            if surface.supports_headerless_clients() && body.is_none() {
+                // MAY treat as 2025-03-26: the legacy path may answer anything (AMB-21);
+                // not when the body's `_meta` names a version (D-18, D-36, 2026-12-03)
                 f.anything_goes = true;
                 return;
             }

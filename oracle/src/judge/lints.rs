@@ -84,7 +84,10 @@ pub(crate) fn error_lints(out: &mut Vec<Expectation>) {
     ]);
 }
 
-pub(crate) fn request_lints(out: &mut Vec<Expectation>, id: &Value, may_omit_error_id: bool) {
+/// The lints every answer to a well-formed request must satisfy. Its id was readable, so an
+/// error must echo it whatever the media headers said (DEVIATIONS.md D-32, narrowed
+/// 2026-12-03): `may_omit` stays false (the field is kept so stored verdicts keep their shape).
+pub(crate) fn request_lints(out: &mut Vec<Expectation>, id: &Value) {
     error_lints(out);
     // pushed one by one rather than through an array: each is written in place, not built
     // on the stack and copied (the caller's Vec has room for all of them)
@@ -97,7 +100,7 @@ pub(crate) fn request_lints(out: &mut Vec<Expectation>, id: &Value, may_omit_err
         rules::ERROR_ID,
         Lint::ErrorIdEcho {
             id: id.clone(),
-            may_omit: may_omit_error_id,
+            may_omit: false,
         },
     ));
     out.push(lint(rules::SERVERINFO, Lint::ServerInfo));

@@ -335,7 +335,7 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
             )
         }
         Envelope::Request(req) => {
-            request_lints(&mut lints, &req.id, media_off);
+            request_lints(&mut lints, &req.id);
             if req.strict_refusable {
                 // JSON-RPC 2.0 lists a request's members and RFC 8259 §6 the exact integers;
                 // a reader strict about either may refuse as Invalid Request (D-48)
@@ -358,6 +358,9 @@ fn judge_other_verb(
     let legacy_verb =
         case.method.eq_ignore_ascii_case("GET") || case.method.eq_ignore_ascii_case("DELETE");
     lints.push(lint(rules::BC_GET_DELETE, Lint::AllowOn405));
+    // an error in the body is still an error response: the code ranges and its shape bind
+    // it whatever the verb (DEVIATIONS.md D-26, 2026-12-03)
+    error_lints(&mut lints);
     let mut f = f;
     if surface.is_dual_era() && legacy_verb {
         // a dual-era server may serve the 2025-11-25 GET stream / session DELETE

@@ -56,7 +56,9 @@ pub(crate) fn error_lints() -> Vec<(RuleId, Lint)> {
     ]
 }
 
-pub(crate) fn request_lints(id: &Value, may_omit_error_id: bool) -> Vec<(RuleId, Lint)> {
+/// The lints every answer to a well-formed request must satisfy; its id was readable, so an
+/// error must echo it (DEVIATIONS.md D-32, narrowed 2026-12-03).
+pub(crate) fn request_lints(id: &Value) -> Vec<(RuleId, Lint)> {
     let mut v = error_lints();
     v.extend([
         (rules::REQ_CT, Lint::RequestContentType),
@@ -68,7 +70,7 @@ pub(crate) fn request_lints(id: &Value, may_omit_error_id: bool) -> Vec<(RuleId,
             rules::ERROR_ID,
             Lint::ErrorIdEcho {
                 id: id.clone(),
-                may_omit: may_omit_error_id,
+                may_omit: false,
             },
         ),
         (rules::SERVERINFO, Lint::ServerInfo),

@@ -209,7 +209,7 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
             )
         }
         Envelope::Request(req) => {
-            lints.extend(request_lints(&req.id, media_off));
+            lints.extend(request_lints(&req.id));
             if req.strict_refusable {
                 // a strict JSON-RPC reader may refuse as Invalid Request (D-48)
                 f.tolerate(Answer::RpcError {
@@ -235,6 +235,9 @@ fn judge_other_verb(
     let legacy_verb =
         case.method.eq_ignore_ascii_case("GET") || case.method.eq_ignore_ascii_case("DELETE");
     lints.push((rules::BC_GET_DELETE, Lint::AllowOn405));
+    // an error in the body is still an error response: the code ranges and its shape bind
+    // it whatever the verb (DEVIATIONS.md D-26, 2026-12-03)
+    lints.extend(error_lints());
     let mut f = f;
     if surface.is_dual_era() && legacy_verb {
         // a dual-era server may serve the 2025-11-25 GET stream / session DELETE
