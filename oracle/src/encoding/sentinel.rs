@@ -15,6 +15,11 @@ pub const PREFIX: &str = "=?base64?";
 /// The case-sensitive sentinel suffix.
 pub const SUFFIX: &str = "?=";
 
+/// The one value whose prefix and suffix overlap. It "starts with `=?base64?` and ends with
+/// `?=`", so clients MUST encode it; a server may read it as plain text or refuse it as a
+/// sentinel with no payload (DEVIATIONS.md D-12, D-40, decided 2026-12-03).
+pub const OVERLAP: &str = "=?base64?=";
+
 /// Whether a client MUST encode `value`: it contains a character outside visible ASCII and
 /// space (non-ASCII, control characters including HTAB, DEL), has leading or trailing
 /// whitespace, or itself matches the sentinel pattern ("starts with `=?base64?` and ends
@@ -30,7 +35,7 @@ pub fn needs_encoding(value: &str) -> bool {
 /// and ends with `?=`. Unlike [`looks_like_sentinel`] this includes the overlapping
 /// `=?base64?=`.
 // AMB-16: a client encodes the overlap form (the literal reading; the encoded form is
-// unambiguous for every server), while a server decoding it treats it as plain text.
+// unambiguous for every server), while a server may read it as plain text (D-12).
 pub fn matches_sentinel_pattern(raw: &[u8]) -> bool {
     raw.starts_with(PREFIX.as_bytes()) && raw.ends_with(SUFFIX.as_bytes())
 }

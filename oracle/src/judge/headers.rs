@@ -354,7 +354,7 @@ fn mcp_name(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
         )
     };
     match read_header_value(raw) {
-        HeaderValue::Plain(v) if v == body.as_bytes() => {}
+        HeaderValue::Plain(v) if v == body.as_bytes() => overlap(v, f),
         HeaderValue::Plain(v) => {
             let rule = if v.starts_with(b"=?") && v.ends_with(b"?=") {
                 rules::B64_MARKERS
@@ -373,6 +373,15 @@ fn mcp_name(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
         HeaderValue::Malformed => f.mismatch(rules::B64_MALFORMED, rules::HDR_ERR, 4, id, || {
             "Mcp-Name carries a malformed base64 sentinel".to_string()
         }),
+    }
+}
+
+/// The overlap `=?base64?=` sent plain and equal to the body: it matches "the sentinel
+/// pattern (i.e., starts with `=?base64?` and ends with `?=`)", so a server may refuse it as
+/// a sentinel with no payload ("missing/malformed", 400/-32020) or read it plain (D-12).
+pub(crate) fn overlap(plain: &[u8], f: &mut Findings) {
+    if plain == crate::encoding::sentinel::OVERLAP.as_bytes() {
+        f.tolerate(mismatch_answer());
     }
 }
 

@@ -346,7 +346,12 @@ fn mcp_name(case: &Case, req: &Request, f: &mut Findings) {
         )
     };
     match decode_header_value(raw) {
-        DecodedValue::Plain(v) if v == body.as_bytes() => {}
+        DecodedValue::Plain(v) if v == body.as_bytes() => {
+            // the overlap may be refused as a payload-less sentinel (D-12)
+            if v == crate::encoding::sentinel::OVERLAP.as_bytes() {
+                f.tolerate(mismatch_answer());
+            }
+        }
         DecodedValue::Plain(v) => {
             let rule = if v.starts_with(b"=?") && v.ends_with(b"?=") {
                 rules::B64_MARKERS

@@ -155,7 +155,13 @@ fn one(
             f.benign(rules::B64_DECODE);
             None
         }
-        ParamMatch::Equal => Some(rules::PARAM_VALIDATE),
+        ParamMatch::Equal => {
+            // the overlap may be refused as a payload-less sentinel (D-12)
+            if raw == crate::encoding::sentinel::OVERLAP.as_bytes() {
+                f.tolerate(mismatch_answer());
+            }
+            Some(rules::PARAM_VALIDATE)
+        }
         ParamMatch::NumericEqual => {
             // SHOULD compare numerically: a string comparison's refusal is a SHOULD finding
             f.tolerate(mismatch_answer());
