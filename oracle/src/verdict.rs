@@ -71,7 +71,8 @@ pub enum Answer {
 pub enum Lint {
     /// No `Mcp-Session-Id` response header.
     NoSessionId,
-    /// A 2xx answer to a request is `application/json` or `text/event-stream`.
+    /// A 2xx answer to a request, or any answer carrying a JSON-RPC response, is
+    /// `application/json` or `text/event-stream` (DEVIATIONS.md D-28).
     RequestContentType,
     /// An SSE answer carries `X-Accel-Buffering: no`.
     SseXAccel,
