@@ -98,6 +98,10 @@ pub enum Lint {
     ErrorIdEcho { id: Value, may_omit: bool },
     /// Every result's `_meta` has `io.modelcontextprotocol/serverInfo` with name and version.
     ServerInfo,
+    /// An error answer (an HTTP error status or a JSON-RPC error) names every one of these
+    /// versions, i.e. each appears in its body text (VER-INIT-NAMES-VERSIONS: a modern-only
+    /// server's errors to `initialize`).
+    NamesVersions(Vec<String>),
     /// A 405 answer carries an `Allow` header (RFC 9110 §15.5.6).
     AllowOn405,
     /// No JSON-RPC response (a result, or an error carrying an id) to a notification.

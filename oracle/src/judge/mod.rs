@@ -336,6 +336,14 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
         }
         Envelope::Request(req) => {
             request_lints(&mut lints, &req.id);
+            if &*req.method == "initialize" && !surface.is_dual_era() {
+                // versioning.mdx: a modern-only server SHOULD name its versions in any
+                // error it returns to `initialize` (legacy clients cannot fall forward)
+                lints.push(lint(
+                    rules::VER_INIT_NAMES,
+                    Lint::NamesVersions(surface.supported_versions.clone()),
+                ));
+            }
             if req.strict_refusable {
                 // JSON-RPC 2.0 lists a request's members and RFC 8259 §6 the exact integers;
                 // a reader strict about either may refuse as Invalid Request (D-48)

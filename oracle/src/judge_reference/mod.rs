@@ -210,6 +210,13 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
         }
         Envelope::Request(req) => {
             lints.extend(request_lints(&req.id));
+            if req.method == "initialize" && !surface.is_dual_era() {
+                // a modern-only server SHOULD name its versions in any error to `initialize`
+                lints.push((
+                    rules::VER_INIT_NAMES,
+                    Lint::NamesVersions(surface.supported_versions.clone()),
+                ));
+            }
             if req.strict_refusable {
                 // a strict JSON-RPC reader may refuse as Invalid Request (D-48)
                 f.tolerate(Answer::RpcError {

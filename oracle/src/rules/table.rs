@@ -296,7 +296,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/versioning.mdx#Backward Compatibility with Initialization-Based Versions",
         sentence: "A server that supports only modern versions SHOULD name the protocol versions it supports in any error it returns to an `initialize` request, on any transport",
         summary: "A modern-only server names its supported versions in any error to `initialize`.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("VER-DUAL-ERA"),
