@@ -32,6 +32,8 @@ pub enum LevelFilter {
     Should,
     /// MAY.
     May,
+    /// No RFC 2119 keyword: observations only.
+    Observation,
 }
 
 impl LevelFilter {
@@ -40,6 +42,7 @@ impl LevelFilter {
             LevelFilter::Must => matches!(level, Level::Must | Level::MustNot),
             LevelFilter::Should => matches!(level, Level::Should | Level::ShouldNot),
             LevelFilter::May => level == Level::May,
+            LevelFilter::Observation => level == Level::Observation,
         }
     }
 }

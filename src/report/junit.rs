@@ -87,6 +87,8 @@ fn outcome(t: &TargetReport, rule: &str, strict: bool) -> Outcome {
                 "known finding (baseline), does not fail the run\n"
             } else if f.severity == "optional" {
                 "MAY departure, tallied only\n"
+            } else if f.severity == "observation" {
+                "observation (the sentence has no RFC 2119 keyword), never fails the run\n"
             } else {
                 "SHOULD finding, not failing without --strict\n"
             },

@@ -35,8 +35,7 @@ pub fn allowed_values(text: &str, body: &Value) -> Vec<String> {
     let only_htab = text
         .bytes()
         .all(|b| b == b'\t' || (0x20..=0x7E).contains(&b));
-    if needs_encoding(text) && only_htab && !edge_ws && !matches_sentinel_pattern(text.as_bytes())
-    {
+    if needs_encoding(text) && only_htab && !edge_ws && !matches_sentinel_pattern(text.as_bytes()) {
         out.push(text.to_string());
     }
     if let Some(f) = body.as_f64().filter(|_| body.is_f64()) {

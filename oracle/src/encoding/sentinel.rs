@@ -108,6 +108,28 @@ pub fn decode_header_value(raw: &[u8]) -> DecodedValue {
     }
 }
 
+/// Whether a sentinel's payload holds a character of the URL-safe alphabet (`-`, `_`),
+/// outside "the base alphabet" of the Base64 the spec names: "Implementations MUST reject
+/// the encoded data if it contains characters outside the base alphabet when interpreting
+/// base-encoded data" (RFC 4648 §3.3). A server reads such a value as malformed
+/// (DEVIATIONS.md D-11, narrowed 2026-12-03); the client judge still files a client's
+/// URL-safe value under CLIENT-B64-FORMAT.
+pub fn outside_base_alphabet(raw: &[u8]) -> bool {
+    looks_like_sentinel(raw)
+        && raw[PREFIX.len()..raw.len() - SUFFIX.len()]
+            .iter()
+            .any(|b| *b == b'-' || *b == b'_')
+}
+
+/// A header value as a server reads it: [`decode_header_value`], with a payload outside the
+/// base alphabet `Malformed` (RFC 4648 §3.3).
+pub fn server_decode(raw: &[u8]) -> DecodedValue {
+    match decode_header_value(raw) {
+        DecodedValue::Lenient(_) if outside_base_alphabet(raw) => DecodedValue::Malformed,
+        d => d,
+    }
+}
+
 /// The decoded text of a header value, if it has one: `Plain` bytes that are UTF-8, or a
 /// `Decoded`/`Lenient` sentinel payload. `None` for `Malformed` and non-UTF-8 plain bytes.
 pub fn decoded_text(d: &DecodedValue) -> Option<&str> {

@@ -8,10 +8,11 @@ use crate::rules::{self, RuleId};
 use crate::verdict::{Demand, Expectation, Lint};
 use serde_json::Value;
 
-/// Whether the request's media headers depart from what a conformant client sends: a
-/// Content-Type other than `application/json`, or an Accept that does not list both
-/// `application/json` and `text/event-stream` (streamable-http.mdx § Sending Messages).
-pub(crate) fn media_defects(h: &HeaderIndex<'_>) -> bool {
+/// Whether the request's media headers depart from what a conformant client sends, as
+/// (Content-Type off, Accept off): a Content-Type other than `application/json`, and an
+/// Accept that does not list both `application/json` and `text/event-stream`
+/// (streamable-http.mdx § Sending Messages).
+pub(crate) fn media_defects(h: &HeaderIndex<'_>) -> (bool, bool) {
     let ct_ok = match h.content_type {
         HeaderField::One(v) => with_media_types(v, |types| {
             types
@@ -36,7 +37,7 @@ pub(crate) fn media_defects(h: &HeaderIndex<'_>) -> bool {
         }),
         _ => false,
     };
-    !(ct_ok && accept_ok)
+    (!ct_ok, !accept_ok)
 }
 
 /// Whether `b` is one of the bytes `str::trim` strips from ASCII text.

@@ -30,8 +30,11 @@ pub(crate) fn mismatch_answer() -> Answer {
 /// A refusal an HTTP parser makes before MCP code runs (control bytes in a field value):
 /// accepted in place of 400/-32020 (DEVIATIONS.md D-05).
 pub(crate) fn parser_refusal() -> Answer {
+    // RFC 9110 §5.5 ("a recipient of CR, LF, or NUL within a field value MUST either reject
+    // the message or replace each of those characters with SP"; other CTLs "are also
+    // invalid") and §15.5.1 (400: "malformed request syntax"): 400, any body (D-05)
     Answer::HttpStatus {
-        status: StatusSet::Range(400, 499),
+        status: StatusSet::Exact(400),
     }
 }
 
@@ -345,7 +348,7 @@ fn mcp_name(case: &Case, req: &Request, f: &mut Findings) {
             String::from_utf8_lossy(raw)
         )
     };
-    match decode_header_value(raw) {
+    match crate::encoding::sentinel::server_decode(raw) {
         DecodedValue::Plain(v) if v == body.as_bytes() => {
             // the overlap may be refused as a payload-less sentinel (D-12)
             if v == crate::encoding::sentinel::OVERLAP.as_bytes() {

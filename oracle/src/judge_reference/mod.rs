@@ -156,14 +156,19 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
     } else {
         vec![(rules::BC_SESSION, Lint::NoSessionId)]
     };
-    let media_off = media_defects(case);
-    if media_off {
-        // US-CTYPE / US-ACCEPT: no sentence fixes the answer to a missing or foreign
-        // Content-Type or Accept; servers commonly refuse with 400/406/415 before reading
-        // the body, so any 4xx joins the acceptable set (DEVIATIONS.md D-31)
-        f.tolerate(Answer::HttpStatus {
-            status: StatusSet::Range(400, 499),
-        });
+    let (ct_off, accept_off) = media_defects(case);
+    if ct_off || accept_off {
+        // US-CTYPE / US-ACCEPT: no MCP sentence fixes the answer to a request the client
+        // MUST NOT send so; HTTP's own refusals join the acceptable set: 400 ("perceived to
+        // be a client error"), 415 for the Content-Type, 406 for the Accept (RFC 9110
+        // §15.5.1, §15.5.16, §15.5.7; DEVIATIONS.md D-31, narrowed 2026-12-03)
+        for (off, status) in [(true, 400), (ct_off, 415), (accept_off, 406)] {
+            if off {
+                f.tolerate(Answer::HttpStatus {
+                    status: StatusSet::Exact(status),
+                });
+            }
+        }
     }
     if has_parser_refusable_bytes(case) {
         // RFC 9110 §5.5: a recipient of CR, LF or NUL in a field value MUST reject the
@@ -217,7 +222,7 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
                     Lint::NamesVersions(surface.supported_versions.clone()),
                 ));
             }
-            if req.strict_refusable {
+            if req.strict_refusable || crate::case::nesting_beyond(&case.body) {
                 // a strict JSON-RPC reader may refuse as Invalid Request (D-48)
                 f.tolerate(Answer::RpcError {
                     status: StatusSet::ANY,
