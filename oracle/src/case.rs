@@ -16,6 +16,8 @@ pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion
 pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 /// `_meta` key carrying the client info of a request (optional).
 pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+/// `_meta` key of the per-request log level (server/utilities/logging.mdx).
+pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
 /// One raw HTTP request. `labels` are the defects a generator planted; the oracle never reads
 /// them (it judges the bytes), they only help reports and shrinking.

@@ -7,6 +7,7 @@
 
 pub mod annotations;
 pub mod case;
+pub mod soft_params;
 pub mod check;
 pub mod client;
 pub mod client_judge;

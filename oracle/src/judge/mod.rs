@@ -354,6 +354,15 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
                 // nesting, and refuse as Invalid Request (D-48, narrowed 2026-12-03)
                 f.tolerate(strict_refusal());
             }
+            if crate::soft_params::should_refuse(&case.body).is_some() {
+                // an unknown cursor or log level SHOULD be refused with -32602: the oracle
+                // does not score it yet, but accepts it (DEVIATIONS.md D-62)
+                f.tolerate(Answer::RpcError {
+                    status: StatusSet::ANY,
+                    code: -32602,
+                    data: DataRule::None,
+                });
+            }
             headers::check(&h, surface, &req, &mut f);
             let (success, rule) = methods::check(case, &h, surface, &req, &mut f);
             assemble(f, success, Some(rule), Canonical::Dispatch, lints)

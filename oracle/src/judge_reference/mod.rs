@@ -230,6 +230,14 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
                     data: DataRule::None,
                 });
             }
+            if crate::soft_params::should_refuse(&case.body).is_some() {
+                // an unknown cursor or log level SHOULD be refused with -32602 (D-62)
+                f.tolerate(Answer::RpcError {
+                    status: StatusSet::ANY,
+                    code: -32602,
+                    data: DataRule::None,
+                });
+            }
             headers::check(case, surface, &req, &mut f);
             let (success, rule) = methods::check(case, surface, &req, &mut f);
             assemble(f, success, Some(rule), Canonical::Dispatch, lints)

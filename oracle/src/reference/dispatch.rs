@@ -39,6 +39,10 @@ pub(crate) fn run(case: &Case, surface: &Surface) -> Response {
         // unreachable for a Dispatch verdict (the judge parsed a request); answer safely
         return Response::json(400, error_body(None, -32600, "Invalid Request", None));
     };
+    if let Some(why) = crate::soft_params::should_refuse(&case.body) {
+        // the fixture issues no cursors, and an unknown log level: the SHOULDs' -32602
+        return invalid(&call.id, why);
+    }
     let ok = |r: Value| Response::json(200, result_body(&call.id, r));
     let p = &call.params;
     match call.method.as_str() {

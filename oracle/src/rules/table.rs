@@ -572,7 +572,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: RuleId("SHTTP-BC-SESSION-IGNORE"),
         level: Level::Should,
-        derived: false,
+        derived: true,
         spec: "basic/transports/streamable-http.mdx#Backward Compatibility › Earlier Streamable HTTP Revisions",
         sentence: "An `Mcp-Session-Id` header on a request: ignore it, and do not mint or echo session IDs.",
         summary: "Ignores Mcp-Session-Id and never mints or echoes a session id.",
@@ -583,7 +583,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: RuleId("SHTTP-BC-LASTEVENTID-IGNORE"),
         level: Level::Should,
-        derived: false,
+        derived: true,
         spec: "basic/transports/streamable-http.mdx#Backward Compatibility › Earlier Streamable HTTP Revisions",
         sentence: "A `Last-Event-ID` header: ignore it; streams are not resumable.",
         summary: "Ignores Last-Event-ID; nothing is replayed.",
@@ -1122,7 +1122,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: RuleId("TOOLS-XMCP-CONSTRAINTS"),
         level: Level::Must,
-        derived: false,
+        derived: true,
         spec: "server/tools.mdx#Data Types › Tool › x-mcp-header",
         sentence: "Constraints on `x-mcp-header` values:",
         summary: "Publishes only `x-mcp-header` annotations that satisfy the listed constraints.",
