@@ -7,7 +7,6 @@
 
 pub mod annotations;
 pub mod case;
-pub mod soft_params;
 pub mod check;
 pub mod client;
 pub mod client_judge;
@@ -20,6 +19,7 @@ pub mod judge_reference;
 pub mod observation;
 pub mod reference;
 pub mod rules;
+pub mod soft_params;
 pub mod surface;
 pub mod toolset;
 pub mod verdict;
