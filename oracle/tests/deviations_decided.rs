@@ -215,3 +215,26 @@ fn clients_encode_the_overlap() {
     let (rule, _) = judge_value(kind, "=?base64?=", &body, b"=?base64?=").unwrap_err();
     assert_eq!(rule.0, "CLIENT-B64-COLLISION");
 }
+
+/// The reference meets the SHOULDs a prober can check beyond the judged rules: completion of
+/// an unknown prompt is -32602 (completion.mdx), and structured content comes with its
+/// serialized JSON as text (tools.mdx).
+#[test]
+fn reference_meets_the_unjudged_shoulds() {
+    let s = fixture::surface();
+    let c = conformant_case(
+        &s,
+        json!(9),
+        "completion/complete",
+        json!({"ref": {"type": "ref/prompt", "name": "no_such_prompt"},
+               "argument": {"name": "code", "value": "fn"}}),
+    );
+    let answer = to_observation(&respond(&c, &s));
+    assert_eq!(answer.http().and_then(HttpAnswer::error_code), Some(-32602));
+    assert!(check(&judge(&c, &s), &answer).is_empty());
+    let call = region_call("us-west1");
+    let answer = to_observation(&respond(&call, &s));
+    let result = answer.http().and_then(HttpAnswer::rpc_response).unwrap()["result"].clone();
+    let text: Value = serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text, result["structuredContent"]);
+}
