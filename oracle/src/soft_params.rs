@@ -27,6 +27,22 @@ const LIST_METHODS: [&str; 4] = [
     "prompts/list",
 ];
 
+/// Whether `body` may hold either key: a `"cursor"` or `"io.modelcontextprotocol/logLevel"`
+/// member name, or any backslash (an escaped key). One pass, stopping at the first hit: the
+/// judge asks for every request, and nearly every body holds neither.
+fn may_hold_keys(body: &[u8]) -> bool {
+    const CURSOR: &[u8] = b"cursor\"";
+    const LOG_LEVEL: &[u8] = b"io.modelcontextprotocol/logLevel\"";
+    body.iter().enumerate().any(|(i, b)| match b {
+        b'\\' => true,
+        b'"' => {
+            let rest = &body[i + 1..];
+            rest.starts_with(CURSOR) || rest.starts_with(LOG_LEVEL)
+        }
+        _ => false,
+    })
+}
+
 /// Why the request may be refused with -32602 under a SHOULD, if it may: "Invalid cursors
 /// SHOULD result in an error with code -32602 (Invalid params)" (pagination.mdx; a cursor
 /// is valid only if the server issued it, which the oracle cannot know, so any cursor may be
@@ -34,9 +50,7 @@ const LIST_METHODS: [&str; 4] = [
 /// `_meta` is not a recognized log level, the server SHOULD reject that request with a
 /// standard JSON-RPC error: - Invalid log level: `-32602`" (logging.mdx).
 pub fn should_refuse(body: &[u8]) -> Option<&'static str> {
-    // fast path: neither key can be in the body (an escaped key needs a backslash)
-    let has = |needle: &[u8]| body.windows(needle.len()).any(|w| w == needle);
-    if !has(b"cursor") && !has(b"logLevel") && !body.contains(&b'\\') {
+    if !may_hold_keys(body) {
         return None;
     }
     let v: Value = serde_json::from_slice(body).ok()?;
