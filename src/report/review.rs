@@ -137,6 +137,8 @@ pub enum Cell {
     MayFail,
     /// Only answers that decided nothing (timed out, unauthorized, unreachable).
     Undetermined,
+    /// A rule whose sentence has no RFC 2119 keyword departed from (shown, never scored).
+    Observed,
     NotObserved,
     /// The target's report does not mention the rule at all.
     Absent,
@@ -151,6 +153,7 @@ impl Cell {
             Cell::ShouldFail => ("SHOULD fail", "should"),
             Cell::MayFail => ("MAY (tallied)", "may"),
             Cell::Undetermined => ("not determined", "nobs"),
+            Cell::Observed => ("observation", "may"),
             Cell::NotObserved => ("not observed", "nobs"),
             Cell::Absent => ("-", "absent"),
         }
@@ -163,6 +166,7 @@ pub fn cell(t: &TargetReport, rule: &str) -> Cell {
         return match f.severity.as_str() {
             "blocking" => Cell::MustFail,
             "advisory" => Cell::ShouldFail,
+            "observation" => Cell::Observed,
             _ => Cell::MayFail,
         };
     }
@@ -218,6 +222,8 @@ pub struct Sections<'a> {
     pub should: Vec<&'a FindingReport>,
     /// MAY departures (tallied only).
     pub may: Vec<&'a FindingReport>,
+    /// Departures from sentences without an RFC 2119 keyword (shown, never scored).
+    pub observations: Vec<&'a FindingReport>,
     /// SHOULD rules exercised (passed or failed).
     pub should_exercised: usize,
     pub should_passed: usize,
@@ -231,6 +237,7 @@ pub fn sections(t: &TargetReport) -> Sections<'_> {
         security: Vec::new(),
         should: Vec::new(),
         may: Vec::new(),
+        observations: Vec::new(),
         should_exercised: 0,
         should_passed: 0,
         may_exercised: 0,
@@ -240,6 +247,7 @@ pub fn sections(t: &TargetReport) -> Sections<'_> {
             (true, _) => s.security.push(f),
             (false, "blocking") => s.blocking.push(f),
             (false, "advisory") => s.should.push(f),
+            (false, "observation") => s.observations.push(f),
             _ => s.may.push(f),
         }
         match f.severity.as_str() {
