@@ -279,6 +279,7 @@ pub fn record(t: &mut TargetOutcome, results: Vec<AuthResult>) {
             kept_original: None,
             count: 1,
             shrink_requests: 0,
+            cut_short: false,
         });
     }
 }

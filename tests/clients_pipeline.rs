@@ -48,7 +48,7 @@ async fn reference_clean_and_every_mutant_caught_over_http() {
     let dir = tempdir("mutants");
     let set = calibration_set();
     let limit = Duration::from_secs(30);
-    let j = clients::run_once(&reference_driver(&dir, None), &set, limit)
+    let j = clients::run_once(&reference_driver(&dir, None), &set, limit.into())
         .await
         .expect("reference runs");
     assert!(j.modern, "the reference speaks 2026-07-28");
@@ -65,7 +65,7 @@ async fn reference_clean_and_every_mutant_caught_over_http() {
     assert!(calls >= 10, "only {calls} tools/call requests recorded");
 
     for &(mutant, rule) in MUTANTS {
-        let j = clients::run_once(&reference_driver(&dir, Some(mutant)), &set, limit)
+        let j = clients::run_once(&reference_driver(&dir, Some(mutant)), &set, limit.into())
             .await
             .expect("mutant runs");
         let rules: BTreeSet<RuleId> = j.findings.iter().map(|f| f.rule).collect();
@@ -84,7 +84,7 @@ async fn a_finding_shrinks_to_one_tool_and_one_argument() {
     let dir = tempdir("shrink");
     let m = reference_driver(&dir, Some(ClientMutant::SentinelPlain));
     let set = calibration_set();
-    let rows = clients::run_all(&[m], &set, Duration::from_secs(30), 12, &|_| {}).await;
+    let rows = clients::run_all(&[m], &set, Duration::from_secs(30).into(), 12, &|_| {}).await;
     let row = &rows[0];
     assert_eq!(row.verdict, Verdict::Fail);
     let f = &row.findings[0];
@@ -109,7 +109,14 @@ async fn a_hanging_driver_is_killed_at_the_limit() {
     let dir = tempdir("hang");
     let m = target(&dir, "hang", "sh -c 'sleep 60' {url} {calls}");
     let t = std::time::Instant::now();
-    let rows = clients::run_all(&[m], &calibration_set(), Duration::from_secs(2), 0, &|_| {}).await;
+    let rows = clients::run_all(
+        &[m],
+        &calibration_set(),
+        Duration::from_secs(2).into(),
+        0,
+        &|_| {},
+    )
+    .await;
     assert!(
         t.elapsed() < Duration::from_secs(15),
         "took {:?}",
@@ -123,7 +130,7 @@ async fn a_hanging_driver_is_killed_at_the_limit() {
 async fn the_retry_probe_passes_the_reference_and_catches_no_retry() {
     let dir = tempdir("retry");
     let limit = Duration::from_secs(30);
-    let (clean, _) = clients::retry_probe(&reference_driver(&dir, None), limit)
+    let (clean, _) = clients::retry_probe(&reference_driver(&dir, None), limit.into())
         .await
         .expect("probe runs");
     assert!(clean.is_empty(), "{clean:#?}");
@@ -133,7 +140,9 @@ async fn the_retry_probe_passes_the_reference_and_catches_no_retry() {
         "no-retry",
         &format!("{bin} reference-client --mutant no-retry {{url}} {{calls}}"),
     );
-    let (caught, _) = clients::retry_probe(&m, limit).await.expect("probe runs");
+    let (caught, _) = clients::retry_probe(&m, limit.into())
+        .await
+        .expect("probe runs");
     let rules: Vec<&str> = caught.iter().map(|f| f.rule.0).collect();
     assert_eq!(rules, vec!["CLIENT-MISMATCH-RETRY"]);
     let _ = std::fs::remove_dir_all(&dir);
@@ -158,7 +167,7 @@ async fn installed_client_targets_run_end_to_end() {
             );
             continue;
         }
-        let j = clients::run_once(&m, &set, Duration::from_secs(90))
+        let j = clients::run_once(&m, &set, Duration::from_secs(90).into())
             .await
             .unwrap_or_else(|e| panic!("{}: {e}", m.name));
         assert!(j.modern, "{}: never spoke 2026-07-28", m.name);

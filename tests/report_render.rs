@@ -52,6 +52,7 @@ fn finding(
         original_size: 300,
         shrunk_size: 40,
         baselined,
+        shrink_cut_short: false,
         original_observed: "200 application/json result".into(),
         original_case: None,
         original_observation: None,
@@ -103,6 +104,8 @@ fn hand_built() -> RunReport {
         surface: surface.clone(),
         revision: None,
         toolset: None,
+        undetermined: Vec::new(),
+        slow_tools: Vec::new(),
     };
     let good = TargetReport {
         name: "good".into(),

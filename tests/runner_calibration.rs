@@ -35,6 +35,7 @@ fn config(cases: u64, seed: u64, with_probes: bool) -> RunConfig {
             max_requests: 40,
             max_time: Duration::from_secs(5),
             max_time_per_target: Duration::from_secs(20),
+            deadline: None,
         },
         max_disagreements: 5,
         probes: if with_probes {

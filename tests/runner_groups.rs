@@ -71,6 +71,7 @@ fn config(cases: u64) -> RunConfig {
             max_requests: 20,
             max_time: Duration::from_secs(2),
             max_time_per_target: Duration::from_secs(5),
+            deadline: None,
         },
         max_disagreements: 5,
         probes: Vec::new(),

@@ -30,6 +30,7 @@ fn budget(requests: usize) -> ShrinkBudget {
         max_requests: requests,
         max_time: Duration::from_secs(5),
         max_time_per_target: Duration::from_secs(60),
+        deadline: None,
     }
 }
 

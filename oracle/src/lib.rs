@@ -25,6 +25,7 @@ pub mod signature;
 pub mod soft_params;
 pub mod surface;
 pub mod toolset;
+pub mod undetermined;
 pub mod verdict;
 
 pub use case::{Case, HeaderField};
@@ -33,4 +34,5 @@ pub use judge::judge;
 pub use observation::{Body, HttpAnswer, Observation, SseMessage, TransportFailure};
 pub use rules::{Level, Rule, RuleId, Severity, RULES};
 pub use surface::{Capabilities, Surface, ToolDecl};
+pub use undetermined::{settle, Undetermined};
 pub use verdict::{Answer, Canonical, DataRule, Demand, Expectation, Lint, StatusSet, Verdict};

@@ -23,7 +23,36 @@ use mcpdiff_oracle::client_judge::{
 use mcpdiff_oracle::toolset::ToolSet;
 use recorder::Recorder;
 pub use report::{ClientTargetReport, Verdict};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How long one driver run may take: `per_run` (`--client-timeout`), never past `until`
+/// (the end of `--max-time`), so the client matrix ends with the run.
+#[derive(Clone, Copy, Debug)]
+pub struct DriverLimit {
+    pub per_run: Duration,
+    pub until: Instant,
+}
+
+impl DriverLimit {
+    /// The limit of a run starting now; `None` when less than a second is left.
+    pub fn now(&self) -> Option<Duration> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        (left >= Duration::from_secs(1)).then(|| self.per_run.min(left))
+    }
+}
+
+/// Only the per-run limit (no run-wide end in sight: a day from now).
+impl From<Duration> for DriverLimit {
+    fn from(per_run: Duration) -> Self {
+        DriverLimit {
+            per_run,
+            until: Instant::now() + Duration::from_secs(86_400),
+        }
+    }
+}
+
+/// Why a client step did not run.
+const OUT_OF_TIME: &str = "not run: --max-time reached";
 
 /// What one driver run against one tool set recorded and how it was judged.
 #[derive(Clone, Debug)]
@@ -36,7 +65,8 @@ pub struct Judged {
 }
 
 /// Run the driver of `m` once against `set` and judge what it did.
-pub async fn run_once(m: &Manifest, set: &ToolSet, limit: Duration) -> Result<Judged, String> {
+pub async fn run_once(m: &Manifest, set: &ToolSet, limit: DriverLimit) -> Result<Judged, String> {
+    let limit = limit.now().ok_or(OUT_OF_TIME)?;
     let recorder = Recorder::start(set.clone(), None)
         .await
         .map_err(|e| format!("cannot start the recording server: {e}"))?;
@@ -74,8 +104,9 @@ pub async fn run_once(m: &Manifest, set: &ToolSet, limit: Duration) -> Result<Ju
 /// tools again and retries with the new header (CLIENT-MISMATCH-RETRY).
 pub async fn retry_probe(
     m: &Manifest,
-    limit: Duration,
+    limit: DriverLimit,
 ) -> Result<(Vec<ClientFinding>, Vec<String>), String> {
+    let limit = limit.now().ok_or(OUT_OF_TIME)?;
     let annotated = mcpdiff_oracle::client_judge::calibration_set()
         .tools
         .into_iter()
@@ -123,12 +154,16 @@ pub async fn retry_probe(
 pub async fn run_all(
     manifests: &[Manifest],
     set: &ToolSet,
-    limit: Duration,
+    limit: DriverLimit,
     shrink_runs: usize,
     progress: &dyn Fn(&str),
 ) -> Vec<ClientTargetReport> {
     let mut out = Vec::new();
     for m in manifests {
+        if limit.now().is_none() {
+            out.push(ClientTargetReport::skipped(m, OUT_OF_TIME.to_string()));
+            continue;
+        }
         if !m.installed() {
             progress(&format!(
                 "installing {} ({} {})",

@@ -7,7 +7,7 @@
 //! recording is kept as the finding's [`Evidence`] (for the regression corpus).
 
 use super::evidence::{self, Evidence};
-use super::run_once;
+use super::{run_once, DriverLimit};
 use crate::targets::Manifest;
 use mcpdiff_oracle::client_judge::ClientFinding;
 use mcpdiff_oracle::rules::RuleId;
@@ -15,7 +15,6 @@ use mcpdiff_oracle::toolset::{GeneratedTool, ToolCall, ToolSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::time::Duration;
 
 /// What a smaller tool set must keep of a client finding (issue 14 §2, the client side of
 /// the server shrinker's `Keep`): the rule, the tool, the header concerned, whether the
@@ -92,7 +91,7 @@ pub async fn shrink_all(
     m: &Manifest,
     set: &ToolSet,
     findings: &[ClientFinding],
-    limit: Duration,
+    limit: DriverLimit,
     budget: usize,
 ) -> Vec<Repro> {
     let mut out: Vec<Repro> = Vec::new();
@@ -138,10 +137,15 @@ async fn reproduces(
     m: &Manifest,
     set: &ToolSet,
     keep: &Keep,
-    limit: Duration,
+    limit: DriverLimit,
     left: &mut usize,
 ) -> Option<Option<Evidence>> {
     *left = left.saturating_sub(1);
+    if limit.now().is_none() {
+        // out of --max-time: the smallest reproducer so far stands
+        *left = 0;
+        return None;
+    }
     let j = run_once(m, set, limit).await.ok()?;
     let f = keep.found_in(&j.findings)?;
     let kept = j.outcome.kept.as_deref().filter(|_| j.modern);
@@ -194,7 +198,7 @@ async fn shrink_one(
     t: &GeneratedTool,
     f: &ClientFinding,
     keep: &Keep,
-    limit: Duration,
+    limit: DriverLimit,
     left: &mut usize,
 ) -> Repro {
     let with_call = f.header.is_some() || f.arguments.is_some();

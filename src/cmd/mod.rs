@@ -11,6 +11,8 @@ pub mod report;
 pub mod rules;
 pub mod run;
 pub mod run_clients;
+pub mod run_plan;
+pub mod run_prepare;
 pub mod serve;
 pub mod targets;
 pub mod toolset;

@@ -1,22 +1,25 @@
-//! `mcpdiff run [URL...]`: the main job. With URLs it fuzzes those endpoints; with none it
-//! starts the reference server and four mutants in process plus every bundled real-SDK
-//! target (`targets/`, installed first when missing; `--no-bundled` skips them), so a
-//! newcomer's first command shows real findings. Bundled client targets (`kind = "client"`)
-//! run after the server matrix against mcpdiff's recording server (`run_clients.rs`).
+//! `mcpdiff run [URL...]`: the main job. With no selection it starts the reference server
+//! and four mutants in process plus every bundled real-SDK target (`targets/`, installed
+//! first when missing) and every bundled client target, so a newcomer's first command shows
+//! real findings; with a selection (URLs, `--bundled`, `--mutants`, `--no-bundled`,
+//! `--clients`) it runs exactly what is named (`run_plan.rs`). Targets are prepared at once
+//! (`run_prepare.rs`); bundled client targets (`kind = "client"`) run after the server matrix
+//! against mcpdiff's recording server (`run_clients.rs`). `--max-time` bounds everything after
+//! set-up, reports included.
 
+use super::{run_plan, run_prepare};
 use mcpdiff::baseline::Baseline;
-use mcpdiff::report::{self, terminal};
+use mcpdiff::report::{self, terminal, undetermined};
 use mcpdiff::runner::{self, shrink::ShrinkBudget, Progress, PropsGenerator, RunConfig};
-use mcpdiff::serve::{self, Variant};
 use mcpdiff::transport::{reproducer, reproducer_with, Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::probes::probes;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Mutants that join the reference server when `run` gets no URL.
-const DEFAULT_MUTANTS: [&str; 4] = [
+pub(crate) const DEFAULT_MUTANTS: [&str; 4] = [
     "origin-unchecked",
     "mcp-method-prefix",
     "no-base64-decode",
@@ -26,11 +29,16 @@ const DEFAULT_MUTANTS: [&str; 4] = [
 #[derive(clap::Args)]
 #[command(after_help = "EXAMPLES:
   mcpdiff run                                   # reference + 4 mutants + every bundled SDK target (servers, clients)
-  mcpdiff run --no-bundled                      # reference server + mutants only, in process
-  mcpdiff run --bundled python-sdk,ts-sdk       # only those bundled SDK targets (+ URLs given)
+  mcpdiff run --no-bundled                      # reference server + 4 mutants only, in process
+  mcpdiff run --mutants origin-unchecked        # reference server + that mutant only
+  mcpdiff run --bundled python-sdk,ts-sdk       # only those two bundled SDK servers
+  mcpdiff run --bundled                         # every bundled SDK server, nothing else
+  mcpdiff run --bundled python-sdk --clients    # python-sdk + every bundled client target
   mcpdiff run --clients                         # only the bundled client SDK targets
   mcpdiff run --clients ts-client --tools t.json    # one client, your tool set
-  mcpdiff run http://127.0.0.1:3000/mcp         # your endpoint
+  mcpdiff run http://127.0.0.1:3000/mcp         # your endpoint, nothing else
+  mcpdiff run URL --max-time 30 --timeout-ms 20000  # whole run within 30 s; 20 s per case
+  mcpdiff run URL -H 'Authorization: Bearer TOKEN'  # a protected endpoint (+ AUTH-* rules)
   mcpdiff run URL1 URL2 --cases 5000 --seed 7 --json r.json
   mcpdiff run URL --baseline known.toml         # known findings do not fail the run
   mcpdiff run URL -H 'Authorization: Bearer TOKEN'  # a protected endpoint (+ AUTH-* rules)
@@ -39,18 +47,20 @@ EXIT STATUS:
   0  no MUST finding outside the baseline
   1  at least one MUST finding outside the baseline
   2  the run could not be done (bad flag, unreachable target, unwritable file, or a
-     target that asks for credentials: the message says which --header to add)")]
+     target that asks for credentials: the message says which --header to add); a
+     target that could not be tested still gets an entry in --json")]
 pub struct Args {
-    /// Endpoints to test (http://host:port/path). None: the in-process reference server, the
-    /// mutants named by --mutants (four by default), every bundled SDK server target and
-    /// every bundled client target.
+    /// Endpoints to test (http://host:port/path). With no selection at all (no URL, no
+    /// --bundled, --mutants, --no-bundled or --clients): the in-process reference server, four
+    /// mutants, every bundled SDK server target and every bundled client target.
     pub urls: Vec<String>,
-    /// Start these bundled targets (`mcpdiff targets list`; comma-separated; no value: all)
-    /// and test them beside the URLs given. Missing ones are installed first.
+    /// Start these bundled server targets (`mcpdiff targets list`; comma-separated; no value:
+    /// all) and test them beside the URLs given, nothing else. Missing ones are installed
+    /// first.
     #[arg(long, value_delimiter = ',', num_args = 0.., value_name = "NAME")]
     pub bundled: Option<Vec<String>>,
-    /// With no URL: do not start the bundled SDK targets; only the reference server and the
-    /// mutants, in process (fast and offline).
+    /// Only the reference server and the mutants, in process (fast and offline): no bundled
+    /// SDK server or client target.
     #[arg(long, conflicts_with = "bundled")]
     pub no_bundled: bool,
     /// Cases to generate (each goes to every target of its case stream).
@@ -59,7 +69,9 @@ pub struct Args {
     /// Seed; the same seed gives the same cases. Default: derived from the clock, printed.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Stop generating after this many seconds (shrinking still runs, bounded per finding).
+    /// Bound the whole run to this many seconds: discovery, cases, slow-tool probes,
+    /// shrinking, client drivers and reports (installing and starting bundled targets comes
+    /// before the clock starts). A shrink cut short keeps the smallest case it reached.
     #[arg(long, default_value_t = 300)]
     pub max_time: u64,
     /// Requests per second across all targets (default: unlimited on loopback, 20 otherwise).
@@ -68,9 +80,11 @@ pub struct Args {
     /// Cases in flight at once.
     #[arg(long, default_value_t = 8)]
     pub concurrency: usize,
-    /// Per-case time limit in milliseconds (connect, send, read).
-    #[arg(long, default_value_t = 5000)]
-    pub timeout_ms: u64,
+    /// Per-case time limit in milliseconds (connect, send, read; default 5000, an SSE stream
+    /// at most 3000 unless this is given). An answer still coming at the limit is "not
+    /// determined: timed out" unless what came already broke a rule.
+    #[arg(long, value_name = "MS")]
+    pub timeout_ms: Option<u64>,
     /// Write the whole result as JSON (schema mcpdiff-run/1, see docs/run-json.md).
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -80,8 +94,9 @@ pub struct Args {
     /// On a non-loopback target, also call this tool (repeatable). Default: readOnlyHint only.
     #[arg(long = "allow-tool")]
     pub allow_tools: Vec<String>,
-    /// Mutants to run beside the reference server when no URL is given (comma-separated;
-    /// `mcpdiff serve --list-mutants` names them). Default: four.
+    /// Run the in-process reference server and these mutants (comma-separated;
+    /// `mcpdiff serve --list-mutants` names them). Without it, a run with no selection (or
+    /// --no-bundled) takes four.
     #[arg(long, value_delimiter = ',')]
     pub mutants: Option<Vec<String>>,
     /// Requests the shrinker may spend per finding.
@@ -108,7 +123,8 @@ pub struct Args {
     pub save_corpus: Option<PathBuf>,
     /// Run these bundled client targets (comma-separated; no value: all): each SDK client
     /// connects to mcpdiff's recording server, lists the served tool set and calls each tool;
-    /// the report gets a client matrix. Alone (no URL, no --bundled) only clients are run.
+    /// the report gets a client matrix. Client targets run only when named here or when
+    /// nothing at all is selected. Alone, only clients are run.
     /// They are served --tools when given, else the oracle's calibration and edge sets plus
     /// 40 tools generated from --seed.
     #[arg(long, value_delimiter = ',', num_args = 0.., value_name = "NAME")]
@@ -138,7 +154,7 @@ impl Progress for Bar {
     }
 }
 
-fn fail(msg: &str) -> ExitCode {
+pub(crate) fn fail(msg: &str) -> ExitCode {
     eprintln!("mcpdiff: {}", mcpdiff::secrets::redact(msg));
     ExitCode::from(2)
 }
@@ -179,6 +195,12 @@ async fn run_async(args: Args) -> ExitCode {
             ));
         }
     }
+    // a URL that cannot be parsed is a usage error, not an unreachable target
+    for u in &args.urls {
+        if let Err(e) = Endpoint::parse(u) {
+            return fail(&format!("bad target URL '{u}': {e}"));
+        }
+    }
     let (toolset, served_surface, target_env) = match super::toolset::for_run(args.tools.as_deref())
     {
         Ok(t) => t,
@@ -189,13 +211,14 @@ async fn run_async(args: Args) -> ExitCode {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_secs())
     });
-    // client targets: the named ones, or all of them on a no-URL bundled run
-    let client_names = match (&args.clients, args.urls.is_empty() && !args.no_bundled) {
-        (Some(names), _) => Some(names.clone()),
-        (None, true) => Some(Vec::new()),
-        (None, false) => None,
-    };
-    let client_plan = match &client_names {
+    let plan = run_plan::plan(
+        &args.urls,
+        args.bundled.as_deref(),
+        args.no_bundled,
+        args.mutants.as_deref(),
+        args.clients.as_deref(),
+    );
+    let client_plan = match &plan.clients {
         None => None,
         Some(names) => {
             let chosen = match super::run_clients::select(names) {
@@ -209,163 +232,101 @@ async fn run_async(args: Args) -> ExitCode {
         }
     };
     let client_timeout = Duration::from_secs(args.client_timeout.max(1));
-    if let (Some((chosen, set)), true) = (
-        &client_plan,
-        args.clients.is_some() && args.urls.is_empty() && args.bundled.is_none(),
-    ) {
-        return clients_only(&args, chosen, set, seed, client_timeout).await;
+    let max_time = Duration::from_secs(args.max_time.max(1));
+    if let (Some((chosen, set)), true) = (&client_plan, plan.clients_only(&args.urls)) {
+        let until = Instant::now() + max_time;
+        return super::run_clients::clients_only(&args, chosen, set, seed, client_timeout, until)
+            .await;
     }
-    // start in-process servers when no URL is given; they stop when `servers` drops
-    let mut servers = Vec::new();
-    let mut specs: Vec<(String, String)> = Vec::new();
-    // bundled SDK targets: with no URL all of them (unless --no-bundled), else those named
-    let bundled_names = match (&args.bundled, args.urls.is_empty() && !args.no_bundled) {
-        (Some(names), _) => Some(names.clone()),
-        (None, true) => Some(Vec::new()),
-        (None, false) => None,
+    // start what the plan names; in-process servers stop when `servers` drops, bundled
+    // targets when `launched` drops (by PID)
+    let started = match run_prepare::start(&plan, &args, &served_surface, &target_env).await {
+        Ok(s) => s,
+        Err(e) => return fail(&e),
     };
-    let mut bundled_notes = Vec::new();
-    let mut launched: Vec<mcpdiff::targets::Running> = Vec::new();
-    if let Some(names) = &bundled_names {
-        let all = match mcpdiff::targets::manifest::load_all(
-            &mcpdiff::targets::manifest::targets_dir(),
-        ) {
-            Ok(a) => mcpdiff::targets::manifest::of_kind(
-                a,
-                mcpdiff::targets::manifest::TargetKind::Server,
-            ),
-            Err(e) => return fail(&e),
-        };
-        let chosen = match mcpdiff::targets::manifest::select(all, names) {
-            Ok(c) => c,
-            Err(e) => return fail(&e),
-        };
-        let (up, notes) =
-            mcpdiff::targets::bring_up_with(&chosen, &target_env, &|l| eprintln!("mcpdiff: {l}"))
-                .await;
-        for n in &notes {
-            eprintln!("mcpdiff: {n}");
-        }
-        bundled_notes = notes;
-        for r in &up {
-            specs.push((r.name.clone(), r.url.clone()));
-        }
-        launched = up;
+    let run_prepare::Started {
+        servers,
+        mut specs,
+        launched,
+        mut bundled_notes,
+    } = started;
+    for u in &args.urls {
+        specs.push((u.clone(), u.clone()));
     }
-    if args.urls.is_empty() {
-        // the mutants show what a finding looks like even when no SDK could be installed
-        let default_mutants: Vec<String> = DEFAULT_MUTANTS.iter().map(|s| s.to_string()).collect();
-        let names: Vec<String> = args.mutants.clone().unwrap_or(default_mutants);
-        let mut variants = vec![("reference".to_string(), Variant::Reference)];
-        for n in names {
-            match Variant::mutant(&n) {
-                Some(v) => variants.push((format!("{}{n}", runner::disagree::MUTANT_PREFIX), v)),
-                None => {
-                    return fail(&format!(
-                        "unknown mutant '{n}'; `mcpdiff serve --list-mutants` lists them"
-                    ))
-                }
-            }
-        }
-        for (name, v) in variants {
-            let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
-            match serve::spawn_with(v, loopback, served_surface.clone()).await {
-                Ok(s) => {
-                    specs.push((name, s.url.clone()));
-                    servers.push(s);
-                }
-                Err(e) => return fail(&format!("cannot start the in-process {name}: {e}")),
-            }
-        }
-        eprintln!(
-            "mcpdiff: no URL given; testing {} bundled SDK target(s), the in-process reference \
-             server and {} mutant(s) (pass URLs to test your own endpoints)",
-            launched.len(),
-            specs.len() - 1 - launched.len()
-        );
-    } else {
-        for u in &args.urls {
-            specs.push((u.clone(), u.clone()));
-        }
+    if specs.is_empty() && client_plan.is_none() {
+        return fail("nothing to test: no bundled target came up");
     }
 
+    // --max-time starts here: set-up (installing and starting bundled targets) is done
+    let began = Instant::now();
+    let end = began + max_time;
+    let total = Duration::from_millis(args.timeout_ms.unwrap_or(5000).max(100));
+    let defaults = Limits::default();
     let limits = Limits {
-        total: Duration::from_millis(args.timeout_ms.max(100)),
-        ..Limits::default()
+        total,
+        // an SSE stream gets the whole --timeout-ms when it is given, else the default cap
+        sse_max_time: if args.timeout_ms.is_some() {
+            total
+        } else {
+            defaults.sse_max_time.min(total)
+        },
+        ..defaults
     };
     let client = Client::with_credentials(limits, creds.clone());
+    // discovery gets at most half of the run
+    let prepared = run_prepare::prepare_all(
+        &specs,
+        &client,
+        &args.allow_tools,
+        toolset.as_ref(),
+        &args.urls,
+        began + max_time / 2,
+    )
+    .await;
     let mut targets = Vec::new();
     let mut all_loopback = true;
     let mut revisions = Vec::new();
     let mut published = Vec::new();
-    for (name, url) in &specs {
-        match runner::prepare::prepare(name, url, &client, &args.allow_tools).await {
-            Ok(t) => {
-                all_loopback &= t.loopback;
-                // which era the target speaks: evidence for the review (runner::revision)
-                let s = t.target.sender.clone();
-                let send = |c| runner::Sender::send(&s, c);
-                let rev = runner::revision::probe(&t.target.surface.endpoint, send).await;
-                let mut target = t.target;
-                // only the endpoints the user named are theirs to call protected
-                target.surface.protected &= args.urls.contains(url);
-                if rev.verdict == runner::revision::RevisionVerdict::DualEra {
-                    // rules addressed to servers that support only this revision step aside
-                    target.surface.legacy_era = true;
-                    target.gen_surface.legacy_era = true;
-                    target.notes.push(
-                        "answers the legacy initialize handshake too: judged as dual-era".into(),
-                    );
-                }
-                // the origin's server card, the way the public scanner reads it (issue 8)
-                let card_opts = mcpdiff::card::ScanOptions {
-                    timeout: Duration::from_secs(2),
-                    truth: false,
-                    catalog: false,
-                    credentials: creds.clone(),
-                    ..Default::default()
-                };
-                match mcpdiff::card::scan(url, &card_opts).await {
-                    Ok(c) => {
-                        let fix = c.fix.map(|f| format!("; ship: {f}")).unwrap_or_default();
-                        target.notes.push(format!(
-                            "server card: {} ({}){fix}",
-                            c.verdict.as_str(),
-                            c.detail
-                        ));
-                    }
-                    Err(e) => target.notes.push(format!("server card: not scanned ({e})")),
-                }
-                revisions.push(rev);
-                // what the target made of the tool set it was asked to load
-                published.push(
-                    toolset
-                        .as_ref()
-                        .map(|set| set.compare_published(&target.surface.tools)),
-                );
-                targets.push(target);
+    let mut untested = Vec::new();
+    for p in prepared {
+        match p {
+            Ok(r) => {
+                all_loopback &= r.loopback;
+                revisions.push(r.revision);
+                published.push(r.published);
+                targets.push(r.target);
             }
             // a bundled SDK that died after start-up is a note, not a failed run
-            Err(e) if launched.iter().any(|r| &r.name == name) => {
-                bundled_notes.push(format!("bundled target skipped: {name}: {e}"));
+            Err(u) if launched.iter().any(|r| r.name == u.name) => {
+                bundled_notes.push(format!("bundled target skipped: {}: {}", u.name, u.error));
             }
-            Err(e) => return fail(&e),
+            Err(u) => {
+                let line = format!("{} not tested: {}", u.name, u.error);
+                eprintln!("mcpdiff: {}", mcpdiff::secrets::redact(&line));
+                untested.push(u);
+            }
         }
     }
-    if targets.is_empty() {
-        return fail("no target left to test");
-    }
     let rate = args.rate.or(if all_loopback { None } else { Some(20.0) });
+    // the client matrix, when planned, keeps a third of what is left
+    let left = end.saturating_duration_since(Instant::now());
+    let matrix_time = if client_plan.is_some() {
+        left * 2 / 3
+    } else {
+        left
+    };
     let cfg = RunConfig {
         cases: args.cases,
         seed,
-        max_time: Duration::from_secs(args.max_time),
+        // a second stays for the reports
+        max_time: matrix_time.saturating_sub(Duration::from_secs(1)),
         rate,
         concurrency: args.concurrency.max(1),
         shrink: ShrinkBudget {
             max_requests: args.shrink_budget,
             max_time: Duration::from_secs(10),
             max_time_per_target: Duration::from_secs(60),
+            deadline: Some(end),
         },
         max_disagreements: 20,
         probes: if args.no_probes {
@@ -377,37 +338,45 @@ async fn run_async(args: Args) -> ExitCode {
                 .collect()
         },
     };
-    eprintln!(
-        "mcpdiff: {} target(s), {} cases, seed {seed}{}",
-        targets.len(),
-        cfg.cases,
-        rate.map(|r| format!(", at most {r} requests/s"))
-            .unwrap_or_default()
-    );
-    let bar = indicatif::ProgressBar::new(cfg.cases);
-    if args.quiet {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} {msg:10} [{bar:40}] {pos}/{len} cases {per_sec} eta {eta}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    let generator = PropsGenerator::default();
-    let progress = Bar(bar.clone());
-    // Ctrl-C: stop the bundled targets (dropping `launched` kills them by PID) and give up
-    let mut result = tokio::select! {
-        r = runner::run(targets, &generator, &cfg, &progress) => r,
-        _ = tokio::signal::ctrl_c() => {
-            bar.finish_and_clear();
-            drop(launched);
-            return fail("interrupted; bundled targets stopped");
+    let result = if targets.is_empty() {
+        runner::RunResult::empty(began.elapsed())
+    } else {
+        eprintln!(
+            "mcpdiff: {} target(s), {} cases, seed {seed}{}",
+            targets.len(),
+            cfg.cases,
+            rate.map(|r| format!(", at most {r} requests/s"))
+                .unwrap_or_default()
+        );
+        let bar = indicatif::ProgressBar::new(cfg.cases);
+        if args.quiet {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
         }
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} {msg:10} [{bar:40}] {pos}/{len} cases {per_sec} eta {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        let generator = PropsGenerator::default();
+        let progress = Bar(bar.clone());
+        // Ctrl-C: stop the bundled targets (dropping `launched` kills them by PID) and give up
+        let mut result = tokio::select! {
+            r = runner::run(targets, &generator, &cfg, &progress) => r,
+            _ = tokio::signal::ctrl_c() => {
+                bar.finish_and_clear();
+                drop(launched);
+                return fail("interrupted; bundled targets stopped");
+            }
+        };
+        bar.finish_and_clear();
+        // protected targets: the authorization probe family (AUTH-* rules), within --max-time
+        let probing = mcpdiff::auth::after_run(&client, &mut result);
+        if tokio::time::timeout_at(end.into(), probing).await.is_err() {
+            eprintln!("mcpdiff: authorization probes cut short by --max-time");
+        }
+        result
     };
-    bar.finish_and_clear();
-    // protected targets: the authorization probe family (AUTH-* rules, issue 15)
-    mcpdiff::auth::after_run(&client, &mut result).await;
     for s in servers {
         s.shutdown().await;
     }
@@ -440,6 +409,10 @@ async fn run_async(args: Args) -> ExitCode {
             .find(|(n, _)| n == &t.name)
             .map(|(_, v)| v.clone());
     }
+    for u in &untested {
+        rep.targets
+            .push(undetermined::untested(&u.name, &u.url, u.reason, &u.error));
+    }
     for n in &bundled_notes {
         println!("note: {n}");
     }
@@ -449,7 +422,8 @@ async fn run_async(args: Args) -> ExitCode {
     );
     if let Some((chosen, set)) = &client_plan {
         rep.clients =
-            super::run_clients::run(chosen, set, client_timeout, args.client_shrink_runs).await;
+            super::run_clients::run(chosen, set, client_timeout, end, args.client_shrink_runs)
+                .await;
     }
     if let Some(dir) = &args.save_corpus {
         match mcpdiff::corpus::save_run(dir, &result, seed) {
@@ -468,68 +442,17 @@ async fn run_async(args: Args) -> ExitCode {
             k.target, k.rule
         );
     }
-    if let Err(e) = write_reports(&rep, &args) {
+    if let Err(e) = super::run_clients::write_reports(&rep, &args) {
         return fail(&e);
+    }
+    if !untested.is_empty() {
+        // the run could not be done for every target: the report says which and why
+        let names: Vec<&str> = untested.iter().map(|u| u.name.as_str()).collect();
+        return fail(&format!("not tested: {}", names.join(", ")));
     }
     if rep.targets.iter().any(|t| t.blocking) || super::run_clients::blocking(&rep.clients) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
-}
-
-/// `run --clients` with no URL and no `--bundled`: only the client matrix, in the same JSON
-/// shape (no server targets).
-async fn clients_only(
-    args: &Args,
-    chosen: &[mcpdiff::targets::Manifest],
-    set: &mcpdiff_oracle::toolset::ToolSet,
-    seed: u64,
-    timeout: Duration,
-) -> ExitCode {
-    let started = std::time::Instant::now();
-    let rows = super::run_clients::run(chosen, set, timeout, args.client_shrink_runs).await;
-    if let Some(dir) = &args.save_corpus {
-        if let Err(e) = super::run_clients::save_corpus(dir, &rows, seed) {
-            return e;
-        }
-    }
-    let rep = report::RunReport {
-        schema: report::json::SCHEMA.to_string(),
-        mcpdiff_version: env!("CARGO_PKG_VERSION").to_string(),
-        seed,
-        stats: report::json::Stats {
-            cases: 0,
-            requests: 0,
-            seconds: started.elapsed().as_secs_f64(),
-            cases_per_second: 0.0,
-            stopped_by_time: false,
-            disagreements_total: 0,
-        },
-        targets: Vec::new(),
-        disagreements: Vec::new(),
-        baseline_stale: Vec::new(),
-        clients: rows,
-    };
-    if let Err(e) = write_reports(&rep, args) {
-        return fail(&e);
-    }
-    if super::run_clients::blocking(&rep.clients) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// `--json` and the other report files of `args`. The findings are on the terminal already
-/// when this fails, so nothing is lost.
-fn write_reports(rep: &report::RunReport, args: &Args) -> Result<(), String> {
-    if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(rep)
-            .map_err(|e| format!("cannot serialize the result: {e}"))?;
-        mcpdiff::secrets::write(path, &text)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        eprintln!("mcpdiff: wrote {}", path.display());
-    }
-    super::report::write_outputs(rep, &args.out)
 }

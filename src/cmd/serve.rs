@@ -1,7 +1,7 @@
 //! `mcpdiff serve`: run the reference server, a mutant or the null server on loopback until
 //! Ctrl-C / SIGTERM.
 
-use mcpdiff::serve::{spawn_protected, tools, Variant};
+use mcpdiff::serve::{slow, spawn_full, tools, Variant};
 use mcpdiff_oracle::reference::{AUTH_MUTANTS, MUTANTS};
 use mcpdiff_oracle::{fixture, Surface};
 use std::net::{IpAddr, SocketAddr};
@@ -25,6 +25,15 @@ pub struct Args {
     /// ones included; each answers with its arguments.
     #[arg(long, value_name = "FILE")]
     tools: Option<std::path::PathBuf>,
+    /// Also publish `slow_tool`, which answers after this many ms on an SSE stream (progress
+    /// notifications meanwhile when asked for): a conformant slow tool, to try
+    /// `run --timeout-ms` and `--max-time` on.
+    #[arg(long, value_name = "MS")]
+    slow_tool_ms: Option<u64>,
+    /// Misbehave: `sse-forever` answers every request with a 200 SSE stream that never
+    /// carries the response (keep-alive traffic until the client goes away).
+    #[arg(long, value_name = "MODE")]
+    hostile: Option<Hostile>,
     /// Serve as an OAuth protected resource: only `Authorization: Bearer TOKEN` is served,
     /// anything else gets 401 with `WWW-Authenticate: Bearer resource_metadata=...`, and the
     /// protected-resource metadata is served at /.well-known/oauth-protected-resource/mcp.
@@ -37,6 +46,13 @@ pub struct Args {
     /// Print the mutants (NAME  RULE-ID  description) and exit.
     #[arg(long)]
     list_mutants: bool,
+}
+
+/// `serve --hostile` modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Hostile {
+    /// Every answered request gets a 200 SSE stream that never ends.
+    SseForever,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -76,6 +92,14 @@ pub fn run(args: Args) -> ExitCode {
             }
         },
     };
+    let surface = match args.slow_tool_ms {
+        Some(_) => slow::with_slow_tool(surface),
+        None => surface,
+    };
+    let extras = slow::Extras {
+        slow_tool_ms: args.slow_tool_ms,
+        sse_forever: args.hostile == Some(Hostile::SseForever),
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -104,6 +128,7 @@ pub fn run(args: Args) -> ExitCode {
         SocketAddr::new(args.host, args.port),
         surface,
         auth,
+        extras,
     ));
     // detached keep-alive tasks may sit in a 15 s sleep: do not wait for them on exit
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
@@ -115,6 +140,7 @@ async fn serve(
     addr: SocketAddr,
     surface: Surface,
     auth: Option<(String, Option<String>)>,
+    extras: slow::Extras,
 ) -> ExitCode {
     let tools = surface.tools.len();
     let protected = if auth.is_some() {
@@ -122,15 +148,22 @@ async fn serve(
     } else {
         ""
     };
-    let server = match spawn_protected(variant, addr, surface, auth).await {
+    let server = match spawn_full(variant, addr, surface, auth, extras).await {
         Ok(s) => s,
         Err(e) => {
             eprintln!("mcpdiff: cannot listen on {addr}: {e}");
             return ExitCode::FAILURE;
         }
     };
+    let mut how = String::new();
+    if let Some(ms) = extras.slow_tool_ms {
+        how.push_str(&format!("; {} answers after {ms} ms", slow::SLOW_TOOL));
+    }
+    if extras.sse_forever {
+        how.push_str("; hostile: every answer is an SSE stream that never ends");
+    }
     println!(
-        "mcpdiff: serving {} at {} ({tools} tools{protected})",
+        "mcpdiff: serving {} at {} ({tools} tools{protected}{how})",
         variant.label(),
         server.url
     );

@@ -204,6 +204,9 @@ fn summary(o: &mut String, r: &RunReport) {
             esc(&t.name),
             esc(&review::score_line(t))
         );
+        for l in super::undetermined::lines(t) {
+            let _ = writeln!(o, "<p class=\"muted\">{}: {}</p>", esc(&t.name), esc(&l));
+        }
     }
 }
 
@@ -323,7 +326,7 @@ fn finding(o: &mut String, ti: usize, t: &TargetReport, f: &FindingReport) {
          <p><b>Spec:</b> <code>{}</code></p><blockquote>{}</blockquote>\
          <p><b>Why it matters:</b> {}</p>\
          <p><b>Expected vs observed</b> ({} generated case(s) broke it):</p>{}{}\
-         <p><b>Minimized case</b> ({} → {} bytes):</p><pre>{}</pre>\
+         <p><b>Minimized case</b> ({} → {} bytes{}):</p><pre>{}</pre>\
          <p><b>Reproduce:</b></p><pre>{}</pre>\
          <details><summary>Full observation</summary><pre>{}</pre></details></div>",
         anchor(ti, &f.rule),
@@ -344,6 +347,7 @@ fn finding(o: &mut String, ti: usize, t: &TargetReport, f: &FindingReport) {
         )),
         f.original_size,
         f.shrunk_size,
+        super::undetermined::shrink_note(f),
         esc(&case_text(&f.case)),
         esc(&f.reproducer),
         esc(&obs)

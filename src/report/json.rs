@@ -61,6 +61,13 @@ pub struct TargetReport {
     /// tools it published, refused or rewrote). Absent without `--tools`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub toolset: Option<mcpdiff_oracle::toolset::PublishedCheck>,
+    /// Answers that decided nothing, per reason (`report::undetermined`): never a finding,
+    /// never a pass. For a target that could not be tested, its only entry.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub undetermined: Vec<super::undetermined::UndeterminedReport>,
+    /// Tools whose calls keep running into the per-case limit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slow_tools: Vec<super::undetermined::SlowToolReport>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -85,6 +92,9 @@ pub struct FindingReport {
     /// Known in the baseline: reported, but does not fail the run.
     #[serde(default)]
     pub baselined: bool,
+    /// The shrink ran out of budget or of `--max-time`: `case` is the smallest it reached.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shrink_cut_short: bool,
     /// The target's answer to the original (unshrunk) case, in words. Empty in reports
     /// written before it was recorded.
     #[serde(default)]
@@ -259,6 +269,7 @@ pub fn build(
                 original_size: crate::runner::shrink::size(&f.original),
                 shrunk_size: crate::runner::shrink::size(&f.case),
                 baselined: baseline.knows(&t.name, &t.url, f.rule.0),
+                shrink_cut_short: f.cut_short,
                 original_observed: f.original_observation.summary(),
                 original_case: Some(f.original.clone()),
                 original_observation: Some(f.original_observation.clone()),
@@ -281,9 +292,16 @@ pub fn build(
             .filter(|(_, c)| c.failed == 0)
             .map(|(r, _)| r.0.to_string())
             .collect();
+        let (undetermined, slow_tools) = super::undetermined::of_tally(&t.tally);
+        let open = |r: &RuleId| {
+            t.tally
+                .undetermined
+                .values()
+                .any(|u| u.rules.contains_key(r))
+        };
         let not_observed = JUDGED_IDS
             .iter()
-            .filter(|r| !t.tally.rules.contains_key(r))
+            .filter(|r| !t.tally.rules.contains_key(r) && !open(r))
             .map(|r| NotObserved {
                 rule: r.0.to_string(),
                 level: level_of(*r).as_str().to_string(),
@@ -327,6 +345,8 @@ pub fn build(
             revision: None,
             // filled by `cmd::run` with `--tools`
             toolset: None,
+            undetermined,
+            slow_tools,
         });
     }
     let found: Vec<(String, String, String)> = targets

@@ -47,7 +47,7 @@ fn detail(t: &TargetReport, f: &FindingReport) -> String {
     let (family, why) = why_it_matters(&f.rule);
     format!(
         "{} {} ({family}) on {} {}\nspec: {}\n\"{}\"\nwhy it matters: {why}\nexpected: {}\nobserved: {}\n{}\
-         cases: {} (minimized {} -> {} bytes)\nreproduce:\n{}\nminimized case:\n{}\n",
+         cases: {} (minimized {} -> {} bytes{})\nreproduce:\n{}\nminimized case:\n{}\n",
         f.level,
         f.rule,
         t.name,
@@ -61,6 +61,7 @@ fn detail(t: &TargetReport, f: &FindingReport) -> String {
         f.count,
         f.original_size,
         f.shrunk_size,
+        super::undetermined::shrink_note(f),
         f.reproducer,
         case_text(&f.case)
     )
@@ -98,6 +99,9 @@ fn outcome(t: &TargetReport, rule: &str, strict: bool) -> Outcome {
                 detail(t, f)
             ))
         }
+        (Cell::Undetermined, _) => Outcome::Skip(
+            super::undetermined::rule_reason(t, rule).unwrap_or_else(|| "not determined".into()),
+        ),
         (Cell::NotObserved, _) => Outcome::Skip(
             t.not_observed
                 .iter()

@@ -159,6 +159,9 @@ fn target(out: &mut String, t: &TargetReport) {
     for n in &t.notes {
         let _ = writeln!(out, "> note: {n}");
     }
+    for l in super::undetermined::lines(t) {
+        let _ = writeln!(out, "> {l}");
+    }
 
     let _ = writeln!(out, "\n### {}\n", SECTIONS[0]);
     let _ = writeln!(
@@ -305,10 +308,11 @@ fn finding(out: &mut String, f: &FindingReport) {
     }
     let _ = writeln!(
         out,
-        "- **Cases:** {} generated case(s) broke it; minimized {} → {} bytes{}\n",
+        "- **Cases:** {} generated case(s) broke it; minimized {} → {} bytes{}{}\n",
         f.count,
         f.original_size,
         f.shrunk_size,
+        super::undetermined::shrink_note(f),
         if f.baselined {
             "; known in the baseline (does not fail the run)"
         } else {

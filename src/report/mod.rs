@@ -10,5 +10,6 @@ pub mod junit;
 pub mod markdown;
 pub mod review;
 pub mod terminal;
+pub mod undetermined;
 
 pub use json::{build, RunReport};

@@ -135,6 +135,8 @@ pub enum Cell {
     ShouldFail,
     /// A MAY rule departed from (tallied only).
     MayFail,
+    /// Only answers that decided nothing (timed out, unauthorized, unreachable).
+    Undetermined,
     /// A rule whose sentence has no RFC 2119 keyword departed from (shown, never scored).
     Observed,
     NotObserved,
@@ -150,6 +152,7 @@ impl Cell {
             Cell::MustFail => ("MUST fail", "must"),
             Cell::ShouldFail => ("SHOULD fail", "should"),
             Cell::MayFail => ("MAY (tallied)", "may"),
+            Cell::Undetermined => ("not determined", "nobs"),
             Cell::Observed => ("observation", "may"),
             Cell::NotObserved => ("not observed", "nobs"),
             Cell::Absent => ("-", "absent"),
@@ -169,6 +172,8 @@ pub fn cell(t: &TargetReport, rule: &str) -> Cell {
     }
     if t.passed.iter().any(|p| p == rule) {
         Cell::Pass
+    } else if super::undetermined::rule_reason(t, rule).is_some() {
+        Cell::Undetermined
     } else if t.not_observed.iter().any(|n| n.rule == rule) {
         Cell::NotObserved
     } else {
@@ -185,7 +190,12 @@ pub fn rules_of(r: &RunReport) -> Vec<String> {
             .iter()
             .map(|f| &f.rule)
             .chain(&t.passed)
-            .chain(t.not_observed.iter().map(|n| &n.rule));
+            .chain(t.not_observed.iter().map(|n| &n.rule))
+            .chain(
+                t.undetermined
+                    .iter()
+                    .flat_map(|u| u.rules.iter().map(|r| &r.rule)),
+            );
         for id in all {
             if !ids.contains(id) {
                 ids.push(id.clone());

@@ -2,6 +2,7 @@
 //! citation, expected vs observed and a reproducer, and what was not observed.
 
 use super::json::{RunReport, TargetReport};
+use super::undetermined;
 use std::fmt::Write;
 
 /// Render the summary. `verbose` prints passed rules and every not-observed reason.
@@ -42,6 +43,13 @@ pub fn render(r: &RunReport, verbose: bool) -> String {
 }
 
 fn target(out: &mut String, t: &TargetReport, verbose: bool) {
+    if undetermined::is_untested(t) {
+        let _ = writeln!(out, "\n== {}  {}", t.name, t.url);
+        for l in undetermined::lines(t) {
+            let _ = writeln!(out, "   {l}");
+        }
+        return;
+    }
     let blocking = t
         .findings
         .iter()
@@ -72,6 +80,9 @@ fn target(out: &mut String, t: &TargetReport, verbose: bool) {
     for n in &t.notes {
         let _ = writeln!(out, "   note: {n}");
     }
+    for l in undetermined::lines(t) {
+        let _ = writeln!(out, "   {l}");
+    }
     if let Some(c) = &t.toolset {
         toolset_lines(out, c);
     }
@@ -80,7 +91,7 @@ fn target(out: &mut String, t: &TargetReport, verbose: bool) {
         let sec = if f.security { " [security]" } else { "" };
         let _ = writeln!(
             out,
-            "\n   {} {}{}{}  ({}; {} case(s))\n     spec: {}\n     \"{}\"\n     expected: {}\n     observed: {}{}\n     reproduce ({} → {} bytes):\n       {}",
+            "\n   {} {}{}{}  ({}; {} case(s))\n     spec: {}\n     \"{}\"\n     expected: {}\n     observed: {}{}\n     reproduce ({} → {} bytes{}):\n       {}",
             f.level,
             f.rule,
             sec,
@@ -95,6 +106,7 @@ fn target(out: &mut String, t: &TargetReport, verbose: bool) {
                 .map_or_else(String::new, |l| format!("\n     original: {l}")),
             f.original_size,
             f.shrunk_size,
+            undetermined::shrink_note(f),
             f.reproducer.replace('\n', "\n       ")
         );
     }

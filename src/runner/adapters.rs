@@ -3,10 +3,11 @@
 //! `CaseGen` compiled per surface).
 
 use super::{CaseSource, Generator, Sender};
-use crate::transport::{Client, Endpoint};
+use crate::transport::{Client, Endpoint, Limits};
 use mcpdiff_oracle::{Case, Observation, Surface};
 use mcpdiff_props::gen::CaseGen;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The transport client bound to one endpoint.
 #[derive(Clone)]
@@ -22,6 +23,19 @@ impl Sender for NetSender {
 
     async fn send_ref(&self, case: &Case) -> Observation {
         self.client.send(case, &self.endpoint).await
+    }
+
+    /// A fresh connection under the same limits stretched to `limit` (SSE included).
+    async fn send_patient(&self, case: Case, limit: Duration) -> Observation {
+        let limits = Limits {
+            total: limit,
+            sse_max_time: limit,
+            // a stream of progress notifications over the longer limit is not cut by count
+            sse_max_events: 10_000,
+            pool_per_endpoint: 0,
+            ..self.client.limits().clone()
+        };
+        Client::new(limits).send(&case, &self.endpoint).await
     }
 }
 

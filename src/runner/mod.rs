@@ -4,6 +4,11 @@
 //! each distinct (target, rule) problem (against that target's surface), and hand a
 //! `RunResult` to the reports.
 //!
+//! Time: `RunConfig::max_time` bounds the whole of `run`. Fuzzing stops early enough to leave
+//! a share of it to re-sending one call of each slow tool with a longer limit (to name the
+//! `--timeout-ms` that lets it finish) and to shrinking; every send after fuzzing is cut at
+//! the end of the budget, and a shrink cut short keeps the smallest case it reached.
+//!
 //! Cases are a pure function of (seed, surface, index), so the same seed gives the same
 //! cases whatever the concurrency; per rule the failing case that best isolates it (then the lowest index) is kept, so the
 //! same seed also gives the same findings against deterministic targets.
@@ -16,6 +21,7 @@ pub mod prepare;
 mod record;
 pub mod revision;
 pub mod shrink;
+mod slow;
 pub mod tally;
 mod window;
 
@@ -38,6 +44,17 @@ pub trait Sender: Clone + Send + Sync + 'static {
     /// clones; a sender that only reads the case overrides it.
     fn send_ref(&self, case: &Case) -> impl Future<Output = Observation> + Send {
         self.send(case.clone())
+    }
+
+    /// `send` with a per-case limit of `limit` instead of the sender's own (used once per
+    /// slow tool). The default ignores `limit`.
+    fn send_patient(
+        &self,
+        case: Case,
+        limit: Duration,
+    ) -> impl Future<Output = Observation> + Send {
+        let _ = limit;
+        self.send(case)
     }
 }
 
@@ -70,6 +87,7 @@ pub struct Target<S: Sender> {
 pub struct RunConfig {
     pub cases: u64,
     pub seed: u64,
+    /// The whole run: fuzzing, slow-tool probes and shrinking end within it.
     pub max_time: Duration,
     /// Requests per second across the whole run (None: unlimited).
     pub rate: Option<f64>,
@@ -98,6 +116,9 @@ pub struct ShrunkFinding {
     pub kept_original: Option<String>,
     pub count: u64,
     pub shrink_requests: usize,
+    /// The shrink ran out of its budget (requests, time, or the run's end): `case` is the
+    /// smallest case it reached, maybe not the smallest there is.
+    pub cut_short: bool,
 }
 
 /// What happened to one target.
@@ -121,6 +142,22 @@ pub struct RunResult {
     pub requests: u64,
     pub elapsed: Duration,
     pub stopped_by_time: bool,
+}
+
+impl RunResult {
+    /// A run with no target (every target was unreachable): only the elapsed time.
+    pub fn empty(elapsed: Duration) -> RunResult {
+        RunResult {
+            targets: Vec::new(),
+            probes_sent: 0,
+            disagreements: Vec::new(),
+            disagreement_total: 0,
+            cases: 0,
+            requests: 0,
+            elapsed,
+            stopped_by_time: false,
+        }
+    }
 }
 
 /// Progress callbacks (a terminal bar, or nothing).
@@ -170,7 +207,9 @@ pub async fn run<S: Sender, G: Generator>(
     progress: &dyn Progress,
 ) -> RunResult {
     let start = Instant::now();
-    let deadline = start + cfg.max_time;
+    let end = start + cfg.max_time;
+    // fuzzing leaves a fifth of the budget (at most 30 s) to the slow-tool probes and shrinking
+    let deadline = end - (cfg.max_time / 5).min(Duration::from_secs(30));
     let targets = Arc::new(targets);
     progress.phase("fuzzing");
 
@@ -242,9 +281,19 @@ pub async fn run<S: Sender, G: Generator>(
     let cases_done = record.cases;
     let mut requests = record.requests;
     let disagreements = record.disagreements;
-    let tallies = record.tallies;
+    let mut tallies = record.tallies;
+
+    progress.phase("slow tools");
+    let probes = targets
+        .iter()
+        .zip(tallies.iter_mut())
+        .map(|(t, tally)| slow::probe_slow_tools(t, tally, end));
+    requests += futures::future::join_all(probes).await.iter().sum::<u64>();
 
     progress.phase("shrinking");
+    let mut cfg = cfg.clone();
+    cfg.shrink.deadline = Some(cfg.shrink.deadline.map_or(end, |d| d.min(end)));
+    let cfg = &cfg;
     // targets shrink concurrently, each its own findings in turn (one target's requests
     // stay sequential, so a shrink never floods the server it is reducing against)
     let jobs = targets
@@ -277,29 +326,46 @@ async fn shrink_target<S: Sender>(
     let mut findings = Vec::new();
     let mut spent = 0u64;
     let started = Instant::now();
+    let end = cfg
+        .shrink
+        .deadline
+        .unwrap_or_else(|| started + cfg.max_time);
     for (rule, w) in &tally.witnesses {
         // a target that did not answer at all gains nothing from a smaller case, and every
         // candidate would cost a full time limit
-        let (case, observation, shrink_requests) =
-            if matches!(w.observation, Observation::Transport { .. })
-                || started.elapsed() >= cfg.shrink.max_time_per_target
-            {
-                (w.case.clone(), w.observation.clone(), 0)
-            } else {
-                let sender = t.sender.clone();
-                shrink::shrink(
-                    w.case.clone(),
-                    w.observation.clone(),
-                    *rule,
-                    &t.surface,
-                    cfg.shrink,
-                    |c| {
-                        let s = sender.clone();
-                        async move { s.send(c).await }
-                    },
-                )
-                .await
-            };
+        let unanswered = matches!(w.observation, Observation::Transport { .. });
+        let out_of_time =
+            started.elapsed() >= cfg.shrink.max_time_per_target || Instant::now() >= end;
+        let began = Instant::now();
+        let (case, observation, shrink_requests) = if unanswered || out_of_time {
+            (w.case.clone(), w.observation.clone(), 0)
+        } else {
+            let sender = t.sender.clone();
+            shrink::shrink(
+                w.case.clone(),
+                w.observation.clone(),
+                *rule,
+                &t.surface,
+                cfg.shrink,
+                |c| {
+                    let s = sender.clone();
+                    // the run's end cuts a send in flight too (undetermined: not reproducing)
+                    async move {
+                        tokio::time::timeout_at(end.into(), s.send(c))
+                            .await
+                            .unwrap_or(Observation::Transport {
+                                failure: mcpdiff_oracle::TransportFailure::Timeout,
+                            })
+                    }
+                },
+            )
+            .await
+        };
+        let cut_short = !unanswered
+            && (out_of_time
+                || shrink_requests >= cfg.shrink.max_requests
+                || began.elapsed() >= cfg.shrink.max_time
+                || Instant::now() >= end);
         spent += shrink_requests as u64;
         let (case, observation, kept_original) = shrink::settle(
             &t.surface,
@@ -316,6 +382,7 @@ async fn shrink_target<S: Sender>(
             kept_original,
             count: w.count,
             shrink_requests,
+            cut_short,
         });
     }
     let outcome = TargetOutcome {

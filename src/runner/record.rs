@@ -8,7 +8,7 @@
 
 use super::disagree::{answer_class, compared, Disagreement, Disagreements};
 use super::tally::Tally;
-use mcpdiff_oracle::{Case, Finding, Observation, Verdict};
+use mcpdiff_oracle::{Case, Finding, Observation, Undetermined, Verdict};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
@@ -39,9 +39,16 @@ impl Verdicts {
     }
 }
 
-/// One target's answer to a case: target index, its verdict slot, what it answered, and the
-/// rules it broke (judged against its own verdict).
-pub(crate) type Answer = (usize, usize, Observation, Vec<Finding>);
+/// One target's answer to a case: target index, its verdict slot, what it answered, the
+/// rules it broke (judged against its own verdict, settled), and whether the answer decided
+/// nothing (`Undetermined`) with how long it was waited for.
+pub(crate) type Answer = (
+    usize,
+    usize,
+    Observation,
+    Vec<Finding>,
+    (Option<Undetermined>, Duration),
+);
 
 /// Tallies per target, disagreements, counts.
 pub(crate) struct Record {
@@ -80,15 +87,20 @@ impl Record {
         verdicts: &Verdicts,
         answers: &[Answer],
         at: Duration,
+        tool: Option<&str>,
     ) {
         self.cases += 1;
         let mut clean = 0usize;
-        for (t, slot, obs, findings) in answers {
+        for (t, slot, obs, findings, (undetermined, waited)) in answers {
             self.requests += 1;
             let verdict = verdicts.get(*slot);
-            self.tallies[*t].record(index, &case, verdict, obs, findings);
+            self.tallies[*t].record(index, &case, verdict, obs, findings, *undetermined);
+            if let Some((tool, cut)) = tool.zip(super::slow::call_outcome(obs)) {
+                self.tallies[*t].note_call(tool, &case, *waited, cut);
+            }
             if findings.is_empty() {
-                clean += usize::from(self.compared[*t]);
+                // an answer that decided nothing is not compared either
+                clean += usize::from(self.compared[*t] && undetermined.is_none());
             } else {
                 self.tallies[*t].note_first_failures(verdict, findings, at);
             }
@@ -102,7 +114,7 @@ impl Record {
         let candidates = || {
             answers
                 .iter()
-                .filter(|(t, _, _, f)| f.is_empty() && compared[*t])
+                .filter(|(t, _, _, f, (u, _))| f.is_empty() && u.is_none() && compared[*t])
         };
         // one comparison per verdict the clean targets were held to
         let held: BTreeSet<usize> = candidates().map(|a| verdicts.same_as(a.1)).collect();
@@ -110,7 +122,7 @@ impl Record {
         for h in held {
             let classes: BTreeMap<String, String> = candidates()
                 .filter(|a| verdicts.same_as(a.1) == h)
-                .map(|(t, _, obs, _)| (self.names[*t].clone(), answer_class(obs)))
+                .map(|(t, _, obs, _, _)| (self.names[*t].clone(), answer_class(obs)))
                 .collect();
             let distinct: BTreeSet<&String> = classes.values().collect();
             if distinct.len() > 1 {
@@ -143,6 +155,8 @@ mod tests {
     use super::*;
     use mcpdiff_oracle::reference::{respond, to_observation, Response};
     use mcpdiff_oracle::{fixture, judge};
+
+    const OK: (Option<Undetermined>, Duration) = (None, Duration::ZERO);
 
     fn finding() -> Finding {
         Finding {
@@ -177,11 +191,18 @@ mod tests {
         let (case, verdict, result, refused) = setup();
         let mut r = record(&["a", "b", "c"]);
         let answers = vec![
-            (0, 0, result.clone(), Vec::new()),
-            (1, 0, refused.clone(), Vec::new()),
-            (2, 0, refused, vec![finding()]),
+            (0, 0, result.clone(), Vec::new(), OK),
+            (1, 0, refused.clone(), Vec::new(), OK),
+            (2, 0, refused, vec![finding()], OK),
         ];
-        r.case(3, case, &Verdicts::One(verdict), &answers, Duration::ZERO);
+        r.case(
+            3,
+            case,
+            &Verdicts::One(verdict),
+            &answers,
+            Duration::ZERO,
+            None,
+        );
         assert_eq!(r.disagreements.total, 1);
         let d = &r.disagreements.kept[0];
         assert_eq!(d.case_index, 3);
@@ -203,8 +224,18 @@ mod tests {
     fn mutants_are_not_compared() {
         let (case, verdict, result, refused) = setup();
         let mut r = record(&["reference", "mutant:x"]);
-        let answers = vec![(0, 0, result, Vec::new()), (1, 0, refused, Vec::new())];
-        r.case(0, case, &Verdicts::One(verdict), &answers, Duration::ZERO);
+        let answers = vec![
+            (0, 0, result, Vec::new(), OK),
+            (1, 0, refused, Vec::new(), OK),
+        ];
+        r.case(
+            0,
+            case,
+            &Verdicts::One(verdict),
+            &answers,
+            Duration::ZERO,
+            None,
+        );
         assert_eq!(r.disagreements.total, 0);
     }
 
@@ -218,12 +249,12 @@ mod tests {
         // a and b differ but were held to different verdicts; c shares a's verdict (slot 2
         // equals slot 0) and answers like a; d shares b's and answers like b
         let answers = vec![
-            (0, 0, result.clone(), Vec::new()),
-            (1, 1, refused.clone(), Vec::new()),
-            (2, 2, result, Vec::new()),
-            (3, 1, refused, Vec::new()),
+            (0, 0, result.clone(), Vec::new(), OK),
+            (1, 1, refused.clone(), Vec::new(), OK),
+            (2, 2, result, Vec::new(), OK),
+            (3, 1, refused, Vec::new(), OK),
         ];
-        r.case(0, case, &verdicts, &answers, Duration::ZERO);
+        r.case(0, case, &verdicts, &answers, Duration::ZERO, None);
         assert_eq!(r.disagreements.total, 0);
     }
 }

@@ -133,6 +133,8 @@ pub struct ShrinkBudget {
     /// Time all shrinks of one target may take together; findings past it keep their
     /// original case (a slow or hostile target cannot stretch a run without bound).
     pub max_time_per_target: Duration,
+    /// The run's end: no candidate is sent after it.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for ShrinkBudget {
@@ -141,6 +143,7 @@ impl Default for ShrinkBudget {
             max_requests: 200,
             max_time: Duration::from_secs(10),
             max_time_per_target: Duration::from_secs(60),
+            deadline: None,
         }
     }
 }
@@ -175,8 +178,15 @@ impl Keep {
 
     /// After sending: the target still fails the rule, with the same kind of answer.
     pub fn kept_by(&self, verdict: &Verdict, obs: &Observation) -> bool {
+        // an answer cut by a limit (or refused by the authorization layer) reproduces
+        // nothing: only what it already decided counts (issue 15)
+        let still_fails = || {
+            let mut found = check(verdict, obs);
+            mcpdiff_oracle::undetermined::settle(verdict, obs, &mut found);
+            found.iter().any(|f| f.rule == self.rule.0)
+        };
         self.plausible(verdict)
-            && check(verdict, obs).iter().any(|f| f.rule == self.rule.0)
+            && still_fails()
             && Signature::of(self.rule, verdict, obs) == self.signature
     }
 }
@@ -232,7 +242,10 @@ where
     let mut requests = 0usize;
     'outer: loop {
         for cand in candidates(&best.0) {
-            if requests >= budget.max_requests || start.elapsed() >= budget.max_time {
+            if requests >= budget.max_requests
+                || start.elapsed() >= budget.max_time
+                || budget.deadline.is_some_and(|d| Instant::now() >= d)
+            {
                 break 'outer;
             }
             let verdict = judge(&cand, surface);

@@ -1,10 +1,12 @@
 //! `Tally`: what one target did over a run, kept small. Memory grows with the number of
 //! distinct (rule) findings and exercised rules, never with the number of cases: for each
 //! rule one failing case is kept, the one that best isolates it (`Witness::key`); the
-//! shrinker reduces it later.
+//! shrinker reduces it later. Answers that decide nothing (`Undetermined`: cut by the time
+//! limit, refused by the authorization layer, no connection) are counted per reason and rule,
+//! never as a pass or a finding; tool calls are timed per tool so slow tools can be named.
 
 use mcpdiff_oracle::rules::{level_of, RuleId, Severity};
-use mcpdiff_oracle::{Answer, Case, Demand, Finding, Observation, Verdict};
+use mcpdiff_oracle::{Answer, Case, Demand, Finding, Observation, Undetermined, Verdict};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -64,6 +66,40 @@ pub struct RuleCount {
     pub failed: u64,
 }
 
+/// Cases and rules one reason left undetermined.
+#[derive(Clone, Debug, Default)]
+pub struct UndeterminedCount {
+    /// Cases that decided nothing for this reason (no finding survived the cut).
+    pub cases: u64,
+    /// Per rule: cases on which the rule was left undetermined.
+    pub rules: BTreeMap<RuleId, u64>,
+    /// The first such answer, in words (the error, the status line).
+    pub example: Option<String>,
+}
+
+/// How one tool's calls went on one target (issue 15: slow tools).
+#[derive(Clone, Debug, Default)]
+pub struct ToolTimes {
+    pub calls: u64,
+    /// Calls cut by the per-case limit before the answer was complete.
+    pub timed_out: u64,
+    /// The longest wait of a completed call.
+    pub longest_done: Duration,
+    /// The longest wait before a cut.
+    pub longest_cut: Duration,
+    /// The first call that was cut (re-sent with a longer limit after fuzzing).
+    pub cut_case: Option<Case>,
+    /// That call re-sent with a longer limit: how long it waited, and whether it finished.
+    pub patient: Option<(Duration, bool)>,
+}
+
+impl ToolTimes {
+    /// Whether the tool keeps timing out: at least half of its calls were cut.
+    pub fn is_slow(&self) -> bool {
+        self.timed_out > 0 && self.timed_out * 2 >= self.calls
+    }
+}
+
 /// Everything learned about one target.
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
@@ -74,10 +110,16 @@ pub struct Tally {
     /// When each rule first failed, measured from the start of the run (issue 7's
     /// time-to-first-finding; one entry per failed rule, so it stays small).
     pub first_failed_at: BTreeMap<RuleId, Duration>,
+    /// Undetermined answers per reason.
+    pub undetermined: BTreeMap<Undetermined, UndeterminedCount>,
+    /// Tool calls per tool name (only tracked once some call was cut; see `runner::slow`).
+    pub tools: BTreeMap<String, ToolTimes>,
 }
 
 impl Tally {
-    /// Record one judged case.
+    /// Record one judged case. With `undetermined`, only the rules in `findings` (already
+    /// settled: `mcpdiff_oracle::settle`) are judged; every other rule of the verdict counts
+    /// as undetermined, and the case too when no finding is left.
     pub fn record(
         &mut self,
         index: u64,
@@ -85,13 +127,29 @@ impl Tally {
         verdict: &Verdict,
         obs: &Observation,
         findings: &[Finding],
+        undetermined: Option<Undetermined>,
     ) {
         self.cases += 1;
         if matches!(obs, Observation::Transport { .. }) {
             self.transport_failures += 1;
         }
-        for rule in verdict.rules() {
-            self.rules.entry(rule).or_default().exercised += 1;
+        if let Some(reason) = undetermined {
+            let u = self.undetermined.entry(reason).or_default();
+            u.cases += u64::from(findings.is_empty());
+            if u.example.is_none() {
+                u.example = Some(obs.summary());
+            }
+            for rule in verdict.rules() {
+                if findings.iter().any(|f| f.rule == rule.0) {
+                    self.rules.entry(rule).or_default().exercised += 1;
+                } else {
+                    *u.rules.entry(rule).or_default() += 1;
+                }
+            }
+        } else {
+            for rule in verdict.rules() {
+                self.rules.entry(rule).or_default().exercised += 1;
+            }
         }
         for f in findings {
             let Some(rule) = verdict.rules().find(|r| r.0 == f.rule) else {
@@ -118,6 +176,22 @@ impl Tally {
                     self.witnesses.insert(rule, candidate);
                 }
             }
+        }
+    }
+
+    /// Time one run of `tool` (`slow::call_outcome`): `cut` when the answer was cut by the
+    /// per-case limit, else it finished with a result.
+    pub fn note_call(&mut self, tool: &str, case: &Case, waited: Duration, cut: bool) {
+        let t = self.tools.entry(tool.to_string()).or_default();
+        t.calls += 1;
+        if cut {
+            t.timed_out += 1;
+            t.longest_cut = t.longest_cut.max(waited);
+            if t.cut_case.is_none() {
+                t.cut_case = Some(case.clone());
+            }
+        } else {
+            t.longest_done = t.longest_done.max(waited);
         }
     }
 
@@ -207,6 +281,7 @@ mod tests {
             &verdict(&[ORIGIN_403, HDR_MISMATCH]),
             &obs,
             std::slice::from_ref(&f),
+            None,
         );
         t.record(
             2,
@@ -214,8 +289,9 @@ mod tests {
             &verdict(&[ORIGIN_403]),
             &obs,
             std::slice::from_ref(&f),
+            None,
         );
-        t.record(3, &case, &verdict(&[ORIGIN_403]), &obs, &[f]);
+        t.record(3, &case, &verdict(&[ORIGIN_403]), &obs, &[f], None);
         let w = &t.witnesses[&ORIGIN_403];
         assert_eq!((w.index, w.defects, w.count), (2, 0, 3));
     }

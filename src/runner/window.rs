@@ -2,7 +2,9 @@
 //! one counter, and each generates its case, sends it to every target of the case's group,
 //! judges it while the answers are on their way (once per distinct surface of the group:
 //! once in the common case), checks every answer against its own target's verdict, and
-//! records the result (`Record`, one short lock per case).
+//! settles answers cut by a limit (`mcpdiff_oracle::settle`: not determined, never a
+//! finding), and records the result (`Record`, one short lock per case). Calls of tools that
+//! keep timing out are thinned (`slow.rs`).
 //!
 //! Why workers and not a task per case: a spawned task, a cloned group list and a cloned
 //! case per request were a measurable share of the client's CPU (issue 7 profile), and
@@ -11,8 +13,10 @@
 
 use super::group::Group;
 use super::record::{Record, Verdicts};
+use super::slow::{call_outcome, tool_of, SlowTools};
 use super::{CaseSource, Pacer, Sender, Target};
-use mcpdiff_oracle::{check, judge, Case};
+use mcpdiff_oracle::undetermined::is_cut;
+use mcpdiff_oracle::{check, judge, settle, Case};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -37,6 +41,10 @@ pub(crate) struct Shared<S: Sender, C: CaseSource> {
     pub record: Mutex<Record>,
     /// Cases recorded so far (read by the progress display without the lock).
     pub done: AtomicU64,
+    /// Calls per tool, for thinning the ones that keep timing out.
+    pub slow: SlowTools,
+    /// Indices skipped as calls of a slow tool: the run takes as many more (up to `total`).
+    skipped: AtomicU64,
     next: AtomicU64,
 }
 
@@ -66,6 +74,8 @@ impl<S: Sender, C: CaseSource> Shared<S, C> {
             pacer,
             record: Mutex::new(record),
             done: AtomicU64::new(0),
+            slow: SlowTools::default(),
+            skipped: AtomicU64::new(0),
             next: AtomicU64::new(0),
         }
     }
@@ -76,7 +86,8 @@ impl<S: Sender, C: CaseSource> Shared<S, C> {
             return None;
         }
         let i = self.next.fetch_add(1, Ordering::Relaxed);
-        (i < self.total).then_some(i)
+        let extra = self.skipped.load(Ordering::Relaxed).min(self.total);
+        (i < self.total + extra).then_some(i)
     }
 
     /// The group and case of run index `index`: a probe, or generated case `index - probes`
@@ -96,10 +107,17 @@ impl<S: Sender, C: CaseSource> Shared<S, C> {
 pub(crate) async fn worker<S: Sender, C: CaseSource>(shared: Arc<Shared<S, C>>) {
     while let Some(index) = shared.take() {
         // a generator or oracle bug loses its case, never the worker (and so the run)
-        let Ok((group, case)) = catch_unwind(AssertUnwindSafe(|| shared.case(index))) else {
+        let Ok((group_index, case)) = catch_unwind(AssertUnwindSafe(|| shared.case(index))) else {
             continue;
         };
-        let group = &shared.groups[group];
+        let mut tool: Option<String> = shared.slow.active().then(|| tool_of(&case)).flatten();
+        if let Some(t) = &tool {
+            if !shared.slow.keep(group_index, t, shared.seed, index) {
+                shared.skipped.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+        }
+        let group = &shared.groups[group_index];
         let targets = &shared.targets;
         // every target of the group at once: one slow target (an open SSE stream, a hung
         // server) costs the case its time limit once, not once per target
@@ -108,7 +126,9 @@ pub(crate) async fn worker<S: Sender, C: CaseSource>(shared: Arc<Shared<S, C>>) 
             let pacer = &shared.pacer;
             async move {
                 pacer.wait().await;
-                targets[t].sender.send_ref(case).await
+                let sent = Instant::now();
+                let obs = targets[t].sender.send_ref(case).await;
+                (obs, sent.elapsed())
             }
         });
         // the sends go first (their first poll writes the requests), then the verdicts are
@@ -128,17 +148,30 @@ pub(crate) async fn worker<S: Sender, C: CaseSource>(shared: Arc<Shared<S, C>>) 
             answers
                 .into_iter()
                 .zip(group.members.iter().zip(&group.slots))
-                .map(|(obs, (&t, &slot))| {
-                    let findings = check(verdicts.get(slot), &obs);
-                    (t, slot, obs, findings)
+                .map(|((obs, waited), (&t, &slot))| {
+                    let verdict = verdicts.get(slot);
+                    let mut findings = check(verdict, &obs);
+                    let undetermined = settle(verdict, &obs, &mut findings);
+                    (t, slot, obs, findings, (undetermined, waited))
                 })
                 .collect::<Vec<_>>()
         }));
         let Ok(answers) = checked else { continue };
+        if tool.is_none() && answers.iter().any(|a| is_cut(&a.2)) {
+            tool = tool_of(&case);
+        }
+        // only declared tools: a made-up name says nothing about any tool's speed
+        let declared = |t: &String| targets[group.members[0]].surface.tool(t).is_some();
+        let tool = tool.filter(declared);
+        if let Some(t) = &tool {
+            for cut in answers.iter().filter_map(|a| call_outcome(&a.2)) {
+                shared.slow.note(group_index, t, cut);
+            }
+        }
         let at = shared.start.elapsed();
         // a panic while recording poisons the lock; the record itself stays usable
         let mut record = shared.record.lock().unwrap_or_else(|p| p.into_inner());
-        record.case(index, case, &verdicts, &answers, at);
+        record.case(index, case, &verdicts, &answers, at, tool.as_deref());
         drop(record);
         shared.done.fetch_add(1, Ordering::Relaxed);
     }

@@ -40,6 +40,8 @@ pub(crate) struct State {
     pub surface: Surface,
     /// `serve --auth`: the guard in front of the endpoint and the metadata it serves.
     pub auth: Option<AuthConfig>,
+    /// Slow or hostile timing (`slow.rs`; none by default).
+    pub extras: super::slow::Extras,
 }
 
 /// Serve one connection until the client closes it (errors end the connection only).
@@ -114,7 +116,13 @@ async fn handle(
     {
         return Ok(write(refusal));
     }
-    Ok(write(state.variant.respond(&case, &state.surface)))
+    let resp = state.variant.respond(&case, &state.surface);
+    if let Some((head, stream)) = super::slow::intercept(&state.extras, &case, &resp) {
+        let mut r = write(head);
+        *r.body_mut() = stream.boxed_unsync();
+        return Ok(r);
+    }
+    Ok(write(resp))
 }
 
 /// The canonical spelling of a (lowercased) header name: `MCP-Protocol-Version`,

@@ -4,6 +4,7 @@
 //! bytes (`http.rs`), streaming SSE, and shutting down.
 
 mod http;
+pub mod slow;
 pub mod tools;
 
 use mcpdiff_oracle::reference::auth::AuthConfig;
@@ -97,7 +98,18 @@ pub async fn spawn_with(
     addr: SocketAddr,
     surface: Surface,
 ) -> io::Result<RunningServer> {
-    spawn_protected(variant, addr, surface, None).await
+    spawn_full(variant, addr, surface, None, slow::Extras::default()).await
+}
+
+/// Like [`spawn_with`], with slow or hostile timing (`slow.rs`). With `slow_tool_ms`, pass a
+/// surface that publishes the slow tool (`slow::with_slow_tool`).
+pub async fn spawn_custom(
+    variant: Variant,
+    addr: SocketAddr,
+    surface: Surface,
+    extras: slow::Extras,
+) -> io::Result<RunningServer> {
+    spawn_full(variant, addr, surface, None, extras).await
 }
 
 /// `serve --auth TOKEN [--foreign-token F]`: the reference (or an auth mutant) as a
@@ -109,6 +121,18 @@ pub async fn spawn_protected(
     addr: SocketAddr,
     surface: Surface,
     auth: Option<(String, Option<String>)>,
+) -> io::Result<RunningServer> {
+    spawn_full(variant, addr, surface, auth, slow::Extras::default()).await
+}
+
+/// The server with everything: `auth` as in [`spawn_protected`], `extras` as in
+/// [`spawn_custom`].
+pub async fn spawn_full(
+    variant: Variant,
+    addr: SocketAddr,
+    surface: Surface,
+    auth: Option<(String, Option<String>)>,
+    extras: slow::Extras,
 ) -> io::Result<RunningServer> {
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
@@ -123,6 +147,7 @@ pub async fn spawn_protected(
         variant,
         surface,
         auth,
+        extras,
     });
     let task = tokio::spawn(async move {
         let mut connections = JoinSet::new();
