@@ -12,6 +12,7 @@ pub mod client;
 pub mod client_judge;
 pub mod encoding;
 pub mod fixture;
+pub mod isolation;
 pub mod judge;
 #[cfg(any(test, feature = "judge-reference"))]
 #[doc(hidden)]
