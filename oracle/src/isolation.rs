@@ -54,7 +54,7 @@ pub fn decide(v: &Verdict) -> Decision {
             .all(|(_, s)| holds(s, a))
     };
     let mut d = Decision::default();
-    let mut add = |list: &mut Vec<RuleId>, r: RuleId| {
+    let add = |list: &mut Vec<RuleId>, r: RuleId| {
         if !list.contains(&r) {
             list.push(r);
         }

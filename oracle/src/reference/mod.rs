@@ -15,6 +15,7 @@ mod mutants;
 mod mutate;
 mod mutate_case;
 pub mod probes;
+mod probes_isolation;
 mod response;
 
 pub use mutants::{mutant, Mutant, MUTANTS};
