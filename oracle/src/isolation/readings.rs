@@ -15,9 +15,12 @@ pub enum Reading {
     Utf8,
     /// Each byte is the code point of the same value.
     Latin1,
+    /// Bytes outside visible ASCII, space and HTAB dropped (a sanitizing layer; the
+    /// `*-non-ascii-stripped` mutants).
+    Stripped,
 }
 
-pub const READINGS: [Reading; 2] = [Reading::Utf8, Reading::Latin1];
+pub const READINGS: [Reading; 3] = [Reading::Utf8, Reading::Latin1, Reading::Stripped];
 
 impl Reading {
     /// The text the bytes read as, if they read at all.
@@ -25,6 +28,13 @@ impl Reading {
         match self {
             Reading::Utf8 => std::str::from_utf8(bytes).ok().map(str::to_string),
             Reading::Latin1 => Some(bytes.iter().map(|b| char::from(*b)).collect()),
+            Reading::Stripped => Some(
+                bytes
+                    .iter()
+                    .filter(|b| matches!(b, 0x20..=0x7e | b'\t'))
+                    .map(|b| char::from(*b))
+                    .collect(),
+            ),
         }
     }
 
@@ -36,6 +46,8 @@ impl Reading {
                 .chars()
                 .map(|c| u8::try_from(u32::from(c)).ok())
                 .collect(),
+            // many byte strings strip to one text: no inverse
+            Reading::Stripped => None,
         }
     }
 }

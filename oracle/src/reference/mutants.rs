@@ -139,6 +139,16 @@ pub static MUTANTS: &[Mutant] = &[
         "drops non-ASCII bytes from standard headers before comparing",
     ),
     m(
+        "hdr-chars-unchecked",
+        rules::HDR_INVALID_CHARS,
+        "skips the invalid-character check on Mcp-Name, comparing its bytes read as UTF-8",
+    ),
+    m(
+        "hdr-latin1",
+        rules::HDR_INVALID_CHARS,
+        "reads Mcp-Name as ISO-8859-1 (`caf\\xE9` matches `café`), no character check",
+    ),
+    m(
         "header-names-case-sensitive",
         rules::HDR_NAME_CI,
         "only recognizes canonically-cased header names",
@@ -173,6 +183,16 @@ pub static MUTANTS: &[Mutant] = &[
         "param-non-ascii-stripped",
         rules::PARAM_INVALID_CHARS,
         "drops non-ASCII bytes from Mcp-Param headers before comparing",
+    ),
+    m(
+        "param-chars-unchecked",
+        rules::PARAM_INVALID_CHARS,
+        "skips the invalid-character check on Mcp-Param headers, comparing bytes read as UTF-8",
+    ),
+    m(
+        "param-latin1",
+        rules::PARAM_INVALID_CHARS,
+        "reads Mcp-Param headers as ISO-8859-1 (`caf\\xE9` matches `café`), no character check",
     ),
     m(
         "param-optional",
