@@ -14,6 +14,7 @@
 //! of every pattern the Verdict's sets name plus a few generic ones, matched with
 //! `check::matches`, the matcher `check` itself uses.
 
+pub mod benign;
 pub mod readings;
 
 use crate::case::Case;

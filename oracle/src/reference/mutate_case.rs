@@ -179,6 +179,10 @@ pub(super) fn before(name: &str, case: &mut Case, surface: &mut Surface) -> Opti
                 ) else {
                     continue;
                 };
+                // a sentinel is decoded first: this mutant breaks only the comparison
+                let decoded = decode_header_value(&raw);
+                let raw = crate::encoding::sentinel::decoded_text(&decoded)
+                    .map_or(raw.clone(), |t| t.as_bytes().to_vec());
                 if p.kind != kind || raw == text.as_bytes() {
                     continue;
                 }
