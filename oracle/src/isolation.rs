@@ -87,6 +87,9 @@ pub fn decide(v: &Verdict) -> Decision {
     d
 }
 
+/// Selects header fields by name.
+type FieldFilter = fn(&[u8]) -> bool;
+
 /// `decide` for one case, with the character rules held to the readings real HTTP stacks
 /// apply (`readings.rs`, DEVIATIONS.md D-51): a case isolates `SHTTP-HDR-INVALID-CHARS` or
 /// `SHTTP-PARAM-INVALID-CHARS` only when, read as UTF-8, as ISO-8859-1 or with the bytes
@@ -95,7 +98,7 @@ pub fn decide(v: &Verdict) -> Decision {
 /// the character check but compares values serves it.
 pub fn decide_case(case: &Case, surface: &Surface) -> Decision {
     let mut d = decide(&judge(case, surface));
-    let char_rules: [(RuleId, fn(&[u8]) -> bool); 2] = [
+    let char_rules: [(RuleId, FieldFilter); 2] = [
         (rules::HDR_INVALID_CHARS, is_name_header),
         (rules::PARAM_INVALID_CHARS, is_param_header),
     ];
@@ -285,7 +288,11 @@ mod tests {
             c.set_header("Mcp-Name", Some(name));
             c
         };
-        let isolates = |c: &Case| decide_case(c, &s).isolated.contains(&rules::HDR_INVALID_CHARS);
+        let isolates = |c: &Case| {
+            decide_case(c, &s)
+                .isolated
+                .contains(&rules::HDR_INVALID_CHARS)
+        };
         assert!(isolates(&menu(b"caf\xe9_menu")), "ISO-8859-1 reading");
         assert!(isolates(&menu("café_menu".as_bytes())), "UTF-8 reading");
         // a sanitizing reading drops the extra bytes

@@ -11,7 +11,12 @@ fn every_judged_rule_is_isolated_by_probes_and_generated_cases() {
         .rules
         .iter()
         .filter(|r| r.probes == 0 || r.generated == 0)
-        .map(|r| format!("{} (probes {}, generated {})", r.rule, r.probes, r.generated))
+        .map(|r| {
+            format!(
+                "{} (probes {}, generated {})",
+                r.rule, r.probes, r.generated
+            )
+        })
         .collect();
     assert!(
         missing.is_empty(),

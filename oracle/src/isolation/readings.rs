@@ -97,7 +97,10 @@ mod tests {
     fn readings_round_trip() {
         assert_eq!(Reading::Latin1.read(b"caf\xe9").as_deref(), Some("café"));
         assert_eq!(Reading::Utf8.read(b"caf\xe9"), None);
-        assert_eq!(Reading::Utf8.read("café".as_bytes()).as_deref(), Some("café"));
+        assert_eq!(
+            Reading::Utf8.read("café".as_bytes()).as_deref(),
+            Some("café")
+        );
         assert_eq!(Reading::Latin1.bytes("café"), Some(b"caf\xe9".to_vec()));
         assert_eq!(Reading::Latin1.bytes("世界"), None);
         assert!(has_invalid_chars(b"a\x01b") && !has_invalid_chars(b"a\tb"));

@@ -96,10 +96,7 @@ pub fn isolation_probes(s: &Surface) -> Vec<Probe> {
         "tools/call",
         json!({"name": HEADER_TOOL, "arguments": {"region": "r", "flag": false, "query": "q"}}),
     );
-    add(
-        rules::BOOL_LOWER,
-        with(flagged, "Mcp-Param-Flag", b"FALSE"),
-    );
+    add(rules::BOOL_LOWER, with(flagged, "Mcp-Param-Flag", b"FALSE"));
     add(
         rules::HDR_VALUE_CASE,
         with(
