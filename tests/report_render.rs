@@ -65,6 +65,7 @@ fn hand_built() -> RunReport {
         resources: 0,
         resource_templates: 0,
         prompts: 0,
+        protected: false,
     };
     let bad = TargetReport {
         name: "bad<&>".into(),

@@ -6,6 +6,7 @@
 //! did ([`Observation`]) with a Verdict and returns [`Finding`]s.
 
 pub mod annotations;
+pub mod auth;
 pub mod case;
 pub mod check;
 pub mod client;

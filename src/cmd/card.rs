@@ -34,6 +34,9 @@ pub struct Args {
     /// Time limit of each request, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 5.0)]
     pub timeout: f64,
+    /// -H/--header fields sent with every request of the scan (secrets, as in `run`).
+    #[command(flatten)]
+    pub creds: super::credentials::CredentialArgs,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -41,7 +44,15 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("mcpdiff card: --timeout must be between 0 and 600 seconds");
         return ExitCode::from(2);
     }
+    let credentials = match args.creds.load() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("mcpdiff card: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let opts = ScanOptions {
+        credentials,
         max_remotes: args.max_remotes,
         timeout: Duration::from_secs_f64(args.timeout),
         ..ScanOptions::default()
@@ -65,14 +76,14 @@ pub fn run(args: Args) -> ExitCode {
     };
     if args.json {
         match serde_json::to_string_pretty(&report) {
-            Ok(text) => println!("{text}"),
+            Ok(text) => println!("{}", mcpdiff::secrets::redact(&text)),
             Err(e) => {
                 eprintln!("mcpdiff card: cannot encode the report: {e}");
                 return ExitCode::from(2);
             }
         }
     } else {
-        print!("{}", render(&report));
+        print!("{}", mcpdiff::secrets::redact(&render(&report)));
     }
     match report.verdict {
         Verdict::Pass => ExitCode::SUCCESS,

@@ -43,6 +43,9 @@ pub struct Args {
     /// Also print passing cases.
     #[arg(long)]
     pub verbose: bool,
+    /// -H/--header fields sent with every replayed case (secrets, as in `run`).
+    #[command(flatten)]
+    pub creds: super::credentials::CredentialArgs,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -109,10 +112,20 @@ async fn run_async(args: Args) -> ExitCode {
             }
         }
     }
-    let client = Client::new(Limits {
-        total: Duration::from_millis(args.timeout_ms.max(100)),
-        ..Limits::default()
-    });
+    let creds = match args.creds.load() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("mcpdiff: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let client = Client::with_credentials(
+        Limits {
+            total: Duration::from_millis(args.timeout_ms.max(100)),
+            ..Limits::default()
+        },
+        creds,
+    );
 
     let (mut entries, mut unreadable, mut drifted, mut blessed, mut blocking) = (0, 0, 0, 0, false);
     let mut client_cases = 0;

@@ -101,6 +101,9 @@ pub struct SurfaceSummary {
     pub resources: usize,
     pub resource_templates: usize,
     pub prompts: usize,
+    /// Judged as an OAuth protected resource (`AUTH-*` rules; D-70).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub protected: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -112,7 +115,8 @@ pub struct DisagreementReport {
 
 /// Rules whose findings are security findings (report section 3).
 pub fn is_security(rule: RuleId) -> bool {
-    rule == rules::ORIGIN_403
+    rules::auth::AUTH_JUDGED_IDS.contains(&rule)
+        || rule == rules::ORIGIN_403
         || [
             rules::HDR_MISMATCH,
             rules::PARAM_VALIDATE,
@@ -291,6 +295,7 @@ pub fn build(
                 resources: s.resources.len(),
                 resource_templates: s.resource_templates.len(),
                 prompts: s.prompts.len(),
+                protected: s.protected,
             },
             // filled by `cmd::run` from `runner::revision::probe`
             revision: None,

@@ -6,6 +6,7 @@
 mod http;
 pub mod tools;
 
+use mcpdiff_oracle::reference::auth::AuthConfig;
 use mcpdiff_oracle::reference::{self, Mutant, Response};
 use mcpdiff_oracle::{fixture, Case, Surface};
 use std::io;
@@ -32,6 +33,14 @@ impl Variant {
         reference::mutant(name).map(Variant::Mutant)
     }
 
+    /// The mutant name, for the auth guard.
+    pub fn mutant_name(&self) -> Option<&'static str> {
+        match self {
+            Variant::Mutant(m) => Some(m.name),
+            _ => None,
+        }
+    }
+
     /// How the startup line names it.
     pub fn label(&self) -> String {
         match self {
@@ -45,6 +54,10 @@ impl Variant {
     pub fn respond(&self, case: &Case, surface: &Surface) -> Response {
         match self {
             Variant::Reference => reference::respond(case, surface),
+            // the auth mutants differ only in the guard in front (`reference::auth`)
+            Variant::Mutant(m) if reference::is_auth_mutant(m.name) => {
+                reference::respond(case, surface)
+            }
             Variant::Mutant(m) => reference::respond_mutant(m.name, case, surface),
             Variant::Null => reference::null_response(case),
         }
@@ -84,10 +97,33 @@ pub async fn spawn_with(
     addr: SocketAddr,
     surface: Surface,
 ) -> io::Result<RunningServer> {
+    spawn_protected(variant, addr, surface, None).await
+}
+
+/// `serve --auth TOKEN [--foreign-token F]`: the reference (or an auth mutant) as a
+/// protected resource: only `Authorization: Bearer TOKEN` is served, everything else gets
+/// the 401 challenge, and the protected-resource metadata is served at its well-known URI
+/// (`mcpdiff_oracle::reference::auth`).
+pub async fn spawn_protected(
+    variant: Variant,
+    addr: SocketAddr,
+    surface: Surface,
+    auth: Option<(String, Option<String>)>,
+) -> io::Result<RunningServer> {
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     let (stop, mut stopped) = oneshot::channel();
-    let state = Arc::new(http::State { variant, surface });
+    let auth = auth.map(|(token, foreign_token)| AuthConfig {
+        token,
+        foreign_token,
+        origin: format!("http://{addr}"),
+        endpoint: surface.endpoint.clone(),
+    });
+    let state = Arc::new(http::State {
+        variant,
+        surface,
+        auth,
+    });
     let task = tokio::spawn(async move {
         let mut connections = JoinSet::new();
         loop {

@@ -4,6 +4,7 @@
 //! Files, one concept each:
 //! - `endpoint`: `Endpoint` (alias `Target`), parsed from `http://host:port/path`;
 //! - `wire`: `encode_request`, the exact request bytes (and whether they frame cleanly);
+//! - `credentials`: `Credentials`, the `--header` fields, kept as secrets;
 //! - `limits`: `Limits`, the time, size and SSE bounds of one case;
 //! - `client`: `Client`, connect / write / read / keep-alive pool / one retry;
 //! - `conn`: the deadline-bounded buffered reader and the idle-connection pool;
@@ -20,6 +21,7 @@
 mod body;
 mod client;
 mod conn;
+mod credentials;
 mod endpoint;
 mod head;
 mod limits;
@@ -34,7 +36,8 @@ mod tests;
 mod tests_conn;
 
 pub use client::{Client, Exchange};
+pub use credentials::{env_name, Credentials, Secret};
 pub use endpoint::{Endpoint, EndpointError, Target};
 pub use limits::Limits;
-pub use reproducer::{curl_command, nc_command, printf_command, reproducer};
-pub use wire::{encode_request, frames_cleanly};
+pub use reproducer::{curl_command, nc_command, printf_command, reproducer, reproducer_with};
+pub use wire::{encode_request, encode_request_with, frames_cleanly};

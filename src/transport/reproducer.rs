@@ -9,14 +9,73 @@
 //! uses only the escapes POSIX `printf` defines (`\r`, `\n`, `\\`, `%%`, `\NNN` octal), so the
 //! same `printf` also works piped into `nc` from dash.
 
+//!
+//! Secrets: a case may carry placeholders (`{{MCPDIFF_TOKEN}}`, see `Credentials`), and
+//! [`reproducer_with`] adds the run's `--header` fields as placeholders; both become shell
+//! expansions of environment variables (`"${MCPDIFF_AUTHORIZATION}"`), never values.
+
+use super::credentials::Credentials;
 use super::endpoint::Endpoint;
 use super::wire::encode_request;
+use mcpdiff_oracle::auth::{AUTHORIZATION_ENV, TOKEN_ENV};
 use mcpdiff_oracle::Case;
 
 /// The best shell reproducer for `case`: `curl` when it sends the same request, else
 /// `printf | nc` with the exact bytes.
 pub fn reproducer(case: &Case, endpoint: &Endpoint) -> String {
     curl_command(case, endpoint).unwrap_or_else(|| nc_command(case, endpoint))
+}
+
+/// [`reproducer`] of `case` as the transport sends it in a run with `creds`: each configured
+/// field the case lacks is added, its value read from the environment variable named after it.
+pub fn reproducer_with(case: &Case, endpoint: &Endpoint, creds: &Credentials) -> String {
+    let mut shown = case.clone();
+    let extra: Vec<(Vec<u8>, Vec<u8>)> = creds
+        .missing_placeholders(|n| has_field(case, n))
+        .map(|(n, p)| (n.as_bytes().to_vec(), p.into_bytes()))
+        .collect();
+    shown.headers.extend(extra);
+    reproducer(&shown, endpoint)
+}
+
+/// The next placeholder in `s` at or after `from`: (start, end, shell expansion).
+fn next_placeholder(s: &[u8], from: usize) -> Option<(usize, usize, String)> {
+    let mut i = from;
+    while i + 12 <= s.len() {
+        if s[i..].starts_with(b"{{MCPDIFF_") {
+            let close = s[i..].windows(2).position(|w| w == b"}}")? + i;
+            let name = std::str::from_utf8(&s[i + 2..close]).ok()?;
+            if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                let expansion = if name == TOKEN_ENV {
+                    // the token alone: the configured value without its scheme
+                    format!("${{{AUTHORIZATION_ENV}#* }}")
+                } else {
+                    format!("${{{name}}}")
+                };
+                return Some((i, close + 2, expansion));
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// One shell word for `s`: single-quoted, with placeholders as double-quoted expansions.
+fn shell_word(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::new();
+    let mut at = 0;
+    while let Some((start, end, exp)) = next_placeholder(b, at) {
+        if start > at {
+            out.push_str(&single_quote(&s[at..start]));
+        }
+        out.push_str(&format!("\"{exp}\""));
+        at = end;
+    }
+    if at < b.len() || out.is_empty() {
+        out.push_str(&single_quote(&s[at..]));
+    }
+    out
 }
 
 /// The exact bytes over bash's `/dev/tcp`, then the answer, for 5 s at most:
@@ -31,10 +90,24 @@ pub fn nc_command(case: &Case, endpoint: &Endpoint) -> String {
     )
 }
 
-/// A `printf` command whose output is exactly `bytes`.
+/// A `printf` command whose output is exactly `bytes` (placeholders become `%s` arguments
+/// that expand environment variables).
 pub fn printf_command(bytes: &[u8]) -> String {
     let mut out = String::from("printf '");
+    let mut args = String::new();
+    let mut skip_to = 0;
     for (i, &b) in bytes.iter().enumerate() {
+        if i < skip_to {
+            continue;
+        }
+        if b == b'{' {
+            if let Some((_, end, exp)) = next_placeholder(bytes, i).filter(|p| p.0 == i) {
+                out.push_str("%s");
+                args.push_str(&format!(" \"{exp}\""));
+                skip_to = end;
+                continue;
+            }
+        }
         match b {
             b'\r' => out.push_str("\\r"),
             b'\n' => out.push_str("\\n"),
@@ -48,6 +121,7 @@ pub fn printf_command(bytes: &[u8]) -> String {
         }
     }
     out.push('\'');
+    out.push_str(&args);
     out
 }
 
@@ -65,7 +139,7 @@ pub fn curl_command(case: &Case, endpoint: &Endpoint) -> Option<String> {
         "-g".into(),
         "-X".into(),
         case.method.clone(),
-        single_quote(&endpoint.url_for(&case.path)),
+        shell_word(&endpoint.url_for(&case.path)),
     ];
     for (name, value) in &case.headers {
         // Both are printable ASCII here (checked above), so the conversion is exact.
@@ -78,7 +152,7 @@ pub fn curl_command(case: &Case, endpoint: &Endpoint) -> Option<String> {
             format!("{name}: {value}")
         };
         args.push("-H".into());
-        args.push(single_quote(&field));
+        args.push(shell_word(&field));
     }
     // Fields curl adds by itself that the case does not carry: `Name:` suppresses them.
     for own in ["User-Agent", "Accept", "Content-Type", "Expect"] {
@@ -97,7 +171,7 @@ pub fn curl_command(case: &Case, endpoint: &Endpoint) -> Option<String> {
         prefix = format!("{} | ", printf_command(body));
         args.push("@-".into());
     } else if body.iter().all(|b| (0x20..=0x7e).contains(b)) {
-        args.push(single_quote(&String::from_utf8_lossy(body)));
+        args.push(shell_word(&String::from_utf8_lossy(body)));
     } else {
         args.push(ansi_c_quote(body));
     }
@@ -208,6 +282,29 @@ mod tests {
             String::from_utf8_lossy(&out.stderr)
         );
         Some(out.stdout)
+    }
+
+    #[test]
+    fn placeholders_become_environment_variables() {
+        let creds = Credentials::parse(&["Authorization: Bearer s3cr3t-v".into()], None).unwrap();
+        let c = Case::post("/mcp?access_token={{MCPDIFF_TOKEN}}", &[("A", "b")], "{}");
+        let r = reproducer_with(&c, &ep(), &creds);
+        assert!(!r.contains("s3cr3t"), "{r}");
+        assert!(
+            r.contains(r#"-H 'Authorization: '"${MCPDIFF_AUTHORIZATION}""#),
+            "{r}"
+        );
+        assert!(
+            r.contains(r#"'http://127.0.0.1:8080/mcp?access_token='"${MCPDIFF_AUTHORIZATION#* }""#),
+            "{r}"
+        );
+        // the raw-bytes form expands them too
+        let p = printf_command(b"Authorization: {{MCPDIFF_AUTHORIZATION}}|{{MCPDIFF_TOKEN}}%");
+        let script = format!("MCPDIFF_AUTHORIZATION='Bearer t-1'; {p}");
+        assert_eq!(
+            run("sh", &script).unwrap(),
+            b"Authorization: Bearer t-1|t-1%"
+        );
     }
 
     fn tricky_case() -> Case {
