@@ -5,7 +5,8 @@
 //!
 //! Settings are `run`'s defaults except `--cases 300` (the default 2,000 takes minutes in a
 //! debug build with fifty-odd targets) and a shrink budget of 5 requests (shrinking picks
-//! the reproducer, not which rules are reported).
+//! the reproducer, not which rules are reported). The `AUTH_MUTANTS` need a protected
+//! server (`serve --auth`), not a default run: tests/auth_run.rs holds each to its own rule.
 
 use mcpdiff::baseline::Baseline;
 use mcpdiff::report::{self, RunReport};
