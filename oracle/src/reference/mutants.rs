@@ -220,6 +220,11 @@ pub static MUTANTS: &[Mutant] = &[
         "strips `=?`/`?=` from plain values before comparing",
     ),
     m(
+        "base64-markers-any-case",
+        rules::B64_MARKERS,
+        "reads `=?BASE64?...?=` markers in any case as the sentinel",
+    ),
+    m(
         "base64-malformed-ignored",
         rules::B64_MALFORMED,
         "skips validation of headers whose sentinel does not decode",

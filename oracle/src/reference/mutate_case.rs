@@ -225,6 +225,20 @@ pub(super) fn before(name: &str, case: &mut Case, surface: &mut Surface) -> Opti
                 }
             }
         }
+        "base64-markers-any-case" => {
+            // reads `=?BASE64?...?=` (any case) as the sentinel
+            for (n, v) in case.headers.iter_mut() {
+                let t = trim_ows(v);
+                let odd = t.len() >= 11
+                    && t[..9].eq_ignore_ascii_case(b"=?base64?")
+                    && &t[..9] != b"=?base64?"
+                    && t.ends_with(b"?=");
+                if odd && (n.eq_ignore_ascii_case(b"Mcp-Name") || is_param_name(n)) {
+                    let lower = [b"=?base64?".as_slice(), &t[9..]].concat();
+                    *v = lower;
+                }
+            }
+        }
         "base64-method-decoded" => {
             if let Some(DecodedValue::Decoded(s)) =
                 one(case, "Mcp-Method").map(|r| decode_header_value(&r))
