@@ -267,13 +267,16 @@ pub fn record(t: &mut TargetOutcome, results: Vec<AuthResult>) {
                 finding,
                 count: 1,
                 index: u64::MAX,
+                defects: 0,
             },
         );
         t.findings.push(ShrunkFinding {
             rule: r.rule,
             original: r.case.clone(),
+            original_observation: r.observation.clone(),
             case: r.case,
             observation: r.observation,
+            kept_original: None,
             count: 1,
             shrink_requests: 0,
         });

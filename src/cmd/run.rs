@@ -334,9 +334,7 @@ async fn run_async(args: Args) -> ExitCode {
                             c.detail
                         ));
                     }
-                    Err(e) => target
-                        .notes
-                        .push(format!("server card: not scanned ({e:?})")),
+                    Err(e) => target.notes.push(format!("server card: not scanned ({e})")),
                 }
                 revisions.push(rev);
                 // what the target made of the tool set it was asked to load
