@@ -88,3 +88,27 @@ fn rules_survives_a_closed_pipe() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(out.status.success(), "exit {:?}: {stderr}", out.status);
 }
+
+#[test]
+fn rules_coverage_json_lists_every_judged_rule_isolated() {
+    let out = mcpdiff()
+        .args(["rules", "--coverage", "--json"])
+        .output()
+        .expect("run mcpdiff");
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let rules = v["rules"].as_array().expect("a rules array");
+    assert_eq!(rules.len(), mcpdiff_oracle::rules::JUDGED_IDS.len());
+    for r in rules {
+        assert!(r["probes"].as_u64().is_some_and(|n| n > 0), "{r}");
+        assert!(
+            r["generated_per_1000"].as_f64().is_some_and(|n| n > 0.0),
+            "{r}"
+        );
+    }
+}

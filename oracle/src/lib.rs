@@ -14,6 +14,7 @@ pub mod client_judge;
 mod describe;
 pub mod encoding;
 pub mod fixture;
+pub mod isolation;
 pub mod judge;
 #[cfg(any(test, feature = "judge-reference"))]
 #[doc(hidden)]

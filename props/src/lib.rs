@@ -2,6 +2,7 @@
 //! tool schemas) and the fixture surface they are built against. The property tests of the
 //! oracle core live in `tests/`.
 
+pub mod coverage;
 pub mod fixture;
 pub mod fuzz_props;
 pub mod gen;

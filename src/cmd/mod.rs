@@ -9,6 +9,7 @@ pub mod reference_client;
 pub mod replay;
 pub mod report;
 pub mod rules;
+pub mod rules_coverage;
 pub mod run;
 pub mod run_clients;
 pub mod run_plan;

@@ -3,7 +3,8 @@
 //! Human form: one block per rule (id, level, flags, spec section, summary), wrapped to the
 //! terminal width (`COLUMNS`, default 100). `--level` filters by keyword family, `--id` prints
 //! one rule in full (with its verbatim sentence), `--json` prints a JSON array of rule objects
-//! (`id`, `level`, `derived`, `spec`, `sentence`, `summary`, `judged`). Output goes through a
+//! (`id`, `level`, `derived`, `spec`, `sentence`, `summary`, `judged`); `--coverage` lists
+//! isolation coverage instead (`rules_coverage.rs`). Output goes through a
 //! locked stdout; a closed pipe (`mcpdiff rules | head`) ends the command quietly.
 
 use mcpdiff_oracle::rules::{Level, Rule, RULES};
@@ -21,6 +22,11 @@ pub struct Args {
     /// Print only this rule, in full (e.g. `SHTTP-HDR-ERR-32020`; case-insensitive).
     #[arg(long, value_name = "ID")]
     pub id: Option<String>,
+    /// Per judged rule, how many probes and how many generated cases per 1,000 isolate it
+    /// (it alone decides the expected answer), on the fixture surface with the default
+    /// generator (seed 1, 10,000 cases). Pure: nothing is sent.
+    #[arg(long)]
+    pub coverage: bool,
 }
 
 /// A keyword family for `--level`.
@@ -48,6 +54,9 @@ impl LevelFilter {
 }
 
 pub fn run(args: Args) -> ExitCode {
+    if args.coverage {
+        return super::rules_coverage::run(args.json);
+    }
     // `match` rather than `Option::is_none_or`, which is newer than the workspace's rust-version.
     let selected: Vec<&Rule> = RULES
         .iter()

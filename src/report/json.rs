@@ -216,6 +216,31 @@ fn why_not_observed(rule: RuleId, s: &Surface) -> String {
     "no generated case exercised it (raise --cases or --max-time)".into()
 }
 
+/// Whether a finding on the benign-input rule `rule` (witness `case`, answer `obs`) is
+/// explained by another rule: the same answer to the case without its benign inputs
+/// (`isolation::benign`, which the spec says must not change the answer) breaks a rule that
+/// `isolated` says failed alone elsewhere. A server that really trips over the benign input
+/// serves the plain case, so no such rule is isolated and the finding stays.
+fn benign_explained(
+    rule: RuleId,
+    case: &Case,
+    obs: &Observation,
+    surface: &Surface,
+    isolated: &dyn Fn(&str) -> bool,
+) -> bool {
+    use mcpdiff_oracle::isolation::benign::{without_benign, BENIGN_RULES};
+    if !BENIGN_RULES.contains(&rule) {
+        return false;
+    }
+    let plain = without_benign(case);
+    if plain == *case {
+        return false;
+    }
+    check(&judge(&plain, surface), obs)
+        .iter()
+        .any(|x| x.rule != rule.0 && isolated(&x.rule))
+}
+
 /// Build the report. `reproducer` renders a case as a shell command for a target URL.
 pub fn build(
     result: &RunResult,
@@ -239,7 +264,12 @@ pub fn build(
             // never isolated, and another rule that failed beside it was: that rule explains
             // the failure (e.g. a refused sentinel blamed also on header-name case)
             let explained = w.is_some_and(|w| w.finding.co_failing.iter().any(|r| isolated(r)));
-            if explained {
+            // a benign input's rule whose answer, judged on the case without benign inputs,
+            // breaks a rule isolated elsewhere: that rule explains it (issue 14 §1)
+            let benign_explained = w.is_some_and(|w| {
+                benign_explained(f.rule, &w.case, &w.observation, &t.surface, &isolated)
+            });
+            if explained || benign_explained {
                 continue;
             }
             let kind_of = |c: &Case, o: &Observation| {

@@ -17,6 +17,7 @@ mod mutants;
 mod mutate;
 mod mutate_case;
 pub mod probes;
+mod probes_isolation;
 mod response;
 
 pub use mutants::{is_auth_mutant, mutant, Mutant, AUTH_MUTANTS, MUTANTS};

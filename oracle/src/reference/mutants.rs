@@ -144,6 +144,16 @@ pub static MUTANTS: &[Mutant] = &[
         "drops non-ASCII bytes from standard headers before comparing",
     ),
     m(
+        "hdr-chars-unchecked",
+        rules::HDR_INVALID_CHARS,
+        "skips the invalid-character check on Mcp-Name, comparing its bytes read as UTF-8",
+    ),
+    m(
+        "hdr-latin1",
+        rules::HDR_INVALID_CHARS,
+        "reads Mcp-Name as ISO-8859-1 (`caf\\xE9` matches `café`), no character check",
+    ),
+    m(
         "header-names-case-sensitive",
         rules::HDR_NAME_CI,
         "only recognizes canonically-cased header names",
@@ -180,6 +190,16 @@ pub static MUTANTS: &[Mutant] = &[
         "drops non-ASCII bytes from Mcp-Param headers before comparing",
     ),
     m(
+        "param-chars-unchecked",
+        rules::PARAM_INVALID_CHARS,
+        "skips the invalid-character check on Mcp-Param headers, comparing bytes read as UTF-8",
+    ),
+    m(
+        "param-latin1",
+        rules::PARAM_INVALID_CHARS,
+        "reads Mcp-Param headers as ISO-8859-1 (`caf\\xE9` matches `café`), no character check",
+    ),
+    m(
         "param-optional",
         rules::PARAM_OMITTED,
         "accepts a call whose Mcp-Param header is missing",
@@ -203,6 +223,11 @@ pub static MUTANTS: &[Mutant] = &[
         "base64-markers-stripped",
         rules::B64_MARKERS,
         "strips `=?`/`?=` from plain values before comparing",
+    ),
+    m(
+        "base64-markers-any-case",
+        rules::B64_MARKERS,
+        "reads `=?BASE64?...?=` markers in any case as the sentinel",
     ),
     m(
         "base64-malformed-ignored",

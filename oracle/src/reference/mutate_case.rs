@@ -10,6 +10,7 @@ use crate::annotations::{extract, header_text, Extracted, HeaderParam, ParamKind
 use crate::case::{trim_ows, Case, HeaderField, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use crate::client::conformant_case;
 use crate::encoding::{decode_header_value, DecodedValue};
+use crate::isolation::readings::{is_name_header, is_param_header, reread, Reading};
 use crate::surface::Surface;
 use serde_json::{json, Value};
 
@@ -80,6 +81,23 @@ pub(super) fn before(name: &str, case: &mut Case, surface: &mut Surface) -> Opti
             }
         }
         "hdr-non-ascii-stripped" => strip_non_ascii(case, is_mirrored),
+        // a server that skips the character check but still compares values: it reads the
+        // bytes as UTF-8 or as ISO-8859-1 and compares that text with the body
+        "hdr-chars-unchecked" | "hdr-latin1" | "param-chars-unchecked" | "param-latin1" => {
+            let reading = if name.ends_with("latin1") {
+                Reading::Latin1
+            } else {
+                Reading::Utf8
+            };
+            let which = if name.starts_with("hdr") {
+                is_name_header
+            } else {
+                is_param_header
+            };
+            if let Some(c) = reread(case, reading, which) {
+                *case = c;
+            }
+        }
         "param-non-ascii-stripped" => strip_non_ascii(case, is_param_name),
         "header-names-case-sensitive" => case.headers.retain(|(n, _)| {
             let exact = MIRRORED.iter().any(|m| n.as_slice() == m.as_bytes());
@@ -161,6 +179,10 @@ pub(super) fn before(name: &str, case: &mut Case, surface: &mut Surface) -> Opti
                 ) else {
                     continue;
                 };
+                // a sentinel is decoded first: this mutant breaks only the comparison
+                let decoded = decode_header_value(&raw);
+                let raw = crate::encoding::sentinel::decoded_text(&decoded)
+                    .map_or(raw.clone(), |t| t.as_bytes().to_vec());
                 if p.kind != kind || raw == text.as_bytes() {
                     continue;
                 }
@@ -200,6 +222,20 @@ pub(super) fn before(name: &str, case: &mut Case, surface: &mut Surface) -> Opti
                 };
                 if let (true, Some(v)) = (hit, conformant_value(case, surface, &n)) {
                     case.set_header(&n, Some(&v));
+                }
+            }
+        }
+        "base64-markers-any-case" => {
+            // reads `=?BASE64?...?=` (any case) as the sentinel
+            for (n, v) in case.headers.iter_mut() {
+                let t = trim_ows(v);
+                let odd = t.len() >= 11
+                    && t[..9].eq_ignore_ascii_case(b"=?base64?")
+                    && &t[..9] != b"=?base64?"
+                    && t.ends_with(b"?=");
+                if odd && (n.eq_ignore_ascii_case(b"Mcp-Name") || is_param_name(n)) {
+                    let lower = [b"=?base64?".as_slice(), &t[9..]].concat();
+                    *v = lower;
                 }
             }
         }

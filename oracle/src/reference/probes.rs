@@ -368,6 +368,7 @@ pub fn probes(surface: &Surface) -> Vec<Probe> {
         rules::BOOL_LOWER,
         with(sql(flagged), "Mcp-Param-Flag", Some(b"True")),
     );
+    out.extend(super::probes_isolation::isolation_probes(s));
     out
 }
 

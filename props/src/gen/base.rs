@@ -49,6 +49,14 @@ impl BasePlan {
         let mut calls: Vec<(u32, Call)> = Vec::new();
         calls.push((2, Call::Fixed("server/discover", obj(json!({})))));
         calls.push((1, Call::Fixed("tools/list", obj(json!({})))));
+        // the message pattern every server must support (BASE-ALL-SUPPORT)
+        calls.push((
+            1,
+            Call::Fixed(
+                "subscriptions/listen",
+                obj(json!({"notifications": {"toolsListChanged": true}})),
+            ),
+        ));
         if s.capabilities.resources || !s.resources.is_empty() {
             calls.push((1, Call::Fixed("resources/list", obj(json!({})))));
             calls.push((1, Call::Fixed("resources/templates/list", obj(json!({})))));

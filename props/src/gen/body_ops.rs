@@ -3,6 +3,7 @@
 //! changed so headers no longer match, notifications, responses, batches, deep nesting,
 //! huge numbers, non-UTF-8 and trailing bytes, and bodies that are not JSON at all.
 
+use super::reading_ops::{self, Form, FORMS};
 use super::rng::{Pick, Rng};
 use mcpdiff_oracle::case::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use mcpdiff_oracle::Case;
@@ -32,10 +33,12 @@ pub enum BodyOp {
     NonUtf8,
     Truncate(usize),
     Garbage(Vec<u8>),
+    /// An isolation form of the character rules (`reading_ops`).
+    Reading(Pick, Form),
 }
 
 /// Weights of the `BodyOp` variants, in declaration order.
-const WEIGHTS: [u32; 19] = [4, 4, 2, 3, 2, 3, 2, 1, 3, 4, 6, 1, 1, 1, 1, 1, 1, 1, 1];
+const WEIGHTS: [u32; 20] = [4, 4, 2, 3, 2, 3, 2, 1, 3, 4, 6, 1, 1, 1, 1, 1, 1, 1, 1, 4];
 
 /// A body operation, weighted towards the `_meta`, id and header-mirroring defects.
 pub fn draw(r: &mut Rng) -> BodyOp {
@@ -98,10 +101,11 @@ pub fn draw(r: &mut Rng) -> BodyOp {
         15 => BodyOp::TrailingBytes(r.pick(&[b"x".as_slice(), b"\n{}", b" ", b"\0"])),
         16 => BodyOp::NonUtf8,
         17 => BodyOp::Truncate(r.below(200)),
-        _ => {
+        18 => {
             let len = r.below(48);
             BodyOp::Garbage((0..len).map(|_| r.next_u64() as u8).collect())
         }
+        _ => BodyOp::Reading(Pick(r.next_u64()), r.pick(&FORMS)),
     }
 }
 
@@ -128,6 +132,7 @@ impl BodyOp {
             BodyOp::NonUtf8 => "NonUtf8",
             BodyOp::Truncate(_) => "Truncate",
             BodyOp::Garbage(_) => "Garbage",
+            BodyOp::Reading(..) => "Reading",
         }
     }
 
@@ -256,6 +261,7 @@ pub fn apply(op: &BodyOp, case: &mut Case, body: &mut Option<Value>) {
         }
         BodyOp::Batch => *v = json!([v.clone()]),
         BodyOp::HugeNumber => set_member(v, "id", json!(1e300)),
+        BodyOp::Reading(pick, form) => reading_ops::apply(*form, *pick, case, v),
         _ => {}
     }
 }

@@ -15,6 +15,7 @@ mod args;
 mod base;
 mod body_ops;
 mod header_ops;
+mod reading_ops;
 mod render;
 pub mod rng;
 mod text;
