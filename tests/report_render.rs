@@ -96,6 +96,7 @@ fn hand_built() -> RunReport {
         surface: surface.clone(),
         revision: None,
         toolset: None,
+        tls: None,
     };
     let good = TargetReport {
         name: "good".into(),

@@ -12,4 +12,5 @@ pub mod run;
 pub mod run_clients;
 pub mod serve;
 pub mod targets;
+pub mod tls;
 pub mod toolset;

@@ -8,7 +8,7 @@ use mcpdiff::baseline::Baseline;
 use mcpdiff::report::{self, terminal};
 use mcpdiff::runner::{self, shrink::ShrinkBudget, Progress, PropsGenerator, RunConfig};
 use mcpdiff::serve::{self, Variant};
-use mcpdiff::transport::{reproducer, Client, Endpoint, Limits};
+use mcpdiff::transport::{reproducer_with, Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::probes::probes;
 use std::path::PathBuf;
@@ -33,13 +33,14 @@ const DEFAULT_MUTANTS: [&str; 4] = [
   mcpdiff run http://127.0.0.1:3000/mcp         # your endpoint
   mcpdiff run URL1 URL2 --cases 5000 --seed 7 --json r.json
   mcpdiff run URL --baseline known.toml         # known findings do not fail the run
+  mcpdiff run https://127.0.0.1:8443/mcp --cacert ca.pem   # https, private CA (or --insecure)
 
 EXIT STATUS:
   0  no MUST finding outside the baseline
   1  at least one MUST finding outside the baseline
   2  the run could not be done (bad flag, unreachable target, unwritable file)")]
 pub struct Args {
-    /// Endpoints to test (http://host:port/path). None: the in-process reference server, the
+    /// Endpoints to test (http://host:port/path or https://...). None: the in-process reference server, the
     /// mutants named by --mutants (four by default), every bundled SDK server target and
     /// every bundled client target.
     pub urls: Vec<String>,
@@ -120,6 +121,9 @@ pub struct Args {
     /// --markdown / --junit / --html / --strict (see `mcpdiff report --help`).
     #[command(flatten)]
     pub out: super::report::OutputArgs,
+    /// --cacert FILE / --insecure for https:// targets.
+    #[command(flatten)]
+    pub tls: super::tls::TlsArgs,
 }
 
 struct Bar(indicatif::ProgressBar);
@@ -159,6 +163,13 @@ async fn run_async(args: Args) -> ExitCode {
     };
     if args.cases == 0 {
         return fail("--cases must be at least 1");
+    }
+    let tls = match args.tls.build() {
+        Ok(t) => t,
+        Err(e) => return fail(&e),
+    };
+    if let Some(w) = super::tls::warning(&tls) {
+        eprintln!("mcpdiff: {w}");
     }
     // find out now, not after a long run, that a result could not be written
     if let Some(path) = &args.json {
@@ -284,7 +295,7 @@ async fn run_async(args: Args) -> ExitCode {
         total: Duration::from_millis(args.timeout_ms.max(100)),
         ..Limits::default()
     };
-    let client = Client::new(limits);
+    let client = Client::with_tls(limits, tls.clone());
     let mut targets = Vec::new();
     let mut all_loopback = true;
     let mut revisions = Vec::new();
@@ -311,6 +322,7 @@ async fn run_async(args: Args) -> ExitCode {
                     timeout: Duration::from_secs(2),
                     truth: false,
                     catalog: false,
+                    tls: tls.clone(),
                     ..Default::default()
                 };
                 match mcpdiff::card::scan(url, &card_opts).await {
@@ -411,10 +423,11 @@ async fn run_async(args: Args) -> ExitCode {
         &cfg,
         &baseline,
         &|case, url| match Endpoint::parse(url) {
-            Ok(e) => reproducer(case, &e),
+            Ok(e) => reproducer_with(case, &e, tls.options()),
             Err(_) => String::new(),
         },
     );
+    super::tls::annotate(&mut rep, &tls);
     // the runner keeps target order, so the probes line up with the report's targets
     for ((t, r), p) in rep.targets.iter_mut().zip(revisions).zip(published) {
         t.revision = Some(r);

@@ -1,13 +1,24 @@
 //! `mcpdiff serve`: run the reference server, a mutant or the null server on loopback until
 //! Ctrl-C / SIGTERM.
 
-use mcpdiff::serve::{spawn_with, tools, Variant};
+use mcpdiff::serve::{spawn_tls, tools, Variant};
 use mcpdiff_oracle::reference::MUTANTS;
 use mcpdiff_oracle::{fixture, Surface};
 use std::net::{IpAddr, SocketAddr};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
+#[command(after_help = "EXAMPLES:
+  mcpdiff serve                                 # the reference server on http://127.0.0.1:8931/mcp
+  mcpdiff serve --mutant origin-unchecked --port 0
+  mcpdiff serve --tls-cert cert.pem --tls-key key.pem --port 8443
+                                                # https://127.0.0.1:8443/mcp; then
+  mcpdiff run https://127.0.0.1:8443/mcp --cacert cert.pem   # (a self-signed cert is its own CA)
+
+A certificate for loopback, e.g.:
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 \\
+    -keyout key.pem -out cert.pem -subj /CN=localhost \\
+    -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -addext basicConstraints=critical,CA:FALSE")]
 pub struct Args {
     /// Port to listen on (0: an ephemeral port, printed at startup).
     #[arg(long, default_value_t = 8931)]
@@ -25,6 +36,12 @@ pub struct Args {
     /// ones included; each answers with its arguments.
     #[arg(long, value_name = "FILE")]
     tools: Option<std::path::PathBuf>,
+    /// Serve over HTTPS with this PEM certificate chain (leaf first); needs --tls-key.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<std::path::PathBuf>,
+    /// The PEM private key (PKCS#8, PKCS#1 or SEC1) of --tls-cert.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<std::path::PathBuf>,
     /// Print the mutants (NAME  RULE-ID  description) and exit.
     #[arg(long)]
     list_mutants: bool,
@@ -60,6 +77,16 @@ pub fn run(args: Args) -> ExitCode {
             }
         },
     };
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => match mcpdiff::serve::tls::server_config(cert, key) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("mcpdiff: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        _ => None,
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -74,15 +101,21 @@ pub fn run(args: Args) -> ExitCode {
         variant,
         SocketAddr::new(args.host, args.port),
         surface,
+        tls,
     ));
     // detached keep-alive tasks may sit in a 15 s sleep: do not wait for them on exit
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     code
 }
 
-async fn serve(variant: Variant, addr: SocketAddr, surface: Surface) -> ExitCode {
+async fn serve(
+    variant: Variant,
+    addr: SocketAddr,
+    surface: Surface,
+    tls: Option<std::sync::Arc<rustls::ServerConfig>>,
+) -> ExitCode {
     let tools = surface.tools.len();
-    let server = match spawn_with(variant, addr, surface).await {
+    let server = match spawn_tls(variant, addr, surface, tls).await {
         Ok(s) => s,
         Err(e) => {
             eprintln!("mcpdiff: cannot listen on {addr}: {e}");

@@ -60,6 +60,28 @@ pub struct TargetReport {
     /// tools it published, refused or rewrote). Absent without `--tools`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub toolset: Option<mcpdiff_oracle::toolset::PublishedCheck>,
+    /// `https://` targets only: how the certificate was verified (`--cacert`, `--insecure`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls: Option<TlsReport>,
+}
+
+/// How an `https://` target's certificate was verified.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TlsReport {
+    /// False with `--insecure`: any certificate was accepted.
+    pub verified: bool,
+    /// The `--cacert` file trusted instead of the built-in roots, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cacert: Option<String>,
+}
+
+impl TlsReport {
+    pub fn of(o: &crate::transport::TlsOptions) -> TlsReport {
+        TlsReport {
+            verified: !o.insecure,
+            cacert: o.cacert.as_ref().map(|p| p.display().to_string()),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -266,6 +288,7 @@ pub fn build(
             revision: None,
             // filled by `cmd::run` with `--tools`
             toolset: None,
+            tls: None,
         });
     }
     let found: Vec<(String, String, String)> = targets

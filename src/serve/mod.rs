@@ -1,9 +1,10 @@
 //! `mcpdiff serve`: the reference server, one of its mutants, or the null server over real
 //! HTTP. Everything an answer contains comes from `mcpdiff_oracle::reference` (pure); this
-//! module only owns sockets: accepting, converting bytes to a `Case` and a `Response` to
-//! bytes (`http.rs`), streaming SSE, and shutting down.
+//! module only owns sockets: accepting (over TLS too, `tls.rs`), converting bytes to a `Case`
+//! and a `Response` to bytes (`http.rs`), streaming SSE, and shutting down.
 
 mod http;
+pub mod tls;
 pub mod tools;
 
 use mcpdiff_oracle::reference::{self, Mutant, Response};
@@ -56,7 +57,7 @@ impl Variant {
 pub struct RunningServer {
     /// The bound address (the real port when 0 was asked for).
     pub addr: SocketAddr,
-    /// `http://ADDR/mcp`.
+    /// `http://ADDR/mcp` (`https://` when served over TLS).
     pub url: String,
     stop: Option<oneshot::Sender<()>>,
     task: JoinHandle<()>,
@@ -84,10 +85,27 @@ pub async fn spawn_with(
     addr: SocketAddr,
     surface: Surface,
 ) -> io::Result<RunningServer> {
+    spawn_tls(variant, addr, surface, None).await
+}
+
+/// Like [`spawn_with`], over TLS when `tls` is given (`serve --tls-cert --tls-key`, see
+/// [`tls::server_config`]): the URL is then `https://ADDR/mcp`.
+pub async fn spawn_tls(
+    variant: Variant,
+    addr: SocketAddr,
+    surface: Surface,
+    tls: Option<Arc<rustls::ServerConfig>>,
+) -> io::Result<RunningServer> {
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     let (stop, mut stopped) = oneshot::channel();
-    let state = Arc::new(http::State { variant, surface });
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    let acceptor = tls.map(tokio_rustls::TlsAcceptor::from);
+    let state = Arc::new(http::State {
+        variant,
+        surface,
+        scheme,
+    });
     let task = tokio::spawn(async move {
         let mut connections = JoinSet::new();
         loop {
@@ -95,7 +113,16 @@ pub async fn spawn_with(
                 _ = &mut stopped => break,
                 accepted = listener.accept() => match accepted {
                     Ok((stream, _peer)) => {
-                        connections.spawn(http::serve_connection(stream, state.clone()));
+                        let local = stream.local_addr().ok();
+                        let state = state.clone();
+                        match &acceptor {
+                            None => {
+                                connections.spawn(http::serve_connection(stream, local, state));
+                            }
+                            Some(a) => {
+                                connections.spawn(tls::serve(a.clone(), stream, local, state));
+                            }
+                        }
                     }
                     // transient accept errors (EMFILE, aborted handshakes): keep serving,
                     // after a pause so a persistent error cannot spin the loop
@@ -110,7 +137,7 @@ pub async fn spawn_with(
     });
     Ok(RunningServer {
         addr,
-        url: format!("http://{addr}/mcp"),
+        url: format!("{scheme}://{addr}/mcp"),
         stop: Some(stop),
         task,
     })

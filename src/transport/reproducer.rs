@@ -8,15 +8,61 @@
 //! the exact bytes of `encode_request` to `/dev/tcp/HOST/PORT` with a `printf` whose format
 //! uses only the escapes POSIX `printf` defines (`\r`, `\n`, `\\`, `%%`, `\NNN` octal), so the
 //! same `printf` also works piped into `nc` from dash.
+//!
+//! `https://` targets: curl gets `--cacert FILE` or `-k` as the run was configured
+//! (`TlsOptions`), and the exact bytes go through `openssl s_client` instead of `/dev/tcp`,
+//! with the same `printf` on its standard input and the same trust (`-CAfile`, or no
+//! verification for `--insecure`).
 
 use super::endpoint::Endpoint;
+use super::tls::TlsOptions;
 use super::wire::encode_request;
 use mcpdiff_oracle::Case;
 
 /// The best shell reproducer for `case`: `curl` when it sends the same request, else
-/// `printf | nc` with the exact bytes.
+/// `printf | nc` with the exact bytes. An `https://` endpoint is verified against the
+/// default roots; see [`reproducer_with`] for `--cacert` / `--insecure` runs.
 pub fn reproducer(case: &Case, endpoint: &Endpoint) -> String {
-    curl_command(case, endpoint).unwrap_or_else(|| nc_command(case, endpoint))
+    reproducer_with(case, endpoint, &TlsOptions::default())
+}
+
+/// [`reproducer`] for a run configured with `tls` (it matters only for `https://`).
+pub fn reproducer_with(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> String {
+    match curl_args(case, endpoint, tls) {
+        Some(cmd) => cmd,
+        None if endpoint.is_tls() => s_client_command(case, endpoint, tls),
+        None => nc_command(case, endpoint),
+    }
+}
+
+/// The exact bytes inside TLS: `printf '<bytes>' | timeout 5 openssl s_client -quiet
+/// -connect HOST:PORT [-servername HOST] ...`. `-quiet` keeps the connection open after the
+/// input ends (it implies `-ign_eof`) so the answer is printed; `timeout 5` ends a kept-alive
+/// one. Verification as the run's: `-CAfile FILE` for `--cacert`, none for `--insecure`,
+/// else openssl's default roots; a failed verification ends the command
+/// (`-verify_return_error`) as it ended the run's handshake.
+pub fn s_client_command(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> String {
+    let ip = endpoint.host.parse::<std::net::IpAddr>().is_ok();
+    let mut cmd = format!(
+        "{} | timeout 5 openssl s_client -quiet -connect {}",
+        printf_command(&encode_request(case, endpoint)),
+        single_quote(&endpoint.authority_with_port())
+    );
+    // SNI is the host name; an IP literal is sent without one, as the run's client does.
+    if !ip {
+        cmd += &format!(" -servername {}", single_quote(&endpoint.host));
+    }
+    if !tls.insecure {
+        if let Some(ca) = &tls.cacert {
+            cmd += &format!(" -CAfile {}", single_quote(&ca.to_string_lossy()));
+        }
+        let check = if ip { "-verify_ip" } else { "-verify_hostname" };
+        cmd += &format!(
+            " -verify_return_error {check} {}",
+            single_quote(&endpoint.host)
+        );
+    }
+    cmd
 }
 
 /// The exact bytes over bash's `/dev/tcp`, then the answer, for 5 s at most:
@@ -53,6 +99,10 @@ pub fn printf_command(bytes: &[u8]) -> String {
 
 /// A `curl` command sending `case`, or `None` when curl would change the request.
 pub fn curl_command(case: &Case, endpoint: &Endpoint) -> Option<String> {
+    curl_args(case, endpoint, &TlsOptions::default())
+}
+
+fn curl_args(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> Option<String> {
     if !curl_can_send(case) {
         return None;
     }
@@ -63,10 +113,20 @@ pub fn curl_command(case: &Case, endpoint: &Endpoint) -> Option<String> {
         // Send the path as is (no `/../` squashing) and take `[]{}` literally.
         "--path-as-is".into(),
         "-g".into(),
-        "-X".into(),
-        case.method.clone(),
-        single_quote(&endpoint.url_for(&case.path)),
     ];
+    if endpoint.is_tls() {
+        // HTTP/1.1 as the run spoke it (curl would offer h2 over TLS).
+        args.push("--http1.1".into());
+        if tls.insecure {
+            args.push("-k".into());
+        } else if let Some(ca) = &tls.cacert {
+            args.push("--cacert".into());
+            args.push(single_quote(&ca.to_string_lossy()));
+        }
+    }
+    args.push("-X".into());
+    args.push(case.method.clone());
+    args.push(single_quote(&endpoint.url_for(&case.path)));
     for (name, value) in &case.headers {
         // Both are printable ASCII here (checked above), so the conversion is exact.
         let name = String::from_utf8_lossy(name);
