@@ -171,7 +171,10 @@ fn describe(e: &std::io::Error, endpoint: &Endpoint, options: &TlsOptions) -> St
                 expected,
                 presented,
             } => {
-                let names: Vec<String> = presented.iter().map(|p| format!("`{p}`")).collect();
+                let names: Vec<String> = presented
+                    .iter()
+                    .map(|p| format!("`{}`", presented_name(p)))
+                    .collect();
                 format!(
                     "TLS: certificate is for {}, not `{}`",
                     if names.is_empty() {
@@ -205,6 +208,16 @@ fn describe(e: &std::io::Error, endpoint: &Endpoint, options: &TlsOptions) -> St
         }
         other => format!("TLS: handshake with {at} failed: {other}"),
     }
+}
+
+/// A name as webpki reports it (`DnsName("localhost")`, `IpAddress(127.0.0.1)`), bare.
+fn presented_name(p: &str) -> &str {
+    for kind in ["DnsName(", "IpAddress("] {
+        if let Some(inner) = p.strip_prefix(kind).and_then(|r| r.strip_suffix(')')) {
+            return inner.trim_matches('"');
+        }
+    }
+    p
 }
 
 /// `--insecure`: every certificate is accepted; handshake signatures are still verified with
@@ -248,5 +261,17 @@ impl ServerCertVerifier for AcceptAny {
         ring::default_provider()
             .signature_verification_algorithms
             .supported_schemes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::presented_name;
+
+    #[test]
+    fn presented_names_are_shown_bare() {
+        assert_eq!(presented_name("DnsName(\"localhost\")"), "localhost");
+        assert_eq!(presented_name("IpAddress(127.0.0.1)"), "127.0.0.1");
+        assert_eq!(presented_name("DirectoryName"), "DirectoryName");
     }
 }
