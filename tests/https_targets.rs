@@ -51,12 +51,22 @@ fn serve(args: &[&str]) -> Served {
 
 /// A fresh folder with `cert.pem`/`key.pem` for `names` (a self-signed leaf, its own CA).
 fn cert_dir(tag: &str, names: &[&str]) -> PathBuf {
+    cert_dir_ca(tag, names, false)
+}
+
+/// `cert_dir`; `ca`: the certificate is marked CA:TRUE, as `openssl req -x509` makes it.
+fn cert_dir_ca(tag: &str, names: &[&str], ca: bool) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("mcpdiff-https-{}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
-    let ck = rcgen::generate_simple_self_signed(names).unwrap();
-    std::fs::write(dir.join("cert.pem"), ck.cert.pem()).unwrap();
-    std::fs::write(dir.join("key.pem"), ck.signing_key.serialize_pem()).unwrap();
+    let mut params = rcgen::CertificateParams::new(names).unwrap();
+    if ca {
+        params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    }
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert = params.self_signed(&key).unwrap();
+    std::fs::write(dir.join("cert.pem"), cert.pem()).unwrap();
+    std::fs::write(dir.join("key.pem"), key.serialize_pem()).unwrap();
     dir
 }
 
@@ -214,7 +224,9 @@ fn tls_failures_end_the_run_with_their_cause() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn keep_alive_over_tls_and_the_s_client_reproducer_runs_as_written() {
-    let dir = cert_dir("repro", &["localhost", "127.0.0.1"]);
+    // CA:TRUE, as `openssl req -x509` makes it: trusted because --cacert names this very
+    // certificate (webpki alone refuses a CA as an end entity; curl and openssl accept it)
+    let dir = cert_dir_ca("repro", &["localhost", "127.0.0.1"], true);
     let served = tls_serve(&dir, &[]);
     let endpoint = Endpoint::parse(&served.url).unwrap();
     let options = TlsOptions {

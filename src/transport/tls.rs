@@ -96,8 +96,11 @@ impl Tls {
         let verifier: Arc<dyn ServerCertVerifier> = if options.insecure {
             Arc::new(AcceptAny)
         } else if let Some(path) = &options.cacert {
-            let roots = load_roots(path)?;
-            verifier_for(roots)?
+            let (roots, pinned) = load_roots(path)?;
+            Arc::new(Pinned {
+                inner: verifier_for(roots)?,
+                pinned,
+            })
         } else {
             return Ok(Tls::default());
         };
@@ -131,22 +134,25 @@ impl Tls {
     }
 }
 
-fn load_roots(path: &Path) -> Result<RootCertStore, String> {
+/// The roots of a `--cacert` file, and its certificates as given (see [`Pinned`]).
+fn load_roots(path: &Path) -> Result<(RootCertStore, Vec<CertificateDer<'static>>), String> {
     let shown = path.display();
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read --cacert {shown}: {e}"))?;
     let mut roots = RootCertStore::empty();
+    let mut pinned = Vec::new();
     for cert in CertificateDer::pem_slice_iter(&bytes) {
         let cert = cert.map_err(|e| format!("--cacert {shown}: not PEM certificates: {e}"))?;
         roots
-            .add(cert)
+            .add(cert.clone())
             .map_err(|e| format!("--cacert {shown}: unusable certificate: {e}"))?;
+        pinned.push(cert);
     }
     if roots.is_empty() {
         return Err(format!(
             "--cacert {shown} holds no certificate (expected -----BEGIN CERTIFICATE----- blocks)"
         ));
     }
-    Ok(roots)
+    Ok((roots, pinned))
 }
 
 /// The one-line message for a failed handshake with `endpoint`.
@@ -194,6 +200,12 @@ fn describe(e: &std::io::Error, endpoint: &Endpoint, options: &TlsOptions) -> St
             CertificateError::NotValidYet | CertificateError::NotValidYetContext { .. } => {
                 format!("TLS: certificate of {at} is not valid yet; {fix}")
             }
+            CertificateError::Other(o) if format!("{o:?}").contains("CaUsedAsEndEntity") => {
+                format!(
+                    "TLS: certificate of {at} is a CA certificate (CA:TRUE) presented as the \
+                     server's own, and not one of the trusted ones; {fix}"
+                )
+            }
             other => format!("TLS: certificate of {at} rejected ({other:?}); {fix}"),
         },
         // Bytes that are not TLS records: a plain-HTTP server's 400 answer.
@@ -218,6 +230,72 @@ fn presented_name(p: &str) -> &str {
         }
     }
     p
+}
+
+/// `--cacert`: webpki verification against the file's certificates, plus one case webpki
+/// refuses and curl/OpenSSL accept: the server presents exactly a certificate of the file and
+/// that certificate is marked CA:TRUE (what `openssl req -x509` makes by default), so webpki
+/// says "CA used as end entity". The user named this very certificate, so it is trusted,
+/// still checking that it is for the host dialled (its validity period is not re-checked).
+#[derive(Debug)]
+struct Pinned {
+    inner: Arc<dyn ServerCertVerifier>,
+    pinned: Vec<CertificateDer<'static>>,
+}
+
+impl ServerCertVerifier for Pinned {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, Error> {
+        let verdict = self.inner.verify_server_cert(
+            end_entity,
+            intermediates,
+            server_name,
+            ocsp_response,
+            now,
+        );
+        match verdict {
+            Err(Error::InvalidCertificate(CertificateError::Other(ref o)))
+                if format!("{o:?}").contains("CaUsedAsEndEntity")
+                    && self
+                        .pinned
+                        .iter()
+                        .any(|p| p.as_ref() == end_entity.as_ref()) =>
+            {
+                let parsed = rustls::server::ParsedCertificate::try_from(end_entity)?;
+                rustls::client::verify_server_name(&parsed, server_name)?;
+                Ok(ServerCertVerified::assertion())
+            }
+            other => other,
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, Error> {
+        self.inner.verify_tls12_signature(message, cert, dss)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, Error> {
+        self.inner.verify_tls13_signature(message, cert, dss)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
+        self.inner.supported_verify_schemes()
+    }
 }
 
 /// `--insecure`: every certificate is accepted; handshake signatures are still verified with
