@@ -4,7 +4,7 @@
 //! HTTP behind https://), keep-alive over TLS, and the `openssl s_client` reproducer run as
 //! written.
 
-use mcpdiff::transport::{reproducer_with, Client, Endpoint, Limits, Tls, TlsOptions};
+use mcpdiff::transport::{reproducer_tls, Client, Endpoint, Limits, Tls, TlsOptions};
 use mcpdiff_oracle::Case;
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
@@ -261,7 +261,12 @@ async fn keep_alive_over_tls_and_the_s_client_reproducer_runs_as_written() {
     raw.headers.push((b"x-dup".to_vec(), b"2".to_vec()));
     raw.headers
         .push((b"Connection".to_vec(), b"close".to_vec()));
-    let cmd = reproducer_with(&raw, &endpoint, client.tls().options());
+    let cmd = reproducer_tls(
+        &raw,
+        &endpoint,
+        client.credentials(),
+        client.tls().options(),
+    );
     assert!(
         cmd.contains("| timeout 5 openssl s_client -quiet -connect '127.0.0.1:"),
         "{cmd}"
@@ -288,5 +293,30 @@ async fn keep_alive_over_tls_and_the_s_client_reproducer_runs_as_written() {
         "{got}\n{}",
         text(&out.stderr)
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_protected_resource_over_https() {
+    // `serve --tls-cert --auth` together (ServeOptions): the run needs both --cacert and -H
+    let dir = cert_dir("auth", &["localhost", "127.0.0.1"]);
+    let cert = dir.join("cert.pem");
+    let cert = cert.to_str().unwrap();
+    let served = tls_serve(
+        &dir,
+        &["--auth", "s3cr3t-tok", "--mutant", "origin-unchecked"],
+    );
+    let out = run(&served.url, &["--cacert", cert], None);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    let said = text(&out.stdout) + &text(&out.stderr);
+    assert!(said.contains("resource_metadata: https://127.0.0.1:"), "{said}");
+    let json = dir.join("auth.json");
+    let header = ["--cacert", cert, "-H", "Authorization: Bearer s3cr3t-tok"];
+    let out = run(&served.url, &header, Some(&json));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let (rules, _) = findings(&json);
+    assert!(rules.contains(&"SHTTP-ORIGIN-403".to_string()), "{rules:?}");
+    let written = std::fs::read_to_string(&json).unwrap();
+    assert!(!written.contains("s3cr3t-tok") && !text(&out.stdout).contains("s3cr3t-tok"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,7 +7,7 @@ use mcpdiff::baseline::Baseline;
 use mcpdiff::report::json::{
     DisagreementReport, FindingReport, NotObserved, Stats, SurfaceSummary, TargetReport,
 };
-use mcpdiff::report::{html, junit, markdown, RunReport};
+use mcpdiff::report::{html, junit, markdown, terminal, RunReport};
 use mcpdiff::runner::revision::{probe, RevisionVerdict};
 use mcpdiff::runner::NetSender;
 use mcpdiff::serve::{spawn, Variant};
@@ -52,6 +52,12 @@ fn finding(
         original_size: 300,
         shrunk_size: 40,
         baselined,
+        original_observed: "200 application/json result".into(),
+        original_case: None,
+        original_observation: None,
+        kind: "served, 2xx, no JSON-RPC error, JSON body".into(),
+        original_kind: "served, 2xx, no JSON-RPC error, JSON body".into(),
+        kept_original: None,
     }
 }
 
@@ -65,6 +71,7 @@ fn hand_built() -> RunReport {
         resources: 0,
         resource_templates: 0,
         prompts: 0,
+        protected: false,
     };
     let bad = TargetReport {
         name: "bad<&>".into(),
@@ -422,4 +429,46 @@ async fn revision_probe_over_http() {
         probe_variant(Variant::Null).await,
         RevisionVerdict::Undetermined
     );
+}
+
+/// Every renderer shows the original observation beside the reproducer's, and says when the
+/// original case was kept as the reproducer (issue 14 §2).
+#[test]
+fn every_renderer_shows_the_original_observation() {
+    let mut rep = hand_built();
+    let f = &mut rep.targets[0].findings[1];
+    f.original_observed = "200 application/json result".into();
+    f.kind = "refused, 403, no JSON-RPC error, empty body".into();
+    f.original_kind = "served, 200, no JSON-RPC error, JSON body".into();
+    f.kept_original = Some("the shrunk case failed as \"refused, 4xx\"".into());
+    let g = &mut rep.targets[0].findings[0];
+    g.original_observed = "500 application/json error -32603".into();
+    g.original_kind = g.kind.clone();
+    let same = "500 application/json error -32603; same kind as the reproducer (served, 2xx, \
+                no JSON-RPC error, JSON body)";
+    let kept = "200 application/json result (kept as the reproducer: the shrunk case failed as";
+    let text = terminal::render(&rep, false);
+    assert!(text.contains(&format!("original: {same}")), "{text}");
+    assert!(text.contains(&format!("original: {kept}")), "{text}");
+    let md = markdown::render(&rep);
+    assert!(
+        md.contains(&format!("- **Original observation:** {same}")),
+        "{md}"
+    );
+    assert!(md.contains(kept), "{md}");
+    let html = html::render(&rep);
+    assert!(
+        html.contains("<b>Original observation:</b> 500 application/json"),
+        "{html}"
+    );
+    assert!(html.contains("kept as the reproducer: the shrunk case failed as &quot;refused"));
+    let xml = junit::render(&rep, false);
+    assert!(
+        xml.contains("original: 500 application/json error -32603; same kind"),
+        "{xml}"
+    );
+    // a report written before the original was recorded shows no such line
+    let mut f = hand_built().targets[0].findings[2].clone();
+    f.original_observed.clear();
+    assert_eq!(f.original_line(), None);
 }

@@ -83,5 +83,6 @@ pub fn surface() -> Surface {
         prompts: vec![PROMPT.to_string()],
         allowed_origins: Vec::new(),
         legacy_era: false,
+        protected: false,
     }
 }

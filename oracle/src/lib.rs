@@ -6,10 +6,12 @@
 //! did ([`Observation`]) with a Verdict and returns [`Finding`]s.
 
 pub mod annotations;
+pub mod auth;
 pub mod case;
 pub mod check;
 pub mod client;
 pub mod client_judge;
+mod describe;
 pub mod encoding;
 pub mod fixture;
 pub mod judge;
@@ -19,6 +21,7 @@ pub mod judge_reference;
 pub mod observation;
 pub mod reference;
 pub mod rules;
+pub mod signature;
 pub mod surface;
 pub mod toolset;
 pub mod verdict;

@@ -150,7 +150,7 @@ impl Observation {
     /// One line for reports: `400 application/json error -32020`, `timeout`, ...
     pub fn summary(&self) -> String {
         match self {
-            Observation::Transport { failure } => format!("{failure:?}").to_lowercase(),
+            Observation::Transport { failure } => failure.to_string(),
             Observation::Http(a) => {
                 let ct = a.content_type.as_deref().unwrap_or("-");
                 let what = match (&a.body, a.rpc_response()) {

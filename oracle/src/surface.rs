@@ -81,6 +81,11 @@ pub struct Surface {
     /// `supportedVersions` lists only modern versions: it is dual-era.
     #[serde(default)]
     pub legacy_era: bool,
+    /// The target is an OAuth protected resource: discovery without credentials met a 401
+    /// challenge, or the run was given an `Authorization` header. The `AUTH-*` rules are
+    /// judged only then (`crate::auth`).
+    #[serde(default)]
+    pub protected: bool,
 }
 
 impl Surface {
@@ -97,6 +102,7 @@ impl Surface {
             prompts: Vec::new(),
             allowed_origins: Vec::new(),
             legacy_era: false,
+            protected: false,
         }
     }
 

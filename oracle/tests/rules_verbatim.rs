@@ -6,6 +6,7 @@
 //! identically to the quote and to the page. Also checked: ids unique, fields non-empty, every
 //! judged id present, the `judged` flags, and a floor on the number of core MUST rules.
 
+use mcpdiff_oracle::rules::auth::AUTH_JUDGED_IDS;
 use mcpdiff_oracle::rules::client::CLIENT_JUDGED_IDS;
 use mcpdiff_oracle::rules::{Level, JUDGED_IDS, RULES};
 use std::collections::{BTreeMap, HashSet};
@@ -224,6 +225,7 @@ fn judged_ids_are_in_the_table_and_flagged() {
     let judged: HashSet<_> = JUDGED_IDS
         .iter()
         .chain(CLIENT_JUDGED_IDS)
+        .chain(AUTH_JUDGED_IDS)
         .copied()
         .collect();
     let table: HashSet<_> = RULES.iter().map(|r| r.id).collect();

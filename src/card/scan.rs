@@ -3,7 +3,8 @@
 //! the body size limit of [`ScanOptions`]. Every decision is delegated to the pure modules.
 //!
 //! Nothing is sent off the scanned origin: remotes and catalog entries elsewhere are
-//! reported, never requested. No credentials are ever sent, and redirects are not followed
+//! reported, never requested. No credentials are sent but the `--header` fields the user
+//! gave (`ScanOptions::credentials`), and redirects are not followed
 //! (a 3xx is an answer like any other).
 
 use super::catalog::{self, CatalogReport, CARD_MEDIA_TYPE, CATALOG_PATH};
@@ -12,7 +13,7 @@ use super::truth::{self, TruthReport};
 use super::url::{parse_url, Origin};
 use super::validate::{check_card, CardCheck, TransportKind};
 use super::verdict::{plan, remote_row, Plan, Probe};
-use crate::transport::{Client, Endpoint, Limits, Tls};
+use crate::transport::{Client, Credentials, Endpoint, Limits, Tls};
 use mcpdiff_oracle::client::{conformant_case, request_meta};
 use mcpdiff_oracle::{Body, Case, Observation, Surface};
 use serde_json::{json, Value};
@@ -34,6 +35,8 @@ pub struct ScanOptions {
     pub catalog: bool,
     /// How an `https://` origin is verified (`--cacert`, `--insecure`).
     pub tls: Tls,
+    /// `--header` fields sent with every request of the scan (secrets, see `Credentials`).
+    pub credentials: Credentials,
 }
 
 impl Default for ScanOptions {
@@ -45,6 +48,7 @@ impl Default for ScanOptions {
             truth: true,
             catalog: true,
             tls: Tls::default(),
+            credentials: Credentials::default(),
         }
     }
 }
@@ -136,7 +140,7 @@ pub async fn scan(origin_arg: &str, opts: &ScanOptions) -> Result<CardReport, Sc
         ..Limits::default()
     };
     let s = Scanner {
-        client: Client::with_tls(limits, opts.tls.clone()),
+        client: Client::configured(limits, opts.credentials.clone(), opts.tls.clone()),
         endpoint,
         origin: origin.clone(),
     };

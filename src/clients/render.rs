@@ -68,7 +68,7 @@ pub fn markdown(rows: &[ClientTargetReport]) -> String {
     for r in rows {
         let _ = writeln!(
             o,
-            "| `{}` | {} {} | {} | {:?} | {} | {} | {} | {} | {} |",
+            "| `{}` | {} {} | {} | {} | {} | {} | {} | {} | {} |",
             r.name,
             md_cell(&r.package),
             r.version,
@@ -114,7 +114,7 @@ pub fn html(rows: &[ClientTargetReport]) -> String {
     for r in rows {
         let _ = writeln!(
             o,
-            "<tr><td><code>{}</code></td><td>{} {}</td><td>{}</td><td>{:?}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td><code>{}</code></td><td>{} {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&r.name),
             esc(&r.package),
             esc(&r.version),

@@ -30,6 +30,18 @@ pub enum Verdict {
     Timeout,
 }
 
+/// The verdict as the JSON writes it (`pass`, `fail`, `error`, `timeout`), for every renderer.
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Verdict::Pass => "pass",
+            Verdict::Fail => "fail",
+            Verdict::Error => "error",
+            Verdict::Timeout => "timeout",
+        })
+    }
+}
+
 /// One (rule, tool, header) group of findings.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct FindingGroup {
@@ -213,7 +225,7 @@ pub fn render_terminal(rows: &[ClientTargetReport]) -> String {
             "  {:<16} {:<34} {:>8} {:>6} {:>7} {:>8} {:>6}  {}\n",
             r.name,
             format!("{} {}", r.package, r.version),
-            format!("{:?}", r.verdict).to_lowercase(),
+            r.verdict.to_string(),
             kept,
             wrong,
             r.requests,

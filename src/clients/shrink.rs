@@ -1,8 +1,9 @@
 //! Shrinking a client finding to a minimal tool definition plus arguments: serve only the
 //! tool concerned with only the offending call, then greedily drop tool fields, schema
 //! properties and argument members, re-running the driver after each step and keeping a
-//! step only when the same rule still fails on that tool (and the tool's validity label is
-//! unchanged). Bounded by a number of driver runs per target. The last reproducing run's
+//! step only when the same rule still fails on that tool in the same way (`Keep`: same
+//! header, something sent or nothing, no rule the full run did not break on that tool) and
+//! the tool's validity label is unchanged. Bounded by a number of driver runs per target. The last reproducing run's
 //! recording is kept as the finding's [`Evidence`] (for the regression corpus).
 
 use super::evidence::{self, Evidence};
@@ -13,7 +14,59 @@ use mcpdiff_oracle::rules::RuleId;
 use mcpdiff_oracle::toolset::{GeneratedTool, ToolCall, ToolSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::collections::BTreeSet;
 use std::time::Duration;
+
+/// What a smaller tool set must keep of a client finding (issue 14 §2, the client side of
+/// the server shrinker's `Keep`): the rule, the tool, the header concerned, whether the
+/// client sent something there or nothing, and no rule the full run did not break on that
+/// tool's requests. Without it a shrink could slide from "header sent with a wrong value" to
+/// "header missing" (an argument dropped), or onto another header of the same tool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Keep {
+    pub rule: RuleId,
+    pub tool: String,
+    pub header: Option<String>,
+    pub sent: bool,
+    /// Rules broken in the full run on requests naming this tool or no tool.
+    pub rules: BTreeSet<RuleId>,
+}
+
+/// Rules of the findings that concern `tool` (or no tool: request-wide findings).
+fn rules_about(tool: &str, findings: &[ClientFinding]) -> BTreeSet<RuleId> {
+    findings
+        .iter()
+        .filter(|f| f.tool.as_deref().is_none_or(|t| t == tool))
+        .map(|f| f.rule)
+        .collect()
+}
+
+impl Keep {
+    /// What `f` (on `tool`) shows, among all findings of the full run.
+    pub fn of(f: &ClientFinding, tool: &str, all: &[ClientFinding]) -> Keep {
+        Keep {
+            rule: f.rule,
+            tool: tool.to_string(),
+            header: f.header.clone(),
+            sent: f.sent.is_some(),
+            rules: rules_about(tool, all),
+        }
+    }
+
+    /// The finding of a smaller run that is the same failure, if the run shows it and
+    /// broke nothing new.
+    pub fn found_in<'a>(&self, findings: &'a [ClientFinding]) -> Option<&'a ClientFinding> {
+        if !rules_about(&self.tool, findings).is_subset(&self.rules) {
+            return None;
+        }
+        findings.iter().find(|f| {
+            f.rule == self.rule
+                && f.tool.as_deref() == Some(self.tool.as_str())
+                && f.header == self.header
+                && f.sent.is_some() == self.sent
+        })
+    }
+}
 
 /// A shrunk reproducer.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -58,7 +111,8 @@ pub async fn shrink_all(
         let Some(t) = set.tools.iter().find(|t| t.name() == tool) else {
             continue;
         };
-        let r = shrink_one(m, t, f, limit, &mut left).await;
+        let keep = Keep::of(f, tool, findings);
+        let r = shrink_one(m, t, f, &keep, limit, &mut left).await;
         out.push(r);
     }
     out
@@ -83,17 +137,13 @@ fn single(definition: &Value, arguments: &Option<Value>, with_call: bool) -> Too
 async fn reproduces(
     m: &Manifest,
     set: &ToolSet,
-    rule: RuleId,
-    tool: &str,
+    keep: &Keep,
     limit: Duration,
     left: &mut usize,
 ) -> Option<Option<Evidence>> {
     *left = left.saturating_sub(1);
     let j = run_once(m, set, limit).await.ok()?;
-    let f = j
-        .findings
-        .iter()
-        .find(|f| f.rule == rule && f.tool.as_deref() == Some(tool))?;
+    let f = keep.found_in(&j.findings)?;
     let kept = j.outcome.kept.as_deref().filter(|_| j.modern);
     Some(evidence::from_run(set, kept, &j.requests, f, true))
 }
@@ -143,6 +193,7 @@ async fn shrink_one(
     m: &Manifest,
     t: &GeneratedTool,
     f: &ClientFinding,
+    keep: &Keep,
     limit: Duration,
     left: &mut usize,
 ) -> Repro {
@@ -151,15 +202,7 @@ async fn shrink_one(
     let mut def = t.definition.clone();
     let mut args = if with_call { f.arguments.clone() } else { None };
     let start = *left;
-    let mut evidence = reproduces(
-        m,
-        &single(&def, &args, with_call),
-        f.rule,
-        &tool,
-        limit,
-        left,
-    )
-    .await;
+    let mut evidence = reproduces(m, &single(&def, &args, with_call), keep, limit, left).await;
     let reproduced = evidence.is_some();
     if reproduced {
         let mut progress = true;
@@ -173,7 +216,7 @@ async fn shrink_one(
                 if cand.tools[0].valid != t.valid {
                     continue;
                 }
-                if let Some(e) = reproduces(m, &cand, f.rule, &tool, limit, left).await {
+                if let Some(e) = reproduces(m, &cand, keep, limit, left).await {
                     evidence = Some(e);
                     (def, args) = (d, a);
                     progress = true;
@@ -190,5 +233,56 @@ async fn shrink_one(
         reproduced,
         runs: start - *left,
         evidence: evidence.flatten(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcpdiff_oracle::rules::client::{B64_REQUIRED, PARAM_INCLUDE, TOOL_EXCLUDE};
+
+    fn finding(rule: RuleId, header: &str, sent: Option<&str>) -> ClientFinding {
+        ClientFinding {
+            rule,
+            tool: Some("t".into()),
+            header: Some(header.into()),
+            sent: sent.map(str::to_string),
+            allowed: vec!["x".into()],
+            detail: String::new(),
+            arguments: None,
+        }
+    }
+
+    #[test]
+    fn the_same_failure_is_found_again() {
+        let f = finding(B64_REQUIRED, "Mcp-Param-A", Some("caf\\xE9"));
+        let keep = Keep::of(&f, "t", std::slice::from_ref(&f));
+        assert_eq!(keep.found_in(std::slice::from_ref(&f)), Some(&f));
+        // another wrong value on the same header is the same kind of failure
+        let g = finding(B64_REQUIRED, "Mcp-Param-A", Some("x"));
+        assert_eq!(keep.found_in(std::slice::from_ref(&g)), Some(&g));
+    }
+
+    #[test]
+    fn a_slide_to_another_kind_is_refused() {
+        let f = finding(B64_REQUIRED, "Mcp-Param-A", Some("caf\\xE9"));
+        let keep = Keep::of(&f, "t", std::slice::from_ref(&f));
+        // the header now missing (an argument dropped): nothing sent, not a wrong value
+        let missing = finding(B64_REQUIRED, "Mcp-Param-A", None);
+        assert_eq!(keep.found_in(&[missing]), None);
+        // the same rule on another header of the tool
+        let other = finding(B64_REQUIRED, "Mcp-Param-B", Some("y"));
+        assert_eq!(keep.found_in(&[other]), None);
+        // the same failure beside a rule the full run did not break on this tool
+        let new = finding(PARAM_INCLUDE, "Mcp-Param-B", None);
+        assert_eq!(keep.found_in(&[f.clone(), new]), None);
+        // ... unless the full run broke it too
+        let both = [f.clone(), finding(PARAM_INCLUDE, "Mcp-Param-B", None)];
+        let keep = Keep::of(&f, "t", &both);
+        assert_eq!(keep.found_in(&both), Some(&f));
+        // a finding on another tool does not count against this one
+        let mut elsewhere = finding(TOOL_EXCLUDE, "-", None);
+        elsewhere.tool = Some("u".into());
+        assert_eq!(keep.found_in(&[f.clone(), elsewhere]), Some(&f));
     }
 }

@@ -38,6 +38,9 @@ pub struct Args {
     /// --cacert FILE / --insecure for an https:// origin.
     #[command(flatten)]
     pub tls: super::tls::TlsArgs,
+    /// -H/--header fields sent with every request of the scan (secrets, as in `run`).
+    #[command(flatten)]
+    pub creds: super::credentials::CredentialArgs,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -52,11 +55,19 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let credentials = match args.creds.load() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("mcpdiff card: {e}");
+            return ExitCode::from(2);
+        }
+    };
     if let Some(w) = super::tls::warning(&tls) {
         eprintln!("mcpdiff card: {w}");
     }
     let opts = ScanOptions {
         tls,
+        credentials,
         max_remotes: args.max_remotes,
         timeout: Duration::from_secs_f64(args.timeout),
         ..ScanOptions::default()
@@ -80,14 +91,14 @@ pub fn run(args: Args) -> ExitCode {
     };
     if args.json {
         match serde_json::to_string_pretty(&report) {
-            Ok(text) => println!("{text}"),
+            Ok(text) => println!("{}", mcpdiff::secrets::redact(&text)),
             Err(e) => {
                 eprintln!("mcpdiff card: cannot encode the report: {e}");
                 return ExitCode::from(2);
             }
         }
     } else {
-        print!("{}", render(&report));
+        print!("{}", mcpdiff::secrets::redact(&render(&report)));
     }
     match report.verdict {
         Verdict::Pass => ExitCode::SUCCESS,

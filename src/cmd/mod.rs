@@ -4,6 +4,7 @@ pub mod baseline;
 pub mod bench;
 pub mod card;
 pub mod corpus;
+pub mod credentials;
 pub mod reference_client;
 pub mod replay;
 pub mod report;

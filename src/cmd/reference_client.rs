@@ -112,7 +112,7 @@ pub fn run(args: Args) -> ExitCode {
     };
     let endpoint = match Endpoint::parse(&args.url) {
         Ok(e) => e,
-        Err(e) => return fail(&format!("bad URL {}: {e:?}", args.url)),
+        Err(e) => return fail(&format!("bad URL {}: {e}", args.url)),
     };
     let plan: Value = match std::fs::read_to_string(&args.calls)
         .map_err(|e| e.to_string())

@@ -47,6 +47,9 @@ pub struct Args {
     /// --cacert FILE / --insecure for https:// targets.
     #[command(flatten)]
     pub tls: super::tls::TlsArgs,
+    /// -H/--header fields sent with every replayed case (secrets, as in `run`).
+    #[command(flatten)]
+    pub creds: super::credentials::CredentialArgs,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -120,14 +123,22 @@ async fn run_async(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let creds = match args.creds.load() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("mcpdiff: {e}");
+            return ExitCode::from(2);
+        }
+    };
     if let Some(w) = super::tls::warning(&tls) {
         eprintln!("mcpdiff: {w}");
     }
-    let client = Client::with_tls(
+    let client = Client::configured(
         Limits {
             total: Duration::from_millis(args.timeout_ms.max(100)),
             ..Limits::default()
         },
+        creds,
         tls,
     );
     for t in &targets {

@@ -71,7 +71,7 @@ pub fn write_outputs(rep: &RunReport, out: &OutputArgs) -> Result<(), String> {
     ];
     for (path, render) in jobs {
         if let Some(p) = path {
-            std::fs::write(p, render())
+            mcpdiff::secrets::write(p, &render())
                 .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
             eprintln!("mcpdiff: wrote {}", p.display());
         }

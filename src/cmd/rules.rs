@@ -156,9 +156,9 @@ fn write_full(out: &mut impl Write, r: &Rule, width: usize) -> io::Result<()> {
     };
     field(out, "id", r.id.0)?;
     let level = format!(
-        "{} ({:?}){}",
+        "{} ({}){}",
         r.level.as_str(),
-        r.level.severity(),
+        r.level.severity().as_str(),
         if r.derived {
             ", derived: no keyword in the sentence itself"
         } else {

@@ -8,7 +8,7 @@ use mcpdiff::baseline::Baseline;
 use mcpdiff::report::{self, terminal};
 use mcpdiff::runner::{self, shrink::ShrinkBudget, Progress, PropsGenerator, RunConfig};
 use mcpdiff::serve::{self, Variant};
-use mcpdiff::transport::{reproducer_with, Client, Endpoint, Limits};
+use mcpdiff::transport::{reproducer_tls, Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::probes::probes;
 use std::path::PathBuf;
@@ -34,11 +34,13 @@ const DEFAULT_MUTANTS: [&str; 4] = [
   mcpdiff run URL1 URL2 --cases 5000 --seed 7 --json r.json
   mcpdiff run URL --baseline known.toml         # known findings do not fail the run
   mcpdiff run https://127.0.0.1:8443/mcp --cacert ca.pem   # https, private CA (or --insecure)
+  mcpdiff run URL -H 'Authorization: Bearer TOKEN'  # a protected endpoint (+ AUTH-* rules)
 
 EXIT STATUS:
   0  no MUST finding outside the baseline
   1  at least one MUST finding outside the baseline
-  2  the run could not be done (bad flag, unreachable target, unwritable file)")]
+  2  the run could not be done (bad flag, unreachable target, unwritable file, or a
+     target that asks for credentials: the message says which --header to add)")]
 pub struct Args {
     /// Endpoints to test (http://host:port/path or https://...). None: the in-process reference server, the
     /// mutants named by --mutants (four by default), every bundled SDK server target and
@@ -118,6 +120,9 @@ pub struct Args {
     /// Driver re-runs the client shrinker may spend per client target.
     #[arg(long, default_value_t = 16)]
     pub client_shrink_runs: usize,
+    /// Credentials (see `CredentialArgs`): --header, --foreign-token.
+    #[command(flatten)]
+    pub creds: super::credentials::CredentialArgs,
     /// --markdown / --junit / --html / --strict (see `mcpdiff report --help`).
     #[command(flatten)]
     pub out: super::report::OutputArgs,
@@ -138,7 +143,7 @@ impl Progress for Bar {
 }
 
 fn fail(msg: &str) -> ExitCode {
-    eprintln!("mcpdiff: {msg}");
+    eprintln!("mcpdiff: {}", mcpdiff::secrets::redact(msg));
     ExitCode::from(2)
 }
 
@@ -154,6 +159,10 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 async fn run_async(args: Args) -> ExitCode {
+    let creds = match args.creds.load() {
+        Ok(c) => c,
+        Err(e) => return fail(&e),
+    };
     let baseline = match &args.baseline {
         Some(p) => match Baseline::load(p) {
             Ok(b) => b,
@@ -295,7 +304,7 @@ async fn run_async(args: Args) -> ExitCode {
         total: Duration::from_millis(args.timeout_ms.max(100)),
         ..Limits::default()
     };
-    let client = Client::with_tls(limits, tls.clone());
+    let client = Client::configured(limits, creds.clone(), tls.clone());
     let mut targets = Vec::new();
     let mut all_loopback = true;
     let mut revisions = Vec::new();
@@ -309,6 +318,8 @@ async fn run_async(args: Args) -> ExitCode {
                 let send = |c| runner::Sender::send(&s, c);
                 let rev = runner::revision::probe(&t.target.surface.endpoint, send).await;
                 let mut target = t.target;
+                // only the endpoints the user named are theirs to call protected
+                target.surface.protected &= args.urls.contains(url);
                 if rev.verdict == runner::revision::RevisionVerdict::DualEra {
                     // rules addressed to servers that support only this revision step aside
                     target.surface.legacy_era = true;
@@ -323,6 +334,7 @@ async fn run_async(args: Args) -> ExitCode {
                     truth: false,
                     catalog: false,
                     tls: tls.clone(),
+                    credentials: creds.clone(),
                     ..Default::default()
                 };
                 match mcpdiff::card::scan(url, &card_opts).await {
@@ -334,9 +346,7 @@ async fn run_async(args: Args) -> ExitCode {
                             c.detail
                         ));
                     }
-                    Err(e) => target
-                        .notes
-                        .push(format!("server card: not scanned ({e:?})")),
+                    Err(e) => target.notes.push(format!("server card: not scanned ({e})")),
                 }
                 revisions.push(rev);
                 // what the target made of the tool set it was asked to load
@@ -399,7 +409,7 @@ async fn run_async(args: Args) -> ExitCode {
     let generator = PropsGenerator::default();
     let progress = Bar(bar.clone());
     // Ctrl-C: stop the bundled targets (dropping `launched` kills them by PID) and give up
-    let result = tokio::select! {
+    let mut result = tokio::select! {
         r = runner::run(targets, &generator, &cfg, &progress) => r,
         _ = tokio::signal::ctrl_c() => {
             bar.finish_and_clear();
@@ -408,6 +418,8 @@ async fn run_async(args: Args) -> ExitCode {
         }
     };
     bar.finish_and_clear();
+    // protected targets: the authorization probe family (AUTH-* rules, issue 15)
+    mcpdiff::auth::after_run(&client, &mut result).await;
     for s in servers {
         s.shutdown().await;
     }
@@ -423,7 +435,11 @@ async fn run_async(args: Args) -> ExitCode {
         &cfg,
         &baseline,
         &|case, url| match Endpoint::parse(url) {
-            Ok(e) => reproducer_with(case, &e, tls.options()),
+            // an authorization probe carries its own credentials (or none, on purpose)
+            Ok(e) if mcpdiff::auth::is_auth_probe(case) => {
+                reproducer_tls(case, &e, &Default::default(), tls.options())
+            }
+            Ok(e) => reproducer_tls(case, &e, &creds, tls.options()),
             Err(_) => String::new(),
         },
     );
@@ -442,7 +458,10 @@ async fn run_async(args: Args) -> ExitCode {
     for n in &bundled_notes {
         println!("note: {n}");
     }
-    print!("{}", terminal::render(&rep, args.verbose));
+    print!(
+        "{}",
+        mcpdiff::secrets::redact(&terminal::render(&rep, args.verbose))
+    );
     if let Some((chosen, set)) = &client_plan {
         rep.clients =
             super::run_clients::run(chosen, set, client_timeout, args.client_shrink_runs).await;
@@ -523,7 +542,8 @@ fn write_reports(rep: &report::RunReport, args: &Args) -> Result<(), String> {
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(rep)
             .map_err(|e| format!("cannot serialize the result: {e}"))?;
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        mcpdiff::secrets::write(path, &text)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         eprintln!("mcpdiff: wrote {}", path.display());
     }
     super::report::write_outputs(rep, &args.out)

@@ -1,8 +1,8 @@
 //! `mcpdiff serve`: run the reference server, a mutant or the null server on loopback until
 //! Ctrl-C / SIGTERM.
 
-use mcpdiff::serve::{spawn_tls, tools, Variant};
-use mcpdiff_oracle::reference::MUTANTS;
+use mcpdiff::serve::{spawn_full, tools, ServeOptions, Variant};
+use mcpdiff_oracle::reference::{AUTH_MUTANTS, MUTANTS};
 use mcpdiff_oracle::{fixture, Surface};
 use std::net::{IpAddr, SocketAddr};
 use std::process::ExitCode;
@@ -42,6 +42,15 @@ pub struct Args {
     /// The PEM private key (PKCS#8, PKCS#1 or SEC1) of --tls-cert.
     #[arg(long, value_name = "FILE", requires = "tls_cert")]
     tls_key: Option<std::path::PathBuf>,
+    /// Serve as an OAuth protected resource: only `Authorization: Bearer TOKEN` is served,
+    /// anything else gets 401 with `WWW-Authenticate: Bearer resource_metadata=...`, and the
+    /// protected-resource metadata is served at /.well-known/oauth-protected-resource/mcp.
+    #[arg(long, value_name = "TOKEN")]
+    auth: Option<String>,
+    /// With --auth: a token "issued for another audience" (refused; `auth-audience-unchecked`
+    /// accepts it).
+    #[arg(long, value_name = "TOKEN", requires = "auth")]
+    foreign_token: Option<String>,
     /// Print the mutants (NAME  RULE-ID  description) and exit.
     #[arg(long)]
     list_mutants: bool,
@@ -49,10 +58,17 @@ pub struct Args {
 
 pub fn run(args: Args) -> ExitCode {
     if args.list_mutants {
-        let width = MUTANTS.iter().map(|m| m.name.len()).max().unwrap_or(0);
-        let rw = MUTANTS.iter().map(|m| m.rule.0.len()).max().unwrap_or(0);
+        let all = || MUTANTS.iter().chain(AUTH_MUTANTS);
+        let width = all().map(|m| m.name.len()).max().unwrap_or(0);
+        let rw = all().map(|m| m.rule.0.len()).max().unwrap_or(0);
         for m in MUTANTS {
             println!("{:width$}  {:rw$}  {}", m.name, m.rule.0, m.description);
+        }
+        for m in AUTH_MUTANTS {
+            println!(
+                "{:width$}  {:rw$}  {} (with --auth)",
+                m.name, m.rule.0, m.description
+            );
         }
         return ExitCode::SUCCESS;
     }
@@ -97,11 +113,24 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Some(t) = args.auth.iter().chain(&args.foreign_token).find(|t| {
+        t.is_empty()
+            || !t
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
+    }) {
+        eprintln!(
+            "mcpdiff: --auth/--foreign-token must be a bearer token (letters, digits, -._~+/; {} bytes given)",
+            t.len()
+        );
+        return ExitCode::from(2);
+    }
+    let auth = args.auth.clone().map(|t| (t, args.foreign_token.clone()));
     let code = runtime.block_on(serve(
         variant,
         SocketAddr::new(args.host, args.port),
         surface,
-        tls,
+        ServeOptions { auth, tls },
     ));
     // detached keep-alive tasks may sit in a 15 s sleep: do not wait for them on exit
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
@@ -112,10 +141,15 @@ async fn serve(
     variant: Variant,
     addr: SocketAddr,
     surface: Surface,
-    tls: Option<std::sync::Arc<rustls::ServerConfig>>,
+    opts: ServeOptions,
 ) -> ExitCode {
     let tools = surface.tools.len();
-    let server = match spawn_tls(variant, addr, surface, tls).await {
+    let protected = if opts.auth.is_some() {
+        ", protected: Authorization: Bearer <the --auth token>"
+    } else {
+        ""
+    };
+    let server = match spawn_full(variant, addr, surface, opts).await {
         Ok(s) => s,
         Err(e) => {
             eprintln!("mcpdiff: cannot listen on {addr}: {e}");
@@ -123,7 +157,7 @@ async fn serve(
         }
     };
     println!(
-        "mcpdiff: serving {} at {} ({tools} tools)",
+        "mcpdiff: serving {} at {} ({tools} tools{protected})",
         variant.label(),
         server.url
     );

@@ -61,7 +61,10 @@ pub fn run_entries(result: &RunResult, seed: u64) -> Vec<Entry> {
     let source = format!("mcpdiff run --seed {seed}");
     let mut out = Vec::new();
     for t in &result.targets {
-        for f in &t.findings {
+        // AUTH-* findings are not entries: their cases carry credential placeholders and are
+        // judged by the authorization probe family, not by `judge`, so a replay could not
+        // re-judge them (they are in the run's reports)
+        for f in t.findings.iter().filter(|f| !f.rule.0.starts_with("AUTH-")) {
             let mut e = Entry::new(vec![f.rule.0.to_string()], &source, &f.case, &t.surface);
             let failing = check(&judge(&f.case, &t.surface), &f.observation)
                 .into_iter()

@@ -177,7 +177,8 @@ pub fn to_text<T: serde::Serialize>(entry: &T) -> Result<String, String> {
 /// Write `entry` (of either kind) to `path` as is.
 pub fn write<T: serde::Serialize>(path: &Path, entry: &T) -> Result<(), String> {
     let text = to_text(entry)?;
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    // redacted: a target may echo a --header secret into an observation (crate::secrets)
+    crate::secrets::write(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// What `save` did.

@@ -322,7 +322,7 @@ fn finding(o: &mut String, ti: usize, t: &TargetReport, f: &FindingReport) {
         "<div class=\"finding {class}\" id=\"{}\"><h3>{} — {} <code>{}</code> ({}){}{}</h3>\
          <p><b>Spec:</b> <code>{}</code></p><blockquote>{}</blockquote>\
          <p><b>Why it matters:</b> {}</p>\
-         <p><b>Expected vs observed</b> ({} generated case(s) broke it):</p>{}\
+         <p><b>Expected vs observed</b> ({} generated case(s) broke it):</p>{}{}\
          <p><b>Minimized case</b> ({} → {} bytes):</p><pre>{}</pre>\
          <p><b>Reproduce:</b></p><pre>{}</pre>\
          <details><summary>Full observation</summary><pre>{}</pre></details></div>",
@@ -338,6 +338,10 @@ fn finding(o: &mut String, ti: usize, t: &TargetReport, f: &FindingReport) {
         esc(why),
         f.count,
         diff(&f.expected, &f.observed),
+        f.original_line().map_or_else(String::new, |l| format!(
+            "<p><b>Original observation:</b> {}</p>",
+            esc(&l)
+        )),
         f.original_size,
         f.shrunk_size,
         esc(&case_text(&f.case)),

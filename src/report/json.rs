@@ -3,6 +3,7 @@
 
 use crate::runner::{RunConfig, RunResult};
 use mcpdiff_oracle::rules::{self, level_of, RuleId, JUDGED_IDS};
+use mcpdiff_oracle::signature::Signature;
 use mcpdiff_oracle::{check, judge, Case, Observation, Surface};
 use serde::{Deserialize, Serialize};
 
@@ -106,6 +107,50 @@ pub struct FindingReport {
     /// Known in the baseline: reported, but does not fail the run.
     #[serde(default)]
     pub baselined: bool,
+    /// The target's answer to the original (unshrunk) case, in words. Empty in reports
+    /// written before it was recorded.
+    #[serde(default)]
+    pub original_observed: String,
+    /// The original (unshrunk) case: the run's witness of the rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_case: Option<Case>,
+    /// The target's normalized answer to the original case.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_observation: Option<Observation>,
+    /// The kind of the reproducer's failure (`mcpdiff_oracle::signature`): served or
+    /// refused, status class (or the exact status when the rule names one), JSON-RPC error
+    /// code, body kind, or the transport failure.
+    #[serde(default)]
+    pub kind: String,
+    /// The kind of the original observation's failure; equal to `kind` unless
+    /// `kept_original` says otherwise.
+    #[serde(default)]
+    pub original_kind: String,
+    /// Set when the shrunk case failed in another kind than the original: the reproducer is
+    /// then the original case, and this says why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept_original: Option<String>,
+}
+
+impl FindingReport {
+    /// The original observation beside the reproducer's, for every renderer; `None` for
+    /// reports written before it was recorded.
+    pub fn original_line(&self) -> Option<String> {
+        if self.original_observed.is_empty() {
+            return None;
+        }
+        Some(match &self.kept_original {
+            Some(why) => format!("{} (kept as the reproducer: {why})", self.original_observed),
+            None if self.original_kind == self.kind => format!(
+                "{}; same kind as the reproducer ({})",
+                self.original_observed, self.kind
+            ),
+            None => format!(
+                "{} ({}; the reproducer: {})",
+                self.original_observed, self.original_kind, self.kind
+            ),
+        })
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -123,6 +168,9 @@ pub struct SurfaceSummary {
     pub resources: usize,
     pub resource_templates: usize,
     pub prompts: usize,
+    /// Judged as an OAuth protected resource (`AUTH-*` rules; D-70).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub protected: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -134,7 +182,8 @@ pub struct DisagreementReport {
 
 /// Rules whose findings are security findings (report section 3).
 pub fn is_security(rule: RuleId) -> bool {
-    rule == rules::ORIGIN_403
+    rules::auth::AUTH_JUDGED_IDS.contains(&rule)
+        || rule == rules::ORIGIN_403
         || [
             rules::HDR_MISMATCH,
             rules::PARAM_VALIDATE,
@@ -205,10 +254,15 @@ pub fn build(
             if explained {
                 continue;
             }
+            let kind_of = |c: &Case, o: &Observation| {
+                Signature::of(f.rule, &judge(c, &t.surface), o)
+                    .kind
+                    .to_string()
+            };
             findings.push(FindingReport {
                 rule: f.rule.0.to_string(),
                 level: level.as_str().to_string(),
-                severity: format!("{:?}", level.severity()).to_lowercase(),
+                severity: level.severity().as_str().to_string(),
                 security: is_security(f.rule),
                 spec: rule.map(|r| r.spec.to_string()).unwrap_or_default(),
                 sentence: rule.map(|r| r.sentence.to_string()).unwrap_or_default(),
@@ -227,6 +281,12 @@ pub fn build(
                 original_size: crate::runner::shrink::size(&f.original),
                 shrunk_size: crate::runner::shrink::size(&f.case),
                 baselined: baseline.knows(&t.name, &t.url, f.rule.0),
+                original_observed: f.original_observation.summary(),
+                original_case: Some(f.original.clone()),
+                original_observation: Some(f.original_observation.clone()),
+                kind: kind_of(&f.case, &f.observation),
+                original_kind: kind_of(&f.original, &f.original_observation),
+                kept_original: f.kept_original.clone(),
             });
         }
         // blocking first, then advisory, then by rule id
@@ -283,6 +343,7 @@ pub fn build(
                 resources: s.resources.len(),
                 resource_templates: s.resource_templates.len(),
                 prompts: s.prompts.len(),
+                protected: s.protected,
             },
             // filled by `cmd::run` from `runner::revision::probe`
             revision: None,

@@ -46,7 +46,7 @@ enum Outcome {
 fn detail(t: &TargetReport, f: &FindingReport) -> String {
     let (family, why) = why_it_matters(&f.rule);
     format!(
-        "{} {} ({family}) on {} {}\nspec: {}\n\"{}\"\nwhy it matters: {why}\nexpected: {}\nobserved: {}\n\
+        "{} {} ({family}) on {} {}\nspec: {}\n\"{}\"\nwhy it matters: {why}\nexpected: {}\nobserved: {}\n{}\
          cases: {} (minimized {} -> {} bytes)\nreproduce:\n{}\nminimized case:\n{}\n",
         f.level,
         f.rule,
@@ -56,6 +56,8 @@ fn detail(t: &TargetReport, f: &FindingReport) -> String {
         f.sentence,
         f.expected,
         f.observed,
+        f.original_line()
+            .map_or_else(String::new, |l| format!("original: {l}\n")),
         f.count,
         f.original_size,
         f.shrunk_size,

@@ -291,6 +291,9 @@ fn finding(out: &mut String, f: &FindingReport) {
     let _ = writeln!(out, "- **Why it matters:** {why}");
     let _ = writeln!(out, "- **Expected:** {}", f.expected);
     let _ = writeln!(out, "- **Observed:** {}", f.observed);
+    if let Some(l) = f.original_line() {
+        let _ = writeln!(out, "- **Original observation:** {l}");
+    }
     let _ = writeln!(
         out,
         "- **Cases:** {} generated case(s) broke it; minimized {} → {} bytes{}\n",

@@ -93,6 +93,22 @@ const WHY: &[(&str, &str, &str)] = &[
     ("RES", "Resources", "Clients rely on -32602 to tell a missing resource from a server fault."),
     ("PROMPTS", "Prompts", "Clients rely on the documented errors to report bad prompt calls."),
     ("BASE", "JSON-RPC base", "Every SDK client parses JSON-RPC strictly; departures break them."),
+    ("AUTH", "Authorization",
+     "A protected server that serves a request without a valid token issued for it hands data \
+      to unauthorized callers (or lets a token stolen from another service through); one that \
+      refuses with another status than 401 leaves clients unable to start the OAuth flow."),
+    ("AUTH-PRM", "Authorization discovery",
+     "Clients find the authorization server only through the protected-resource metadata; a \
+      missing or wrong document means no client can obtain a token."),
+    ("AUTH-DISCOVERY", "Authorization discovery",
+     "Clients find the authorization server only through the protected-resource metadata; a \
+      missing or wrong document means no client can obtain a token."),
+    ("AUTH-SCOPE", "Authorization scopes",
+     "Clients request the scopes the challenge names; without them they over-ask or loop \
+      through step-up authorization."),
+    ("AUTH-OFFLINE", "Authorization scopes",
+     "Clients request the scopes the challenge names; asking for offline_access makes every \
+      client request refresh tokens the resource does not need."),
 ];
 
 /// The family and "why it matters" text of a rule.

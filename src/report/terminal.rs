@@ -90,7 +90,7 @@ fn target(out: &mut String, t: &TargetReport, verbose: bool) {
         let sec = if f.security { " [security]" } else { "" };
         let _ = writeln!(
             out,
-            "\n   {} {}{}{}  ({}; {} case(s))\n     spec: {}\n     \"{}\"\n     expected: {}\n     observed: {}\n     reproduce ({} → {} bytes):\n       {}",
+            "\n   {} {}{}{}  ({}; {} case(s))\n     spec: {}\n     \"{}\"\n     expected: {}\n     observed: {}{}\n     reproduce ({} → {} bytes):\n       {}",
             f.level,
             f.rule,
             sec,
@@ -101,6 +101,8 @@ fn target(out: &mut String, t: &TargetReport, verbose: bool) {
             f.sentence,
             f.expected,
             f.observed,
+            f.original_line()
+                .map_or_else(String::new, |l| format!("\n     original: {l}")),
             f.original_size,
             f.shrunk_size,
             f.reproducer.replace('\n', "\n       ")

@@ -20,7 +20,7 @@ pub fn compared(name: &str) -> bool {
 /// The coarse class of an answer two targets are compared on.
 pub fn answer_class(obs: &Observation) -> String {
     match obs {
-        Observation::Transport { failure } => format!("transport:{failure:?}"),
+        Observation::Transport { failure } => format!("no answer: {failure}"),
         Observation::Http(a) => {
             let what = match (a.error_code(), a.is_result(), &a.body) {
                 (Some(c), _, _) => format!("error {c}"),

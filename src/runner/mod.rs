@@ -89,8 +89,13 @@ pub struct RunConfig {
 pub struct ShrunkFinding {
     pub rule: RuleId,
     pub original: Case,
+    /// The target's answer to `original`, shown beside the reproducer's.
+    pub original_observation: Observation,
     pub case: Case,
     pub observation: Observation,
+    /// Set when the shrunk case failed in a different kind than the original (a defensive
+    /// check after shrinking): `case` is then the original, and this says why.
+    pub kept_original: Option<String>,
     pub count: u64,
     pub shrink_requests: usize,
 }
@@ -296,11 +301,19 @@ async fn shrink_target<S: Sender>(
                 .await
             };
         spent += shrink_requests as u64;
+        let (case, observation, kept_original) = shrink::settle(
+            &t.surface,
+            *rule,
+            (&w.case, &w.observation),
+            (case, observation),
+        );
         findings.push(ShrunkFinding {
             rule: *rule,
             original: w.case.clone(),
+            original_observation: w.observation.clone(),
             case,
             observation,
+            kept_original,
             count: w.count,
             shrink_requests,
         });

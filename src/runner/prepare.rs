@@ -4,7 +4,7 @@
 
 use super::{discover, NetSender, Sender, Target};
 use crate::transport::{Client, Endpoint};
-use mcpdiff_oracle::{Surface, TransportFailure};
+use mcpdiff_oracle::{Observation, Surface, TransportFailure};
 use std::sync::Arc;
 
 /// A prepared target and whether it is on loopback.
@@ -38,11 +38,32 @@ pub async fn prepare(
         client: client.clone(),
         endpoint: Arc::new(endpoint.clone()),
     };
+    // the first answer tells whether the target is a protected resource (issue 15)
+    let first: Arc<std::sync::Mutex<Option<Observation>>> = Arc::default();
     let d = discover::discover(&endpoint.path, |c| {
         let s = sender.clone();
-        async move { s.send(c).await }
+        let first = Arc::clone(&first);
+        async move {
+            let obs = s.send(c).await;
+            let mut f = first
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            f.get_or_insert_with(|| obs.clone());
+            obs
+        }
     })
     .await;
+    let first = first
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    // a challenge: no MCP rule is judged on it; say what the server asked for and stop
+    if let Some(a) = first.as_ref().and_then(Observation::http) {
+        if mcpdiff_oracle::auth::is_auth_challenge(a) {
+            let creds = client.credentials().has_authorization();
+            return Err(crate::auth::unauthorized_message(client, &endpoint, url, a, creds).await);
+        }
+    }
     let d = match d {
         Ok(d) => d,
         Err(TransportFailure::Refused) => {
@@ -62,7 +83,10 @@ pub async fn prepare(
         },
     };
     let mut notes = d.notes;
-    let mut gen_surface = d.surface.clone();
+    let mut surface = d.surface;
+    // an OAuth protected resource: the user gave a bearer token (DEVIATIONS.md D-70)
+    surface.protected = client.credentials().has_bearer();
+    let mut gen_surface = surface.clone();
     if !loopback {
         let (keep, skip): (Vec<_>, Vec<_>) = gen_surface
             .tools
@@ -82,7 +106,7 @@ pub async fn prepare(
             name: name.to_string(),
             url: url.to_string(),
             sender,
-            surface: d.surface,
+            surface,
             gen_surface,
             notes,
         },

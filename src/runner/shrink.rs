@@ -1,9 +1,11 @@
 //! Shrinking: reduce a failing case to a smaller one that still breaks the same rule on the
-//! same target. Candidate generation is pure (`candidates`); `shrink` drives it against the
-//! target with a bounded budget of requests and time.
+//! same target, with the same kind of answer and no defect the original did not have
+//! (`Keep`, issue 14 §2). Candidate generation is pure (`candidates`); `shrink` drives it
+//! against the target with a bounded budget of requests and time.
 
 use mcpdiff_oracle::rules::RuleId;
-use mcpdiff_oracle::{check, judge, Case, Observation, Surface};
+use mcpdiff_oracle::signature::{no_new_defects, Signature};
+use mcpdiff_oracle::{check, judge, Case, Observation, Surface, Verdict};
 use serde_json::Value;
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -143,8 +145,75 @@ impl Default for ShrinkBudget {
     }
 }
 
-/// Greedy shrinking: take the first candidate that the oracle still judges under `rule` and
-/// that the target still fails on `rule`; repeat until no candidate helps or the budget ends.
+/// What a smaller case must keep of the original failure: the rule, the signature of the
+/// original observation, and no rule the original case did not trigger. The acceptance
+/// predicate of every shrink step, and the final check of its result.
+#[derive(Clone, Debug)]
+pub struct Keep {
+    pub rule: RuleId,
+    pub signature: Signature,
+    /// The verdict of the original case (its triggered rules bound the smaller ones').
+    verdict: Verdict,
+}
+
+impl Keep {
+    /// What `obs`, the answer to `case`, shows of `rule`'s failure.
+    pub fn of(case: &Case, obs: &Observation, rule: RuleId, surface: &Surface) -> Keep {
+        let verdict = judge(case, surface);
+        Keep {
+            rule,
+            signature: Signature::of(rule, &verdict, obs),
+            verdict,
+        }
+    }
+
+    /// Before sending: the smaller case still exercises the rule and plants no new defect
+    /// (a body cut in half would add a parse error the server may refuse for instead).
+    pub fn plausible(&self, verdict: &Verdict) -> bool {
+        verdict.triggers(self.rule) && no_new_defects(&self.verdict, verdict)
+    }
+
+    /// After sending: the target still fails the rule, with the same kind of answer.
+    pub fn kept_by(&self, verdict: &Verdict, obs: &Observation) -> bool {
+        self.plausible(verdict)
+            && check(verdict, obs).iter().any(|f| f.rule == self.rule.0)
+            && Signature::of(self.rule, verdict, obs) == self.signature
+    }
+}
+
+/// The reproducer of a finding: the shrunk case when it fails like the original (`Keep`),
+/// else the original case with a note saying why. Defensive: `shrink` only keeps such
+/// steps, but whatever produced `shrunk`, a reproducer never differs in kind from the
+/// original observation.
+pub fn settle(
+    surface: &Surface,
+    rule: RuleId,
+    original: (&Case, &Observation),
+    shrunk: (Case, Observation),
+) -> (Case, Observation, Option<String>) {
+    let keep = Keep::of(original.0, original.1, rule, surface);
+    let verdict = judge(&shrunk.0, surface);
+    if keep.kept_by(&verdict, &shrunk.1) {
+        return (shrunk.0, shrunk.1, None);
+    }
+    let kind = Signature::of(rule, &verdict, &shrunk.1).kind;
+    let why = format!(
+        "the shrunk case failed as \"{kind}\" ({}){}, the original as \"{}\": the original \
+         case is the reproducer",
+        shrunk.1.summary(),
+        if no_new_defects(&keep.verdict, &verdict) {
+            ""
+        } else {
+            " with a defect the original did not have"
+        },
+        keep.signature.kind,
+    );
+    (original.0.clone(), original.1.clone(), Some(why))
+}
+
+/// Greedy shrinking: take the first candidate that the oracle still judges under `rule`
+/// without new defects and that the target still fails on `rule` with the original's
+/// signature (`Keep`); repeat until no candidate helps or the budget ends.
 pub async fn shrink<F, Fut>(
     case: Case,
     obs: Observation,
@@ -158,6 +227,7 @@ where
     Fut: Future<Output = Observation>,
 {
     let start = Instant::now();
+    let keep = Keep::of(&case, &obs, rule, surface);
     let mut best = (case, obs);
     let mut requests = 0usize;
     'outer: loop {
@@ -166,12 +236,12 @@ where
                 break 'outer;
             }
             let verdict = judge(&cand, surface);
-            if !verdict.triggers(rule) {
+            if !keep.plausible(&verdict) {
                 continue;
             }
             requests += 1;
             let o = send(cand.clone()).await;
-            if check(&verdict, &o).iter().any(|f| f.rule == rule.0) {
+            if keep.kept_by(&verdict, &o) {
                 best = (cand, o);
                 continue 'outer;
             }

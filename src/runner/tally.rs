@@ -1,9 +1,10 @@
 //! `Tally`: what one target did over a run, kept small. Memory grows with the number of
 //! distinct (rule) findings and exercised rules, never with the number of cases: for each
-//! rule only the first failing case is kept (the shrinker reduces it later).
+//! rule one failing case is kept, the one that best isolates it (`Witness::key`); the
+//! shrinker reduces it later.
 
 use mcpdiff_oracle::rules::{level_of, RuleId, Severity};
-use mcpdiff_oracle::{Case, Finding, Observation, Verdict};
+use mcpdiff_oracle::{Answer, Case, Demand, Finding, Observation, Verdict};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -17,14 +18,43 @@ pub struct Witness {
     pub count: u64,
     /// The case's index in the run (lower wins among equally specific witnesses).
     pub index: u64,
+    /// Defects the case plants besides the witnessed rule (`defects`): fewer is a cleaner
+    /// reproducer.
+    pub defects: usize,
 }
 
 impl Witness {
     /// Preference order: a case that isolates the rule beats one that shares the blame
-    /// with other rules; then the lowest index (so the same seed keeps the same witness).
-    fn key(&self) -> (usize, u64) {
-        (self.finding.co_failing.len(), self.index)
+    /// with other rules; then a case with fewer defects (issue 14: prefer single-defect
+    /// cases, the shrinker never adds one); then the lowest index (so the same seed keeps
+    /// the same witness).
+    fn key(&self) -> (usize, usize, u64) {
+        (self.finding.co_failing.len(), self.defects, self.index)
     }
+}
+
+/// Defects `verdict` plants besides `rule`: other rules whose request-level demand admits
+/// only refusals (a benign input's rule, or the success of a valid request, admits an
+/// answer that is not a refusal and is no defect).
+fn defects(verdict: &Verdict, rule: RuleId) -> usize {
+    let refusal_only = |set: &[Answer]| {
+        !set.iter().any(|a| {
+            matches!(
+                a,
+                Answer::RpcResult | Answer::OpenStream | Answer::Accepted | Answer::NotAnError
+            )
+        })
+    };
+    let mut rules: Vec<RuleId> = verdict
+        .expectations
+        .iter()
+        .filter(|e| e.rule != rule)
+        .filter(|e| matches!(&e.demand, Demand::OneOf(set) if refusal_only(set)))
+        .map(|e| e.rule)
+        .collect();
+    rules.sort_unstable();
+    rules.dedup();
+    rules.len()
 }
 
 /// Per-rule pass/fail counts.
@@ -74,6 +104,7 @@ impl Tally {
                 finding: f.clone(),
                 count: 1,
                 index,
+                defects: defects(verdict, rule),
             };
             match self.witnesses.get_mut(&rule) {
                 Some(w) => {
@@ -129,5 +160,63 @@ impl Tally {
         self.witnesses
             .keys()
             .any(|r| level_of(*r).severity() == Severity::Blocking)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcpdiff_oracle::rules::{HDR_MISMATCH, ORIGIN_403};
+    use mcpdiff_oracle::{Canonical, Expectation, Lint};
+
+    fn verdict(rules: &[RuleId]) -> Verdict {
+        let mut expectations: Vec<Expectation> = rules
+            .iter()
+            .map(|&rule| Expectation {
+                rule,
+                demand: Demand::OneOf(vec![Answer::AnyError]),
+            })
+            .collect();
+        expectations.push(Expectation {
+            rule: mcpdiff_oracle::rules::BC_SESSION,
+            demand: Demand::Lint(Lint::NoSessionId),
+        });
+        Verdict {
+            expectations,
+            canonical: Canonical::Dispatch,
+        }
+    }
+
+    #[test]
+    fn a_single_defect_witness_beats_an_earlier_double_one() {
+        let case = Case::post("/mcp", &[], "{}");
+        let obs = Observation::Transport {
+            failure: mcpdiff_oracle::TransportFailure::Timeout,
+        };
+        let f = Finding {
+            rule: ORIGIN_403.0.to_string(),
+            level: "MUST".into(),
+            expected: String::new(),
+            observed: String::new(),
+            co_failing: Vec::new(),
+        };
+        let mut t = Tally::default();
+        t.record(
+            1,
+            &case,
+            &verdict(&[ORIGIN_403, HDR_MISMATCH]),
+            &obs,
+            std::slice::from_ref(&f),
+        );
+        t.record(
+            2,
+            &case,
+            &verdict(&[ORIGIN_403]),
+            &obs,
+            std::slice::from_ref(&f),
+        );
+        t.record(3, &case, &verdict(&[ORIGIN_403]), &obs, &[f]);
+        let w = &t.witnesses[&ORIGIN_403];
+        assert_eq!((w.index, w.defects, w.count), (2, 0, 3));
     }
 }

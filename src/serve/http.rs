@@ -16,6 +16,7 @@ use hyper::header::{HeaderName, HeaderValue, CONTENT_LENGTH};
 use hyper::service::service_fn;
 use hyper::{Request, StatusCode};
 use hyper_util::rt::TokioIo;
+use mcpdiff_oracle::reference::auth::{self, AuthConfig};
 use mcpdiff_oracle::reference::{Response, ResponseBody};
 use mcpdiff_oracle::{Case, Surface};
 use serde_json::Value;
@@ -38,6 +39,8 @@ pub(crate) struct State {
     pub surface: Surface,
     /// `http` or `https`: the scheme the server card names.
     pub scheme: &'static str,
+    /// `serve --auth`: the guard in front of the endpoint and the metadata it serves.
+    pub auth: Option<AuthConfig>,
 }
 
 /// Serve one connection (plain, or already TLS-accepted) until the client closes it (errors
@@ -61,6 +64,13 @@ async fn handle(
     state: Arc<State>,
     local: Option<std::net::SocketAddr>,
 ) -> Result<hyper::Response<Out>, Infallible> {
+    let mutant = state.variant.mutant_name();
+    if let (Some(cfg), &hyper::Method::GET) = (&state.auth, req.method()) {
+        // the metadata is public: a client reads it before it has a token
+        if let Some(r) = auth::metadata(cfg, req.uri().path(), mutant) {
+            return Ok(write(r));
+        }
+    }
     if let (Some(addr), true) = (local, is_card_request(&req, state.variant)) {
         return Ok(server_card(state.scheme, addr, &state.surface.endpoint));
     }
@@ -104,6 +114,13 @@ async fn handle(
         body,
         labels: Vec::new(),
     };
+    if let Some(refusal) = state
+        .auth
+        .as_ref()
+        .and_then(|cfg| auth::guard(cfg, &case, mutant))
+    {
+        return Ok(write(refusal));
+    }
     Ok(write(state.variant.respond(&case, &state.surface)))
 }
 

@@ -7,6 +7,7 @@ mod http;
 pub mod tls;
 pub mod tools;
 
+use mcpdiff_oracle::reference::auth::AuthConfig;
 use mcpdiff_oracle::reference::{self, Mutant, Response};
 use mcpdiff_oracle::{fixture, Case, Surface};
 use std::io;
@@ -33,6 +34,14 @@ impl Variant {
         reference::mutant(name).map(Variant::Mutant)
     }
 
+    /// The mutant name, for the auth guard.
+    pub fn mutant_name(&self) -> Option<&'static str> {
+        match self {
+            Variant::Mutant(m) => Some(m.name),
+            _ => None,
+        }
+    }
+
     /// How the startup line names it.
     pub fn label(&self) -> String {
         match self {
@@ -46,6 +55,10 @@ impl Variant {
     pub fn respond(&self, case: &Case, surface: &Surface) -> Response {
         match self {
             Variant::Reference => reference::respond(case, surface),
+            // the auth mutants differ only in the guard in front (`reference::auth`)
+            Variant::Mutant(m) if reference::is_auth_mutant(m.name) => {
+                reference::respond(case, surface)
+            }
             Variant::Mutant(m) => reference::respond_mutant(m.name, case, surface),
             Variant::Null => reference::null_response(case),
         }
@@ -85,7 +98,7 @@ pub async fn spawn_with(
     addr: SocketAddr,
     surface: Surface,
 ) -> io::Result<RunningServer> {
-    spawn_tls(variant, addr, surface, None).await
+    spawn_full(variant, addr, surface, ServeOptions::default()).await
 }
 
 /// Like [`spawn_with`], over TLS when `tls` is given (`serve --tls-cert --tls-key`, see
@@ -96,15 +109,58 @@ pub async fn spawn_tls(
     surface: Surface,
     tls: Option<Arc<rustls::ServerConfig>>,
 ) -> io::Result<RunningServer> {
+    let opts = ServeOptions { auth: None, tls };
+    spawn_full(variant, addr, surface, opts).await
+}
+
+/// `serve --auth TOKEN [--foreign-token F]`: the reference (or an auth mutant) as a
+/// protected resource: only `Authorization: Bearer TOKEN` is served, everything else gets
+/// the 401 challenge, and the protected-resource metadata is served at its well-known URI
+/// (`mcpdiff_oracle::reference::auth`).
+pub async fn spawn_protected(
+    variant: Variant,
+    addr: SocketAddr,
+    surface: Surface,
+    auth: Option<(String, Option<String>)>,
+) -> io::Result<RunningServer> {
+    let opts = ServeOptions { auth, tls: None };
+    spawn_full(variant, addr, surface, opts).await
+}
+
+/// How `serve` runs besides the variant and surface: `--auth`/`--foreign-token` and
+/// `--tls-cert`/`--tls-key` (they combine: a protected resource over HTTPS).
+#[derive(Clone, Default)]
+pub struct ServeOptions {
+    /// The accepted token and the foreign-audience one (`spawn_protected`).
+    pub auth: Option<(String, Option<String>)>,
+    /// Serve over TLS with this configuration (`spawn_tls`).
+    pub tls: Option<Arc<rustls::ServerConfig>>,
+}
+
+/// Bind `addr` and serve `variant` on `/mcp` with `opts` until shut down.
+pub async fn spawn_full(
+    variant: Variant,
+    addr: SocketAddr,
+    surface: Surface,
+    opts: ServeOptions,
+) -> io::Result<RunningServer> {
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     let (stop, mut stopped) = oneshot::channel();
+    let ServeOptions { auth, tls } = opts;
     let scheme = if tls.is_some() { "https" } else { "http" };
     let acceptor = tls.map(tokio_rustls::TlsAcceptor::from);
+    let auth = auth.map(|(token, foreign_token)| AuthConfig {
+        token,
+        foreign_token,
+        origin: format!("{scheme}://{addr}"),
+        endpoint: surface.endpoint.clone(),
+    });
     let state = Arc::new(http::State {
         variant,
         surface,
         scheme,
+        auth,
     });
     let task = tokio::spawn(async move {
         let mut connections = JoinSet::new();

@@ -8,12 +8,13 @@
 //! reused one turns out to be dead before it sent a single byte.
 
 use super::conn::{Pool, Reader};
+use super::credentials::Credentials;
 use super::endpoint::Endpoint;
 use super::limits::Limits;
 use super::response::{read_response, Outcome};
 use super::stream::Stream;
 use super::tls::Tls;
-use super::wire::{encode_request, frames_cleanly};
+use super::wire::{encode_request_with, frames_cleanly};
 use mcpdiff_oracle::{Case, Observation, TransportFailure};
 use std::sync::Arc;
 use std::time::Duration;
@@ -32,6 +33,8 @@ pub struct Client {
 struct Inner {
     limits: Limits,
     pool: Pool,
+    /// The run's `--header` fields, added at send time (never stored in a case).
+    creds: Credentials,
     /// How `https://` endpoints are verified (built once per run).
     tls: Tls,
 }
@@ -63,10 +66,16 @@ impl Client {
 
     /// A client whose `https://` connections use `tls` (`--cacert`, `--insecure`).
     pub fn with_tls(limits: Limits, tls: Tls) -> Client {
+        Client::configured(limits, Credentials::default(), tls)
+    }
+
+    /// A client with the run's `--header` fields and TLS settings.
+    pub fn configured(limits: Limits, creds: Credentials, tls: Tls) -> Client {
         Client {
             inner: Arc::new(Inner {
                 limits,
                 pool: Pool::default(),
+                creds,
                 tls,
             }),
         }
@@ -113,6 +122,22 @@ impl Client {
         }
     }
 
+    /// A client that sends `creds` with every case (see `Credentials`).
+    pub fn with_credentials(limits: Limits, creds: Credentials) -> Client {
+        Client::configured(limits, creds, Tls::default())
+    }
+
+    /// The configured `--header` fields.
+    pub fn credentials(&self) -> &Credentials {
+        &self.inner.creds
+    }
+
+    /// Send `case` exactly as it is: placeholders filled, but no configured field added
+    /// (the authorization probes choose their own credentials, or none).
+    pub async fn send_exact(&self, case: &Case, endpoint: &Endpoint) -> Observation {
+        self.exchange_with(case, endpoint, false).await.observation
+    }
+
     /// The limits every case runs under.
     pub fn limits(&self) -> &Limits {
         &self.inner.limits
@@ -126,10 +151,14 @@ impl Client {
 
     /// `send`, with timing and connection details.
     pub async fn exchange(&self, case: &Case, endpoint: &Endpoint) -> Exchange {
+        self.exchange_with(case, endpoint, true).await
+    }
+
+    async fn exchange_with(&self, case: &Case, endpoint: &Endpoint, append: bool) -> Exchange {
         let start = Instant::now();
         let limits = &self.inner.limits;
         let deadline = start + limits.total;
-        let request = encode_request(case, endpoint);
+        let request = encode_request_with(case, endpoint, &self.inner.creds, append);
         let pool = &self.inner.pool;
         let done = |outcome: Outcome, stream: Stream, reused: bool| {
             if outcome.reusable && frames_cleanly(case) && limits.pool_per_endpoint > 0 {

@@ -8,6 +8,7 @@
 //!   handshake errors;
 //! - `stream`: `Stream`, a plain or TLS connection;
 //! - `wire`: `encode_request`, the exact request bytes (and whether they frame cleanly);
+//! - `credentials`: `Credentials`, the `--header` fields, kept as secrets;
 //! - `limits`: `Limits`, the time, size and SSE bounds of one case;
 //! - `client`: `Client`, connect / write / read / keep-alive pool / one retry;
 //! - `conn`: the deadline-bounded buffered reader and the idle-connection pool;
@@ -25,6 +26,7 @@
 mod body;
 mod client;
 mod conn;
+mod credentials;
 mod endpoint;
 mod head;
 mod limits;
@@ -41,10 +43,12 @@ mod tests;
 mod tests_conn;
 
 pub use client::{Client, Exchange};
+pub use credentials::{env_name, Credentials, Secret};
 pub use endpoint::{Endpoint, EndpointError, Scheme, Target};
 pub use limits::Limits;
 pub use reproducer::{
-    curl_command, nc_command, printf_command, reproducer, reproducer_with, s_client_command,
+    curl_command, nc_command, printf_command, reproducer, reproducer_tls, reproducer_with,
+    s_client_command,
 };
 pub use tls::{Tls, TlsOptions};
-pub use wire::{encode_request, frames_cleanly};
+pub use wire::{encode_request, encode_request_with, frames_cleanly};

@@ -13,21 +13,26 @@
 //! (`TlsOptions`), and the exact bytes go through `openssl s_client` instead of `/dev/tcp`,
 //! with the same `printf` on its standard input and the same trust (`-CAfile`, or no
 //! verification for `--insecure`).
+//!
+//! Secrets: a case may carry placeholders (`{{MCPDIFF_TOKEN}}`, see `Credentials`), and
+//! [`reproducer_with`] adds the run's `--header` fields as placeholders; both become shell
+//! expansions of environment variables (`"${MCPDIFF_AUTHORIZATION}"`), never values.
 
+use super::credentials::Credentials;
 use super::endpoint::Endpoint;
 use super::tls::TlsOptions;
 use super::wire::encode_request;
+use mcpdiff_oracle::auth::{AUTHORIZATION_ENV, TOKEN_ENV};
 use mcpdiff_oracle::Case;
 
 /// The best shell reproducer for `case`: `curl` when it sends the same request, else
-/// `printf | nc` with the exact bytes. An `https://` endpoint is verified against the
-/// default roots; see [`reproducer_with`] for `--cacert` / `--insecure` runs.
+/// `printf | nc` (`printf | openssl s_client` for `https://`) with the exact bytes. An
+/// `https://` endpoint is verified against the default roots; see [`reproducer_tls`].
 pub fn reproducer(case: &Case, endpoint: &Endpoint) -> String {
-    reproducer_with(case, endpoint, &TlsOptions::default())
+    curl_or_raw(case, endpoint, &TlsOptions::default())
 }
 
-/// [`reproducer`] for a run configured with `tls` (it matters only for `https://`).
-pub fn reproducer_with(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> String {
+fn curl_or_raw(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> String {
     match curl_args(case, endpoint, tls) {
         Some(cmd) => cmd,
         None if endpoint.is_tls() => s_client_command(case, endpoint, tls),
@@ -65,6 +70,69 @@ pub fn s_client_command(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> S
     cmd
 }
 
+/// [`reproducer`] of `case` as the transport sends it in a run with `creds`: each configured
+/// field the case lacks is added, its value read from the environment variable named after it.
+pub fn reproducer_with(case: &Case, endpoint: &Endpoint, creds: &Credentials) -> String {
+    reproducer_tls(case, endpoint, creds, &TlsOptions::default())
+}
+
+/// [`reproducer_with`] for a run configured with `tls` (`--cacert`, `--insecure`; it matters
+/// only for `https://`).
+pub fn reproducer_tls(
+    case: &Case,
+    endpoint: &Endpoint,
+    creds: &Credentials,
+    tls: &TlsOptions,
+) -> String {
+    let mut shown = case.clone();
+    let extra: Vec<(Vec<u8>, Vec<u8>)> = creds
+        .missing_placeholders(|n| has_field(case, n))
+        .map(|(n, p)| (n.as_bytes().to_vec(), p.into_bytes()))
+        .collect();
+    shown.headers.extend(extra);
+    curl_or_raw(&shown, endpoint, tls)
+}
+
+/// The next placeholder in `s` at or after `from`: (start, end, shell expansion).
+fn next_placeholder(s: &[u8], from: usize) -> Option<(usize, usize, String)> {
+    let mut i = from;
+    while i + 12 <= s.len() {
+        if s[i..].starts_with(b"{{MCPDIFF_") {
+            let close = s[i..].windows(2).position(|w| w == b"}}")? + i;
+            let name = std::str::from_utf8(&s[i + 2..close]).ok()?;
+            if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                let expansion = if name == TOKEN_ENV {
+                    // the token alone: the configured value without its scheme
+                    format!("${{{AUTHORIZATION_ENV}#* }}")
+                } else {
+                    format!("${{{name}}}")
+                };
+                return Some((i, close + 2, expansion));
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// One shell word for `s`: single-quoted, with placeholders as double-quoted expansions.
+fn shell_word(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::new();
+    let mut at = 0;
+    while let Some((start, end, exp)) = next_placeholder(b, at) {
+        if start > at {
+            out.push_str(&single_quote(&s[at..start]));
+        }
+        out.push_str(&format!("\"{exp}\""));
+        at = end;
+    }
+    if at < b.len() || out.is_empty() {
+        out.push_str(&single_quote(&s[at..]));
+    }
+    out
+}
+
 /// The exact bytes over bash's `/dev/tcp`, then the answer, for 5 s at most:
 /// `(printf '<bytes>' >&3; timeout 5 cat <&3) 3<>/dev/tcp/HOST/PORT`. bash alone suffices
 /// (many machines have no `nc`); `printf '<bytes>' | nc HOST PORT` sends the same bytes.
@@ -77,10 +145,24 @@ pub fn nc_command(case: &Case, endpoint: &Endpoint) -> String {
     )
 }
 
-/// A `printf` command whose output is exactly `bytes`.
+/// A `printf` command whose output is exactly `bytes` (placeholders become `%s` arguments
+/// that expand environment variables).
 pub fn printf_command(bytes: &[u8]) -> String {
     let mut out = String::from("printf '");
+    let mut args = String::new();
+    let mut skip_to = 0;
     for (i, &b) in bytes.iter().enumerate() {
+        if i < skip_to {
+            continue;
+        }
+        if b == b'{' {
+            if let Some((_, end, exp)) = next_placeholder(bytes, i).filter(|p| p.0 == i) {
+                out.push_str("%s");
+                args.push_str(&format!(" \"{exp}\""));
+                skip_to = end;
+                continue;
+            }
+        }
         match b {
             b'\r' => out.push_str("\\r"),
             b'\n' => out.push_str("\\n"),
@@ -94,6 +176,7 @@ pub fn printf_command(bytes: &[u8]) -> String {
         }
     }
     out.push('\'');
+    out.push_str(&args);
     out
 }
 
@@ -126,7 +209,7 @@ fn curl_args(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> Option<Strin
     }
     args.push("-X".into());
     args.push(case.method.clone());
-    args.push(single_quote(&endpoint.url_for(&case.path)));
+    args.push(shell_word(&endpoint.url_for(&case.path)));
     for (name, value) in &case.headers {
         // Both are printable ASCII here (checked above), so the conversion is exact.
         let name = String::from_utf8_lossy(name);
@@ -138,7 +221,7 @@ fn curl_args(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> Option<Strin
             format!("{name}: {value}")
         };
         args.push("-H".into());
-        args.push(single_quote(&field));
+        args.push(shell_word(&field));
     }
     // Fields curl adds by itself that the case does not carry: `Name:` suppresses them.
     for own in ["User-Agent", "Accept", "Content-Type", "Expect"] {
@@ -157,7 +240,7 @@ fn curl_args(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> Option<Strin
         prefix = format!("{} | ", printf_command(body));
         args.push("@-".into());
     } else if body.iter().all(|b| (0x20..=0x7e).contains(b)) {
-        args.push(single_quote(&String::from_utf8_lossy(body)));
+        args.push(shell_word(&String::from_utf8_lossy(body)));
     } else {
         args.push(ansi_c_quote(body));
     }
@@ -245,6 +328,7 @@ fn ansi_c_quote(bytes: &[u8]) -> String {
     out
 }
 
+#[cfg(test)]
 #[cfg(test)]
 #[path = "reproducer_tests.rs"]
 mod tests;

@@ -24,6 +24,29 @@ fn run(shell: &str, script: &str) -> Option<Vec<u8>> {
     Some(out.stdout)
 }
 
+#[test]
+fn placeholders_become_environment_variables() {
+    let creds = Credentials::parse(&["Authorization: Bearer s3cr3t-v".into()], None).unwrap();
+    let c = Case::post("/mcp?access_token={{MCPDIFF_TOKEN}}", &[("A", "b")], "{}");
+    let r = reproducer_with(&c, &ep(), &creds);
+    assert!(!r.contains("s3cr3t"), "{r}");
+    assert!(
+        r.contains(r#"-H 'Authorization: '"${MCPDIFF_AUTHORIZATION}""#),
+        "{r}"
+    );
+    assert!(
+        r.contains(r#"'http://127.0.0.1:8080/mcp?access_token='"${MCPDIFF_AUTHORIZATION#* }""#),
+        "{r}"
+    );
+    // the raw-bytes form expands them too
+    let p = printf_command(b"Authorization: {{MCPDIFF_AUTHORIZATION}}|{{MCPDIFF_TOKEN}}%");
+    let script = format!("MCPDIFF_AUTHORIZATION='Bearer t-1'; {p}");
+    assert_eq!(
+        run("sh", &script).unwrap(),
+        b"Authorization: Bearer t-1|t-1%"
+    );
+}
+
 fn tricky_case() -> Case {
     let mut c = Case::post("/mcp", &[("content-TYPE", "application/json")], "");
     c.method = "-POST".into();
@@ -181,7 +204,7 @@ fn tls(cacert: Option<&str>, insecure: bool) -> TlsOptions {
 fn https_curl_carries_the_run_trust() {
     let ok = Case::post("/mcp", &[("A", "b")], "x");
     let by_name = Endpoint::parse("https://localhost:8443/mcp").unwrap();
-    let verified = reproducer_with(&ok, &by_name, &tls(Some("/ca dir/ca.pem"), false));
+    let verified = rtls(&ok, &by_name, &tls(Some("/ca dir/ca.pem"), false));
     assert!(
         verified.starts_with(
             "curl -sS -i --path-as-is -g --http1.1 --cacert '/ca dir/ca.pem' -X POST \
@@ -189,18 +212,18 @@ fn https_curl_carries_the_run_trust() {
         ),
         "{verified}"
     );
-    let insecure = reproducer_with(&ok, &by_name, &tls(None, true));
+    let insecure = rtls(&ok, &by_name, &tls(None, true));
     assert!(
         insecure.contains(" --http1.1 -k -X POST 'https://"),
         "{insecure}"
     );
-    let default = reproducer_with(&ok, &by_name, &tls(None, false));
+    let default = rtls(&ok, &by_name, &tls(None, false));
     assert!(
         !default.contains("-k") && !default.contains("--cacert"),
         "{default}"
     );
     // plain http never gets TLS flags, whatever the run's options
-    let plain = reproducer_with(&ok, &ep(), &tls(Some("/ca.pem"), false));
+    let plain = rtls(&ok, &ep(), &tls(Some("/ca.pem"), false));
     assert!(
         !plain.contains("--cacert") && !plain.contains("--http1.1"),
         "{plain}"
@@ -212,7 +235,7 @@ fn https_raw_bytes_go_through_s_client() {
     let raw = Case::post("/mcp", &[("A", "b"), ("a", "c")], "");
     let by_name = Endpoint::parse("https://localhost:8443/mcp").unwrap();
     let printf = printf_command(&encode_request(&raw, &by_name));
-    let cmd = reproducer_with(&raw, &by_name, &tls(Some("/ca.pem"), false));
+    let cmd = rtls(&raw, &by_name, &tls(Some("/ca.pem"), false));
     assert_eq!(
         cmd,
         format!(
@@ -221,17 +244,22 @@ fn https_raw_bytes_go_through_s_client() {
              -verify_hostname 'localhost'"
         )
     );
-    let cmd = reproducer_with(&raw, &by_name, &tls(None, true));
+    let cmd = rtls(&raw, &by_name, &tls(None, true));
     assert!(
         cmd.ends_with("-connect 'localhost:8443' -servername 'localhost'"),
         "--insecure verifies nothing: {cmd}"
     );
     let ip6 = Endpoint::parse("https://[::1]/mcp").unwrap();
-    let cmd = reproducer_with(&raw, &ip6, &tls(None, false));
+    let cmd = rtls(&raw, &ip6, &tls(None, false));
     assert!(
         cmd.ends_with("-connect '[::1]:443' -verify_return_error -verify_ip '::1'"),
         "{cmd}"
     );
     // http keeps the /dev/tcp form
-    assert!(reproducer_with(&raw, &ep(), &tls(None, true)).contains("3<>/dev/tcp/"));
+    assert!(rtls(&raw, &ep(), &tls(None, true)).contains("3<>/dev/tcp/"));
+}
+
+/// `reproducer_tls` with no configured `--header` fields.
+fn rtls(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> String {
+    reproducer_tls(case, endpoint, &Credentials::default(), tls)
 }

@@ -16,8 +16,12 @@
 //!     for;
 //! * CRLF, then the body bytes.
 //!
-//! Nothing else is ever added (no `User-Agent`, `Accept`, `Connection`).
+//! Nothing else is ever added (no `User-Agent`, `Accept`, `Connection`), except by
+//! [`encode_request_with`]: the run's configured `--header` fields (`Credentials`), each after
+//! the case fields when the case carries no field of that name, and the secrets filled into
+//! the placeholders a case carries on purpose (the authorization probes).
 
+use super::credentials::Credentials;
 use super::endpoint::Endpoint;
 use mcpdiff_oracle::Case;
 
@@ -30,8 +34,28 @@ fn has_field(case: &Case, name: &str) -> bool {
 /// The exact bytes mcpdiff sends for `case` to `endpoint` (see the module docs for the two
 /// fields that may be added).
 pub fn encode_request(case: &Case, endpoint: &Endpoint) -> Vec<u8> {
+    encode_request_with(case, endpoint, &Credentials::default(), false)
+}
+
+/// `encode_request`, plus the configured fields the case lacks (when `append`) and the
+/// placeholders filled. Only the transport calls this: its output holds the secrets.
+pub fn encode_request_with(
+    case: &Case,
+    endpoint: &Endpoint,
+    creds: &Credentials,
+    append: bool,
+) -> Vec<u8> {
+    // no copy of the case: values are filled as they are written (`fill` borrows when the
+    // bytes hold no placeholder), the configured fields follow the case's own
+    let fill = |b: &'_ [u8]| -> Vec<u8> {
+        if creds.is_empty() {
+            b.to_vec()
+        } else {
+            creds.fill(b)
+        }
+    };
     let mut out = Vec::with_capacity(
-        64 + case.path.len()
+        128 + case.path.len()
             + case.body.len()
             + case
                 .headers
@@ -41,21 +65,28 @@ pub fn encode_request(case: &Case, endpoint: &Endpoint) -> Vec<u8> {
     );
     out.extend_from_slice(case.method.as_bytes());
     out.push(b' ');
-    out.extend_from_slice(case.path.as_bytes());
+    out.extend_from_slice(&fill(case.path.as_bytes()));
     out.extend_from_slice(b" HTTP/1.1\r\n");
-    for (name, value) in &case.headers {
+    let mut field = |name: &[u8], value: &[u8]| {
         out.extend_from_slice(name);
         out.extend_from_slice(b": ");
         out.extend_from_slice(value);
         out.extend_from_slice(b"\r\n");
+    };
+    for (name, value) in &case.headers {
+        field(name, &fill(value));
+    }
+    if append {
+        // never Host, Content-Length, Transfer-Encoding or Connection (`Credentials::parse`)
+        for (name, value) in creds.missing_fields(|n| has_field(case, n)) {
+            field(name.as_bytes(), value);
+        }
     }
     if !has_field(case, "host") {
-        out.extend_from_slice(b"Host: ");
-        out.extend_from_slice(endpoint.authority().as_bytes());
-        out.extend_from_slice(b"\r\n");
+        field(b"Host", endpoint.authority().as_bytes());
     }
     if !has_field(case, "content-length") && !has_field(case, "transfer-encoding") {
-        out.extend_from_slice(format!("Content-Length: {}\r\n", case.body.len()).as_bytes());
+        field(b"Content-Length", case.body.len().to_string().as_bytes());
     }
     out.extend_from_slice(b"\r\n");
     out.extend_from_slice(&case.body);
@@ -136,6 +167,36 @@ mod tests {
         let c = Case::post("/mcp", &[("Transfer-Encoding", "chunked")], "0\r\n\r\n");
         let got = String::from_utf8(encode_request(&c, &ep())).unwrap();
         assert!(!got.to_ascii_lowercase().contains("content-length"));
+    }
+
+    #[test]
+    fn configured_fields_are_added_when_missing_and_placeholders_filled() {
+        let creds = Credentials::parse(&["Authorization: Bearer tok".into()], None).unwrap();
+        let c = Case::post("/mcp", &[("A", "b")], "");
+        let got = String::from_utf8(encode_request_with(&c, &ep(), &creds, true)).unwrap();
+        assert!(
+            got.contains("A: b\r\nAuthorization: Bearer tok\r\nHost:"),
+            "{got}"
+        );
+        let c = Case::post(
+            "/mcp?access_token={{MCPDIFF_TOKEN}}",
+            &[("authorization", "Basic {{MCPDIFF_TOKEN}}")],
+            "",
+        );
+        let got = String::from_utf8(encode_request_with(&c, &ep(), &creds, true)).unwrap();
+        // the case's own field stands; the configured one is not added beside it
+        assert_eq!(got.matches("uthorization:").count(), 1, "{got}");
+        assert!(got.starts_with(
+            "POST /mcp?access_token=tok HTTP/1.1\r\nauthorization: Basic tok\r\nHost"
+        ));
+        let got = String::from_utf8(encode_request_with(
+            &Case::post("/mcp", &[], ""),
+            &ep(),
+            &creds,
+            false,
+        ))
+        .unwrap();
+        assert!(!got.contains("tok"));
     }
 
     #[test]

@@ -4,15 +4,23 @@
 // bound to loopback, with the Host/Origin guards the @modelcontextprotocol/node README
 // composes in front of a hand-wired node:http server. Defaults otherwise untouched.
 //
+// The fixture's tools are declared as the SDK's server guide declares them: `registerTool` with
+// a Zod `inputSchema` ("a Zod schema — the only schema you write"), `x-mcp-header` added with
+// Zod's `.meta()` (which the SDK's JSON Schema conversion publishes); handlers return plain
+// result objects as the guide's examples do. Zod's conversion adds what Zod always adds
+// (`$schema`, `additionalProperties: false`, the safe-integer bounds of `z.int()`); see
+// target.toml.
+//
 // Usage: node server.mjs PORT
 // With MCPDIFF_TOOLS=/abs/tools.json (a `mcpdiff toolset generate` file) every tool of the set
-// is registered too, its raw inputSchema through fromJsonSchema; each answers with its
-// arguments. A registration the SDK refuses is logged and skipped (mcpdiff compares
-// tools/list with the set).
+// is registered too; each answers with its arguments. A generated tool's schema is JSON Schema
+// by nature, so it goes through `fromJsonSchema` (the SDK's route for a raw JSON Schema). A
+// registration the SDK refuses is logged and skipped (mcpdiff compares tools/list with the set).
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createMcpHandler, fromJsonSchema, McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import * as z from 'zod/v4';
 
 const port = Number(process.argv[2]);
 const toolSet = process.env.MCPDIFF_TOOLS
@@ -22,8 +30,7 @@ let reportedRefusals = false;
 const readOnly = { readOnlyHint: true };
 const text = t => ({ content: [{ type: 'text', text: t }] });
 
-// One fresh server per request (the factory createMcpHandler calls); the schemas are given
-// as raw JSON Schema through fromJsonSchema so `x-mcp-header` reaches tools/list verbatim.
+// One fresh server per request (the factory createMcpHandler calls).
 function factory() {
     const server = new McpServer({ name: 'mcpdiff-fixture', version: '1.0.0' });
     server.registerTool(
@@ -31,11 +38,7 @@ function factory() {
         {
             description: 'Weather for a location (the plain tool)',
             annotations: readOnly,
-            inputSchema: fromJsonSchema({
-                type: 'object',
-                properties: { location: { type: 'string' } },
-                required: ['location']
-            })
+            inputSchema: z.object({ location: z.string() })
         },
         async ({ location }) => text(`sunny in ${location}`)
     );
@@ -44,20 +47,15 @@ function factory() {
         {
             description: 'Echo the arguments (the tool with x-mcp-header parameters)',
             annotations: readOnly,
-            inputSchema: fromJsonSchema({
-                type: 'object',
-                properties: {
-                    region: { type: 'string', 'x-mcp-header': 'Region' },
-                    count: { type: 'integer', 'x-mcp-header': 'Count' },
-                    flag: { type: 'boolean', 'x-mcp-header': 'Flag' },
-                    opt: { type: 'string', 'x-mcp-header': 'Opt' },
-                    target: {
-                        type: 'object',
-                        properties: { region: { type: 'string', 'x-mcp-header': 'TargetRegion' } }
-                    },
-                    query: { type: 'string' }
-                },
-                required: ['region', 'query']
+            inputSchema: z.object({
+                region: z.string().meta({ 'x-mcp-header': 'Region' }),
+                count: z.int().meta({ 'x-mcp-header': 'Count' }).optional(),
+                flag: z.boolean().meta({ 'x-mcp-header': 'Flag' }).optional(),
+                opt: z.string().meta({ 'x-mcp-header': 'Opt' }).optional(),
+                target: z
+                    .object({ region: z.string().meta({ 'x-mcp-header': 'TargetRegion' }).optional() })
+                    .optional(),
+                query: z.string()
             })
         },
         async args => text(JSON.stringify(args))
@@ -67,7 +65,7 @@ function factory() {
         {
             description: 'A tool whose name is not an HTTP token',
             annotations: readOnly,
-            inputSchema: fromJsonSchema({ type: 'object', properties: {} })
+            inputSchema: z.object({})
         },
         async () => text('espresso, croissant')
     );
@@ -76,10 +74,7 @@ function factory() {
         {
             description: 'Count to `to`, reporting progress (the streaming tool)',
             annotations: readOnly,
-            inputSchema: fromJsonSchema({
-                type: 'object',
-                properties: { to: { type: 'integer', minimum: 1, maximum: 5 } }
-            })
+            inputSchema: z.object({ to: z.int().min(1).max(5).optional() })
         },
         async ({ to = 3 }, ctx) => {
             const token = ctx?.mcpReq?._meta?.progressToken;

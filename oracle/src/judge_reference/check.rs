@@ -163,32 +163,7 @@ fn lint_holds(l: &Lint, a: &HttpAnswer) -> bool {
     }
 }
 
-/// The allowed set in words, for reports.
+/// The allowed set in words, for reports (`Display` of the demand, oracle/src/describe.rs).
 pub fn describe(d: &Demand) -> String {
-    match d {
-        Demand::Lint(l) => format!("{l:?}"),
-        Demand::OneOf(set) => set
-            .iter()
-            .map(describe_answer)
-            .collect::<Vec<_>>()
-            .join(" | "),
-    }
-}
-
-fn describe_answer(a: &Answer) -> String {
-    use crate::verdict::StatusSet;
-    let st = |s: &StatusSet| match s {
-        StatusSet::Exact(x) => x.to_string(),
-        StatusSet::Range(100, 599) => "any status".to_string(),
-        StatusSet::Range(lo, hi) => format!("{lo}-{hi}"),
-    };
-    match a {
-        Answer::RpcError { status, code, .. } => format!("{} + error {code}", st(status)),
-        Answer::RpcResult => "2xx + result".to_string(),
-        Answer::OpenStream => "2xx SSE stream".to_string(),
-        Answer::Accepted => "202, empty body".to_string(),
-        Answer::HttpStatus { status } => st(status),
-        Answer::AnyError => "a refusal (4xx/5xx or JSON-RPC error)".to_string(),
-        Answer::NotAnError => "not a refusal".to_string(),
-    }
+    d.to_string()
 }

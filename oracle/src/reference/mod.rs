@@ -6,10 +6,12 @@
 //! Only `Canonical::Dispatch` needs more: the fixture methods in [`dispatch`].
 //!
 //! Files: `response.rs` (the answer type and its conversion to an `Observation`),
-//! `dispatch.rs` (the fixture methods), `mutants.rs` (the mutant table), `mutate.rs` (how a
+//! `dispatch.rs` (the fixture methods), `auth.rs` (the protected reference of `serve --auth`),
+//! `mutants.rs` (the mutant tables), `mutate.rs` (how a
 //! mutant rewrites the case or the answer), `probes.rs` (one probe per judged rule).
 //! Nothing here does I/O; the HTTP shell lives in the CLI crate (`src/serve/`).
 
+pub mod auth;
 mod dispatch;
 mod mutants;
 mod mutate;
@@ -17,7 +19,7 @@ mod mutate_case;
 pub mod probes;
 mod response;
 
-pub use mutants::{mutant, Mutant, MUTANTS};
+pub use mutants::{is_auth_mutant, mutant, Mutant, AUTH_MUTANTS, MUTANTS};
 pub use probes::{probes, Probe};
 pub use response::{to_observation, Response, ResponseBody};
 

@@ -291,7 +291,68 @@ pub static MUTANTS: &[Mutant] = &[
     ),
 ];
 
-/// Look a mutant up by name.
+/// The mutants of the protected reference (`serve --auth TOKEN --mutant NAME`), one per
+/// `AUTH-*` rule (`auth.rs` implements them). Without `--auth` they answer like the
+/// reference; they are kept out of [`MUTANTS`], whose mutants break rules of `judge`.
+pub static AUTH_MUTANTS: &[Mutant] = &[
+    m(
+        "auth-missing-403",
+        rules::auth::STATUS,
+        "answers a request without credentials 403 instead of 401",
+    ),
+    m(
+        "auth-invalid-403",
+        rules::auth::INVALID_401,
+        "answers an unknown or foreign bearer token 403 instead of 401",
+    ),
+    m(
+        "auth-audience-unchecked",
+        rules::auth::AUDIENCE,
+        "accepts a token its authorization server issued for another audience",
+    ),
+    m(
+        "auth-query-token",
+        rules::auth::QUERY,
+        "accepts the token in the access_token query parameter",
+    ),
+    m(
+        "auth-scheme-unchecked",
+        rules::auth::NO_DATA,
+        "accepts the token under any scheme (Basic TOKEN)",
+    ),
+    m(
+        "auth-no-scope",
+        rules::auth::SCOPE,
+        "challenges without a scope parameter",
+    ),
+    m(
+        "auth-offline-access",
+        rules::auth::OFFLINE_ACCESS,
+        "challenges for offline_access and lists it in scopes_supported",
+    ),
+    m(
+        "auth-no-metadata",
+        rules::auth::DISCOVERY,
+        "names no resource_metadata and serves no well-known metadata",
+    ),
+    m(
+        "auth-resource-foreign",
+        rules::auth::PRM,
+        "its metadata names another resource",
+    ),
+    m(
+        "auth-no-authorization-servers",
+        rules::auth::PRM_AS,
+        "its metadata lists no authorization server",
+    ),
+];
+
+/// Look a mutant up by name (either table).
 pub fn mutant(name: &str) -> Option<&'static Mutant> {
-    MUTANTS.iter().find(|m| m.name == name)
+    MUTANTS.iter().chain(AUTH_MUTANTS).find(|m| m.name == name)
+}
+
+/// Whether `name` is one of the [`AUTH_MUTANTS`].
+pub fn is_auth_mutant(name: &str) -> bool {
+    AUTH_MUTANTS.iter().any(|m| m.name == name)
 }

@@ -97,3 +97,31 @@ pub mod client {
         MISMATCH_RETRY = "CLIENT-MISMATCH-RETRY",
     }
 }
+
+/// The authorization rules (`AUTH-*`), judged on protected targets by the authorization
+/// probe family (`crate::auth`), not by `judge`: kept apart from [`JUDGED_IDS`] like the
+/// client ids.
+pub mod auth {
+    use super::RuleId;
+
+    macro_rules! auth_ids {
+        ($($name:ident = $id:literal,)*) => {
+            $(pub const $name: RuleId = RuleId($id);)*
+            /// Every id the authorization judge can emit.
+            pub const AUTH_JUDGED_IDS: &[RuleId] = &[$($name),*];
+        };
+    }
+
+    auth_ids! {
+        PRM = "AUTH-PRM",
+        PRM_AS = "AUTH-PRM-AS",
+        DISCOVERY = "AUTH-DISCOVERY",
+        STATUS = "AUTH-STATUS",
+        INVALID_401 = "AUTH-INVALID-401",
+        AUDIENCE = "AUTH-AUDIENCE",
+        QUERY = "AUTH-QUERY",
+        NO_DATA = "AUTH-NO-DATA",
+        SCOPE = "AUTH-SCOPE",
+        OFFLINE_ACCESS = "AUTH-OFFLINE-ACCESS",
+    }
+}

@@ -65,6 +65,17 @@ pub enum Severity {
     Optional,
 }
 
+impl Severity {
+    /// The word reports use (`blocking`, `advisory`, `optional`; as serialized).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Blocking => "blocking",
+            Severity::Advisory => "advisory",
+            Severity::Optional => "optional",
+        }
+    }
+}
+
 impl Level {
     pub fn severity(self) -> Severity {
         match self {

@@ -4,9 +4,10 @@
 //! Scope: the entries of the project's reading aid `shared/rules/RULES.md` §§1–26 whose sentence
 //! is on one of the pinned pages in `oracle/spec/2026-07-28/` (`basic/transports/streamable-http.mdx`,
 //! `basic/index.mdx`, `basic/versioning.mdx`, `basic/patterns/*`, `server/*`, `server/utilities/*`);
-//! ids are RULES.md's. Left out: the authorization appendix (§27), entries that cite only
-//! `schema.ts` (not in the snapshot) or `client/*.mdx`, and DESCRIPTIVE entries the judge does not
-//! emit. DERIVED entries (no keyword in the sentence; the behaviour follows from keyworded rules)
+//! ids are RULES.md's. The server-observable sentences of the authorization pages
+//! (`basic/authorization/*`, which RULES.md does not cover) are quoted at the end, ids `AUTH-*`.
+//! Left out: entries that cite only `schema.ts` (not in the snapshot) or `client/*.mdx`, and
+//! DESCRIPTIVE entries the judge does not emit. DERIVED entries (no keyword in the sentence; the behaviour follows from keyworded rules)
 //! have `derived: true` and the level of the rule they follow from. RECOMMENDED counts as SHOULD,
 //! REQUIRED as MUST.
 //!
@@ -1693,6 +1694,98 @@ pub static RULES: &[Rule] = &[
         spec: "basic/transports/streamable-http.mdx#Request Metadata › Custom Headers from Tool Parameters › Client Behavior",
         sentence: "If the server rejects a request with a `HeaderMismatch` error because required `Mcp-Param-*` headers are missing or do not match the body, the client SHOULD call `tools/list` to check for changes to the tool's `inputSchema`, then retry the original request with the appropriate headers.",
         summary: "After a -32020 HeaderMismatch on tools/call, calls tools/list and retries the call.",
+        judged: true,
+    },
+    // basic/authorization/ (helper auth, issue 15): judged on protected targets only, by the
+    // authorization probe family (`crate::auth`), not by `judge`.
+    Rule {
+        id: RuleId("AUTH-PRM"),
+        level: Level::Must,
+        derived: false,
+        spec: "basic/authorization/index.mdx#Overview",
+        sentence: "MCP servers MUST implement OAuth 2.0 Protected Resource Metadata (RFC9728).",
+        summary: "Serves a protected-resource metadata document whose `resource` names this MCP server (D-71).",
+        judged: true,
+    },
+    Rule {
+        id: RuleId("AUTH-PRM-AS"),
+        level: Level::Must,
+        derived: false,
+        spec: "basic/authorization/authorization-server-discovery.mdx#Authorization Server Location",
+        sentence: "The Protected Resource Metadata document returned by the MCP server MUST include the `authorization_servers` field containing at least one authorization server.",
+        summary: "The metadata document lists at least one authorization server.",
+        judged: true,
+    },
+    Rule {
+        id: RuleId("AUTH-DISCOVERY"),
+        level: Level::Must,
+        derived: false,
+        spec: "basic/authorization/authorization-server-discovery.mdx#Protected Resource Metadata Discovery Requirements",
+        sentence: "MCP servers MUST implement one of the following discovery mechanisms to provide authorization server location information to MCP clients: 1. WWW-Authenticate Header: Include the resource metadata URL in the `WWW-Authenticate` HTTP header under `resource_metadata` when returning `401 Unauthorized` responses, as described in RFC9728 Section 5.1. 2. Well-Known URI: Serve metadata at a well-known URI as specified in RFC9728.",
+        summary: "Its 401 names resource_metadata, or a well-known URI serves the metadata document (D-72).",
+        judged: true,
+    },
+    Rule {
+        id: RuleId("AUTH-STATUS"),
+        level: Level::Must,
+        derived: false,
+        spec: "basic/authorization/index.mdx#Error Handling",
+        sentence: "Servers MUST return appropriate HTTP status codes for authorization errors:",
+        summary: "Refuses a missing or wrong-scheme credential with 401; an empty, malformed or repeated one with 401 or 400 (D-73).",
+        judged: true,
+    },
+    Rule {
+        id: RuleId("AUTH-INVALID-401"),
+        level: Level::Must,
+        derived: false,
+        spec: "basic/authorization/index.mdx#Access Token Usage › Token Handling",
+        sentence: "Invalid or expired tokens MUST receive a HTTP 401 response.",
+        summary: "Refuses a well-formed bearer token it did not issue (or issued for another audience) with 401.",
+        judged: true,
+    },
+    Rule {
+        id: RuleId("AUTH-AUDIENCE"),
+        level: Level::Must,
+        derived: false,
+        spec: "basic/authorization/index.mdx#Access Token Usage › Token Handling",
+        sentence: "MCP servers MUST validate that access tokens were issued specifically for them as the intended audience, according to RFC 8707 Section 2.",
+        summary: "Refuses a token issued for another audience (`--foreign-token`).",
+        judged: true,
+    },
+    Rule {
+        id: RuleId("AUTH-QUERY"),
+        level: Level::Must,
+        derived: true,
+        spec: "basic/authorization/index.mdx#Access Token Usage › Token Requirements",
+        sentence: "Access tokens MUST NOT be included in the URI query string",
+        summary: "Does not accept a token sent in the URI query string instead of the Authorization header (D-74).",
+        judged: true,
+    },
+    Rule {
+        id: RuleId("AUTH-NO-DATA"),
+        level: Level::Must,
+        derived: false,
+        spec: "basic/authorization/security-considerations.mdx#Access Token Privilege Restriction",
+        sentence: "MCP servers MUST validate access tokens before processing the request, ensuring the access token is issued specifically for the MCP server, and take all necessary steps to ensure no data is returned to unauthorized parties.",
+        summary: "Returns no result to a request without a valid credential (missing, empty, malformed, wrong scheme, unknown token).",
+        judged: true,
+    },
+    Rule {
+        id: RuleId("AUTH-SCOPE"),
+        level: Level::Should,
+        derived: false,
+        spec: "basic/authorization/index.mdx#Scope Selection Strategy",
+        sentence: "MCP servers SHOULD include a `scope` parameter in the `WWW-Authenticate` header as defined in RFC 6750 Section 3 to indicate the scopes required for accessing the resource.",
+        summary: "Its 401 challenge carries a scope parameter.",
+        judged: true,
+    },
+    Rule {
+        id: RuleId("AUTH-OFFLINE-ACCESS"),
+        level: Level::ShouldNot,
+        derived: false,
+        spec: "basic/authorization/index.mdx#Refresh Tokens",
+        sentence: "MCP Servers (Protected Resources) SHOULD NOT include `offline_access` in `WWW-Authenticate` scope or Protected Resource Metadata `scopes_supported`, as refresh tokens are not a resource requirement.",
+        summary: "Lists offline_access neither in the challenge's scope nor in scopes_supported.",
         judged: true,
     },
 ];

@@ -1,88 +1,166 @@
 //! rmcp fixture server: the mcpdiff fixture surface (see oracle/src/fixture.rs) on rmcp's
-//! Streamable HTTP server. Results are built from JSON so the fixture reads like the
-//! reference server's and survives the SDK's `#[non_exhaustive]` model types.
+//! Streamable HTTP server, written the way rmcp's README and examples write servers: tools
+//! with `#[tool_router]`/`#[tool]` on typed `Parameters<T>` (schemars-derived input schemas),
+//! the prompt with `#[prompt_router]`/`#[prompt]`, `#[tool_handler]`/`#[prompt_handler]` on the
+//! `ServerHandler`, resources by hand on `ServerHandler` (README § Resources), and every
+//! result built by the SDK's constructors (`CallToolResult::success`, `ReadResourceResult::new`,
+//! `ListResourcesResult::with_all_items`, `PromptMessage::new_text`, ...).
 //!
 //! Usage: mcpdiff-target-rmcp PORT
 //!
+//! `x-mcp-header` is declared as rmcp's own tests declare it:
+//! `#[schemars(extend("x-mcp-header" = "Region"))]` on a field, `#[schemars(inline)]` on the
+//! nested struct (a `$ref` would put the annotation off the `properties` chain). Where the
+//! derived schema would differ from the fixture's, a field attribute keeps it (see `SqlArgs`);
+//! what stays different is listed in target.toml (`cannot_express`).
+//!
 //! With MCPDIFF_TOOLS=/abs/tools.json (a `mcpdiff toolset generate` file) every tool of the set
-//! is listed too and answers with its arguments. `get_tool` serves every tool's definition:
-//! rmcp's Streamable HTTP service validates `Mcp-Param-*` headers only for tools `get_tool`
-//! returns (its default `None` "bypasses validation"; `#[tool_handler]` implements it).
+//! is added to the same `ToolRouter` as a dynamic route (generated_tools.rs), so `tools/list`
+//! and the transport's `Mcp-Param-*` validation (through the `get_tool` that `#[tool_handler]`
+//! generates) see it like a fixture tool.
 
+mod generated_tools;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
+    ProgressNotificationParam, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents, ResourceTemplate, Role, ServerCapabilities,
     ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{ErrorData as McpError, ServerHandler};
-use serde_json::{json, Value};
-use std::sync::Arc;
+use rmcp::{
+    prompt, prompt_handler, prompt_router, schemars, tool, tool_handler, tool_router,
+    ErrorData as McpError, ServerHandler,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
-/// The fixture: its tool list (the fixture's four tools, then the loaded tool set's).
+const CONFIG_URI: &str = "file:///projects/myapp/config.json";
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct WeatherArgs {
+    location: String,
+}
+
+// `execute_sql`'s arguments. The optional ones are `Option<T>` in Rust but declared with
+// `#[schemars(with = "T")]`: schemars derives `Option<T>` as `"type": [T, "null"]`, which is
+// not one of the primitive types `x-mcp-header` may annotate (rmcp's own client would drop
+// the tool). Field order is the fixture's (serde_json's `preserve_order` keeps it). Plain
+// comments, not doc comments: schemars publishes doc comments as `description`.
+#[derive(Debug, Deserialize, Serialize, schemars::JsonSchema)]
+struct SqlArgs {
+    #[schemars(extend("x-mcp-header" = "Region"))]
+    region: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "i64", extend("x-mcp-header" = "Count"))]
+    count: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "bool", extend("x-mcp-header" = "Flag"))]
+    flag: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String", extend("x-mcp-header" = "Opt"))]
+    opt: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Target")]
+    target: Option<Target>,
+    query: String,
+}
+
+// The nested object of `execute_sql`, inlined so its annotation stays on the `properties`
+// chain (rmcp's test `accepts_inlined_nested_struct`).
+#[derive(Debug, Deserialize, Serialize, schemars::JsonSchema)]
+#[schemars(inline)]
+struct Target {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String", extend("x-mcp-header" = "TargetRegion"))]
+    region: Option<String>,
+}
+
+#[derive(Debug, Deserialize, Serialize, schemars::JsonSchema)]
+struct SlowArgs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "i64", range(min = 1, max = 5))]
+    to: Option<i64>,
+}
+
+/// The fixture server: the macro-built tool router (plus the generated tools, if any).
 #[derive(Clone)]
 struct Fixture {
-    tools: Arc<Vec<Value>>,
-    /// How many of `tools` are the fixture's own (the rest echo their arguments).
-    own: usize,
+    tool_router: ToolRouter<Self>,
 }
 
-fn fixture_tools() -> Vec<Value> {
-    let ro = json!({"readOnlyHint": true});
-    vec![
-        json!({"name": "get_weather", "annotations": ro, "inputSchema": {
-            "type": "object", "properties": {"location": {"type": "string"}},
-            "required": ["location"]}}),
-        json!({"name": "execute_sql", "annotations": ro, "inputSchema": {
-            "type": "object",
-            "properties": {
-                "region": {"type": "string", "x-mcp-header": "Region"},
-                "count": {"type": "integer", "x-mcp-header": "Count"},
-                "flag": {"type": "boolean", "x-mcp-header": "Flag"},
-                "opt": {"type": "string", "x-mcp-header": "Opt"},
-                "target": {"type": "object", "properties": {
-                    "region": {"type": "string", "x-mcp-header": "TargetRegion"}}},
-                "query": {"type": "string"}
-            },
-            "required": ["region", "query"]}}),
-        json!({"name": "café_menu", "annotations": ro,
-         "inputSchema": {"type": "object", "properties": {}}}),
-        json!({"name": "slow_count", "annotations": ro, "inputSchema": {
-            "type": "object",
-            "properties": {"to": {"type": "integer", "minimum": 1, "maximum": 5}}}}),
-    ]
+#[tool_router]
+impl Fixture {
+    #[tool(
+        description = "Weather for a location (the plain tool)",
+        annotations(read_only_hint = true)
+    )]
+    fn get_weather(&self, Parameters(args): Parameters<WeatherArgs>) -> String {
+        format!("sunny in {}", args.location)
+    }
+
+    #[tool(
+        description = "Echo the arguments (the tool with x-mcp-header parameters)",
+        annotations(read_only_hint = true)
+    )]
+    fn execute_sql(&self, Parameters(args): Parameters<SqlArgs>) -> Result<String, McpError> {
+        serde_json::to_string(&args).map_err(|e| McpError::internal_error(e.to_string(), None))
+    }
+
+    #[tool(
+        name = "café_menu",
+        description = "A tool whose name is not an HTTP token",
+        annotations(read_only_hint = true)
+    )]
+    fn cafe_menu(&self) -> String {
+        "espresso, croissant".to_string()
+    }
+
+    /// Progress as the README's "Progress notifications" section sends it, when the request
+    /// carries a progressToken.
+    #[tool(
+        description = "Count to `to`, reporting progress (the streaming tool)",
+        annotations(read_only_hint = true)
+    )]
+    async fn slow_count(
+        &self,
+        Parameters(args): Parameters<SlowArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<String, McpError> {
+        let to = args.to.unwrap_or(3).clamp(1, 5);
+        let token = ctx.meta.get_progress_token();
+        for i in 1..=to {
+            if let Some(token) = token.clone() {
+                ctx.peer
+                    .notify_progress(
+                        ProgressNotificationParam::new(token, i as f64).with_total(to as f64),
+                    )
+                    .await
+                    .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        Ok(to.to_string())
+    }
 }
 
-/// The `definition`s of the tool set named by MCPDIFF_TOOLS (none when unset).
-fn loaded_tools() -> Result<Vec<Value>, String> {
-    let Some(path) = std::env::var_os("MCPDIFF_TOOLS") else {
-        return Ok(Vec::new());
-    };
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{path:?}: {e}"))?;
-    let set: Value = serde_json::from_str(&text).map_err(|e| format!("{path:?}: {e}"))?;
-    let tools = set["tools"].as_array().cloned().unwrap_or_default();
-    Ok(tools
-        .into_iter()
-        .map(|t| {
-            let mut d = t["definition"].clone();
-            d["annotations"] = json!({"readOnlyHint": true});
-            d
-        })
-        .collect())
+#[prompt_router]
+impl Fixture {
+    #[prompt(name = "code_review", description = "Review some code")]
+    async fn code_review(&self) -> Vec<PromptMessage> {
+        vec![PromptMessage::new_text(
+            Role::User,
+            "Please review this code.",
+        )]
+    }
 }
 
-/// Deserialize an SDK model type from the fixture's JSON (a bug here is a bug in this file).
-fn from<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, McpError> {
-    serde_json::from_value(v).map_err(|e| McpError::internal_error(e.to_string(), None))
-}
-
-fn text(t: &str) -> Value {
-    json!({"content": [{"type": "text", "text": t}]})
-}
-
+#[tool_handler(router = self.tool_router)]
+#[prompt_handler]
 impl ServerHandler for Fixture {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
@@ -94,66 +172,15 @@ impl ServerHandler for Fixture {
         )
     }
 
-    async fn list_tools(
-        &self,
-        _: Option<PaginatedRequestParams>,
-        _: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, McpError> {
-        // a tool the SDK cannot represent is skipped (and named on stderr) rather than
-        // failing the whole list
-        let mut tools = Vec::new();
-        for t in self.tools.iter() {
-            match serde_json::from_value::<rmcp::model::Tool>(t.clone()) {
-                Ok(tool) => tools.push(tool),
-                Err(e) => eprintln!("mcpdiff: tool {} not listed: {e}", t["name"]),
-            }
-        }
-        from(json!({ "tools": tools }))
-    }
-
-    /// What `#[tool_handler]` generates and rmcp's transport uses to validate `Mcp-Param-*`
-    /// headers against the called tool's schema (the default `None` skips that validation,
-    /// which no README-style server does).
-    fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
-        let t = self.tools.iter().find(|t| t["name"] == name)?;
-        serde_json::from_value(t.clone()).ok()
-    }
-
-    async fn call_tool(
-        &self,
-        req: CallToolRequestParams,
-        _: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, McpError> {
-        let args = Value::Object(req.arguments.clone().unwrap_or_default());
-        let out = match req.name.as_ref() {
-            "get_weather" => text(&format!("sunny in {}", args["location"])),
-            "execute_sql" => text(&args.to_string()),
-            "café_menu" => text("espresso, croissant"),
-            "slow_count" => text(&args["to"].as_u64().unwrap_or(3).to_string()),
-            name if self.tools[self.own..].iter().any(|t| t["name"] == name) => {
-                let mut r = text(&args.to_string());
-                r["structuredContent"] = json!({ "arguments": args });
-                r
-            }
-            other => {
-                return Err(McpError::invalid_params(
-                    format!("unknown tool {other}"),
-                    None,
-                ))
-            }
-        };
-        Ok(CallToolResponse::Complete(from(out)?))
-    }
-
     async fn list_resources(
         &self,
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        from(
-            json!({"resources": [{"uri": "file:///projects/myapp/config.json",
-            "name": "config", "mimeType": "application/json"}]}),
+        Ok(ListResourcesResult::with_all_items(vec![Resource::new(
+            CONFIG_URI, "config",
         )
+        .with_mime_type("application/json")]))
     }
 
     async fn list_resource_templates(
@@ -161,10 +188,9 @@ impl ServerHandler for Fixture {
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
-        from(
-            json!({"resourceTemplates": [{"uriTemplate": "file:///logs/{day}.log",
-            "name": "log", "mimeType": "text/plain"}]}),
-        )
+        Ok(ListResourceTemplatesResult::with_all_items(vec![
+            ResourceTemplate::new("file:///logs/{day}.log", "log").with_mime_type("text/plain"),
+        ]))
     }
 
     async fn read_resource(
@@ -172,8 +198,8 @@ impl ServerHandler for Fixture {
         req: ReadResourceRequestParams,
         _: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        let uri = req.uri.clone();
-        let body = if uri == "file:///projects/myapp/config.json" {
+        let uri = req.uri.as_str();
+        let body = if uri == CONFIG_URI {
             r#"{"name":"myapp","debug":false}"#.to_string()
         } else if let Some(day) = uri
             .strip_prefix("file:///logs/")
@@ -182,34 +208,11 @@ impl ServerHandler for Fixture {
             format!("log of {day}\n")
         } else {
             return Err(McpError::resource_not_found(
-                "Resource not found",
-                Some(json!({"uri": uri})),
+                "resource_not_found",
+                Some(json!({ "uri": uri })),
             ));
         };
-        Ok(ReadResourceResponse::Complete(from(
-            json!({"contents": [{"uri": uri, "text": body}]}),
-        )?))
-    }
-
-    async fn list_prompts(
-        &self,
-        _: Option<PaginatedRequestParams>,
-        _: RequestContext<RoleServer>,
-    ) -> Result<ListPromptsResult, McpError> {
-        from(json!({"prompts": [{"name": "code_review", "description": "Review some code"}]}))
-    }
-
-    async fn get_prompt(
-        &self,
-        req: GetPromptRequestParams,
-        _: RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, McpError> {
-        if req.name != "code_review" {
-            return Err(McpError::invalid_params("unknown prompt", None));
-        }
-        Ok(GetPromptResponse::Complete(from(json!({"messages": [
-            {"role": "user", "content": {"type": "text", "text": "Please review this code."}}
-        ]}))?))
+        Ok(ReadResourceResult::new(vec![ResourceContents::text(body, uri)]).into())
     }
 }
 
@@ -219,19 +222,15 @@ async fn main() -> std::io::Result<()> {
         .nth(1)
         .and_then(|p| p.parse().ok())
         .unwrap_or(8000);
-    let mut tools = fixture_tools();
-    let own = tools.len();
-    match loaded_tools() {
-        Ok(extra) => tools.extend(extra),
+    let mut tool_router = Fixture::tool_router();
+    match generated_tools::definitions_from_env() {
+        Ok(definitions) => generated_tools::add_routes(&mut tool_router, &definitions),
         Err(e) => {
             eprintln!("mcpdiff: cannot load MCPDIFF_TOOLS: {e}");
             std::process::exit(2);
         }
     }
-    let fixture = Fixture {
-        tools: Arc::new(tools),
-        own,
-    };
+    let fixture = Fixture { tool_router };
     let service = StreamableHttpService::new(
         move || Ok(fixture.clone()),
         LocalSessionManager::default().into(),

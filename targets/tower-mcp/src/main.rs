@@ -1,8 +1,10 @@
 //! tower-mcp fixture server: the mcpdiff fixture surface (see oracle/src/fixture.rs) on
 //! tower-mcp's `HttpTransport`, mounted the way its HTTP deployment guide shows
 //! (`into_router_at("/mcp")` merged into an axum app, `axum::serve`), default transport
-//! settings. Tools take raw JSON Schemas (`input_schema`) and raw arguments (`RawArgs`) so the
-//! `x-mcp-header` annotations are served exactly as the reference server declares them.
+//! settings. Tools are written as tower-mcp's README writes them: `ToolBuilder::handler` on a
+//! typed input deriving `JsonSchema` (the `x-mcp-header` annotations added with schemars'
+//! `extend`), results from the SDK's constructors (`CallToolResult::text`,
+//! `ReadResourceResult::text`, `GetPromptResult::user_message`).
 //!
 //! Not expressible: `café_menu` (tower-mcp rejects tool names outside ASCII letters, digits and
 //! `_-./`, SEP-986), recorded in target.toml.
@@ -16,28 +18,76 @@
 
 mod generated_tools;
 
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use tower_mcp::extract::{Context, RawArgs};
+use tower_mcp::extract::{Context, Json};
 use tower_mcp::protocol::{CompleteParams, GetPromptResult};
+use tower_mcp::schemars::JsonSchema;
 use tower_mcp::{
     BoxError, CallToolResult, CompleteResult, HttpTransport, McpRouter, PromptBuilder,
     ReadResourceResult, ResourceBuilder, ResourceTemplateBuilder, Tool, ToolBuilder,
 };
 
+// Tool inputs derive their schemas (the README's `GreetInput` pattern). Plain comments, not
+// doc comments, on these types: schemars publishes doc comments as `description`.
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(crate = "tower_mcp::schemars")]
+struct WeatherInput {
+    location: String,
+}
+
+// `execute_sql`'s arguments. The optional ones are `Option<T>` declared with
+// `#[schemars(with = "T")]`: schemars derives `Option<T>` as `"type": [T, "null"]`, which is
+// not one of the primitive types `x-mcp-header` may annotate (tower-mcp's own client drops
+// such a tool). `x-mcp-header` itself goes in with schemars' `extend`, the way the SDKs' tests
+// and docs add schema keywords.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[schemars(crate = "tower_mcp::schemars")]
+struct SqlInput {
+    #[schemars(extend("x-mcp-header" = "Region"))]
+    region: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "i64", extend("x-mcp-header" = "Count"))]
+    count: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "bool", extend("x-mcp-header" = "Flag"))]
+    flag: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String", extend("x-mcp-header" = "Opt"))]
+    opt: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Target")]
+    target: Option<Target>,
+    query: String,
+}
+
+// Inlined (not a `$ref` into `$defs`) so `target.region`'s annotation stays on the
+// `properties` chain.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[schemars(crate = "tower_mcp::schemars", inline)]
+struct Target {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String", extend("x-mcp-header" = "TargetRegion"))]
+    region: Option<String>,
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[schemars(crate = "tower_mcp::schemars")]
+struct SlowInput {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "i64", range(min = 1, max = 5))]
+    to: Option<i64>,
+}
+
 fn get_weather() -> Tool {
     ToolBuilder::new("get_weather")
         .description("Get current weather information for a location")
         .read_only()
-        .input_schema(json!({
-            "type": "object",
-            "properties": {"location": {"type": "string"}},
-            "required": ["location"]
-        }))
-        .extractor_handler((), |RawArgs(args): RawArgs| async move {
-            let loc = args["location"].as_str().unwrap_or("nowhere").to_string();
+        .handler(|input: WeatherInput| async move {
             Ok(CallToolResult::text(format!(
-                "Current weather in {loc}: 18°C, partly cloudy"
+                "Current weather in {}: 18°C, partly cloudy",
+                input.location
             )))
         })
         .build()
@@ -47,21 +97,10 @@ fn execute_sql() -> Tool {
     ToolBuilder::new("execute_sql")
         .description("Echo a query and its routing parameters")
         .read_only()
-        .input_schema(json!({
-            "type": "object",
-            "properties": {
-                "region": {"type": "string", "x-mcp-header": "Region"},
-                "count": {"type": "integer", "x-mcp-header": "Count"},
-                "flag": {"type": "boolean", "x-mcp-header": "Flag"},
-                "opt": {"type": "string", "x-mcp-header": "Opt"},
-                "target": {"type": "object", "properties": {
-                    "region": {"type": "string", "x-mcp-header": "TargetRegion"}}},
-                "query": {"type": "string"}
-            },
-            "required": ["region", "query"]
-        }))
-        .extractor_handler((), |RawArgs(args): RawArgs| async move {
-            Ok(CallToolResult::text(args.to_string()))
+        .handler(|input: SqlInput| async move {
+            let echo = serde_json::to_string(&input)
+                .map_err(|e| tower_mcp::Error::internal(e.to_string()))?;
+            Ok(CallToolResult::text(echo))
         })
         .build()
 }
@@ -70,21 +109,20 @@ fn slow_count() -> Tool {
     ToolBuilder::new("slow_count")
         .description("Count to `to`, reporting progress")
         .read_only()
-        .input_schema(json!({
-            "type": "object",
-            "properties": {"to": {"type": "integer", "minimum": 1, "maximum": 5}}
-        }))
-        .extractor_handler((), |ctx: Context, RawArgs(args): RawArgs| async move {
-            let to = args["to"].as_u64().unwrap_or(3).clamp(1, 5);
-            for i in 1..=to {
-                // a no-op unless the request carried a progressToken
-                let msg = format!("counted {i} of {to}");
-                ctx.report_progress(i as f64, Some(to as f64), Some(&msg))
-                    .await;
-                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-            }
-            Ok(CallToolResult::text(format!("counted to {to}")))
-        })
+        .extractor_handler(
+            (),
+            |ctx: Context, Json(input): Json<SlowInput>| async move {
+                let to = input.to.unwrap_or(3).clamp(1, 5);
+                for i in 1..=to {
+                    // a no-op unless the request carried a progressToken
+                    let msg = format!("counted {i} of {to}");
+                    ctx.report_progress(i as f64, Some(to as f64), Some(&msg))
+                        .await;
+                    tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                }
+                Ok(CallToolResult::text(format!("counted to {to}")))
+            },
+        )
         .build()
 }
 
@@ -108,12 +146,7 @@ fn router(extra: Vec<Tool>) -> McpRouter {
         .description("Review some code")
         .optional_arg("code", "The code to review")
         .handler(|_args: HashMap<String, String>| async move {
-            let r: GetPromptResult = serde_json::from_value(json!({"messages": [
-                {"role": "user", "content": {"type": "text", "text": "Please review this code."}}
-            ]}))
-            // a bug here is a bug in this literal, caught by the first prompts/get
-            .map_err(|e| tower_mcp::Error::internal(e.to_string()))?;
-            Ok(r)
+            Ok(GetPromptResult::user_message("Please review this code."))
         })
         .build();
     McpRouter::new()

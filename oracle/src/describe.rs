@@ -1,0 +1,288 @@
+//! What the oracle expects and what a target did, in words for people: `Display` for the
+//! Verdict's parts (`Demand`, `Answer`, `StatusSet`, `DataRule`, `Lint`) and for
+//! `TransportFailure`. Every report (terminal, `--json` `expected`, Markdown, HTML, JUnit)
+//! shows these strings, so none of them may read like Rust debug output (issue 14:
+//! `ErrorIdEcho { id: Number(23), may_omit: false }` used to appear where "an error echoing
+//! id 23" was meant).
+
+use crate::observation::TransportFailure;
+use crate::verdict::{Answer, DataRule, Demand, Lint, StatusSet};
+use serde_json::Value;
+use std::fmt;
+
+impl fmt::Display for StatusSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            StatusSet::Exact(x) => write!(f, "{x}"),
+            StatusSet::Range(100, 599) => f.write_str("any status"),
+            StatusSet::Range(400, 599) => f.write_str("4xx/5xx"),
+            StatusSet::Range(lo, hi) if lo % 100 == 0 && hi == lo + 99 => {
+                write!(f, "{}xx", lo / 100)
+            }
+            StatusSet::Range(lo, hi) => write!(f, "{lo}-{hi}"),
+        }
+    }
+}
+
+impl fmt::Display for DataRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DataRule::None => Ok(()),
+            DataRule::UnsupportedVersion { requested } => {
+                let mut shown: Vec<String> = requested.iter().map(|r| format!("\"{r}\"")).collect();
+                // header and body may name the same version (AMB-06)
+                shown.dedup();
+                write!(
+                    f,
+                    "data.requested {} and data.supported listing the supported versions",
+                    shown.join(" or ")
+                )
+            }
+            DataRule::RequiredCapabilities => f.write_str("data.requiredCapabilities an object"),
+        }
+    }
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Answer::RpcError { status, code, data } => {
+                match status {
+                    StatusSet::Range(100, 599) => write!(f, "JSON-RPC error {code} (any status)")?,
+                    s if matches!(s, StatusSet::Exact(x) if *x < 400) => {
+                        write!(f, "{s} with JSON-RPC error {code}")?
+                    }
+                    s => write!(f, "a refusal: {s} with JSON-RPC error {code}")?,
+                }
+                if *data != DataRule::None {
+                    write!(f, ", {data}")?;
+                }
+                Ok(())
+            }
+            Answer::RpcResult => f.write_str("a result (2xx)"),
+            Answer::OpenStream => f.write_str("an open SSE stream (2xx, no JSON-RPC error)"),
+            Answer::Accepted => f.write_str("202 Accepted with an empty body"),
+            Answer::HttpStatus { status } => match status {
+                StatusSet::Exact(x) if *x >= 400 => write!(f, "a refusal: {x}"),
+                StatusSet::Exact(x) => write!(f, "status {x}"),
+                s => write!(f, "a {s} status"),
+            },
+            Answer::AnyError => f.write_str("a refusal (4xx/5xx or JSON-RPC error)"),
+            Answer::NotAnError => {
+                f.write_str("not a refusal (status below 400, no JSON-RPC error)")
+            }
+        }
+    }
+}
+
+/// A request id as JSON, so its type shows: `23`, `"23"`.
+fn id_text(id: &Value) -> String {
+    id.to_string()
+}
+
+impl fmt::Display for Lint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Lint::NoSessionId => f.write_str("no Mcp-Session-Id header"),
+            Lint::RequestContentType => {
+                f.write_str("a 2xx answer typed application/json or text/event-stream")
+            }
+            Lint::SseXAccel => f.write_str("an SSE answer carrying X-Accel-Buffering: no"),
+            Lint::SseNoRequests => f.write_str("no JSON-RPC request on the response stream"),
+            Lint::NoUndefinedReservedCode => {
+                f.write_str("no error code in -32099..-32020 other than -32020, -32021 and -32022")
+            }
+            Lint::NoRetiredCode => f.write_str("neither error code -32002 nor -32042"),
+            Lint::NoLegacyRangeCode => f.write_str("no error code in -32019..-32000"),
+            Lint::ResultType => f.write_str("every result carrying a string resultType"),
+            Lint::ErrorShape => {
+                f.write_str("every error carrying an integer code and a string message")
+            }
+            Lint::ResultIdEcho(id) => write!(f, "a result echoing id {}", id_text(id)),
+            Lint::ErrorIdEcho { id, may_omit } => {
+                write!(f, "an error echoing id {}", id_text(id))?;
+                if *may_omit {
+                    f.write_str(", or carrying no id")
+                } else {
+                    f.write_str(" (a 403 may carry no id)")
+                }
+            }
+            Lint::ServerInfo => {
+                f.write_str("every result's _meta naming serverInfo with name and version")
+            }
+            Lint::AllowOn405 => f.write_str("a 405 carrying an Allow header"),
+            Lint::NoResponseToNotification => f.write_str("no JSON-RPC response to a notification"),
+        }
+    }
+}
+
+impl fmt::Display for Demand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Demand::Lint(l) => write!(f, "{l}"),
+            Demand::OneOf(set) => {
+                for (i, a) in set.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", or ")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl fmt::Display for TransportFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TransportFailure::Refused => "connection refused",
+            TransportFailure::Reset => "connection closed before a complete answer",
+            TransportFailure::Timeout => "timeout (no complete answer in time)",
+            TransportFailure::Garbage => "not an HTTP response",
+            TransportFailure::OversizeHeaders => "response headers over the size limit",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn no_debug(s: &str) {
+        for bad in [
+            "{ ", "Number(", "String(", "may_omit", "Exact(", "Range(", "::",
+        ] {
+            assert!(!s.contains(bad), "debug output in {s:?}");
+        }
+    }
+
+    #[test]
+    fn id_echo_lints_read_as_sentences() {
+        let l = Lint::ErrorIdEcho {
+            id: json!(23),
+            may_omit: false,
+        };
+        assert_eq!(
+            l.to_string(),
+            "an error echoing id 23 (a 403 may carry no id)"
+        );
+        let l = Lint::ErrorIdEcho {
+            id: json!("23"),
+            may_omit: true,
+        };
+        assert_eq!(
+            l.to_string(),
+            "an error echoing id \"23\", or carrying no id"
+        );
+        assert_eq!(
+            Lint::ResultIdEcho(json!(7)).to_string(),
+            "a result echoing id 7"
+        );
+    }
+
+    #[test]
+    fn refusals_name_status_and_code() {
+        let a = Answer::RpcError {
+            status: StatusSet::Exact(400),
+            code: -32020,
+            data: DataRule::None,
+        };
+        assert_eq!(a.to_string(), "a refusal: 400 with JSON-RPC error -32020");
+        let any = Answer::RpcError {
+            status: StatusSet::ANY,
+            code: -32602,
+            data: DataRule::None,
+        };
+        let d = Demand::OneOf(vec![Answer::RpcResult, any]);
+        assert_eq!(
+            d.to_string(),
+            "a result (2xx), or JSON-RPC error -32602 (any status)"
+        );
+        let v = Answer::RpcError {
+            status: StatusSet::Exact(400),
+            code: -32022,
+            data: DataRule::UnsupportedVersion {
+                requested: vec!["1999-01-01".into()],
+            },
+        };
+        assert_eq!(
+            v.to_string(),
+            "a refusal: 400 with JSON-RPC error -32022, data.requested \"1999-01-01\" and \
+             data.supported listing the supported versions"
+        );
+        assert_eq!(
+            Answer::HttpStatus {
+                status: StatusSet::Exact(403)
+            }
+            .to_string(),
+            "a refusal: 403"
+        );
+        assert_eq!(
+            Answer::HttpStatus {
+                status: StatusSet::Range(400, 499)
+            }
+            .to_string(),
+            "a 4xx status"
+        );
+    }
+
+    #[test]
+    fn no_expectation_reads_like_debug_output() {
+        let answers = [
+            Answer::RpcResult,
+            Answer::OpenStream,
+            Answer::Accepted,
+            Answer::AnyError,
+            Answer::NotAnError,
+            Answer::HttpStatus {
+                status: StatusSet::ERROR,
+            },
+            Answer::RpcError {
+                status: StatusSet::ERROR,
+                code: -32600,
+                data: DataRule::RequiredCapabilities,
+            },
+        ];
+        for a in &answers {
+            no_debug(&a.to_string());
+        }
+        let lints = [
+            Lint::NoSessionId,
+            Lint::RequestContentType,
+            Lint::SseXAccel,
+            Lint::SseNoRequests,
+            Lint::NoUndefinedReservedCode,
+            Lint::NoRetiredCode,
+            Lint::NoLegacyRangeCode,
+            Lint::ResultType,
+            Lint::ErrorShape,
+            Lint::ResultIdEcho(json!({"a": 1})),
+            Lint::ErrorIdEcho {
+                id: json!(null),
+                may_omit: false,
+            },
+            Lint::ServerInfo,
+            Lint::AllowOn405,
+            Lint::NoResponseToNotification,
+        ];
+        for l in &lints {
+            let s = Demand::Lint(l.clone()).to_string();
+            let debug = format!("{l:?}");
+            let variant = debug.split(['(', ' ', '{']).next().unwrap_or(&debug);
+            assert!(!s.contains(variant), "{s:?} names the variant {variant}");
+            no_debug(&s);
+        }
+        for t in [
+            TransportFailure::Refused,
+            TransportFailure::Reset,
+            TransportFailure::Timeout,
+            TransportFailure::Garbage,
+            TransportFailure::OversizeHeaders,
+        ] {
+            no_debug(&t.to_string());
+            assert_ne!(t.to_string(), format!("{t:?}"));
+        }
+    }
+}
