@@ -14,6 +14,7 @@ use std::process::ExitCode;
   mcpdiff serve --tls-cert cert.pem --tls-key key.pem --port 8443
                                                 # https://127.0.0.1:8443/mcp; then
   mcpdiff run https://127.0.0.1:8443/mcp --cacert cert.pem   # (a self-signed cert is its own CA)
+  mcpdiff serve --tls-cert cert.pem --tls-key key.pem --auth TOKEN   # HTTPS and bearer auth together
 
 A certificate for loopback, e.g.:
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 \\
