@@ -16,6 +16,8 @@ pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion
 pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 /// `_meta` key carrying the client info of a request (optional).
 pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+/// `_meta` key of the per-request log level (server/utilities/logging.mdx).
+pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
 /// One raw HTTP request. `labels` are the defects a generator planted; the oracle never reads
 /// them (it judges the bytes), they only help reports and shrinking.
@@ -99,6 +101,40 @@ pub enum HeaderField<'a> {
     One(&'a [u8]),
     /// Sent more than once (the spec does not say how to combine them: AMB-20).
     Repeated,
+}
+
+/// Nesting depth beyond which a body may be refused by a JSON reader's depth limit: "An
+/// implementation may set limits on the maximum depth of nesting" (RFC 8259 §9). The RFC names
+/// no number; 16 is above every probe body (test `probes_nest_within_the_limit`), so a refusal
+/// is admitted only where a limit, not a defect, explains it (DEVIATIONS.md D-48).
+pub const NESTING_LIMIT: usize = 16;
+
+/// Whether `body` opens more than [`NESTING_LIMIT`] arrays/objects at once (strings skipped).
+pub fn nesting_beyond(body: &[u8]) -> bool {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for &b in body {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > NESTING_LIMIT {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Strip RFC 9110 optional whitespace (SP, HTAB) from both ends.

@@ -172,8 +172,13 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
     } = *facts;
     match l {
         Lint::NoSessionId => a.session_id.is_none(),
+        // "If the body is a JSON-RPC request, the server MUST return either `Content-Type:
+        // application/json` ... or `Content-Type: text/event-stream`": any answer that
+        // carries a JSON-RPC response, and every 2xx; a bare HTTP refusal with no JSON-RPC
+        // body is admitted by the entries that admit it (DEVIATIONS.md D-28, narrowed
+        // 2026-12-03)
         Lint::RequestContentType => {
-            !(200..300).contains(&a.status)
+            !((200..300).contains(&a.status) || resp.is_some())
                 || a.status == 202 && a.body == Body::Empty
                 || matches!(
                     a.content_type.as_deref(),
@@ -221,11 +226,26 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
                 })
         }),
         Lint::AllowOn405 => a.status != 405 || a.allow.is_some(),
+        Lint::NamesVersions(versions) => {
+            !(a.status >= 400 || error.is_some()) || names_all(&a.body, versions)
+        }
         Lint::NoResponseToNotification => match resp {
             Some(_) => result.is_none() && resp_id.is_none_or(Value::is_null),
             None => true,
         },
     }
+}
+
+/// Whether every version appears in the body's text: "name the protocol versions it
+/// supports in any error" leaves the place open (message, `data`, a plain-text body).
+fn names_all(body: &Body, versions: &[String]) -> bool {
+    let text = match body {
+        Body::Json { value } => value.to_string(),
+        Body::Sse { messages, .. } => serde_json::to_string(messages).unwrap_or_default(),
+        Body::Other { prefix, .. } => prefix.clone(),
+        Body::Empty | Body::Oversize { .. } => String::new(),
+    };
+    versions.iter().all(|v| text.contains(v.as_str()))
 }
 
 /// The allowed set in words, for reports (`Display` of the demand, oracle/src/describe.rs).

@@ -22,6 +22,7 @@ pub mod observation;
 pub mod reference;
 pub mod rules;
 pub mod signature;
+pub mod soft_params;
 pub mod surface;
 pub mod toolset;
 pub mod verdict;

@@ -71,7 +71,8 @@ pub enum Answer {
 pub enum Lint {
     /// No `Mcp-Session-Id` response header.
     NoSessionId,
-    /// A 2xx answer to a request is `application/json` or `text/event-stream`.
+    /// A 2xx answer to a request, or any answer carrying a JSON-RPC response, is
+    /// `application/json` or `text/event-stream` (DEVIATIONS.md D-28).
     RequestContentType,
     /// An SSE answer carries `X-Accel-Buffering: no`.
     SseXAccel,
@@ -89,12 +90,18 @@ pub enum Lint {
     ErrorShape,
     /// A success response's `id` equals the request id (value and JSON type).
     ResultIdEcho(Value),
-    /// An error response's `id` equals the request id; a 403 body may carry none, and so may
-    /// a refusal of a request whose Content-Type or Accept is off (the server refused it
-    /// before reading the body: DEVIATIONS.md D-32).
+    /// An error response's `id` equals the request id; a 403 body may carry none ("The HTTP
+    /// response body MAY comprise a JSON-RPC error response that has no `id`"). `may_omit`
+    /// allowed an id-less error whenever the media headers were off; DEVIATIONS.md D-32 was
+    /// narrowed on 2026-12-03 (a well-formed request's id "could" be read), so the judges
+    /// always set it false; the field stays so stored verdicts keep their shape.
     ErrorIdEcho { id: Value, may_omit: bool },
     /// Every result's `_meta` has `io.modelcontextprotocol/serverInfo` with name and version.
     ServerInfo,
+    /// An error answer (an HTTP error status or a JSON-RPC error) names every one of these
+    /// versions, i.e. each appears in its body text (VER-INIT-NAMES-VERSIONS: a modern-only
+    /// server's errors to `initialize`).
+    NamesVersions(Vec<String>),
     /// A 405 answer carries an `Allow` header (RFC 9110 §15.5.6).
     AllowOn405,
     /// No JSON-RPC response (a result, or an error carrying an id) to a notification.

@@ -282,17 +282,25 @@ fn unknown_method_and_meta() {
     );
 }
 
-/// Corrections made while triaging the bundled SDKs (DEVIATIONS.md D-31..D-33): a refusal of
-/// a request with no Accept is acceptable, with or without the id; a dual-era target's
-/// legacy path is not judged by the modern rules.
+/// Readings made while triaging the bundled SDKs (DEVIATIONS.md D-31..D-33), as decided on
+/// 2026-12-03 against the spec text alone: a refusal of a request with no Accept is
+/// acceptable, but it must echo the id the well-formed body carries (D-32 narrowed: the id
+/// "could" be read); a dual-era target's legacy path is not judged by the modern rules, but
+/// a request whose `_meta` names the modern version is on the modern path whatever its
+/// header says (D-36 narrowed).
 #[test]
 fn sdk_triage_corrections() {
     let s = fixture::surface();
     let mut c = conformant_case(&s, json!(23), "tools/list", json!({}));
     c.set_header("Accept", None);
     let v = judge(&c, &s);
+    let refusal_with_id = error(406, Some(&json!(23)), -32600, None);
+    assert!(check(&v, &refusal_with_id).is_empty());
     let refusal_without_id = error(406, None, -32600, None);
-    assert!(check(&v, &refusal_without_id).is_empty());
+    assert_eq!(rules_of(&v, &refusal_without_id), ["BASE-ERROR-ID"]);
+    // a plain 406 with no JSON-RPC body is no error response, so no id is owed
+    let bare_406 = Observation::Http(HttpAnswer::new(406, None, Body::Empty));
+    assert!(check(&v, &bare_406).is_empty());
     // with the media headers right, the same id-less error is a BASE-ERROR-ID finding
     let c = conformant_case(&s, json!(23), "tools/list", json!({}));
     let v = judge(&c, &s);
@@ -309,7 +317,20 @@ fn sdk_triage_corrections() {
             value: json!({"jsonrpc":"2.0","id":1,"result":{"tools":[]}}),
         },
     ));
-    assert!(check(&judge(&c, &dual), &legacy_result).is_empty());
+    // ... but this body's `_meta` names 2026-07-28: modern path, the header mismatch binds
+    let v = judge(&c, &dual);
+    assert!(v.triggers(mcpdiff_oracle::rules::PV_MISMATCH));
+    assert!(rules_of(&v, &legacy_result).contains(&"SHTTP-PV-MISMATCH-400".to_string()));
+    // a body with no `_meta` version and a legacy header: the legacy path
+    let mut legacy_body = c.clone();
+    let mut body: serde_json::Value = serde_json::from_slice(&c.body).unwrap();
+    body["params"]
+        .as_object_mut()
+        .unwrap()
+        .remove("_meta")
+        .unwrap();
+    legacy_body.body = serde_json::to_vec(&body).unwrap();
+    assert!(check(&judge(&legacy_body, &dual), &legacy_result).is_empty());
     // the same request to a modern-only target is a version mismatch
     assert!(!check(&judge(&c, &s), &legacy_result).is_empty());
 }

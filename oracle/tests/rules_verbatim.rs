@@ -270,3 +270,51 @@ fn core_must_floor() {
         RULES.len()
     );
 }
+
+/// Issue 14: a sentence without an RFC 2119 keyword yields observations, never SHOULD or MUST
+/// findings, unless a keyworded sentence binds the behaviour (`derived`, each one quoted in
+/// DEVIATIONS.md D-60); and an Observation rule's sentence indeed has no keyword.
+#[test]
+fn keywordless_sentences_are_observations() {
+    const KEYWORDS: [&str; 7] = [
+        "MUST",
+        "SHOULD",
+        "MAY",
+        "REQUIRED",
+        "RECOMMENDED",
+        "SHALL",
+        "OPTIONAL",
+    ];
+    let has_keyword = |s: &str| {
+        s.split(|c: char| !c.is_ascii_alphabetic())
+            .any(|w| KEYWORDS.contains(&w))
+    };
+    let deviations = include_str!("../DEVIATIONS.md");
+    let d60 = deviations
+        .lines()
+        .find(|l| l.starts_with("| D-60 "))
+        .expect("DEVIATIONS.md has D-60");
+    let mut failures = Vec::new();
+    for r in RULES {
+        let kw = has_keyword(r.sentence);
+        if r.level == Level::Observation && kw {
+            failures.push(format!(
+                "{}: OBSERVATION but the sentence has a keyword",
+                r.id
+            ));
+        }
+        if !kw && r.level != Level::Observation && !r.derived {
+            failures.push(format!(
+                "{}: no keyword, neither derived nor OBSERVATION",
+                r.id
+            ));
+        }
+        if !kw && r.derived && r.judged && !d60.contains(r.id.0) {
+            failures.push(format!(
+                "{}: derived and judged but not quoted in D-60",
+                r.id
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1,8 +1,11 @@
-//! Oracle corrections found triaging ts-sdk 2.4.0 (targets/FINDINGS.md), where the SDK's
-//! reading is as defensible as the oracle's was (DEVIATIONS.md D-48): a request object with a
-//! member JSON-RPC 2.0 does not define, or with an integer id no double holds exactly, may be
-//! refused as -32600 Invalid Request by a strict reader. The id must still be echoed exactly
-//! (BASE-ERROR-ID stays a finding when a rounded id comes back).
+//! Readings first made triaging ts-sdk 2.4.0 (targets/FINDINGS.md), decided on 2026-12-03
+//! against the spec text alone (DEVIATIONS.md D-48): a request object with a member JSON-RPC
+//! 2.0 does not list is valid (schema.json `JSONRPCRequest` allows other members), so it must
+//! be served, unless the body nests beyond a reader's depth limit, which RFC 8259 §9 allows
+//! ("An implementation may set limits on the maximum depth of nesting"); an integer id no
+//! double holds exactly may be refused as -32600 ("may set limits on the range and precision
+//! of numbers"). The id must still be echoed exactly (BASE-ERROR-ID stays a finding when a
+//! rounded id comes back).
 
 mod common;
 
@@ -24,15 +27,30 @@ fn discover_with(id: Value, extra: &str) -> Case {
 }
 
 #[test]
-fn an_undefined_top_level_member_may_be_refused_as_invalid_request() {
+fn an_undefined_shallow_member_must_be_served() {
     let s = fixture::surface();
     let id = json!(378);
-    // shallow and 100 deep (inside the scanner's depth), and the parsed path (escaped key)
-    let deep = format!("{}1{}", "[".repeat(100), "]".repeat(100));
+    // the scanner's path and the parsed path (escaped key)
+    for extra in ["\"deep\":[1]", "\"d\\u0065ep\":1"] {
+        let c = discover_with(id.clone(), extra);
+        let v = judge(&c, &s);
+        assert!(check(&v, &discover_result(&id)).is_empty(), "{extra}");
+        assert!(
+            !check(&v, &rpc_error(400, &id, -32600)).is_empty(),
+            "{extra}: a refusal is a finding"
+        );
+    }
+}
+
+#[test]
+fn a_deeply_nested_member_may_be_refused_as_invalid_request() {
+    let s = fixture::surface();
+    let id = json!(378);
+    // 100 deep (inside the scanner's depth), and just beyond the limit
+    let nest = |d: usize| format!("{}1{}", "[".repeat(d), "]".repeat(d));
     for extra in [
-        "\"deep\":[1]".to_string(),
-        format!("\"deep\":{deep}"),
-        "\"d\\u0065ep\":1".to_string(),
+        format!("\"deep\":{}", nest(100)),
+        format!("\"deep\":{}", nest(mcpdiff_oracle::case::NESTING_LIMIT)),
     ] {
         let c = discover_with(id.clone(), &extra);
         let v = judge(&c, &s);
@@ -57,6 +75,20 @@ fn defined_members_only_still_demand_success() {
     let id = json!(378);
     let c = conformant_case(&s, id.clone(), "server/discover", json!({}));
     assert!(!check(&judge(&c, &s), &rpc_error(400, &id, -32600)).is_empty());
+}
+
+/// The limit sits above every request the probe set sends, so no probe may be refused for
+/// its depth.
+#[test]
+fn probes_nest_within_the_limit() {
+    let s = fixture::surface();
+    for p in mcpdiff_oracle::reference::probes(&s) {
+        assert!(
+            !mcpdiff_oracle::case::nesting_beyond(&p.case.body),
+            "{}",
+            String::from_utf8_lossy(&p.case.body)
+        );
+    }
 }
 
 #[test]

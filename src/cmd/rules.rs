@@ -32,6 +32,8 @@ pub enum LevelFilter {
     Should,
     /// MAY.
     May,
+    /// No RFC 2119 keyword: observations only.
+    Observation,
 }
 
 impl LevelFilter {
@@ -40,6 +42,7 @@ impl LevelFilter {
             LevelFilter::Must => matches!(level, Level::Must | Level::MustNot),
             LevelFilter::Should => matches!(level, Level::Should | Level::ShouldNot),
             LevelFilter::May => level == Level::May,
+            LevelFilter::Observation => level == Level::Observation,
         }
     }
 }
@@ -134,10 +137,15 @@ fn write_table(out: &mut impl Write, rules: &[&Rule], width: usize) -> io::Resul
         .iter()
         .filter(|r| LevelFilter::Should.admits(r.level))
         .count();
-    let mays = rules.len() - musts - shoulds;
+    let observations = rules
+        .iter()
+        .filter(|r| LevelFilter::Observation.admits(r.level))
+        .count();
+    let mays = rules.len() - musts - shoulds - observations;
     writeln!(
         out,
-        "\n{} rules: {musts} MUST/MUST NOT, {shoulds} SHOULD/SHOULD NOT, {mays} MAY",
+        "\n{} rules: {musts} MUST/MUST NOT, {shoulds} SHOULD/SHOULD NOT, {mays} MAY, \
+         {observations} OBSERVATION (no keyword)",
         rules.len()
     )
 }

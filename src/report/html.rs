@@ -212,7 +212,7 @@ fn matrix(o: &mut String, r: &RunReport) {
         o,
         "<h2>Rules × targets</h2><p class=\"legend\">Legend: <span class=\"pass\">pass</span> \
          <span class=\"must\">MUST fail</span> <span class=\"should\">SHOULD fail</span> \
-         <span class=\"may\">MAY (tallied)</span> <span class=\"nobs\">not observed</span> \
+         <span class=\"may\">MAY (tallied) / observation</span> <span class=\"nobs\">not observed</span> \
          <span class=\"base\">baselined</span> \
          · a failing cell links to its finding; hover a not-observed cell for the reason.</p>"
     );
@@ -243,7 +243,7 @@ fn matrix(o: &mut String, r: &RunReport) {
                 format!("c {class}")
             };
             match c {
-                Cell::MustFail | Cell::ShouldFail | Cell::MayFail => {
+                Cell::MustFail | Cell::ShouldFail | Cell::MayFail | Cell::Observed => {
                     let _ = write!(
                         o,
                         "<td class=\"{cls}\"><a href=\"#{}\">{label}</a></td>",

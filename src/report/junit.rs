@@ -83,17 +83,21 @@ fn outcome(t: &TargetReport, rule: &str, strict: bool) -> Outcome {
             ),
             detail(t, f),
         ),
-        (Cell::MustFail | Cell::ShouldFail | Cell::MayFail, Some(f)) => Outcome::Note(format!(
-            "{}{}",
-            if f.baselined {
-                "known finding (baseline), does not fail the run\n"
-            } else if f.severity == "optional" {
-                "MAY departure, tallied only\n"
-            } else {
-                "SHOULD finding, not failing without --strict\n"
-            },
-            detail(t, f)
-        )),
+        (Cell::MustFail | Cell::ShouldFail | Cell::MayFail | Cell::Observed, Some(f)) => {
+            Outcome::Note(format!(
+                "{}{}",
+                if f.baselined {
+                    "known finding (baseline), does not fail the run\n"
+                } else if f.severity == "optional" {
+                    "MAY departure, tallied only\n"
+                } else if f.severity == "observation" {
+                    "observation (the sentence has no RFC 2119 keyword), never fails the run\n"
+                } else {
+                    "SHOULD finding, not failing without --strict\n"
+                },
+                detail(t, f)
+            ))
+        }
         (Cell::NotObserved, _) => Outcome::Skip(
             t.not_observed
                 .iter()

@@ -231,6 +231,15 @@ fn target(out: &mut String, t: &TargetReport) {
             let _ = writeln!(out, "- {} — observed {}", code(&f.rule), code(&f.observed));
         }
     }
+    if !sec.observations.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nObservations (the sentence has no RFC 2119 keyword; never scored):\n"
+        );
+        for f in &sec.observations {
+            let _ = writeln!(out, "- {} — observed {}", code(&f.rule), code(&f.observed));
+        }
+    }
     let _ = writeln!(out, "\n**Deprecated features still answered:**\n");
     match t.revision.as_ref().map(|r| &r.deprecated) {
         Some(d) if !d.is_empty() => {

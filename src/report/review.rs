@@ -135,6 +135,8 @@ pub enum Cell {
     ShouldFail,
     /// A MAY rule departed from (tallied only).
     MayFail,
+    /// A rule whose sentence has no RFC 2119 keyword departed from (shown, never scored).
+    Observed,
     NotObserved,
     /// The target's report does not mention the rule at all.
     Absent,
@@ -148,6 +150,7 @@ impl Cell {
             Cell::MustFail => ("MUST fail", "must"),
             Cell::ShouldFail => ("SHOULD fail", "should"),
             Cell::MayFail => ("MAY (tallied)", "may"),
+            Cell::Observed => ("observation", "may"),
             Cell::NotObserved => ("not observed", "nobs"),
             Cell::Absent => ("-", "absent"),
         }
@@ -160,6 +163,7 @@ pub fn cell(t: &TargetReport, rule: &str) -> Cell {
         return match f.severity.as_str() {
             "blocking" => Cell::MustFail,
             "advisory" => Cell::ShouldFail,
+            "observation" => Cell::Observed,
             _ => Cell::MayFail,
         };
     }
@@ -208,6 +212,8 @@ pub struct Sections<'a> {
     pub should: Vec<&'a FindingReport>,
     /// MAY departures (tallied only).
     pub may: Vec<&'a FindingReport>,
+    /// Departures from sentences without an RFC 2119 keyword (shown, never scored).
+    pub observations: Vec<&'a FindingReport>,
     /// SHOULD rules exercised (passed or failed).
     pub should_exercised: usize,
     pub should_passed: usize,
@@ -221,6 +227,7 @@ pub fn sections(t: &TargetReport) -> Sections<'_> {
         security: Vec::new(),
         should: Vec::new(),
         may: Vec::new(),
+        observations: Vec::new(),
         should_exercised: 0,
         should_passed: 0,
         may_exercised: 0,
@@ -230,6 +237,7 @@ pub fn sections(t: &TargetReport) -> Sections<'_> {
             (true, _) => s.security.push(f),
             (false, "blocking") => s.blocking.push(f),
             (false, "advisory") => s.should.push(f),
+            (false, "observation") => s.observations.push(f),
             _ => s.may.push(f),
         }
         match f.severity.as_str() {

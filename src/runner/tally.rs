@@ -166,7 +166,7 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcpdiff_oracle::rules::{HDR_MISMATCH, ORIGIN_403};
+    use mcpdiff_oracle::rules::{self, Level, HDR_MISMATCH, ORIGIN_403};
     use mcpdiff_oracle::{Canonical, Expectation, Lint};
 
     fn verdict(rules: &[RuleId]) -> Verdict {
@@ -218,5 +218,22 @@ mod tests {
         t.record(3, &case, &verdict(&[ORIGIN_403]), &obs, &[f]);
         let w = &t.witnesses[&ORIGIN_403];
         assert_eq!((w.index, w.defects, w.count), (2, 0, 3));
+    }
+
+    /// Issue 14: a failed OBSERVATION rule (a sentence with no RFC 2119 keyword) neither
+    /// lowers the score nor fails the run; a failed SHOULD does lower it.
+    #[test]
+    fn observations_are_never_scored() {
+        assert_eq!(level_of(rules::TOOLS_UNKNOWN), Level::Observation);
+        let mut t = Tally::default();
+        let failed = RuleCount {
+            exercised: 1,
+            failed: 1,
+        };
+        t.rules.insert(rules::TOOLS_UNKNOWN, failed);
+        assert_eq!(t.score(), 1.0);
+        assert!(!t.has_blocking());
+        t.rules.insert(rules::SSE_XACCEL, failed);
+        assert_eq!(t.score(), 0.0);
     }
 }

@@ -16,8 +16,10 @@ pub enum Presence {
     Value { text: String, body: Value },
     /// An object or array where the schema declares a primitive: the spec defines no text
     /// form, so anything (including no header) is accepted (DEVIATIONS.md D-42); likewise
-    /// an integer argument outside the JavaScript safe range, which itself breaks
-    /// "Integer values MUST be within the safe range" (D-46).
+    /// a non-integral or float-only number beyond the JavaScript safe range for an integer
+    /// parameter (no exact "decimal string representation" of what the caller wrote). An
+    /// exact integer beyond the range is a present value like any other: "conforming
+    /// clients MUST mirror the designated parameter values" (D-46, narrowed 2026-12-03).
     Unjudged,
 }
 
@@ -45,7 +47,9 @@ pub fn param_expectations(
             presence: match extract(arguments, &p.path) {
                 Extracted::Absent => Presence::Absent,
                 Extracted::Null => Presence::Null,
-                Extracted::Value(v) if p.kind == ParamKind::Integer && !is_safe_number(v) => {
+                Extracted::Value(v)
+                    if p.kind == ParamKind::Integer && !is_safe_number(v) && !is_exact_int(v) =>
+                {
                     Presence::Unjudged
                 }
                 Extracted::Value(v) => match header_text(v) {
@@ -58,6 +62,11 @@ pub fn param_expectations(
             },
         })
         .collect()
+}
+
+/// A JSON integer serde holds exactly (its decimal text is the caller's).
+fn is_exact_int(v: &Value) -> bool {
+    v.is_i64() || v.is_u64()
 }
 
 /// A number within −(2^53−1)..=2^53−1 (non-numbers are judged by their text form).
@@ -102,8 +111,17 @@ mod tests {
             })
         );
         assert_eq!(by("Mcp-Param-C"), Some(Presence::Absent));
+        // an exact integer beyond the safe range is still mirrored (D-46); a float is not
         let big = param_expectations(&params, Some(&json!({"n": {"b": 9007199254740992_i64}})));
-        assert_eq!(big[1].presence, Presence::Unjudged);
+        assert_eq!(
+            big[1].presence,
+            Presence::Value {
+                text: "9007199254740992".into(),
+                body: json!(9007199254740992_i64)
+            }
+        );
+        let float = param_expectations(&params, Some(&json!({"n": {"b": 1.0e300}})));
+        assert_eq!(float[1].presence, Presence::Unjudged);
         let none = param_expectations(&params, None);
         assert!(none.iter().all(|e| e.presence == Presence::Absent));
     }

@@ -22,8 +22,9 @@ pub enum ValueKind {
 
 /// The header values a conforming client may send for `text` (the type-converted body
 /// value): the canonical encoding, the sentinel form of any value (D-38), the plain form
-/// where the spec is ambiguous about encoding (internal HTAB, D-39; the prefix/suffix
-/// overlap `=?base64?=`, D-40), and `42.0` beside `42` for an integral float body (D-41).
+/// where the spec is ambiguous about encoding (internal HTAB, D-39), and `42.0` beside `42`
+/// for an integral float body (D-41). The overlap `=?base64?=` "starts with `=?base64?` and
+/// ends with `?=`", so it must be encoded (D-40, narrowed 2026-12-03).
 pub fn allowed_values(text: &str, body: &Value) -> Vec<String> {
     let mut out = vec![encode_header_value(text)];
     let sentinel = format!("{PREFIX}{}{SUFFIX}", STANDARD.encode(text.as_bytes()));
@@ -34,12 +35,7 @@ pub fn allowed_values(text: &str, body: &Value) -> Vec<String> {
     let only_htab = text
         .bytes()
         .all(|b| b == b'\t' || (0x20..=0x7E).contains(&b));
-    let overlap = text == "=?base64?=";
-    if needs_encoding(text)
-        && only_htab
-        && !edge_ws
-        && (overlap || !matches_sentinel_pattern(text.as_bytes()))
-    {
+    if needs_encoding(text) && only_htab && !edge_ws && !matches_sentinel_pattern(text.as_bytes()) {
         out.push(text.to_string());
     }
     if let Some(f) = body.as_f64().filter(|_| body.is_f64()) {

@@ -15,6 +15,11 @@ pub const PREFIX: &str = "=?base64?";
 /// The case-sensitive sentinel suffix.
 pub const SUFFIX: &str = "?=";
 
+/// The one value whose prefix and suffix overlap. It "starts with `=?base64?` and ends with
+/// `?=`", so clients MUST encode it; a server may read it as plain text or refuse it as a
+/// sentinel with no payload (DEVIATIONS.md D-12, D-40, decided 2026-12-03).
+pub const OVERLAP: &str = "=?base64?=";
+
 /// Whether a client MUST encode `value`: it contains a character outside visible ASCII and
 /// space (non-ASCII, control characters including HTAB, DEL), has leading or trailing
 /// whitespace, or itself matches the sentinel pattern ("starts with `=?base64?` and ends
@@ -30,7 +35,7 @@ pub fn needs_encoding(value: &str) -> bool {
 /// and ends with `?=`. Unlike [`looks_like_sentinel`] this includes the overlapping
 /// `=?base64?=`.
 // AMB-16: a client encodes the overlap form (the literal reading; the encoded form is
-// unambiguous for every server), while a server decoding it treats it as plain text.
+// unambiguous for every server), while a server may read it as plain text (D-12).
 pub fn matches_sentinel_pattern(raw: &[u8]) -> bool {
     raw.starts_with(PREFIX.as_bytes()) && raw.ends_with(SUFFIX.as_bytes())
 }
@@ -100,6 +105,28 @@ pub fn decode_header_value(raw: &[u8]) -> DecodedValue {
     match lenient.map(String::from_utf8) {
         Some(Ok(s)) => DecodedValue::Lenient(s),
         _ => DecodedValue::Malformed,
+    }
+}
+
+/// Whether a sentinel's payload holds a character of the URL-safe alphabet (`-`, `_`),
+/// outside "the base alphabet" of the Base64 the spec names: "Implementations MUST reject
+/// the encoded data if it contains characters outside the base alphabet when interpreting
+/// base-encoded data" (RFC 4648 §3.3). A server reads such a value as malformed
+/// (DEVIATIONS.md D-11, narrowed 2026-12-03); the client judge still files a client's
+/// URL-safe value under CLIENT-B64-FORMAT.
+pub fn outside_base_alphabet(raw: &[u8]) -> bool {
+    looks_like_sentinel(raw)
+        && raw[PREFIX.len()..raw.len() - SUFFIX.len()]
+            .iter()
+            .any(|b| *b == b'-' || *b == b'_')
+}
+
+/// A header value as a server reads it: [`decode_header_value`], with a payload outside the
+/// base alphabet `Malformed` (RFC 4648 §3.3).
+pub fn server_decode(raw: &[u8]) -> DecodedValue {
+    match decode_header_value(raw) {
+        DecodedValue::Lenient(_) if outside_base_alphabet(raw) => DecodedValue::Malformed,
+        d => d,
     }
 }
 

@@ -19,8 +19,9 @@ pub(crate) struct Request<'b> {
     pub params: Option<Params<'b>>,
     /// `params` is present but not an object.
     pub params_malformed: bool,
-    /// A strict JSON-RPC reader may refuse it as Invalid Request: a member JSON-RPC 2.0 does
-    /// not define, or an integer id outside ±(2^53−1) (D-48).
+    /// A reader with limits may refuse it as Invalid Request: an integer id outside
+    /// ±(2^53−1), "An implementation may set limits on the range and precision of numbers"
+    /// (RFC 8259 §9; D-48). Deep nesting is the judge's own check (`case::nesting_beyond`).
     pub strict_refusable: bool,
 }
 
@@ -154,8 +155,6 @@ const BAD_ID: &str = "Invalid Request: bad id";
 const BAD_JSONRPC: &str = "Invalid Request: jsonrpc must be \"2.0\"";
 const NO_METHOD: &str = "Invalid Request: no method";
 const NOT_REQUEST: &str = "Invalid Request: not a request";
-/// The members JSON-RPC 2.0 defines for a request or a response object.
-const JSONRPC_MEMBERS: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
 
 /// Read `body`; a full parse, when needed, is stored in `holder` (the request borrows it).
 pub(crate) fn parse<'b>(body: &'b [u8], holder: &'b mut Option<Value>) -> Envelope<'b> {
@@ -205,7 +204,7 @@ fn parse_raw(top: Top<'_>) -> Envelope<'_> {
     match id {
         None => Envelope::Notification,
         Some(id) => Envelope::Request(Request {
-            strict_refusable: top.extra_member || id_unsafe(&id),
+            strict_refusable: id_unsafe(&id),
             id,
             method,
             params,
@@ -244,11 +243,10 @@ fn parse_full<'b>(body: &'b [u8], holder: &'b mut Option<Value>) -> Envelope<'b>
         Some(Value::Object(m)) => (Some(Params::Parsed(m)), false),
         Some(_) => (None, true),
     };
-    let extra_member = obj.keys().any(|k| !JSONRPC_MEMBERS.contains(&k.as_str()));
     match id {
         None => Envelope::Notification,
         Some(id) => Envelope::Request(Request {
-            strict_refusable: extra_member || id_unsafe(&id),
+            strict_refusable: id_unsafe(&id),
             id,
             method: Cow::Borrowed(method),
             params,

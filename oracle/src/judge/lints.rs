@@ -8,10 +8,11 @@ use crate::rules::{self, RuleId};
 use crate::verdict::{Demand, Expectation, Lint};
 use serde_json::Value;
 
-/// Whether the request's media headers depart from what a conformant client sends: a
-/// Content-Type other than `application/json`, or an Accept that does not list both
-/// `application/json` and `text/event-stream` (streamable-http.mdx § Sending Messages).
-pub(crate) fn media_defects(h: &HeaderIndex<'_>) -> bool {
+/// Whether the request's media headers depart from what a conformant client sends, as
+/// (Content-Type off, Accept off): a Content-Type other than `application/json`, and an
+/// Accept that does not list both `application/json` and `text/event-stream`
+/// (streamable-http.mdx § Sending Messages).
+pub(crate) fn media_defects(h: &HeaderIndex<'_>) -> (bool, bool) {
     let ct_ok = match h.content_type {
         HeaderField::One(v) => with_media_types(v, |types| {
             types
@@ -36,7 +37,7 @@ pub(crate) fn media_defects(h: &HeaderIndex<'_>) -> bool {
         }),
         _ => false,
     };
-    !(ct_ok && accept_ok)
+    (!ct_ok, !accept_ok)
 }
 
 /// Whether `b` is one of the bytes `str::trim` strips from ASCII text.
@@ -84,7 +85,10 @@ pub(crate) fn error_lints(out: &mut Vec<Expectation>) {
     ]);
 }
 
-pub(crate) fn request_lints(out: &mut Vec<Expectation>, id: &Value, may_omit_error_id: bool) {
+/// The lints every answer to a well-formed request must satisfy. Its id was readable, so an
+/// error must echo it whatever the media headers said (DEVIATIONS.md D-32, narrowed
+/// 2026-12-03): `may_omit` stays false (the field is kept so stored verdicts keep their shape).
+pub(crate) fn request_lints(out: &mut Vec<Expectation>, id: &Value) {
     error_lints(out);
     // pushed one by one rather than through an array: each is written in place, not built
     // on the stack and copied (the caller's Vec has room for all of them)
@@ -97,7 +101,7 @@ pub(crate) fn request_lints(out: &mut Vec<Expectation>, id: &Value, may_omit_err
         rules::ERROR_ID,
         Lint::ErrorIdEcho {
             id: id.clone(),
-            may_omit: may_omit_error_id,
+            may_omit: false,
         },
     ));
     out.push(lint(rules::SERVERINFO, Lint::ServerInfo));

@@ -72,6 +72,19 @@ fn invalid(id: &Value, message: String) -> Canonical {
     }
 }
 
+/// Whether a dual-era server may serve legacy method `m` on its legacy path: "An
+/// `initialize` request selects legacy semantics", while "A request carrying modern
+/// per-request `_meta` is served statelessly according to this revision" (versioning.mdx),
+/// so any other removed method whose `_meta` names a modern version is judged as modern
+/// (DEVIATIONS.md D-36, narrowed 2026-12-03).
+fn legacy_opening(m: &str, req: &Request<'_>) -> bool {
+    m == "initialize"
+        || req
+            .params
+            .and_then(|p| p.meta().0)
+            .is_none_or(|v| super::headers::LEGACY_VERSIONS.contains(&&*v))
+}
+
 /// Record method-level defects; return the success set and the rule that carries it.
 pub(crate) fn check(
     case: &Case,
@@ -83,7 +96,7 @@ pub(crate) fn check(
     let m = &*req.method;
     let caps = surface.capabilities;
     if !MODERN_METHODS.contains(&m) {
-        if surface.is_dual_era() && LEGACY_METHODS.contains(&m) {
+        if surface.is_dual_era() && LEGACY_METHODS.contains(&m) && legacy_opening(m, req) {
             f.anything_goes = true;
         } else {
             let answer = Answer::RpcError {

@@ -195,7 +195,7 @@ pub(crate) fn header_mismatch(id: &Value, message: &str) -> Canonical {
     }
 }
 
-/// A strict JSON-RPC reader's refusal (D-48): -32600 Invalid Request, any status (D-23).
+/// A limited JSON reader's refusal (D-48): -32600 Invalid Request, any status (D-23).
 pub(crate) fn strict_refusal() -> Answer {
     Answer::RpcError {
         status: StatusSet::ANY,
@@ -278,14 +278,19 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
     if !surface.is_dual_era() {
         lints.push(lint(rules::BC_SESSION, Lint::NoSessionId));
     }
-    let media_off = media_defects(&h);
-    if media_off {
-        // US-CTYPE / US-ACCEPT: no sentence fixes the answer to a missing or foreign
-        // Content-Type or Accept; servers commonly refuse with 400/406/415 before reading
-        // the body, so any 4xx joins the acceptable set (DEVIATIONS.md D-31)
-        f.tolerate(Answer::HttpStatus {
-            status: StatusSet::Range(400, 499),
-        });
+    let (ct_off, accept_off) = media_defects(&h);
+    if ct_off || accept_off {
+        // US-CTYPE / US-ACCEPT: no MCP sentence fixes the answer to a request the client
+        // MUST NOT send so; HTTP's own refusals join the acceptable set: 400 ("perceived to
+        // be a client error"), 415 for the Content-Type, 406 for the Accept (RFC 9110
+        // §15.5.1, §15.5.16, §15.5.7; DEVIATIONS.md D-31, narrowed 2026-12-03)
+        for (off, status) in [(true, 400), (ct_off, 415), (accept_off, 406)] {
+            if off {
+                f.tolerate(Answer::HttpStatus {
+                    status: StatusSet::Exact(status),
+                });
+            }
+        }
     }
     if h.parser_refusable {
         // RFC 9110 §5.5: a recipient of CR, LF or NUL in a field value MUST reject the
@@ -335,11 +340,28 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
             )
         }
         Envelope::Request(req) => {
-            request_lints(&mut lints, &req.id, media_off);
-            if req.strict_refusable {
-                // JSON-RPC 2.0 lists a request's members and RFC 8259 §6 the exact integers;
-                // a reader strict about either may refuse as Invalid Request (D-48)
+            request_lints(&mut lints, &req.id);
+            if &*req.method == "initialize" && !surface.is_dual_era() {
+                // versioning.mdx: a modern-only server SHOULD name its versions in any
+                // error it returns to `initialize` (legacy clients cannot fall forward)
+                lints.push(lint(
+                    rules::VER_INIT_NAMES,
+                    Lint::NamesVersions(surface.supported_versions.clone()),
+                ));
+            }
+            if req.strict_refusable || crate::case::nesting_beyond(&case.body) {
+                // RFC 8259 §9: a reader may limit the range of numbers and the depth of
+                // nesting, and refuse as Invalid Request (D-48, narrowed 2026-12-03)
                 f.tolerate(strict_refusal());
+            }
+            if crate::soft_params::should_refuse(&case.body).is_some() {
+                // an unknown cursor or log level SHOULD be refused with -32602: the oracle
+                // does not score it yet, but accepts it (DEVIATIONS.md D-62)
+                f.tolerate(Answer::RpcError {
+                    status: StatusSet::ANY,
+                    code: -32602,
+                    data: DataRule::None,
+                });
             }
             headers::check(&h, surface, &req, &mut f);
             let (success, rule) = methods::check(case, &h, surface, &req, &mut f);
@@ -358,6 +380,9 @@ fn judge_other_verb(
     let legacy_verb =
         case.method.eq_ignore_ascii_case("GET") || case.method.eq_ignore_ascii_case("DELETE");
     lints.push(lint(rules::BC_GET_DELETE, Lint::AllowOn405));
+    // an error in the body is still an error response: the code ranges and its shape bind
+    // it whatever the verb (DEVIATIONS.md D-26, 2026-12-03)
+    error_lints(&mut lints);
     let mut f = f;
     if surface.is_dual_era() && legacy_verb {
         // a dual-era server may serve the 2025-11-25 GET stream / session DELETE

@@ -178,7 +178,10 @@ fn one(
             f.benign(rules::B64_DECODE);
             None
         }
-        ParamMatch::Equal => Some(rules::PARAM_VALIDATE),
+        ParamMatch::Equal => {
+            super::headers::overlap(raw, f);
+            Some(rules::PARAM_VALIDATE)
+        }
         ParamMatch::NumericEqual => {
             // SHOULD compare numerically: a string comparison's refusal is a SHOULD finding
             f.tolerate(mismatch_answer());

@@ -34,8 +34,6 @@ pub(crate) struct Top<'a> {
     pub params: Option<&'a str>,
     /// A `result` or `error` member is present.
     pub response: bool,
-    /// A member JSON-RPC 2.0 does not define for a request or response (D-48).
-    pub extra_member: bool,
     /// The members of the last `params` (when it is an object).
     pub p: ParamsIdx<'a>,
 }
@@ -273,7 +271,9 @@ impl<'a> Reader<'a> {
                 (Role::Top, "method") => top.method = v,
                 (Role::Top, "params") => top.params = v,
                 (Role::Top, "result" | "error") => top.response = true,
-                (Role::Top, _) => top.extra_member = true,
+                // a member JSON-RPC 2.0 does not list is valid (schema.json JSONRPCRequest
+                // has no `additionalProperties: false`; DEVIATIONS.md D-48)
+                (Role::Top, _) => {}
                 (Role::Params, "name") => top.p.name = v,
                 (Role::Params, "uri") => top.p.uri = v,
                 (Role::Params, "_meta") => top.p.meta = v,

@@ -25,14 +25,18 @@ pub(crate) fn assemble(
     if f.anything_goes {
         // the legacy path of a dual-era server: only what every era of JSON-RPC over HTTP
         // shares still binds it (results and errors echo the id, errors are well-formed,
-        // 2xx answers are JSON or SSE); resultType, serverInfo, the 2026 error-code ranges
-        // and the session rules are modern-only (DEVIATIONS.md D-33)
+        // 2xx answers are JSON or SSE), and the sentences with no era scope ("new
+        // implementations SHOULD NOT use codes from this sub-range at all"); resultType,
+        // serverInfo, the codes "defined by this specification" and those "Implementations
+        // of this protocol version MUST NOT emit", and the session rules are modern-only
+        // (DEVIATIONS.md D-26, D-33)
         expectations.retain(|e| {
             [
                 rules::RESULT_ID,
                 rules::ERROR_ID,
                 rules::ERROR_SHAPE,
                 rules::REQ_CT,
+                rules::ERRCODE_LEGACY,
             ]
             .contains(&e.rule)
         });

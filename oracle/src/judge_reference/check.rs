@@ -107,8 +107,9 @@ fn lint_holds(l: &Lint, a: &HttpAnswer) -> bool {
     let code = error.and_then(|e| e.get("code")).and_then(Value::as_i64);
     match l {
         Lint::NoSessionId => a.session_id.is_none(),
+        // every 2xx and every JSON-RPC response (DEVIATIONS.md D-28)
         Lint::RequestContentType => {
-            !(200..300).contains(&a.status)
+            !((200..300).contains(&a.status) || resp.is_some())
                 || a.status == 202 && a.body == Body::Empty
                 || matches!(
                     a.content_type.as_deref(),
@@ -156,6 +157,15 @@ fn lint_holds(l: &Lint, a: &HttpAnswer) -> bool {
                 })
         }),
         Lint::AllowOn405 => a.status != 405 || a.allow.is_some(),
+        Lint::NamesVersions(versions) => {
+            let text = match &a.body {
+                Body::Json { value } => value.to_string(),
+                Body::Sse { messages, .. } => serde_json::to_string(messages).unwrap_or_default(),
+                Body::Other { prefix, .. } => prefix.clone(),
+                Body::Empty | Body::Oversize { .. } => String::new(),
+            };
+            (a.status < 400 && error.is_none()) || versions.iter().all(|v| text.contains(v))
+        }
         Lint::NoResponseToNotification => match resp {
             Some(r) => r.get("result").is_none() && r.get("id").is_none_or(Value::is_null),
             None => true,

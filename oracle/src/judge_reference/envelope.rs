@@ -12,7 +12,7 @@ pub(crate) struct Request {
     pub params: Option<Map<String, Value>>,
     /// `params` is present but not an object.
     pub params_malformed: bool,
-    /// A member outside JSON-RPC 2.0's list, or an integer id beyond ±(2^53−1) (D-48).
+    /// An integer id beyond ±(2^53−1): RFC 8259 §9 lets a reader limit numbers (D-48).
     pub strict_refusable: bool,
 }
 
@@ -66,8 +66,6 @@ pub(crate) fn parse(body: &[u8]) -> Envelope {
         Some(Value::Object(m)) => (Some(m.clone()), false),
         Some(_) => (None, true),
     };
-    let defined = ["jsonrpc", "id", "method", "params", "result", "error"];
-    let extra = obj.keys().any(|k| !defined.contains(&k.as_str()));
     let max_safe = 9_007_199_254_740_991_f64;
     let unsafe_id = id
         .as_ref()
@@ -76,7 +74,7 @@ pub(crate) fn parse(body: &[u8]) -> Envelope {
     match id {
         None => Envelope::Notification,
         Some(id) => Envelope::Request(Request {
-            strict_refusable: extra || unsafe_id,
+            strict_refusable: unsafe_id,
             id,
             method: method.to_string(),
             params,

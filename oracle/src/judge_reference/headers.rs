@@ -30,8 +30,11 @@ pub(crate) fn mismatch_answer() -> Answer {
 /// A refusal an HTTP parser makes before MCP code runs (control bytes in a field value):
 /// accepted in place of 400/-32020 (DEVIATIONS.md D-05).
 pub(crate) fn parser_refusal() -> Answer {
+    // RFC 9110 §5.5 ("a recipient of CR, LF, or NUL within a field value MUST either reject
+    // the message or replace each of those characters with SP"; other CTLs "are also
+    // invalid") and §15.5.1 (400: "malformed request syntax"): 400, any body (D-05)
     Answer::HttpStatus {
-        status: StatusSet::Range(400, 499),
+        status: StatusSet::Exact(400),
     }
 }
 
@@ -146,14 +149,22 @@ fn protocol_version(
         HeaderField::One(raw) => std::str::from_utf8(raw).ok(),
         _ => None,
     };
-    if surface.is_dual_era() && (header_value.is_some_and(legacy) || body.is_some_and(legacy)) {
+    // "A request carrying modern per-request `_meta` is served statelessly according to
+    // this revision" (versioning.mdx): a body naming any other version keeps every header
+    // rule, whatever the header says (D-36, narrowed 2026-12-03)
+    let legacy_path = match body {
+        Some(v) => legacy(v),
+        None => header_value.is_some_and(legacy),
+    };
+    if surface.is_dual_era() && legacy_path {
         f.anything_goes = true;
         return;
     }
     let header = match case.header("MCP-Protocol-Version") {
         HeaderField::Absent => {
-            if surface.supports_headerless_clients() {
-                // MAY treat as 2025-03-26: the legacy path may answer anything (AMB-21)
+            if surface.supports_headerless_clients() && body.is_none() {
+                // MAY treat as 2025-03-26: the legacy path may answer anything (AMB-21);
+                // not when the body's `_meta` names a version (D-18, D-36, 2026-12-03)
                 f.anything_goes = true;
                 return;
             }
@@ -337,8 +348,13 @@ fn mcp_name(case: &Case, req: &Request, f: &mut Findings) {
             String::from_utf8_lossy(raw)
         )
     };
-    match decode_header_value(raw) {
-        DecodedValue::Plain(v) if v == body.as_bytes() => {}
+    match crate::encoding::sentinel::server_decode(raw) {
+        DecodedValue::Plain(v) if v == body.as_bytes() => {
+            // the overlap may be refused as a payload-less sentinel (D-12)
+            if v == crate::encoding::sentinel::OVERLAP.as_bytes() {
+                f.tolerate(mismatch_answer());
+            }
+        }
         DecodedValue::Plain(v) => {
             let rule = if v.starts_with(b"=?") && v.ends_with(b"?=") {
                 rules::B64_MARKERS

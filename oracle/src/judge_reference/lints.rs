@@ -7,10 +7,11 @@ use crate::rules::{self, RuleId};
 use crate::verdict::Lint;
 use serde_json::Value;
 
-/// Whether the request's media headers depart from what a conformant client sends: a
-/// Content-Type other than `application/json`, or an Accept that does not list both
-/// `application/json` and `text/event-stream` (streamable-http.mdx § Sending Messages).
-pub(crate) fn media_defects(case: &Case) -> bool {
+/// Whether the request's media headers depart from what a conformant client sends, as
+/// (Content-Type off, Accept off): a Content-Type other than `application/json`, and an
+/// Accept that does not list both `application/json` and `text/event-stream`
+/// (streamable-http.mdx § Sending Messages).
+pub(crate) fn media_defects(case: &Case) -> (bool, bool) {
     let media = |v: &[u8]| -> Vec<String> {
         String::from_utf8_lossy(v)
             .split(',')
@@ -34,7 +35,7 @@ pub(crate) fn media_defects(case: &Case) -> bool {
         }
         _ => false,
     };
-    !(ct_ok && accept_ok)
+    (!ct_ok, !accept_ok)
 }
 
 /// Whether a header field carries bytes an HTTP parser may refuse on its own: control bytes
@@ -56,7 +57,9 @@ pub(crate) fn error_lints() -> Vec<(RuleId, Lint)> {
     ]
 }
 
-pub(crate) fn request_lints(id: &Value, may_omit_error_id: bool) -> Vec<(RuleId, Lint)> {
+/// The lints every answer to a well-formed request must satisfy; its id was readable, so an
+/// error must echo it (DEVIATIONS.md D-32, narrowed 2026-12-03).
+pub(crate) fn request_lints(id: &Value) -> Vec<(RuleId, Lint)> {
     let mut v = error_lints();
     v.extend([
         (rules::REQ_CT, Lint::RequestContentType),
@@ -68,7 +71,7 @@ pub(crate) fn request_lints(id: &Value, may_omit_error_id: bool) -> Vec<(RuleId,
             rules::ERROR_ID,
             Lint::ErrorIdEcho {
                 id: id.clone(),
-                may_omit: may_omit_error_id,
+                may_omit: false,
             },
         ),
         (rules::SERVERINFO, Lint::ServerInfo),

@@ -3,7 +3,7 @@
 //! prompt).
 
 use super::envelope::Request;
-use super::headers::{mismatch_answer, name_source};
+use super::headers::{mismatch_answer, name_source, LEGACY_VERSIONS};
 use super::{params, Findings};
 use crate::case::Case;
 use crate::rules::{self, RuleId};
@@ -71,6 +71,20 @@ fn invalid(id: &Value, message: String) -> Canonical {
     }
 }
 
+/// Whether a dual-era server may serve legacy method `m` on its legacy path: `initialize`
+/// "selects legacy semantics"; any other removed method whose `_meta` names a modern
+/// version "is served statelessly according to this revision" (versioning.mdx; D-36).
+fn legacy_opening(m: &str, req: &Request) -> bool {
+    let version = req
+        .params
+        .as_ref()
+        .and_then(|p| p.get("_meta"))
+        .and_then(Value::as_object)
+        .and_then(|m| m.get(crate::case::META_PROTOCOL_VERSION))
+        .and_then(Value::as_str);
+    m == "initialize" || version.is_none_or(|v| LEGACY_VERSIONS.contains(&v))
+}
+
 /// Record method-level defects; return the success set and the rule that carries it.
 pub(crate) fn check(
     case: &Case,
@@ -81,7 +95,7 @@ pub(crate) fn check(
     let m = req.method.as_str();
     let caps = surface.capabilities;
     if !MODERN_METHODS.contains(&m) {
-        if surface.is_dual_era() && LEGACY_METHODS.contains(&m) {
+        if surface.is_dual_era() && LEGACY_METHODS.contains(&m) && legacy_opening(m, req) {
             f.anything_goes = true;
         } else {
             f.defect(rules::METHOD_404, rules::METHOD_404, 6, not_found(&req.id));

@@ -156,14 +156,19 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
     } else {
         vec![(rules::BC_SESSION, Lint::NoSessionId)]
     };
-    let media_off = media_defects(case);
-    if media_off {
-        // US-CTYPE / US-ACCEPT: no sentence fixes the answer to a missing or foreign
-        // Content-Type or Accept; servers commonly refuse with 400/406/415 before reading
-        // the body, so any 4xx joins the acceptable set (DEVIATIONS.md D-31)
-        f.tolerate(Answer::HttpStatus {
-            status: StatusSet::Range(400, 499),
-        });
+    let (ct_off, accept_off) = media_defects(case);
+    if ct_off || accept_off {
+        // US-CTYPE / US-ACCEPT: no MCP sentence fixes the answer to a request the client
+        // MUST NOT send so; HTTP's own refusals join the acceptable set: 400 ("perceived to
+        // be a client error"), 415 for the Content-Type, 406 for the Accept (RFC 9110
+        // §15.5.1, §15.5.16, §15.5.7; DEVIATIONS.md D-31, narrowed 2026-12-03)
+        for (off, status) in [(true, 400), (ct_off, 415), (accept_off, 406)] {
+            if off {
+                f.tolerate(Answer::HttpStatus {
+                    status: StatusSet::Exact(status),
+                });
+            }
+        }
     }
     if has_parser_refusable_bytes(case) {
         // RFC 9110 §5.5: a recipient of CR, LF or NUL in a field value MUST reject the
@@ -209,12 +214,27 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
             )
         }
         Envelope::Request(req) => {
-            lints.extend(request_lints(&req.id, media_off));
-            if req.strict_refusable {
+            lints.extend(request_lints(&req.id));
+            if req.method == "initialize" && !surface.is_dual_era() {
+                // a modern-only server SHOULD name its versions in any error to `initialize`
+                lints.push((
+                    rules::VER_INIT_NAMES,
+                    Lint::NamesVersions(surface.supported_versions.clone()),
+                ));
+            }
+            if req.strict_refusable || crate::case::nesting_beyond(&case.body) {
                 // a strict JSON-RPC reader may refuse as Invalid Request (D-48)
                 f.tolerate(Answer::RpcError {
                     status: StatusSet::ANY,
                     code: -32600,
+                    data: DataRule::None,
+                });
+            }
+            if crate::soft_params::should_refuse(&case.body).is_some() {
+                // an unknown cursor or log level SHOULD be refused with -32602 (D-62)
+                f.tolerate(Answer::RpcError {
+                    status: StatusSet::ANY,
+                    code: -32602,
                     data: DataRule::None,
                 });
             }
@@ -235,6 +255,9 @@ fn judge_other_verb(
     let legacy_verb =
         case.method.eq_ignore_ascii_case("GET") || case.method.eq_ignore_ascii_case("DELETE");
     lints.push((rules::BC_GET_DELETE, Lint::AllowOn405));
+    // an error in the body is still an error response: the code ranges and its shape bind
+    // it whatever the verb (DEVIATIONS.md D-26, 2026-12-03)
+    lints.extend(error_lints());
     let mut f = f;
     if surface.is_dual_era() && legacy_verb {
         // a dual-era server may serve the 2025-11-25 GET stream / session DELETE

@@ -14,9 +14,9 @@ pub(crate) enum OriginClass {
     Absent,
     /// Listed in the surface's allowed origins.
     Valid,
-    /// A foreign host, a look-alike of loopback, or a malformed origin: 403 required.
+    /// A foreign host, a look-alike of loopback, `null`, or a malformed origin: 403 required.
     Invalid,
-    /// `null`, repeated fields, or loopback on some port: either answer is accepted.
+    /// Repeated fields, or loopback on some port: either answer is accepted.
     Unclear,
 }
 
@@ -33,7 +33,11 @@ pub(crate) fn classify(case: &Case, surface: &Surface) -> OriginClass {
         return OriginClass::Valid;
     }
     if value == "null" {
-        return OriginClass::Unclear;
+        // an opaque origin (sandboxed frames, file: and data: pages, redirects) names no
+        // site a policy could vouch for, so it cannot pass a validation that exists "to
+        // prevent DNS rebinding attacks"; a deployment that wants it lists `null` in
+        // `allowed_origins` (DEVIATIONS.md D-04, narrowed 2026-12-03)
+        return OriginClass::Invalid;
     }
     let Some((scheme, rest)) = value.split_once("://") else {
         return OriginClass::Invalid;

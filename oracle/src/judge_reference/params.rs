@@ -6,7 +6,7 @@ use super::headers::{invalid_chars, mismatch_answer};
 use super::{header_mismatch, Findings};
 use crate::annotations::{extract, Extracted, HeaderParam};
 use crate::case::{Case, HeaderField};
-use crate::encoding::{compare_param, decode_header_value, DecodedValue, ParamMatch};
+use crate::encoding::{compare_param, DecodedValue, ParamMatch};
 use crate::rules::{self, RuleId};
 use crate::surface::ToolDecl;
 use serde_json::Value;
@@ -133,7 +133,7 @@ fn one(
         );
         f.defect(rule, rules::PARAM_ERR, 8, header_mismatch(id, &msg));
     };
-    let (text, decoded) = match decode_header_value(raw) {
+    let (text, decoded) = match crate::encoding::sentinel::server_decode(raw) {
         DecodedValue::Plain(b) => (String::from_utf8_lossy(&b).into_owned(), false),
         DecodedValue::Decoded(s) => (s, true),
         DecodedValue::Lenient(s) => {
@@ -155,7 +155,13 @@ fn one(
             f.benign(rules::B64_DECODE);
             None
         }
-        ParamMatch::Equal => Some(rules::PARAM_VALIDATE),
+        ParamMatch::Equal => {
+            // the overlap may be refused as a payload-less sentinel (D-12)
+            if raw == crate::encoding::sentinel::OVERLAP.as_bytes() {
+                f.tolerate(mismatch_answer());
+            }
+            Some(rules::PARAM_VALIDATE)
+        }
         ParamMatch::NumericEqual => {
             // SHOULD compare numerically: a string comparison's refusal is a SHOULD finding
             f.tolerate(mismatch_answer());

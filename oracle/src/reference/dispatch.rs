@@ -39,6 +39,10 @@ pub(crate) fn run(case: &Case, surface: &Surface) -> Response {
         // unreachable for a Dispatch verdict (the judge parsed a request); answer safely
         return Response::json(400, error_body(None, -32600, "Invalid Request", None));
     };
+    if let Some(why) = crate::soft_params::should_refuse(&case.body) {
+        // the fixture issues no cursors, and an unknown log level: the SHOULDs' -32602
+        return invalid(&call.id, why);
+    }
     let ok = |r: Value| Response::json(200, result_body(&call.id, r));
     let p = &call.params;
     match call.method.as_str() {
@@ -71,6 +75,12 @@ pub(crate) fn run(case: &Case, surface: &Surface) -> Response {
             _ => invalid(&call.id, "Unknown prompt"),
         },
         "completion/complete" => {
+            // completion.mdx: "Servers SHOULD return standard JSON-RPC errors for common
+            // failure cases: ... - Invalid prompt name: `-32602`"; the judge accepts -32602
+            // for completion/complete whatever the ref
+            if let Some(why) = unknown_completion_ref(p, surface) {
+                return invalid(&call.id, why);
+            }
             let prefix = p
                 .get("argument")
                 .and_then(|a| a.get("value"))
@@ -173,9 +183,12 @@ fn tools_call(call: &Call, surface: &Surface) -> Response {
         STREAM_TOOL => slow_count(call, &args),
         // the header tool and every loaded tool (`serve --tools`) answer with their
         // arguments, so a run can see what the server understood
+        // tools.mdx: "a tool that returns structured content SHOULD also return the
+        // serialized JSON in a TextContent block", so the text is the structured content
         _ => {
-            let mut r = text(args.to_string());
-            r["structuredContent"] = json!({ "arguments": args });
+            let structured = json!({ "arguments": args });
+            let mut r = text(structured.to_string());
+            r["structuredContent"] = structured;
             ok(r)
         }
     }
@@ -229,6 +242,33 @@ fn templates(surface: &Surface) -> Vec<Value> {
         .iter()
         .map(|t| json!({"uriTemplate": t, "name": "Daily logs", "mimeType": "text/plain"}))
         .collect()
+}
+
+/// Why a completion request's `ref` names nothing the fixture has, if it does not.
+fn unknown_completion_ref(p: &Map<String, Value>, surface: &Surface) -> Option<&'static str> {
+    let r = p.get("ref");
+    match r.and_then(|r| r.get("type")).and_then(Value::as_str) {
+        Some("ref/prompt") => {
+            let name = r.and_then(|r| r.get("name")).and_then(Value::as_str);
+            match name {
+                Some(n) if surface.prompts.iter().any(|x| x == n) => None,
+                _ => Some("Invalid params: unknown prompt"),
+            }
+        }
+        Some("ref/resource") => {
+            let uri = r.and_then(|r| r.get("uri")).and_then(Value::as_str);
+            match uri {
+                Some(u)
+                    if surface.resources.iter().any(|x| x == u)
+                        || surface.resource_templates.iter().any(|t| t == u) =>
+                {
+                    None
+                }
+                _ => Some("Invalid params: unknown resource"),
+            }
+        }
+        _ => Some("Invalid params: ref is required"),
+    }
 }
 
 fn read(uri: &str, surface: &Surface) -> Option<Vec<Value>> {

@@ -52,8 +52,41 @@ pub fn null_response(_case: &Case) -> Response {
     Response::json(200, json!({}))
 }
 
-/// Render a Verdict's canonical answer for `case`.
+/// Render a Verdict's canonical answer for `case`, meeting the SHOULDs that shape an answer
+/// beyond the Verdict's canonical one.
 pub(crate) fn render(verdict: &Verdict, case: &Case, surface: &Surface) -> Response {
+    let mut r = render_canonical(verdict, case, surface);
+    if verdict.triggers(crate::rules::VER_INIT_NAMES) {
+        name_versions(&mut r, surface);
+    }
+    r
+}
+
+/// "A server that supports only modern versions SHOULD name the protocol versions it
+/// supports in any error it returns to an `initialize` request" (versioning.mdx): the
+/// message (what a legacy client shows its user) lists them, and `data.supported` does too
+/// when the error has no `data` of its own.
+pub(crate) fn name_versions(r: &mut Response, surface: &Surface) {
+    let ResponseBody::Json(body) = &mut r.body else {
+        return;
+    };
+    let Some(error) = body.get_mut("error").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let list = surface.supported_versions.join(", ");
+    if let Some(Value::String(m)) = error.get_mut("message") {
+        m.push_str(&format!(" (supported protocol versions: {list})"));
+    }
+    if !error.contains_key("data") {
+        error.insert(
+            "data".into(),
+            json!({ "supported": surface.supported_versions }),
+        );
+    }
+}
+
+/// Render a Verdict's canonical answer alone.
+pub(crate) fn render_canonical(verdict: &Verdict, case: &Case, surface: &Surface) -> Response {
     match &verdict.canonical {
         Canonical::Reject {
             status,

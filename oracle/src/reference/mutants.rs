@@ -77,6 +77,11 @@ pub static MUTANTS: &[Mutant] = &[
         "serves any protocol version the client names",
     ),
     m(
+        "init-versions-unnamed",
+        rules::VER_INIT_NAMES,
+        "refuses a legacy `initialize` without naming the protocol versions it supports",
+    ),
+    m(
         "pv-missing-default",
         rules::PV_MISSING,
         "treats a missing MCP-Protocol-Version as the _meta version",

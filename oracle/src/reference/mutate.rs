@@ -5,7 +5,7 @@
 use super::dispatch::parse_call;
 use super::mutate_case::before;
 use super::response::{Response, ResponseBody};
-use super::{error_body, render, result_body};
+use super::{error_body, render, render_canonical, result_body};
 use crate::case::Case;
 use crate::judge::judge;
 use crate::rules;
@@ -21,7 +21,12 @@ pub(crate) fn respond(name: &str, original: &Case, surface: &Surface) -> Respons
         return r;
     }
     let verdict = judge(&case, &seen);
-    let mut r = render(&verdict, &case, &seen);
+    let mut r = if name == "init-versions-unnamed" {
+        // the canonical error alone: the supported versions go unnamed
+        render_canonical(&verdict, &case, &seen)
+    } else {
+        render(&verdict, &case, &seen)
+    };
     after(name, original, surface, &verdict, &mut r);
     r
 }

@@ -22,6 +22,30 @@ pub struct Probe {
     pub case: Case,
 }
 
+/// `initialize` as a 2025-11-25 client sends it first: JSON-RPC over POST with the media
+/// headers, no `MCP-Protocol-Version` or `Mcp-Method` (that era had no mirrored headers
+/// before negotiation) and no `_meta`.
+pub fn legacy_initialize(surface: &Surface) -> Case {
+    let body = json!({
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "mcpdiff-legacy-probe", "version": "1.0.0"}
+        }
+    });
+    Case::post(
+        &surface.endpoint,
+        &[
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+        ],
+        body.to_string(),
+    )
+}
+
 /// The probe set for `surface` (meant for `fixture::surface()`).
 pub fn probes(surface: &Surface) -> Vec<Probe> {
     let s = surface;
@@ -64,6 +88,8 @@ pub fn probes(surface: &Surface) -> Vec<Probe> {
         ),
     );
     add(rules::VER_DISCOVER, c(6, "server/discover", json!({})));
+    // a legacy client's opening request: no MCP headers, the 2025-11-25 `initialize` params
+    add(rules::VER_INIT_NAMES, legacy_initialize(s));
     add(rules::HDR_MN_SOURCE, weather());
     add(
         rules::HDR_MN_SOURCE,

@@ -38,7 +38,9 @@ impl fmt::Display for RuleId {
     }
 }
 
-/// The BCP 14 keyword that governs the server in the rule's sentence.
+/// The BCP 14 keyword that governs the server in the rule's sentence, or `Observation` when
+/// the sentence carries none and no keyworded sentence binds the behaviour (issue 14: such a
+/// sentence yields observations, never SHOULD or MUST findings).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum Level {
     #[serde(rename = "MUST")]
@@ -51,6 +53,9 @@ pub enum Level {
     ShouldNot,
     #[serde(rename = "MAY")]
     May,
+    /// No RFC 2119 keyword: shown in reports, never failing a run nor lowering a score.
+    #[serde(rename = "OBSERVATION")]
+    Observation,
 }
 
 /// How a finding on a rule counts (DESIGN.md, Scoring).
@@ -63,15 +68,18 @@ pub enum Severity {
     Advisory,
     /// MAY: tallied only.
     Optional,
+    /// No keyword: reported as an observation, never scored.
+    Observation,
 }
 
 impl Severity {
-    /// The word reports use (`blocking`, `advisory`, `optional`; as serialized).
+    /// The word reports use (`blocking`, `advisory`, `optional`, `observation`; as serialized).
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Blocking => "blocking",
             Severity::Advisory => "advisory",
             Severity::Optional => "optional",
+            Severity::Observation => "observation",
         }
     }
 }
@@ -82,6 +90,7 @@ impl Level {
             Level::Must | Level::MustNot => Severity::Blocking,
             Level::Should | Level::ShouldNot => Severity::Advisory,
             Level::May => Severity::Optional,
+            Level::Observation => Severity::Observation,
         }
     }
 
@@ -92,6 +101,7 @@ impl Level {
             Level::Should => "SHOULD",
             Level::ShouldNot => "SHOULD NOT",
             Level::May => "MAY",
+            Level::Observation => "OBSERVATION",
         }
     }
 }

@@ -8,7 +8,9 @@
 //! (`basic/authorization/*`, which RULES.md does not cover) are quoted at the end, ids `AUTH-*`.
 //! Left out: entries that cite only `schema.ts` (not in the snapshot) or `client/*.mdx`, and
 //! DESCRIPTIVE entries the judge does not emit. DERIVED entries (no keyword in the sentence; the behaviour follows from keyworded rules)
-//! have `derived: true` and the level of the rule they follow from. RECOMMENDED counts as SHOULD,
+//! have `derived: true` and the level of the rule they follow from (each one's binding sentence is
+//! quoted in DEVIATIONS.md D-60); a keyword-less sentence that no keyworded sentence binds has
+//! level `Observation` (issue 14: observations, never SHOULD or MUST findings). RECOMMENDED counts as SHOULD,
 //! REQUIRED as MUST.
 //!
 //! `spec` is `<file relative to the 2026-07-28 root>#<heading path>`: the `##`…`######` headings
@@ -297,7 +299,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/versioning.mdx#Backward Compatibility with Initialization-Based Versions",
         sentence: "A server that supports only modern versions SHOULD name the protocol versions it supports in any error it returns to an `initialize` request, on any transport",
         summary: "A modern-only server names its supported versions in any error to `initialize`.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("VER-DUAL-ERA"),
@@ -360,7 +362,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: RuleId("SHTTP-HDR-MISSING-400"),
         level: Level::Must,
-        derived: false,
+        derived: true,
         spec: "basic/transports/streamable-http.mdx#Request Metadata › Server Validation",
         sentence: "Validation failure conditions include: - A required standard header (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) is missing.",
         summary: "Rejects a request missing MCP-Protocol-Version, Mcp-Method or a required Mcp-Name (400/-32020).",
@@ -370,7 +372,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: RuleId("SHTTP-HDR-INVALID-CHARS"),
         level: Level::Must,
-        derived: false,
+        derived: true,
         spec: "basic/transports/streamable-http.mdx#Request Metadata › Server Validation",
         sentence: "A header value contains invalid characters.",
         summary: "Rejects a standard header value containing invalid characters (400/-32020).",
@@ -571,7 +573,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: RuleId("SHTTP-BC-SESSION-IGNORE"),
         level: Level::Should,
-        derived: false,
+        derived: true,
         spec: "basic/transports/streamable-http.mdx#Backward Compatibility › Earlier Streamable HTTP Revisions",
         sentence: "An `Mcp-Session-Id` header on a request: ignore it, and do not mint or echo session IDs.",
         summary: "Ignores Mcp-Session-Id and never mints or echoes a session id.",
@@ -582,7 +584,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: RuleId("SHTTP-BC-LASTEVENTID-IGNORE"),
         level: Level::Should,
-        derived: false,
+        derived: true,
         spec: "basic/transports/streamable-http.mdx#Backward Compatibility › Earlier Streamable HTTP Revisions",
         sentence: "A `Last-Event-ID` header: ignore it; streams are not resumable.",
         summary: "Ignores Last-Event-ID; nothing is replayed.",
@@ -1121,7 +1123,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: RuleId("TOOLS-XMCP-CONSTRAINTS"),
         level: Level::Must,
-        derived: false,
+        derived: true,
         spec: "server/tools.mdx#Data Types › Tool › x-mcp-header",
         sentence: "Constraints on `x-mcp-header` values:",
         summary: "Publishes only `x-mcp-header` annotations that satisfy the listed constraints.",
@@ -1157,11 +1159,12 @@ pub static RULES: &[Rule] = &[
     // DESCRIPTIVE in RULES.md (the -32602 code is shown by the spec's example and schema.ts's
     // InvalidParamsError, no keyword). Level MUST: it is a JSON-RPC error the error rules (BASE-
     // ERROR-*) bind. Level SHOULD: the sentence has no keyword and the -32602 code is shown by
-    // example only (AMB-30); an `isError` result is a SHOULD finding (DEVIATIONS.md D-22).
+    // example only (AMB-30). Since 2026-12-03 (issue 14, DEVIATIONS.md D-22): no keyword, and no
+    // keyworded sentence binds the code, so OBSERVATION: an `isError` result is shown, never scored.
     Rule {
         id: RuleId("TOOLS-UNKNOWN-32602"),
-        level: Level::Should,
-        derived: true,
+        level: Level::Observation,
+        derived: false,
         spec: "server/tools.mdx#Error Handling",
         sentence: "Protocol Errors indicate issues with the request structure itself that models are less likely to be able to fix: - Unknown tool - Malformed requests (requests that fail to satisfy CallToolRequest schema) - Server errors They are returned as standard JSON-RPC errors:",
         summary: "Answers tools/call of an unknown tool with a JSON-RPC error -32602.",

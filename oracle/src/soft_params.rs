@@ -1,0 +1,70 @@
+//! Request parameters a server SHOULD refuse with -32602 and the oracle tolerates rather than
+//! judges (no rule of the table scores them yet): a pagination cursor the server never issued
+//! and a log level that is not one of the eight. Both judges add -32602 to the acceptable set
+//! for such a request, and the reference server answers it so (issue 14: the reference meets
+//! every SHOULD an independent prober can check; DEVIATIONS.md D-62).
+
+use crate::case::META_LOG_LEVEL;
+use serde_json::Value;
+
+/// The log levels of server/utilities/logging.mdx § Log Levels.
+pub const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// The list methods that take a `cursor` (pagination.mdx).
+const LIST_METHODS: [&str; 4] = [
+    "tools/list",
+    "resources/list",
+    "resources/templates/list",
+    "prompts/list",
+];
+
+/// Whether `body` may hold either key: a `"cursor"` or `"io.modelcontextprotocol/logLevel"`
+/// member name, or any backslash (an escaped key). One pass, stopping at the first hit: the
+/// judge asks for every request, and nearly every body holds neither.
+fn may_hold_keys(body: &[u8]) -> bool {
+    const CURSOR: &[u8] = b"cursor\"";
+    const LOG_LEVEL: &[u8] = b"io.modelcontextprotocol/logLevel\"";
+    body.iter().enumerate().any(|(i, b)| match b {
+        b'\\' => true,
+        b'"' => {
+            let rest = &body[i + 1..];
+            rest.starts_with(CURSOR) || rest.starts_with(LOG_LEVEL)
+        }
+        _ => false,
+    })
+}
+
+/// Why the request may be refused with -32602 under a SHOULD, if it may: "Invalid cursors
+/// SHOULD result in an error with code -32602 (Invalid params)" (pagination.mdx; a cursor
+/// is valid only if the server issued it, which the oracle cannot know, so any cursor may be
+/// refused), or "If the `io.modelcontextprotocol/logLevel` value carried in a request's
+/// `_meta` is not a recognized log level, the server SHOULD reject that request with a
+/// standard JSON-RPC error: - Invalid log level: `-32602`" (logging.mdx).
+pub fn should_refuse(body: &[u8]) -> Option<&'static str> {
+    if !may_hold_keys(body) {
+        return None;
+    }
+    let v: Value = serde_json::from_slice(body).ok()?;
+    let method = v.get("method").and_then(Value::as_str)?;
+    let params = v.get("params").and_then(Value::as_object)?;
+    if LIST_METHODS.contains(&method) && params.contains_key("cursor") {
+        return Some("Invalid params: unknown cursor");
+    }
+    let level = params
+        .get("_meta")
+        .and_then(Value::as_object)
+        .and_then(|m| m.get(META_LOG_LEVEL))?;
+    match level.as_str() {
+        Some(l) if LOG_LEVELS.contains(&l) => None,
+        _ => Some("Invalid params: unrecognized log level"),
+    }
+}

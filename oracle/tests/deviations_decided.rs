@@ -1,0 +1,240 @@
+//! The DEVIATIONS.md entries decided on 2026-12-03 against the spec text alone (issue 14), one
+//! test per decision: each shows an answer the quoted text admits passing and one it does
+//! not admit failing, on the rule the entry names.
+
+mod common;
+
+use common::{discover_result, result, rpc_error};
+use mcpdiff_oracle::client::conformant_case;
+use mcpdiff_oracle::fixture::{self, HEADER_TOOL};
+use mcpdiff_oracle::reference::{probes::legacy_initialize, respond, to_observation};
+use mcpdiff_oracle::{check, judge, Body, Case, HttpAnswer, Observation, Surface};
+use serde_json::{json, Value};
+
+fn rules_of(case: &Case, s: &Surface, obs: &Observation) -> Vec<String> {
+    let mut r: Vec<String> = check(&judge(case, s), obs)
+        .into_iter()
+        .map(|f| f.rule)
+        .collect();
+    r.sort();
+    r
+}
+
+fn status(code: u16) -> Observation {
+    Observation::Http(HttpAnswer::new(code, None, Body::Empty))
+}
+
+fn region_call(value: &str) -> Case {
+    let s = fixture::surface();
+    let args = json!({"region": value, "count": 42, "query": "select 1"});
+    let mut c = conformant_case(
+        &s,
+        json!(1),
+        "tools/call",
+        json!({"name": HEADER_TOOL, "arguments": args}),
+    );
+    c.set_header("Mcp-Param-Region", Some(value.as_bytes()));
+    c
+}
+
+fn tool_result(id: &Value) -> Observation {
+    result(id, json!({"content": [], "isError": false}))
+}
+
+/// D-04: `Origin: null` is invalid; 403 is required.
+#[test]
+fn origin_null_must_be_refused() {
+    let s = fixture::surface();
+    let mut c = conformant_case(&s, json!(1), "server/discover", json!({}));
+    c.set_header("Origin", Some(b"null"));
+    assert!(rules_of(&c, &s, &status(403)).is_empty());
+    assert!(rules_of(&c, &s, &discover_result(&json!(1))).contains(&"SHTTP-ORIGIN-403".into()));
+}
+
+/// D-05: the HTTP layer's refusal of a control byte is 400, no other 4xx.
+#[test]
+fn parser_refusal_is_400() {
+    let mut c = region_call("us-west1");
+    c.set_header("Mcp-Param-Region", Some(b"us\x01west1"));
+    let s = fixture::surface();
+    assert!(rules_of(&c, &s, &status(400)).is_empty());
+    assert!(!rules_of(&c, &s, &status(431)).is_empty());
+}
+
+/// D-11: a URL-safe payload is outside the base alphabet (RFC 4648 §3.3): malformed.
+#[test]
+fn url_safe_sentinel_is_malformed() {
+    let s = fixture::surface();
+    // "??>" encodes to "Pz8+" (standard) and "Pz8-" (URL-safe)
+    let mut c = region_call("??>");
+    c.set_header("Mcp-Param-Region", Some(b"=?base64?Pz8-?="));
+    assert!(rules_of(&c, &s, &rpc_error(400, &json!(1), -32020)).is_empty());
+    assert!(rules_of(&c, &s, &tool_result(&json!(1))).contains(&"SHTTP-B64-MALFORMED".into()));
+    // unpadded stays either way
+    let mut c = region_call("??");
+    c.set_header("Mcp-Param-Region", Some(b"=?base64?Pz8?="));
+    assert!(rules_of(&c, &s, &tool_result(&json!(1))).is_empty());
+    assert!(rules_of(&c, &s, &rpc_error(400, &json!(1), -32020)).is_empty());
+}
+
+/// D-12: the plain overlap `=?base64?=` may be served or refused with 400/-32020.
+#[test]
+fn overlap_may_be_served_or_refused() {
+    let s = fixture::surface();
+    let c = region_call("=?base64?=");
+    assert!(rules_of(&c, &s, &tool_result(&json!(1))).is_empty());
+    assert!(rules_of(&c, &s, &rpc_error(400, &json!(1), -32020)).is_empty());
+    assert!(!rules_of(&c, &s, &rpc_error(500, &json!(1), -32603)).is_empty());
+}
+
+/// D-26: the error-code lints bind GET answers, and BASE-ERRCODE-LEGACY the legacy path.
+#[test]
+fn get_answers_keep_the_error_code_lints() {
+    let legacy_error = Observation::Http(HttpAnswer::new(
+        400,
+        Some("application/json"),
+        Body::Json {
+            value: json!({"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"no session"}}),
+        },
+    ));
+    let mut dual = fixture::surface();
+    dual.legacy_era = true;
+    let get = Case::post(&dual.endpoint, &[], Vec::new());
+    let get = Case {
+        method: "GET".into(),
+        ..get
+    };
+    assert_eq!(
+        rules_of(&get, &dual, &legacy_error),
+        ["BASE-ERRCODE-LEGACY"]
+    );
+    assert!(rules_of(&get, &dual, &status(200)).is_empty());
+    let modern = fixture::surface();
+    assert!(rules_of(&get, &modern, &legacy_error).contains(&"BASE-ERRCODE-LEGACY".into()));
+}
+
+/// D-28: a JSON-RPC error answering a request is JSON or SSE too.
+#[test]
+fn error_bodies_carry_a_json_content_type() {
+    let s = fixture::surface();
+    let c = conformant_case(&s, json!(5), "tools/delete", json!({}));
+    let plain = Observation::Http(HttpAnswer::new(
+        404,
+        Some("text/plain"),
+        Body::Json {
+            value: json!({"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"m"}}),
+        },
+    ));
+    assert_eq!(rules_of(&c, &s, &plain), ["SHTTP-REQ-CT"]);
+    assert!(rules_of(&c, &s, &rpc_error(404, &json!(5), -32601)).is_empty());
+}
+
+/// D-31: a foreign Content-Type admits 400 or 415, not any 4xx.
+#[test]
+fn media_refusals_are_400_415_or_406() {
+    let s = fixture::surface();
+    let mut c = conformant_case(&s, json!(1), "tools/list", json!({}));
+    c.set_header("Content-Type", Some(b"text/plain"));
+    assert!(rules_of(&c, &s, &status(415)).is_empty());
+    assert!(rules_of(&c, &s, &status(400)).is_empty());
+    assert!(!rules_of(&c, &s, &status(404)).is_empty());
+    assert!(!rules_of(&c, &s, &status(406)).is_empty());
+    let mut c = conformant_case(&s, json!(1), "tools/list", json!({}));
+    c.set_header("Accept", Some(b"application/json"));
+    assert!(rules_of(&c, &s, &status(406)).is_empty());
+    assert!(!rules_of(&c, &s, &status(415)).is_empty());
+}
+
+/// D-36: on a dual-era target, a removed method whose `_meta` names the modern version is
+/// modern: 404/-32601; `initialize` keeps the legacy path.
+#[test]
+fn modern_meta_makes_a_removed_method_modern() {
+    let mut dual = fixture::surface();
+    dual.legacy_era = true;
+    let ping = conformant_case(&dual, json!(2), "ping", json!({}));
+    let pong = result(&json!(2), json!({}));
+    assert_eq!(rules_of(&ping, &dual, &pong), ["SHTTP-METHOD-404"]);
+    let init = legacy_initialize(&dual);
+    assert!(rules_of(&init, &dual, &result(&json!(1), json!({}))).is_empty());
+}
+
+/// VER-INIT-NAMES-VERSIONS: the reference names its versions; an error that does not is a
+/// SHOULD finding; a dual-era target is not held to it.
+#[test]
+fn initialize_errors_name_the_supported_versions() {
+    let s = fixture::surface();
+    let init = legacy_initialize(&s);
+    let answer = to_observation(&respond(&init, &s));
+    assert!(check(&judge(&init, &s), &answer).is_empty(), "{answer:?}");
+    let text = serde_json::to_string(&answer).unwrap();
+    assert!(text.contains("2026-07-28"), "{text}");
+    let bare = Observation::Http(HttpAnswer::new(
+        404,
+        Some("application/json"),
+        Body::Json {
+            value: json!({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}),
+        },
+    ));
+    let f = check(&judge(&init, &s), &bare);
+    assert!(f
+        .iter()
+        .any(|f| f.rule == "VER-INIT-NAMES-VERSIONS" && f.level == "SHOULD"));
+    let mut dual = fixture::surface();
+    dual.legacy_era = true;
+    assert!(!judge(&init, &dual).triggers(mcpdiff_oracle::rules::VER_INIT_NAMES));
+}
+
+/// D-62: the reference refuses an unknown cursor and log level with -32602 (the SHOULDs),
+/// and the judge accepts that beside a result.
+#[test]
+fn unknown_cursor_and_log_level_may_be_refused() {
+    let s = fixture::surface();
+    let mut loud = conformant_case(&s, json!(3), "tools/list", json!({}));
+    let mut body: Value = serde_json::from_slice(&loud.body).unwrap();
+    body["params"]["_meta"]["io.modelcontextprotocol/logLevel"] = json!("loud");
+    loud.body = serde_json::to_vec(&body).unwrap();
+    for c in [
+        conformant_case(&s, json!(3), "tools/list", json!({"cursor": "abc"})),
+        loud,
+    ] {
+        let answer = to_observation(&respond(&c, &s));
+        assert_eq!(answer.http().and_then(HttpAnswer::error_code), Some(-32602));
+        assert!(check(&judge(&c, &s), &answer).is_empty());
+        assert!(rules_of(&c, &s, &result(&json!(3), json!({"tools": []}))).is_empty());
+    }
+}
+
+/// D-40: a client must encode the overlap `=?base64?=`.
+#[test]
+fn clients_encode_the_overlap() {
+    use mcpdiff_oracle::annotations::ParamKind;
+    use mcpdiff_oracle::client_judge::{judge_value, ValueKind};
+    let kind = ValueKind::Param(ParamKind::String);
+    let body = json!("=?base64?=");
+    assert!(judge_value(kind, "=?base64?=", &body, b"=?base64?PT9iYXNlNjQ/PQ==?=").is_ok());
+    let (rule, _) = judge_value(kind, "=?base64?=", &body, b"=?base64?=").unwrap_err();
+    assert_eq!(rule.0, "CLIENT-B64-COLLISION");
+}
+
+/// The reference meets the SHOULDs a prober can check beyond the judged rules: completion of
+/// an unknown prompt is -32602 (completion.mdx), and structured content comes with its
+/// serialized JSON as text (tools.mdx).
+#[test]
+fn reference_meets_the_unjudged_shoulds() {
+    let s = fixture::surface();
+    let c = conformant_case(
+        &s,
+        json!(9),
+        "completion/complete",
+        json!({"ref": {"type": "ref/prompt", "name": "no_such_prompt"},
+               "argument": {"name": "code", "value": "fn"}}),
+    );
+    let answer = to_observation(&respond(&c, &s));
+    assert_eq!(answer.http().and_then(HttpAnswer::error_code), Some(-32602));
+    assert!(check(&judge(&c, &s), &answer).is_empty());
+    let call = region_call("us-west1");
+    let answer = to_observation(&respond(&call, &s));
+    let result = answer.http().and_then(HttpAnswer::rpc_response).unwrap()["result"].clone();
+    let text: Value = serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text, result["structuredContent"]);
+}
