@@ -309,7 +309,10 @@ fn a_protected_resource_over_https() {
     let out = run(&served.url, &["--cacert", cert], None);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
     let said = text(&out.stdout) + &text(&out.stderr);
-    assert!(said.contains("resource_metadata: https://127.0.0.1:"), "{said}");
+    assert!(
+        said.contains("resource_metadata: https://127.0.0.1:"),
+        "{said}"
+    );
     let json = dir.join("auth.json");
     let header = ["--cacert", cert, "-H", "Authorization: Bearer s3cr3t-tok"];
     let out = run(&served.url, &header, Some(&json));
