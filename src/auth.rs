@@ -34,7 +34,11 @@ fn get(path: &str) -> Case {
 /// The path of `url` when it is on `endpoint`'s origin (the only place mcpdiff fetches from).
 fn same_origin_path(url: &str, endpoint: &Endpoint) -> Option<String> {
     let e = Endpoint::parse(url).ok()?;
-    (e.host.eq_ignore_ascii_case(&endpoint.host) && e.port == endpoint.port).then_some(e.path)
+    // an origin is scheme, host and port: http and https on one port are not the same
+    (e.scheme == endpoint.scheme
+        && e.host.eq_ignore_ascii_case(&endpoint.host)
+        && e.port == endpoint.port)
+        .then_some(e.path)
 }
 
 /// Fetch the metadata: the challenge's `resource_metadata` first, then the well-known URIs,

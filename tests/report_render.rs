@@ -106,6 +106,7 @@ fn hand_built() -> RunReport {
         toolset: None,
         undetermined: Vec::new(),
         slow_tools: Vec::new(),
+        tls: None,
     };
     let good = TargetReport {
         name: "good".into(),

@@ -13,7 +13,7 @@ use super::truth::{self, TruthReport};
 use super::url::{parse_url, Origin};
 use super::validate::{check_card, CardCheck, TransportKind};
 use super::verdict::{plan, remote_row, Plan, Probe};
-use crate::transport::{Client, Credentials, Endpoint, Limits};
+use crate::transport::{Client, Credentials, Endpoint, Limits, Tls};
 use mcpdiff_oracle::client::{conformant_case, request_meta};
 use mcpdiff_oracle::{Body, Case, Observation, Surface};
 use serde_json::{json, Value};
@@ -33,6 +33,8 @@ pub struct ScanOptions {
     pub truth: bool,
     /// Check the newer discovery path (`/.well-known/ai-catalog.json`).
     pub catalog: bool,
+    /// How an `https://` origin is verified (`--cacert`, `--insecure`).
+    pub tls: Tls,
     /// `--header` fields sent with every request of the scan (secrets, see `Credentials`).
     pub credentials: Credentials,
 }
@@ -45,6 +47,7 @@ impl Default for ScanOptions {
             max_body_bytes: 256 * 1024,
             truth: true,
             catalog: true,
+            tls: Tls::default(),
             credentials: Credentials::default(),
         }
     }
@@ -53,7 +56,7 @@ impl Default for ScanOptions {
 /// Why the scan could not run (exit status 2).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ScanError {
-    /// The argument is not an `http://host[:port]` origin.
+    /// The argument is not an `http(s)://host[:port]` origin.
     BadOrigin(String),
     /// No card location got any HTTP answer.
     Unreachable(String),
@@ -74,12 +77,6 @@ pub fn scanned_origin(arg: &str) -> Result<Origin, ScanError> {
             "{e}: expected an origin like http://127.0.0.1:8931"
         ))
     })?;
-    if url.origin.scheme != "http" {
-        return Err(ScanError::BadOrigin(
-            "https origins are not supported yet; put a TLS-terminating proxy on loopback"
-                .to_string(),
-        ));
-    }
     if url.has_userinfo {
         return Err(ScanError::BadOrigin(
             "the origin carries credentials (user:password@); the scan sends none".to_string(),
@@ -129,7 +126,7 @@ impl Scanner {
 /// Scan `origin_arg` (e.g. `http://127.0.0.1:8931`).
 pub async fn scan(origin_arg: &str, opts: &ScanOptions) -> Result<CardReport, ScanError> {
     let origin = scanned_origin(origin_arg)?;
-    let endpoint = Endpoint::parse(&format!("http://{}/", origin.authority()))
+    let endpoint = Endpoint::parse(&format!("{}://{}/", origin.scheme, origin.authority()))
         .map_err(|e| ScanError::BadOrigin(e.to_string()))?;
     let limits = Limits {
         connect_timeout: opts.timeout.min(Duration::from_secs(2)),
@@ -143,10 +140,15 @@ pub async fn scan(origin_arg: &str, opts: &ScanOptions) -> Result<CardReport, Sc
         ..Limits::default()
     };
     let s = Scanner {
-        client: Client::with_credentials(limits, opts.credentials.clone()),
+        client: Client::configured(limits, opts.credentials.clone(), opts.tls.clone()),
         endpoint,
         origin: origin.clone(),
     };
+    // An https origin whose handshake fails: the one-line TLS cause, not "no answer".
+    s.client
+        .check_tls(&s.endpoint)
+        .await
+        .map_err(ScanError::Unreachable)?;
 
     // 1. The three card locations, in order; the first 200 decides.
     let mut tried = Vec::new();

@@ -12,6 +12,7 @@ use std::time::Duration;
 #[command(after_help = "EXAMPLES:
   mcpdiff card http://127.0.0.1:8931            # the reference server (`mcpdiff serve`)
   mcpdiff card http://127.0.0.1:3000 --json     # your server, machine-readable
+  mcpdiff card https://127.0.0.1:8443 --cacert ca.pem   # https (or --insecure)
 
 The scan GETs /.well-known/mcp/server-card.json, then /.well-known/mcp.json, then /mcp.json
 and parses the first 200 answer as the card; it then GETs the card's remotes on the scanned
@@ -23,7 +24,7 @@ EXIT STATUS:
   1  partial or fail
   2  the scan could not run (bad origin, nothing answering)")]
 pub struct Args {
-    /// The origin to scan, `http://host[:port]` (a path is ignored: cards live per origin).
+    /// The origin to scan, `http(s)://host[:port]` (a path is ignored: cards live per origin).
     pub origin: String,
     /// Print the report as one JSON object (verdict, card_url, remotes[], ...).
     #[arg(long)]
@@ -34,6 +35,9 @@ pub struct Args {
     /// Time limit of each request, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 5.0)]
     pub timeout: f64,
+    /// --cacert FILE / --insecure for an https:// origin.
+    #[command(flatten)]
+    pub tls: super::tls::TlsArgs,
     /// -H/--header fields sent with every request of the scan (secrets, as in `run`).
     #[command(flatten)]
     pub creds: super::credentials::CredentialArgs,
@@ -44,6 +48,13 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("mcpdiff card: --timeout must be between 0 and 600 seconds");
         return ExitCode::from(2);
     }
+    let tls = match args.tls.build() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("mcpdiff card: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let credentials = match args.creds.load() {
         Ok(c) => c,
         Err(e) => {
@@ -51,7 +62,11 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(w) = super::tls::warning(&tls) {
+        eprintln!("mcpdiff card: {w}");
+    }
     let opts = ScanOptions {
+        tls,
         credentials,
         max_remotes: args.max_remotes,
         timeout: Duration::from_secs_f64(args.timeout),

@@ -16,4 +16,5 @@ pub mod run_plan;
 pub mod run_prepare;
 pub mod serve;
 pub mod targets;
+pub mod tls;
 pub mod toolset;

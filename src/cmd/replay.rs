@@ -22,6 +22,7 @@ use std::time::Duration;
   mcpdiff replay                                # re-judge corpus/ (oracle drift only)
   mcpdiff replay corpus --reference             # ... and replay against the reference server
   mcpdiff replay corpus http://127.0.0.1:3000/mcp
+  mcpdiff replay corpus https://127.0.0.1:8443/mcp --cacert ca.pem
   mcpdiff replay --bless                        # accept today's verdicts into the files
 
 EXIT STATUS:
@@ -43,6 +44,9 @@ pub struct Args {
     /// Also print passing cases.
     #[arg(long)]
     pub verbose: bool,
+    /// --cacert FILE / --insecure for https:// targets.
+    #[command(flatten)]
+    pub tls: super::tls::TlsArgs,
     /// -H/--header fields sent with every replayed case (secrets, as in `run`).
     #[command(flatten)]
     pub creds: super::credentials::CredentialArgs,
@@ -112,6 +116,13 @@ async fn run_async(args: Args) -> ExitCode {
             }
         }
     }
+    let tls = match args.tls.build() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("mcpdiff: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let creds = match args.creds.load() {
         Ok(c) => c,
         Err(e) => {
@@ -119,13 +130,24 @@ async fn run_async(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let client = Client::with_credentials(
+    if let Some(w) = super::tls::warning(&tls) {
+        eprintln!("mcpdiff: {w}");
+    }
+    let client = Client::configured(
         Limits {
             total: Duration::from_millis(args.timeout_ms.max(100)),
             ..Limits::default()
         },
         creds,
+        tls,
     );
+    for t in &targets {
+        // an https target whose handshake fails cannot be replayed: say why, once
+        if let Err(e) = client.check_tls(&t.endpoint).await {
+            eprintln!("mcpdiff: {e}");
+            return ExitCode::from(2);
+        }
+    }
 
     let (mut entries, mut unreadable, mut drifted, mut blessed, mut blocking) = (0, 0, 0, 0, false);
     let mut client_cases = 0;

@@ -11,7 +11,7 @@ use super::{run_plan, run_prepare};
 use mcpdiff::baseline::Baseline;
 use mcpdiff::report::{self, terminal, undetermined};
 use mcpdiff::runner::{self, shrink::ShrinkBudget, Progress, PropsGenerator, RunConfig};
-use mcpdiff::transport::{reproducer, reproducer_with, Client, Endpoint, Limits};
+use mcpdiff::transport::{reproducer_tls, Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::probes::probes;
 use std::path::PathBuf;
@@ -41,7 +41,7 @@ pub(crate) const DEFAULT_MUTANTS: [&str; 4] = [
   mcpdiff run URL -H 'Authorization: Bearer TOKEN'  # a protected endpoint (+ AUTH-* rules)
   mcpdiff run URL1 URL2 --cases 5000 --seed 7 --json r.json
   mcpdiff run URL --baseline known.toml         # known findings do not fail the run
-  mcpdiff run URL -H 'Authorization: Bearer TOKEN'  # a protected endpoint (+ AUTH-* rules)
+  mcpdiff run https://127.0.0.1:8443/mcp --cacert ca.pem   # https, private CA (or --insecure)
 
 EXIT STATUS:
   0  no MUST finding outside the baseline
@@ -50,7 +50,8 @@ EXIT STATUS:
      target that asks for credentials: the message says which --header to add); a
      target that could not be tested still gets an entry in --json")]
 pub struct Args {
-    /// Endpoints to test (http://host:port/path). With no selection at all (no URL, no
+    /// Endpoints to test (http://host:port/path or
+    /// https://...). With no selection at all (no URL, no
     /// --bundled, --mutants, --no-bundled or --clients): the in-process reference server, four
     /// mutants, every bundled SDK server target and every bundled client target.
     pub urls: Vec<String>,
@@ -141,6 +142,9 @@ pub struct Args {
     /// --markdown / --junit / --html / --strict (see `mcpdiff report --help`).
     #[command(flatten)]
     pub out: super::report::OutputArgs,
+    /// --cacert FILE / --insecure for https:// targets.
+    #[command(flatten)]
+    pub tls: super::tls::TlsArgs,
 }
 
 struct Bar(indicatif::ProgressBar);
@@ -184,6 +188,13 @@ async fn run_async(args: Args) -> ExitCode {
     };
     if args.cases == 0 {
         return fail("--cases must be at least 1");
+    }
+    let tls = match args.tls.build() {
+        Ok(t) => t,
+        Err(e) => return fail(&e),
+    };
+    if let Some(w) = super::tls::warning(&tls) {
+        eprintln!("mcpdiff: {w}");
     }
     // find out now, not after a long run, that a result could not be written
     if let Some(path) = &args.json {
@@ -272,7 +283,7 @@ async fn run_async(args: Args) -> ExitCode {
         },
         ..defaults
     };
-    let client = Client::with_credentials(limits, creds.clone());
+    let client = Client::configured(limits, creds.clone(), tls.clone());
     // discovery gets at most half of the run
     let prepared = run_prepare::prepare_all(
         &specs,
@@ -393,11 +404,14 @@ async fn run_async(args: Args) -> ExitCode {
         &baseline,
         &|case, url| match Endpoint::parse(url) {
             // an authorization probe carries its own credentials (or none, on purpose)
-            Ok(e) if mcpdiff::auth::is_auth_probe(case) => reproducer(case, &e),
-            Ok(e) => reproducer_with(case, &e, &creds),
+            Ok(e) if mcpdiff::auth::is_auth_probe(case) => {
+                reproducer_tls(case, &e, &Default::default(), tls.options())
+            }
+            Ok(e) => reproducer_tls(case, &e, &creds, tls.options()),
             Err(_) => String::new(),
         },
     );
+    super::tls::annotate(&mut rep, &tls);
     // the runner keeps target order, so the probes line up with the report's targets
     for ((t, r), p) in rep.targets.iter_mut().zip(revisions).zip(published) {
         t.revision = Some(r);

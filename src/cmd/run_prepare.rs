@@ -52,12 +52,11 @@ pub async fn prepare_all(
         let preparing = one(name, url, client, allow_tools, toolset, user);
         match tokio::time::timeout_at(until.into(), preparing).await {
             Ok(Ok(ready)) => Ok(ready),
-            // `prepare` fails on a refused connection ("cannot connect ...") or on an
-            // authorization challenge at discovery (`auth::unauthorized_message`)
-            Ok(Err(e)) if e.starts_with("cannot connect") => {
-                Err(untested(Undetermined::Unreachable, e))
-            }
-            Ok(Err(e)) => Err(untested(Undetermined::Unauthorized, e)),
+            // `prepare` fails on an authorization challenge at discovery
+            // (`auth::unauthorized_message`), or when the target cannot be reached: a refused
+            // connection ("cannot connect ..."), a failed TLS handshake ("TLS: ...")
+            Ok(Err(e)) if is_auth_refusal(&e) => Err(untested(Undetermined::Unauthorized, e)),
+            Ok(Err(e)) => Err(untested(Undetermined::Unreachable, e)),
             Err(_) => Err(untested(
                 Undetermined::TimedOut,
                 format!(
@@ -68,6 +67,11 @@ pub async fn prepare_all(
         }
     });
     futures::future::join_all(jobs).await
+}
+
+/// Whether a preparation error is the discovery-time authorization stop (src/auth.rs words).
+fn is_auth_refusal(e: &str) -> bool {
+    e.contains("requires authorization") || e.contains("refused the credentials")
 }
 
 async fn one(
@@ -99,6 +103,7 @@ async fn one(
         timeout: Duration::from_secs(2),
         truth: false,
         catalog: false,
+        tls: client.tls().clone(),
         credentials: client.credentials().clone(),
         ..Default::default()
     };

@@ -1,13 +1,25 @@
 //! `mcpdiff serve`: run the reference server, a mutant or the null server on loopback until
 //! Ctrl-C / SIGTERM.
 
-use mcpdiff::serve::{slow, spawn_full, tools, Variant};
+use mcpdiff::serve::{slow, spawn_full, tools, ServeOptions, Variant};
 use mcpdiff_oracle::reference::{AUTH_MUTANTS, MUTANTS};
 use mcpdiff_oracle::{fixture, Surface};
 use std::net::{IpAddr, SocketAddr};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
+#[command(after_help = "EXAMPLES:
+  mcpdiff serve                                 # the reference server on http://127.0.0.1:8931/mcp
+  mcpdiff serve --mutant origin-unchecked --port 0
+  mcpdiff serve --tls-cert cert.pem --tls-key key.pem --port 8443
+                                                # https://127.0.0.1:8443/mcp; then
+  mcpdiff run https://127.0.0.1:8443/mcp --cacert cert.pem   # (a self-signed cert is its own CA)
+  mcpdiff serve --tls-cert cert.pem --tls-key key.pem --auth TOKEN   # HTTPS and bearer auth together
+
+A certificate for loopback, e.g.:
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 \\
+    -keyout key.pem -out cert.pem -subj /CN=localhost \\
+    -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -addext basicConstraints=critical,CA:FALSE")]
 pub struct Args {
     /// Port to listen on (0: an ephemeral port, printed at startup).
     #[arg(long, default_value_t = 8931)]
@@ -34,6 +46,12 @@ pub struct Args {
     /// carries the response (keep-alive traffic until the client goes away).
     #[arg(long, value_name = "MODE")]
     hostile: Option<Hostile>,
+    /// Serve over HTTPS with this PEM certificate chain (leaf first); needs --tls-key.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<std::path::PathBuf>,
+    /// The PEM private key (PKCS#8, PKCS#1 or SEC1) of --tls-cert.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<std::path::PathBuf>,
     /// Serve as an OAuth protected resource: only `Authorization: Bearer TOKEN` is served,
     /// anything else gets 401 with `WWW-Authenticate: Bearer resource_metadata=...`, and the
     /// protected-resource metadata is served at /.well-known/oauth-protected-resource/mcp.
@@ -100,6 +118,16 @@ pub fn run(args: Args) -> ExitCode {
         slow_tool_ms: args.slow_tool_ms,
         sse_forever: args.hostile == Some(Hostile::SseForever),
     };
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => match mcpdiff::serve::tls::server_config(cert, key) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("mcpdiff: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        _ => None,
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -127,8 +155,7 @@ pub fn run(args: Args) -> ExitCode {
         variant,
         SocketAddr::new(args.host, args.port),
         surface,
-        auth,
-        extras,
+        ServeOptions { auth, tls, extras },
     ));
     // detached keep-alive tasks may sit in a 15 s sleep: do not wait for them on exit
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
@@ -139,16 +166,16 @@ async fn serve(
     variant: Variant,
     addr: SocketAddr,
     surface: Surface,
-    auth: Option<(String, Option<String>)>,
-    extras: slow::Extras,
+    opts: ServeOptions,
 ) -> ExitCode {
     let tools = surface.tools.len();
-    let protected = if auth.is_some() {
+    let protected = if opts.auth.is_some() {
         ", protected: Authorization: Bearer <the --auth token>"
     } else {
         ""
     };
-    let server = match spawn_full(variant, addr, surface, auth, extras).await {
+    let extras = opts.extras;
+    let server = match spawn_full(variant, addr, surface, opts).await {
         Ok(s) => s,
         Err(e) => {
             eprintln!("mcpdiff: cannot listen on {addr}: {e}");

@@ -68,6 +68,9 @@ pub struct TargetReport {
     /// Tools whose calls keep running into the per-case limit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub slow_tools: Vec<super::undetermined::SlowToolReport>,
+    /// `https://` targets only: how the certificate was verified (`--cacert`, `--insecure`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls: Option<super::tls_report::TlsReport>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -377,6 +380,7 @@ pub fn build(
             toolset: None,
             undetermined,
             slow_tools,
+            tls: None,
         });
     }
     let found: Vec<(String, String, String)> = targets

@@ -10,6 +10,7 @@ pub mod junit;
 pub mod markdown;
 pub mod review;
 pub mod terminal;
+pub mod tls_report;
 pub mod undetermined;
 
 pub use json::{build, RunReport};

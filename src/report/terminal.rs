@@ -77,6 +77,16 @@ fn target(out: &mut String, t: &TargetReport, verbose: bool) {
             String::new()
         }
     );
+    match &t.tls {
+        Some(tls) if !tls.verified => {
+            let _ = writeln!(out, "   TLS: certificate NOT verified (--insecure)");
+        }
+        Some(tls) => {
+            let by = tls.cacert.as_deref().unwrap_or("the built-in webpki roots");
+            let _ = writeln!(out, "   TLS: certificate verified against {by}");
+        }
+        None => {}
+    }
     for n in &t.notes {
         let _ = writeln!(out, "   note: {n}");
     }

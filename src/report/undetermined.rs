@@ -136,6 +136,8 @@ pub fn untested(name: &str, url: &str, reason: Undetermined, error: &str) -> Tar
             detail: Some(error.to_string()),
         }],
         slow_tools: Vec::new(),
+        // set by `cmd::tls::annotate` for https targets
+        tls: None,
     }
 }
 

@@ -35,7 +35,11 @@ impl Sender for NetSender {
             pool_per_endpoint: 0,
             ..self.client.limits().clone()
         };
-        Client::new(limits).send(&case, &self.endpoint).await
+        // the run's credentials and TLS settings, with the longer limit
+        let c = &self.client;
+        Client::configured(limits, c.credentials().clone(), c.tls().clone())
+            .send(&case, &self.endpoint)
+            .await
     }
 }
 

@@ -281,14 +281,7 @@ pub async fn run<S: Sender, G: Generator>(
     let cases_done = record.cases;
     let mut requests = record.requests;
     let disagreements = record.disagreements;
-    let mut tallies = record.tallies;
-
-    progress.phase("slow tools");
-    let probes = targets
-        .iter()
-        .zip(tallies.iter_mut())
-        .map(|(t, tally)| slow::probe_slow_tools(t, tally, end));
-    requests += futures::future::join_all(probes).await.iter().sum::<u64>();
+    let tallies = record.tallies;
 
     progress.phase("shrinking");
     let mut cfg = cfg.clone();
@@ -305,6 +298,15 @@ pub async fn run<S: Sender, G: Generator>(
         requests += spent;
         outcomes.push(outcome);
     }
+
+    // after shrinking: a finding's reproducer matters more than a timeout suggestion, and
+    // the probe may wait on a slow tool for all the time that is left
+    progress.phase("slow tools");
+    let probes = targets
+        .iter()
+        .zip(outcomes.iter_mut())
+        .map(|(t, o)| slow::probe_slow_tools(t, &mut o.tally, end));
+    requests += futures::future::join_all(probes).await.iter().sum::<u64>();
     RunResult {
         targets: outcomes,
         probes_sent: seeded_count,

@@ -31,6 +31,9 @@ pub async fn prepare(
 ) -> Result<Prepared, String> {
     let endpoint = Endpoint::parse(url).map_err(|e| format!("bad target URL '{url}': {e}"))?;
     let loopback = is_loopback(&endpoint);
+    // https: a failed handshake ends the run here with its cause (unknown issuer, name
+    // mismatch, plain HTTP behind https://), before discovery would misread it as "refused"
+    client.check_tls(&endpoint).await?;
     let sender = NetSender {
         client: client.clone(),
         endpoint: Arc::new(endpoint.clone()),

@@ -129,7 +129,8 @@ pub(crate) async fn probe_slow_tools<S: Sender>(
             tokio::time::timeout_at((began + limit).into(), t.sender.send_patient(case, limit))
                 .await;
         sent += 1;
-        let finished = obs.is_ok_and(|o| !mcpdiff_oracle::undetermined::is_cut(&o));
+        // finished means the tool's result came back; a refusal says nothing about its time
+        let finished = obs.is_ok_and(|o| call_outcome(&o) == Some(false));
         times.patient = Some((began.elapsed(), finished));
     }
     sent

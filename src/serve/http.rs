@@ -23,7 +23,6 @@ use serde_json::Value;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::net::TcpStream;
 
 /// Largest request body read; beyond it the answer is 413.
 pub const MAX_BODY: usize = 4 * 1024 * 1024;
@@ -38,16 +37,24 @@ type Out = UnsyncBoxBody<Bytes, Infallible>;
 pub(crate) struct State {
     pub variant: Variant,
     pub surface: Surface,
+    /// `http` or `https`: the scheme the server card names.
+    pub scheme: &'static str,
     /// `serve --auth`: the guard in front of the endpoint and the metadata it serves.
     pub auth: Option<AuthConfig>,
     /// Slow or hostile timing (`slow.rs`; none by default).
     pub extras: super::slow::Extras,
 }
 
-/// Serve one connection until the client closes it (errors end the connection only).
-pub(crate) async fn serve_connection(stream: TcpStream, state: Arc<State>) {
+/// Serve one connection (plain, or already TLS-accepted) until the client closes it (errors
+/// end the connection only). `local` is the address the client reached.
+pub(crate) async fn serve_connection<S>(
+    stream: S,
+    local: Option<std::net::SocketAddr>,
+    state: Arc<State>,
+) where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
     // The server card names this server's endpoint at the address the client reached.
-    let local = stream.local_addr().ok();
     let service = service_fn(move |req| handle(req, state.clone(), local));
     let _ = hyper::server::conn::http1::Builder::new()
         .serve_connection(TokioIo::new(stream), service)
@@ -67,7 +74,7 @@ async fn handle(
         }
     }
     if let (Some(addr), true) = (local, is_card_request(&req, state.variant)) {
-        return Ok(server_card(addr, &state.surface.endpoint));
+        return Ok(server_card(state.scheme, addr, &state.surface.endpoint));
     }
     if req.uri().path() != state.surface.endpoint {
         return Ok(plain(404, "not found\n"));
@@ -153,8 +160,8 @@ fn is_card_request(req: &Request<Incoming>, variant: Variant) -> bool {
 }
 
 /// `200 application/json` with the card of this server (built by `crate::card`).
-fn server_card(addr: std::net::SocketAddr, endpoint: &str) -> hyper::Response<Out> {
-    let card = crate::card::reference_card(&format!("http://{addr}{endpoint}"));
+fn server_card(scheme: &str, addr: std::net::SocketAddr, endpoint: &str) -> hyper::Response<Out> {
+    let card = crate::card::reference_card(&format!("{scheme}://{addr}{endpoint}"));
     // serializing a Value cannot fail (all keys are strings)
     let bytes = serde_json::to_vec(&card).unwrap_or_default();
     let mut r = hyper::Response::new(Full::new(Bytes::from(bytes)).boxed_unsync());

@@ -1,10 +1,11 @@
 //! `mcpdiff serve`: the reference server, one of its mutants, or the null server over real
 //! HTTP. Everything an answer contains comes from `mcpdiff_oracle::reference` (pure); this
-//! module only owns sockets: accepting, converting bytes to a `Case` and a `Response` to
-//! bytes (`http.rs`), streaming SSE, and shutting down.
+//! module only owns sockets: accepting (over TLS too, `tls.rs`), converting bytes to a `Case`
+//! and a `Response` to bytes (`http.rs`), streaming SSE, and shutting down.
 
 mod http;
 pub mod slow;
+pub mod tls;
 pub mod tools;
 
 use mcpdiff_oracle::reference::auth::AuthConfig;
@@ -70,7 +71,7 @@ impl Variant {
 pub struct RunningServer {
     /// The bound address (the real port when 0 was asked for).
     pub addr: SocketAddr,
-    /// `http://ADDR/mcp`.
+    /// `http://ADDR/mcp` (`https://` when served over TLS).
     pub url: String,
     stop: Option<oneshot::Sender<()>>,
     task: JoinHandle<()>,
@@ -98,7 +99,22 @@ pub async fn spawn_with(
     addr: SocketAddr,
     surface: Surface,
 ) -> io::Result<RunningServer> {
-    spawn_full(variant, addr, surface, None, slow::Extras::default()).await
+    spawn_full(variant, addr, surface, ServeOptions::default()).await
+}
+
+/// Like [`spawn_with`], over TLS when `tls` is given (`serve --tls-cert --tls-key`, see
+/// [`tls::server_config`]): the URL is then `https://ADDR/mcp`.
+pub async fn spawn_tls(
+    variant: Variant,
+    addr: SocketAddr,
+    surface: Surface,
+    tls: Option<Arc<rustls::ServerConfig>>,
+) -> io::Result<RunningServer> {
+    let opts = ServeOptions {
+        tls,
+        ..ServeOptions::default()
+    };
+    spawn_full(variant, addr, surface, opts).await
 }
 
 /// Like [`spawn_with`], with slow or hostile timing (`slow.rs`). With `slow_tool_ms`, pass a
@@ -109,7 +125,11 @@ pub async fn spawn_custom(
     surface: Surface,
     extras: slow::Extras,
 ) -> io::Result<RunningServer> {
-    spawn_full(variant, addr, surface, None, extras).await
+    let opts = ServeOptions {
+        extras,
+        ..ServeOptions::default()
+    };
+    spawn_full(variant, addr, surface, opts).await
 }
 
 /// `serve --auth TOKEN [--foreign-token F]`: the reference (or an auth mutant) as a
@@ -122,30 +142,49 @@ pub async fn spawn_protected(
     surface: Surface,
     auth: Option<(String, Option<String>)>,
 ) -> io::Result<RunningServer> {
-    spawn_full(variant, addr, surface, auth, slow::Extras::default()).await
+    let opts = ServeOptions {
+        auth,
+        ..ServeOptions::default()
+    };
+    spawn_full(variant, addr, surface, opts).await
 }
 
-/// The server with everything: `auth` as in [`spawn_protected`], `extras` as in
-/// [`spawn_custom`].
+/// How `serve` runs besides the variant and surface: `--auth`/`--foreign-token` and
+/// `--tls-cert`/`--tls-key` and `--slow-tool-ms`/`--hostile` (they combine: a protected
+/// resource over HTTPS with a slow tool).
+#[derive(Clone, Default)]
+pub struct ServeOptions {
+    /// The accepted token and the foreign-audience one (`spawn_protected`).
+    pub auth: Option<(String, Option<String>)>,
+    /// Serve over TLS with this configuration (`spawn_tls`).
+    pub tls: Option<Arc<rustls::ServerConfig>>,
+    /// Slow or hostile timing (`serve --slow-tool-ms`, `--hostile`; `spawn_custom`).
+    pub extras: slow::Extras,
+}
+
+/// Bind `addr` and serve `variant` on `/mcp` with `opts` until shut down.
 pub async fn spawn_full(
     variant: Variant,
     addr: SocketAddr,
     surface: Surface,
-    auth: Option<(String, Option<String>)>,
-    extras: slow::Extras,
+    opts: ServeOptions,
 ) -> io::Result<RunningServer> {
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     let (stop, mut stopped) = oneshot::channel();
+    let ServeOptions { auth, tls, extras } = opts;
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    let acceptor = tls.map(tokio_rustls::TlsAcceptor::from);
     let auth = auth.map(|(token, foreign_token)| AuthConfig {
         token,
         foreign_token,
-        origin: format!("http://{addr}"),
+        origin: format!("{scheme}://{addr}"),
         endpoint: surface.endpoint.clone(),
     });
     let state = Arc::new(http::State {
         variant,
         surface,
+        scheme,
         auth,
         extras,
     });
@@ -156,7 +195,16 @@ pub async fn spawn_full(
                 _ = &mut stopped => break,
                 accepted = listener.accept() => match accepted {
                     Ok((stream, _peer)) => {
-                        connections.spawn(http::serve_connection(stream, state.clone()));
+                        let local = stream.local_addr().ok();
+                        let state = state.clone();
+                        match &acceptor {
+                            None => {
+                                connections.spawn(http::serve_connection(stream, local, state));
+                            }
+                            Some(a) => {
+                                connections.spawn(tls::serve(a.clone(), stream, local, state));
+                            }
+                        }
                     }
                     // transient accept errors (EMFILE, aborted handshakes): keep serving,
                     // after a pause so a persistent error cannot spin the loop
@@ -171,7 +219,7 @@ pub async fn spawn_full(
     });
     Ok(RunningServer {
         addr,
-        url: format!("http://{addr}/mcp"),
+        url: format!("{scheme}://{addr}/mcp"),
         stop: Some(stop),
         task,
     })

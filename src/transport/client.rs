@@ -1,8 +1,9 @@
-//! `Client`: sends one `Case` over raw TCP and returns the normalized `Observation`.
+//! `Client`: sends one `Case` over raw TCP (or TLS over it, for `https://`) and returns the
+//! normalized `Observation`.
 //!
 //! Raw `TcpStream` on purpose: hyper and reqwest would validate and normalize the header bytes
-//! the case exists to send. The client owns the connection lifecycle: connect within the
-//! connect timeout, write the exact bytes while already reading the answer, keep a clean
+//! the case exists to send; over TLS the same bytes go inside the session. The client owns the
+//! connection lifecycle: connect (and handshake) within the connect timeout, write the exact bytes while already reading the answer, keep a clean
 //! keep-alive connection for the next case, and retry once on a fresh connection when a
 //! reused one turns out to be dead before it sent a single byte.
 
@@ -11,11 +12,13 @@ use super::credentials::Credentials;
 use super::endpoint::Endpoint;
 use super::limits::Limits;
 use super::response::{read_response, Outcome};
+use super::stream::Stream;
+use super::tls::Tls;
 use super::wire::{encode_request_with, frames_cleanly};
 use mcpdiff_oracle::{Case, Observation, TransportFailure};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::time::{timeout_at, Instant};
 
@@ -32,6 +35,8 @@ struct Inner {
     pool: Pool,
     /// The run's `--header` fields, added at send time (never stored in a case).
     creds: Credentials,
+    /// How `https://` endpoints are verified (built once per run).
+    tls: Tls,
 }
 
 /// One case's exchange, with the details a runner may want besides the observation.
@@ -47,32 +52,79 @@ pub struct Exchange {
 /// One attempt on one connection.
 struct Attempt {
     outcome: Outcome,
-    stream: TcpStream,
+    stream: Stream,
     /// Bytes received in this attempt (0 on a reused connection means "dead before use").
     received: usize,
 }
 
 impl Client {
-    /// A client with these limits and an empty connection pool.
+    /// A client with these limits and an empty connection pool; `https://` endpoints are
+    /// verified against the webpki roots.
     pub fn new(limits: Limits) -> Client {
-        Client {
-            inner: Arc::new(Inner {
-                limits,
-                pool: Pool::default(),
-                creds: Credentials::default(),
-            }),
-        }
+        Client::with_tls(limits, Tls::default())
     }
 
-    /// A client that sends `creds` with every case (see `Credentials`).
-    pub fn with_credentials(limits: Limits, creds: Credentials) -> Client {
+    /// A client whose `https://` connections use `tls` (`--cacert`, `--insecure`).
+    pub fn with_tls(limits: Limits, tls: Tls) -> Client {
+        Client::configured(limits, Credentials::default(), tls)
+    }
+
+    /// A client with the run's `--header` fields and TLS settings.
+    pub fn configured(limits: Limits, creds: Credentials, tls: Tls) -> Client {
         Client {
             inner: Arc::new(Inner {
                 limits,
                 pool: Pool::default(),
                 creds,
+                tls,
             }),
         }
+    }
+
+    /// The TLS settings of `https://` connections.
+    pub fn tls(&self) -> &Tls {
+        &self.inner.tls
+    }
+
+    /// For an `https://` endpoint: connect and handshake once, so a run can refuse to start
+    /// with the one-line cause (unknown issuer, name mismatch, plain HTTP behind https...)
+    /// instead of judging cases that never reached the server. The connection is pooled.
+    /// Plain endpoints: `Ok` without connecting.
+    pub async fn check_tls(&self, endpoint: &Endpoint) -> Result<(), String> {
+        if !endpoint.is_tls() {
+            return Ok(());
+        }
+        let limits = &self.inner.limits;
+        let deadline = Instant::now() + limits.connect_timeout * 2;
+        let tcp = match connect_tcp(endpoint, limits, deadline).await {
+            Ok(tcp) => tcp,
+            // Not a TLS matter: discovery reports the refused connection in its own words.
+            Err(_) => return Ok(()),
+        };
+        let handshake = self.inner.tls.handshake(tcp, endpoint);
+        match timeout_at(deadline, handshake).await {
+            Ok(Ok(tls)) => {
+                if limits.pool_per_endpoint > 0 {
+                    let stream = Stream::Tls(Box::new(tls));
+                    self.inner
+                        .pool
+                        .checkin(endpoint, stream, limits.pool_per_endpoint);
+                }
+                Ok(())
+            }
+            Ok(Err(message)) => Err(message),
+            Err(_) => Err(format!(
+                "TLS: no handshake answer from {} within {:?} (server speaks plain HTTP, or is \
+                 not answering?)",
+                endpoint.authority_with_port(),
+                limits.connect_timeout * 2
+            )),
+        }
+    }
+
+    /// A client that sends `creds` with every case (see `Credentials`).
+    pub fn with_credentials(limits: Limits, creds: Credentials) -> Client {
+        Client::configured(limits, creds, Tls::default())
     }
 
     /// The configured `--header` fields.
@@ -108,14 +160,9 @@ impl Client {
         let deadline = start + limits.total;
         let request = encode_request_with(case, endpoint, &self.inner.creds, append);
         let pool = &self.inner.pool;
-        let done = |outcome: Outcome, stream: TcpStream, reused: bool| {
+        let done = |outcome: Outcome, stream: Stream, reused: bool| {
             if outcome.reusable && frames_cleanly(case) && limits.pool_per_endpoint > 0 {
-                pool.checkin(
-                    &endpoint.host,
-                    endpoint.port,
-                    stream,
-                    limits.pool_per_endpoint,
-                );
+                pool.checkin(endpoint, stream, limits.pool_per_endpoint);
             }
             Exchange {
                 observation: outcome.observation,
@@ -125,7 +172,7 @@ impl Client {
         };
 
         if limits.pool_per_endpoint > 0 {
-            if let Some(stream) = pool.checkout(&endpoint.host, endpoint.port) {
+            if let Some(stream) = pool.checkout(endpoint) {
                 let a = attempt(stream, &request, &case.method, limits, deadline).await;
                 let dead_on_arrival = a.received == 0
                     && a.outcome.observation
@@ -139,7 +186,7 @@ impl Client {
                 // says nothing about the case, so try once more on a fresh connection.
             }
         }
-        let stream = match connect(endpoint, limits, deadline).await {
+        let stream = match connect(endpoint, &self.inner.tls, limits, deadline).await {
             Ok(stream) => stream,
             Err(failure) => {
                 return Exchange {
@@ -154,9 +201,31 @@ impl Client {
     }
 }
 
-/// Connect within the connect timeout. Any failure to connect, a slow one included, is
-/// `Refused` (the enum's "refused or failed"), unless the whole case ran out of time first.
+/// Connect (and, for `https://`, handshake) within the connect timeout each. Any failure to
+/// connect, a slow one or a failed handshake included, is `Refused` (the enum's "refused or
+/// failed"), unless the whole case ran out of time first. Mid-run that is an ordinary
+/// transport failure; before the run `Client::check_tls` gives the handshake's cause.
 async fn connect(
+    endpoint: &Endpoint,
+    tls: &Tls,
+    limits: &Limits,
+    deadline: Instant,
+) -> Result<Stream, TransportFailure> {
+    let tcp = connect_tcp(endpoint, limits, deadline).await?;
+    if !endpoint.is_tls() {
+        return Ok(Stream::Plain(tcp));
+    }
+    let handshake_deadline = deadline.min(Instant::now() + limits.connect_timeout);
+    match timeout_at(handshake_deadline, tls.handshake(tcp, endpoint)).await {
+        Ok(Ok(stream)) => Ok(Stream::Tls(Box::new(stream))),
+        Ok(Err(_)) => Err(TransportFailure::Refused),
+        Err(_) if Instant::now() >= deadline => Err(TransportFailure::Timeout),
+        Err(_) => Err(TransportFailure::Refused),
+    }
+}
+
+/// The TCP connection alone, within the connect timeout.
+async fn connect_tcp(
     endpoint: &Endpoint,
     limits: &Limits,
     deadline: Instant,
@@ -177,34 +246,26 @@ async fn connect(
 
 /// Write `request` and read the answer concurrently on `stream`.
 async fn attempt(
-    mut stream: TcpStream,
+    stream: Stream,
     request: &[u8],
     method: &str,
     limits: &Limits,
     deadline: Instant,
 ) -> Attempt {
-    // Both halves borrow `stream`; the block ends the borrows so the stream can be pooled.
-    let (mut outcome, wrote, received) = {
-        let (read_half, mut write_half) = stream.split();
-        let mut reader = Reader::new(read_half);
-        let write = async move { write_half.write_all(request).await };
-        tokio::pin!(write);
-        let mut wrote: Option<bool> = None;
-        let outcome = {
-            let read = read_response(&mut reader, method, limits, deadline);
-            tokio::pin!(read);
-            loop {
-                tokio::select! {
-                    // Write first, so a request written in one go is known complete.
-                    biased;
-                    // A failed write is not itself a verdict: the server may have answered
-                    // and closed early (413, 400), which the read still sees.
-                    res = &mut write, if wrote.is_none() => wrote = Some(res.is_ok()),
-                    outcome = &mut read => break outcome,
-                }
-            }
-        };
-        (outcome, wrote, reader.received)
+    let (mut outcome, wrote, received, stream) = match stream {
+        Stream::Plain(mut tcp) => {
+            // Borrowed halves: no lock on the plain path; the borrows end with the call.
+            let (r, w) = tcp.split();
+            let (o, wrote, received) = exchange_on(r, w, request, method, limits, deadline).await;
+            (o, wrote, received, Stream::Plain(tcp))
+        }
+        Stream::Tls(tls) => {
+            // A TLS session reads and writes shared state: tokio's split (a lock) is needed.
+            let (mut r, mut w) = tokio::io::split(*tls);
+            let (o, wrote, received) =
+                exchange_on(&mut r, &mut w, request, method, limits, deadline).await;
+            (o, wrote, received, Stream::Tls(Box::new(r.unsplit(w))))
+        }
     };
     // A request not fully written leaves the connection mid-request.
     outcome.reusable &= wrote == Some(true);
@@ -213,4 +274,42 @@ async fn attempt(
         stream,
         received,
     }
+}
+
+/// Write `request` on `write_half` while reading the answer from `read_half`.
+async fn exchange_on<R, W>(
+    read_half: R,
+    mut write_half: W,
+    request: &[u8],
+    method: &str,
+    limits: &Limits,
+    deadline: Instant,
+) -> (Outcome, Option<bool>, usize)
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut reader = Reader::new(read_half);
+    let write = async move {
+        write_half.write_all(request).await?;
+        // TLS buffers records: flush so the last one leaves now (a no-op for TCP).
+        write_half.flush().await
+    };
+    tokio::pin!(write);
+    let mut wrote: Option<bool> = None;
+    let outcome = {
+        let read = read_response(&mut reader, method, limits, deadline);
+        tokio::pin!(read);
+        loop {
+            tokio::select! {
+                // Write first, so a request written in one go is known complete.
+                biased;
+                // A failed write is not itself a verdict: the server may have answered
+                // and closed early (413, 400), which the read still sees.
+                res = &mut write, if wrote.is_none() => wrote = Some(res.is_ok()),
+                outcome = &mut read => break outcome,
+            }
+        }
+    };
+    (outcome, wrote, reader.received)
 }

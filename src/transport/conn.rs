@@ -4,11 +4,12 @@
 //! it already reads the answer (a server may answer early, e.g. 413, without reading a large
 //! body; waiting for the write to finish first would turn that into a timeout).
 
+use super::endpoint::Endpoint;
+use super::stream::Stream;
 use bytes::BufMut;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use tokio::io::{AsyncRead, AsyncReadExt};
-use tokio::net::TcpStream;
 use tokio::time::{timeout_at, Instant};
 
 /// Why a read returned no bytes.
@@ -101,35 +102,37 @@ impl<R: AsyncRead + Unpin> Reader<R> {
     }
 }
 
-/// Idle keep-alive connections, per endpoint address. A std mutex is enough: it is held only
-/// to push or pop, never across an await.
+/// Pool key: TLS or not, host, port (an `http://` and an `https://` URL may name one port).
+type Key = (bool, String, u16);
+
+/// Idle keep-alive connections, per endpoint address and scheme. A std mutex is enough: it
+/// is held only to push or pop, never across an await.
 #[derive(Debug, Default)]
 pub(crate) struct Pool {
-    idle: Mutex<HashMap<(String, u16), Vec<TcpStream>>>,
+    idle: Mutex<HashMap<Key, Vec<Stream>>>,
+}
+
+fn key(e: &Endpoint) -> Key {
+    (e.is_tls(), e.host.clone(), e.port)
 }
 
 impl Pool {
-    /// An idle connection to `host:port` that still looks open, if any.
-    pub fn checkout(&self, host: &str, port: u16) -> Option<TcpStream> {
+    /// An idle connection to `endpoint` that still looks open, if any.
+    pub fn checkout(&self, endpoint: &Endpoint) -> Option<Stream> {
         let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
-        let conns = idle.get_mut(&(host.to_string(), port))?;
+        let conns = idle.get_mut(&key(endpoint))?;
         while let Some(stream) = conns.pop() {
-            // A server that closed the idle connection (or wrote to it unasked) shows it as
-            // readable; such a connection would fail or desynchronize the next case.
-            let mut probe = [0u8; 1];
-            if let Err(e) = stream.try_read(&mut probe) {
-                if e.kind() == std::io::ErrorKind::WouldBlock {
-                    return Some(stream);
-                }
+            if stream.looks_open() {
+                return Some(stream);
             }
         }
         None
     }
 
-    /// Keep `stream` for the next case to `host:port`, unless `cap` connections already wait.
-    pub fn checkin(&self, host: &str, port: u16, stream: TcpStream, cap: usize) {
+    /// Keep `stream` for the next case to `endpoint`, unless `cap` connections already wait.
+    pub fn checkin(&self, endpoint: &Endpoint, stream: Stream, cap: usize) {
         let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
-        let conns = idle.entry((host.to_string(), port)).or_default();
+        let conns = idle.entry(key(endpoint)).or_default();
         if conns.len() < cap {
             conns.push(stream);
         }

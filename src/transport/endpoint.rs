@@ -1,6 +1,6 @@
-//! `Endpoint`: where a target answers, parsed from an `http://host:port/path` URL.
+//! `Endpoint`: where a target answers, parsed from an `http://` or `https://host:port/path` URL.
 //!
-//! This file owns URL parsing and the two spellings of the address the rest of the transport
+//! This file owns URL parsing, the scheme (plain TCP or TLS), and the two spellings of the address the rest of the transport
 //! needs: the `Host` header value (`authority`, brackets kept for IPv6) and the socket address
 //! to dial (`host` without brackets, `port`). Which hosts are acceptable (loopback only, or
 //! anything) is the runner's decision, not this parser's.
@@ -8,12 +8,41 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// A parsed `http://` URL of a target's MCP endpoint.
+/// How the transport reaches an endpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scheme {
+    /// `http://`: the case bytes over plain TCP.
+    Http,
+    /// `https://`: the same bytes inside TLS (`transport::tls`).
+    Https,
+}
+
+impl Scheme {
+    /// `http` or `https`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scheme::Http => "http",
+            Scheme::Https => "https",
+        }
+    }
+
+    /// The port a URL without one means.
+    pub fn default_port(self) -> u16 {
+        match self {
+            Scheme::Http => 80,
+            Scheme::Https => 443,
+        }
+    }
+}
+
+/// A parsed `http://` or `https://` URL of a target's MCP endpoint.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Endpoint {
+    /// Plain TCP or TLS.
+    pub scheme: Scheme,
     /// Host to dial: a name, an IPv4 literal, or an IPv6 literal *without* brackets (`::1`).
     pub host: String,
-    /// TCP port (80 when the URL has none).
+    /// TCP port (80, or 443 for https, when the URL has none).
     pub port: u16,
     /// Path and query of the URL (`/mcp`, `/` when the URL has none). Cases carry their own
     /// path; this is the one a runner should put in them.
@@ -41,7 +70,7 @@ fn err<T>(msg: impl Into<String>) -> Result<T, EndpointError> {
 }
 
 impl Endpoint {
-    /// Parse `http://host[:port][/path[?query]]`.
+    /// Parse `http://host[:port][/path[?query]]` or the same with `https://`.
     pub fn parse(url: &str) -> Result<Endpoint, EndpointError> {
         let url = url.trim();
         let (scheme, rest) = match url.split_once("://") {
@@ -52,16 +81,15 @@ impl Endpoint {
                 ))
             }
         };
-        if scheme.eq_ignore_ascii_case("https") {
-            return err(
-                "https targets are not supported yet; put a TLS-terminating proxy on loopback",
-            );
-        }
-        if !scheme.eq_ignore_ascii_case("http") {
+        let scheme = if scheme.eq_ignore_ascii_case("https") {
+            Scheme::Https
+        } else if scheme.eq_ignore_ascii_case("http") {
+            Scheme::Http
+        } else {
             return err(format!(
-                "unsupported scheme `{scheme}`: only http:// targets are supported"
+                "unsupported scheme `{scheme}`: only http:// and https:// targets are supported"
             ));
-        }
+        };
         // A fragment is never sent on the wire; refusing it avoids a silent surprise.
         if rest.contains('#') {
             return err(format!(
@@ -83,8 +111,13 @@ impl Endpoint {
         if authority.contains('@') {
             return err("credentials in the URL (user@host) are not supported");
         }
-        let (host, port) = split_host_port(authority)?;
-        Ok(Endpoint { host, port, path })
+        let (host, port) = split_host_port(authority, scheme.default_port())?;
+        Ok(Endpoint {
+            scheme,
+            host,
+            port,
+            path,
+        })
     }
 
     /// Whether the host is an IPv6 literal (it needs brackets in URLs and `Host`).
@@ -92,8 +125,23 @@ impl Endpoint {
         self.host.contains(':')
     }
 
-    /// The `Host` header value, spelled like curl does: `host:port`, port left out when 80,
-    /// IPv6 literals in brackets. Keeping curl's spelling means a `curl` reproducer and the
+    /// Whether the case bytes go inside TLS.
+    pub fn is_tls(&self) -> bool {
+        self.scheme == Scheme::Https
+    }
+
+    /// `host:port` with the port always written (IPv6 in brackets): messages and
+    /// `openssl s_client -connect`.
+    pub fn authority_with_port(&self) -> String {
+        if self.is_ipv6() {
+            format!("[{}]:{}", self.host, self.port)
+        } else {
+            format!("{}:{}", self.host, self.port)
+        }
+    }
+
+    /// The `Host` header value, spelled like curl does: `host:port`, port left out when it is
+    /// the scheme's default (80, 443), IPv6 literals in brackets. Keeping curl's spelling means a `curl` reproducer and the
     /// transport present the same `Host` to DNS-rebinding checks.
     pub fn authority(&self) -> String {
         let host = if self.is_ipv6() {
@@ -101,20 +149,20 @@ impl Endpoint {
         } else {
             self.host.clone()
         };
-        if self.port == 80 {
+        if self.port == self.scheme.default_port() {
             host
         } else {
             format!("{host}:{}", self.port)
         }
     }
 
-    /// `http://authority` + `path`: the URL a case with request target `path` is sent to.
+    /// `scheme://authority` + `path`: the URL a case with request target `path` is sent to.
     pub fn url_for(&self, path: &str) -> String {
-        format!("http://{}{}", self.authority(), path)
+        format!("{}://{}{}", self.scheme.as_str(), self.authority(), path)
     }
 }
 
-fn split_host_port(authority: &str) -> Result<(String, u16), EndpointError> {
+fn split_host_port(authority: &str, default_port: u16) -> Result<(String, u16), EndpointError> {
     let (host, port) = if let Some(inner) = authority.strip_prefix('[') {
         let Some((host, after)) = inner.split_once(']') else {
             return err(format!("unterminated IPv6 literal in `{authority}`"));
@@ -148,7 +196,7 @@ fn split_host_port(authority: &str) -> Result<(String, u16), EndpointError> {
         return err(format!("`{host}` is not a host name or IP address"));
     }
     let port = match port {
-        None => 80,
+        None => default_port,
         Some(p) => match p.parse::<u16>() {
             Ok(n) if n != 0 && p.bytes().all(|b| b.is_ascii_digit()) => n,
             _ => return err(format!("`{p}` is not a TCP port (1-65535)")),
@@ -200,12 +248,21 @@ mod tests {
     }
 
     #[test]
-    fn rejects_https_with_advice() {
-        let e = Endpoint::parse("https://127.0.0.1/mcp").unwrap_err();
+    fn parses_https() {
+        let e = Endpoint::parse("https://127.0.0.1/mcp").unwrap();
         assert_eq!(
-            e.to_string(),
-            "https targets are not supported yet; put a TLS-terminating proxy on loopback"
+            (e.scheme, e.port, e.authority()),
+            (Scheme::Https, 443, "127.0.0.1".into())
         );
+        assert!(e.is_tls());
+        assert_eq!(e.to_string(), "https://127.0.0.1/mcp");
+        let e = Endpoint::parse("HTTPS://localhost:8443").unwrap();
+        assert_eq!((e.port, e.authority()), (8443, "localhost:8443".into()));
+        assert_eq!(e.authority_with_port(), "localhost:8443");
+        assert_eq!(e.url_for("/mcp"), "https://localhost:8443/mcp");
+        let e = Endpoint::parse("https://[::1]:80/").unwrap();
+        assert_eq!(e.authority(), "[::1]:80", "80 is not https' default");
+        assert!(!Endpoint::parse("http://h/").unwrap().is_tls());
     }
 
     #[test]

@@ -1,8 +1,12 @@
-//! The HTTP/1.1 transport: sends a `Case` byte for byte over raw TCP and turns whatever comes
-//! back into an `Observation`, within hard per-case bounds.
+//! The HTTP/1.1 transport: sends a `Case` byte for byte over raw TCP (inside TLS for
+//! `https://`) and turns whatever comes back into an `Observation`, within hard per-case
+//! bounds.
 //!
 //! Files, one concept each:
-//! - `endpoint`: `Endpoint` (alias `Target`), parsed from `http://host:port/path`;
+//! - `endpoint`: `Endpoint` (alias `Target`), parsed from `http(s)://host:port/path`;
+//! - `tls`: `Tls`, the run's rustls client config (`--cacert`, `--insecure`) and the one-line
+//!   handshake errors;
+//! - `stream`: `Stream`, a plain or TLS connection;
 //! - `wire`: `encode_request`, the exact request bytes (and whether they frame cleanly);
 //! - `credentials`: `Credentials`, the `--header` fields, kept as secrets;
 //! - `limits`: `Limits`, the time, size and SSE bounds of one case;
@@ -12,7 +16,8 @@
 //! - `body`: Content-Length / chunked / until-close decoding, body classification;
 //! - `sse`: incremental `text/event-stream` parsing;
 //! - `response`: one response to an `Observation` (the failure taxonomy lives here);
-//! - `reproducer`: `curl` or bash `/dev/tcp` shell commands that resend a case;
+//! - `reproducer`: `curl`, bash `/dev/tcp` or `openssl s_client` shell commands that resend a
+//!   case;
 //! - `tests`, `tests_conn` (test only): the client against tiny hostile loopback servers.
 //!
 //! Hyper and reqwest are deliberately not used on the client side: they normalize exactly the
@@ -28,6 +33,8 @@ mod limits;
 mod reproducer;
 mod response;
 mod sse;
+mod stream;
+mod tls;
 mod wire;
 
 #[cfg(test)]
@@ -37,7 +44,11 @@ mod tests_conn;
 
 pub use client::{Client, Exchange};
 pub use credentials::{env_name, Credentials, Secret};
-pub use endpoint::{Endpoint, EndpointError, Target};
+pub use endpoint::{Endpoint, EndpointError, Scheme, Target};
 pub use limits::Limits;
-pub use reproducer::{curl_command, nc_command, printf_command, reproducer, reproducer_with};
+pub use reproducer::{
+    curl_command, nc_command, printf_command, reproducer, reproducer_tls, reproducer_with,
+    s_client_command,
+};
+pub use tls::{Tls, TlsOptions};
 pub use wire::{encode_request, encode_request_with, frames_cleanly};

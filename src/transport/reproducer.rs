@@ -8,7 +8,11 @@
 //! the exact bytes of `encode_request` to `/dev/tcp/HOST/PORT` with a `printf` whose format
 //! uses only the escapes POSIX `printf` defines (`\r`, `\n`, `\\`, `%%`, `\NNN` octal), so the
 //! same `printf` also works piped into `nc` from dash.
-
+//!
+//! `https://` targets: curl gets `--cacert FILE` or `-k` as the run was configured
+//! (`TlsOptions`), and the exact bytes go through `openssl s_client` instead of `/dev/tcp`,
+//! with the same `printf` on its standard input and the same trust (`-CAfile`, or no
+//! verification for `--insecure`).
 //!
 //! Secrets: a case may carry placeholders (`{{MCPDIFF_TOKEN}}`, see `Credentials`), and
 //! [`reproducer_with`] adds the run's `--header` fields as placeholders; both become shell
@@ -16,26 +20,77 @@
 
 use super::credentials::Credentials;
 use super::endpoint::Endpoint;
+use super::tls::TlsOptions;
 use super::wire::encode_request;
 use mcpdiff_oracle::auth::{AUTHORIZATION_ENV, TOKEN_ENV};
 use mcpdiff_oracle::Case;
 
 /// The best shell reproducer for `case`: `curl` when it sends the same request, else
-/// `printf | nc` with the exact bytes.
+/// `printf | nc` (`printf | openssl s_client` for `https://`) with the exact bytes. An
+/// `https://` endpoint is verified against the default roots; see [`reproducer_tls`].
 pub fn reproducer(case: &Case, endpoint: &Endpoint) -> String {
-    curl_command(case, endpoint).unwrap_or_else(|| nc_command(case, endpoint))
+    curl_or_raw(case, endpoint, &TlsOptions::default())
+}
+
+fn curl_or_raw(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> String {
+    match curl_args(case, endpoint, tls) {
+        Some(cmd) => cmd,
+        None if endpoint.is_tls() => s_client_command(case, endpoint, tls),
+        None => nc_command(case, endpoint),
+    }
+}
+
+/// The exact bytes inside TLS: `printf '<bytes>' | timeout 5 openssl s_client -quiet
+/// -connect HOST:PORT [-servername HOST] ...`. `-quiet` keeps the connection open after the
+/// input ends (it implies `-ign_eof`) so the answer is printed; `timeout 5` ends a kept-alive
+/// one. Verification as the run's: `-CAfile FILE` for `--cacert`, none for `--insecure`,
+/// else openssl's default roots; a failed verification ends the command
+/// (`-verify_return_error`) as it ended the run's handshake.
+pub fn s_client_command(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> String {
+    let ip = endpoint.host.parse::<std::net::IpAddr>().is_ok();
+    let mut cmd = format!(
+        "{} | timeout 5 openssl s_client -quiet -connect {}",
+        printf_command(&encode_request(case, endpoint)),
+        single_quote(&endpoint.authority_with_port())
+    );
+    // SNI is the host name; an IP literal is sent without one, as the run's client does.
+    if !ip {
+        cmd += &format!(" -servername {}", single_quote(&endpoint.host));
+    }
+    if !tls.insecure {
+        if let Some(ca) = &tls.cacert {
+            cmd += &format!(" -CAfile {}", single_quote(&ca.to_string_lossy()));
+        }
+        let check = if ip { "-verify_ip" } else { "-verify_hostname" };
+        cmd += &format!(
+            " -verify_return_error {check} {}",
+            single_quote(&endpoint.host)
+        );
+    }
+    cmd
 }
 
 /// [`reproducer`] of `case` as the transport sends it in a run with `creds`: each configured
 /// field the case lacks is added, its value read from the environment variable named after it.
 pub fn reproducer_with(case: &Case, endpoint: &Endpoint, creds: &Credentials) -> String {
+    reproducer_tls(case, endpoint, creds, &TlsOptions::default())
+}
+
+/// [`reproducer_with`] for a run configured with `tls` (`--cacert`, `--insecure`; it matters
+/// only for `https://`).
+pub fn reproducer_tls(
+    case: &Case,
+    endpoint: &Endpoint,
+    creds: &Credentials,
+    tls: &TlsOptions,
+) -> String {
     let mut shown = case.clone();
     let extra: Vec<(Vec<u8>, Vec<u8>)> = creds
         .missing_placeholders(|n| has_field(case, n))
         .map(|(n, p)| (n.as_bytes().to_vec(), p.into_bytes()))
         .collect();
     shown.headers.extend(extra);
-    reproducer(&shown, endpoint)
+    curl_or_raw(&shown, endpoint, tls)
 }
 
 /// The next placeholder in `s` at or after `from`: (start, end, shell expansion).
@@ -127,6 +182,10 @@ pub fn printf_command(bytes: &[u8]) -> String {
 
 /// A `curl` command sending `case`, or `None` when curl would change the request.
 pub fn curl_command(case: &Case, endpoint: &Endpoint) -> Option<String> {
+    curl_args(case, endpoint, &TlsOptions::default())
+}
+
+fn curl_args(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> Option<String> {
     if !curl_can_send(case) {
         return None;
     }
@@ -137,10 +196,20 @@ pub fn curl_command(case: &Case, endpoint: &Endpoint) -> Option<String> {
         // Send the path as is (no `/../` squashing) and take `[]{}` literally.
         "--path-as-is".into(),
         "-g".into(),
-        "-X".into(),
-        case.method.clone(),
-        shell_word(&endpoint.url_for(&case.path)),
     ];
+    if endpoint.is_tls() {
+        // HTTP/1.1 as the run spoke it (curl would offer h2 over TLS).
+        args.push("--http1.1".into());
+        if tls.insecure {
+            args.push("-k".into());
+        } else if let Some(ca) = &tls.cacert {
+            args.push("--cacert".into());
+            args.push(single_quote(&ca.to_string_lossy()));
+        }
+    }
+    args.push("-X".into());
+    args.push(case.method.clone());
+    args.push(shell_word(&endpoint.url_for(&case.path)));
     for (name, value) in &case.headers {
         // Both are printable ASCII here (checked above), so the conversion is exact.
         let name = String::from_utf8_lossy(name);
@@ -260,195 +329,6 @@ fn ansi_c_quote(bytes: &[u8]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::process::{Command, Stdio};
-
-    fn ep() -> Endpoint {
-        Endpoint::parse("http://127.0.0.1:8080/mcp").unwrap()
-    }
-
-    /// Run `script` with `sh -c` (or another shell) and return its stdout bytes.
-    fn run(shell: &str, script: &str) -> Option<Vec<u8>> {
-        let out = Command::new(shell)
-            .arg("-c")
-            .arg(script)
-            .stdin(Stdio::null())
-            .output()
-            .ok()?;
-        assert!(
-            out.status.success(),
-            "{shell} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Some(out.stdout)
-    }
-
-    #[test]
-    fn placeholders_become_environment_variables() {
-        let creds = Credentials::parse(&["Authorization: Bearer s3cr3t-v".into()], None).unwrap();
-        let c = Case::post("/mcp?access_token={{MCPDIFF_TOKEN}}", &[("A", "b")], "{}");
-        let r = reproducer_with(&c, &ep(), &creds);
-        assert!(!r.contains("s3cr3t"), "{r}");
-        assert!(
-            r.contains(r#"-H 'Authorization: '"${MCPDIFF_AUTHORIZATION}""#),
-            "{r}"
-        );
-        assert!(
-            r.contains(r#"'http://127.0.0.1:8080/mcp?access_token='"${MCPDIFF_AUTHORIZATION#* }""#),
-            "{r}"
-        );
-        // the raw-bytes form expands them too
-        let p = printf_command(b"Authorization: {{MCPDIFF_AUTHORIZATION}}|{{MCPDIFF_TOKEN}}%");
-        let script = format!("MCPDIFF_AUTHORIZATION='Bearer t-1'; {p}");
-        assert_eq!(
-            run("sh", &script).unwrap(),
-            b"Authorization: Bearer t-1|t-1%"
-        );
-    }
-
-    fn tricky_case() -> Case {
-        let mut c = Case::post("/mcp", &[("content-TYPE", "application/json")], "");
-        c.method = "-POST".into();
-        c.headers
-            .push((b"Mcp-Name".to_vec(), b" 'quoted' \\ $HOME %s %%".to_vec()));
-        c.headers
-            .push((b"mcp-name".to_vec(), vec![0x80, 0x00, 0x7f, b'\t', 0xff]));
-        c.headers
-            .push((b"X-Utf8".to_vec(), "héllo ☃".as_bytes().to_vec()));
-        c.body = (0u8..=255).collect();
-        c
-    }
-
-    #[test]
-    fn printf_reproduces_exact_bytes_in_every_posix_shell() {
-        let case = tricky_case();
-        let want = encode_request(&case, &ep());
-        let cmd = nc_command(&case, &ep());
-        assert!(cmd.ends_with(" 3<>/dev/tcp/127.0.0.1/8080"), "{cmd}");
-        assert!(cmd.is_ascii());
-        assert!(cmd.starts_with("(printf '"), "{cmd}");
-        // the printf part alone must print the exact bytes in every POSIX shell (it is
-        // also what `| nc HOST PORT` would send)
-        let script = printf_command(&want);
-        assert!(cmd.contains(&script));
-        for shell in ["sh", "dash", "bash"] {
-            if let Some(got) = run(shell, &script) {
-                assert_eq!(got, want, "{shell}");
-            }
-        }
-        assert_eq!(
-            reproducer(&case, &ep()),
-            cmd,
-            "duplicates and control bytes need the raw form"
-        );
-    }
-
-    /// Run a curl command in bash with `curl` replaced by a function printing its arguments
-    /// (NUL-separated) and, for `@-`, its stdin.
-    fn curl_argv(cmd: &str) -> Vec<Vec<u8>> {
-        let fake = r#"curl() { for a in "$@"; do printf '%s\000' "$a"; done; case " $* " in *" @- "*) cat;; esac; }; "#;
-        let Some(out) = run("bash", &format!("{fake}{cmd}")) else {
-            return Vec::new();
-        };
-        // Stdin (the body) may hold NULs itself: split the arguments off before it.
-        let (args, stdin) = match out.windows(3).position(|w| w == b"@-\0") {
-            Some(i) if cmd.contains("@-") => (&out[..i + 3], Some(out[i + 3..].to_vec())),
-            _ => (&out[..], None),
-        };
-        let mut parts: Vec<Vec<u8>> = args.split(|&b| b == 0).map(<[u8]>::to_vec).collect();
-        parts.pop(); // after the last NUL
-        parts.extend(stdin);
-        parts
-    }
-
-    #[test]
-    fn curl_command_quotes_tricky_values() {
-        let mut case = Case::post(
-            "/mcp?q=[1]",
-            &[
-                ("Content-Type", "application/json"),
-                ("Mcp-Name", "it's $HOME `id` \\n \"x\""),
-                ("X-Empty", ""),
-            ],
-            "",
-        );
-        let body = "{\"name\":\"café ☃\",\"q\":\"it's $(id) \\\\ %s\"}\n\t";
-        case.body = body.as_bytes().to_vec();
-        let cmd = curl_command(&case, &ep()).expect("curl can send this case");
-        assert_eq!(reproducer(&case, &ep()), cmd);
-        assert!(cmd
-            .starts_with("curl -sS -i --path-as-is -g -X POST 'http://127.0.0.1:8080/mcp?q=[1]' "));
-        let argv = curl_argv(&cmd);
-        if argv.is_empty() {
-            return; // no bash here
-        }
-        let s = |a: &str| a.as_bytes().to_vec();
-        let want: Vec<Vec<u8>> = vec![
-            s("-sS"),
-            s("-i"),
-            s("--path-as-is"),
-            s("-g"),
-            s("-X"),
-            s("POST"),
-            s("http://127.0.0.1:8080/mcp?q=[1]"),
-            s("-H"),
-            s("Content-Type: application/json"),
-            s("-H"),
-            s("Mcp-Name: it's $HOME `id` \\n \"x\""),
-            s("-H"),
-            s("X-Empty;"),
-            s("-H"),
-            s("User-Agent:"),
-            s("-H"),
-            s("Accept:"),
-            s("-H"),
-            s("Expect:"),
-            s("--data-binary"),
-            case.body.clone(),
-        ];
-        assert_eq!(argv, want);
-    }
-
-    #[test]
-    fn curl_body_with_nul_or_at_sign_goes_through_stdin() {
-        for body in [b"@/etc/passwd".to_vec(), vec![b'{', 0, b'}', 0xc3]] {
-            let mut case = Case::post("/mcp", &[], "");
-            case.body = body.clone();
-            let cmd = curl_command(&case, &ep()).unwrap();
-            assert!(
-                cmd.starts_with("printf '") && cmd.ends_with("--data-binary @-"),
-                "{cmd}"
-            );
-            let argv = curl_argv(&cmd);
-            if let Some(last) = argv.last() {
-                assert_eq!(argv[argv.len() - 2], b"@-".to_vec());
-                assert_eq!(last, &body);
-            }
-        }
-    }
-
-    #[test]
-    fn curl_refuses_what_it_would_change() {
-        let ok = Case::post("/mcp", &[("A", "b")], "x");
-        assert!(curl_command(&ok, &ep()).is_some());
-        let refuse = [
-            Case::post("/mcp", &[("A", "b"), ("a", "c")], ""),
-            Case::post("/mcp", &[("A", " padded")], ""),
-            Case::post("/mcp", &[("A", "é")], ""),
-            Case::post("/mcp", &[("A", "x\ty")], ""),
-            Case::post("/mcp", &[("Bad Name", "x")], ""),
-            Case::post("/mcp", &[("Transfer-Encoding", "chunked")], ""),
-            Case::post("/mcp", &[("Content-Length", "9")], "x"),
-            Case::post("/a b", &[], ""),
-            Case::post("/a#b", &[], ""),
-        ];
-        for case in refuse {
-            assert!(curl_command(&case, &ep()).is_none(), "{case:?}");
-            assert!(reproducer(&case, &ep()).contains("3<>/dev/tcp/127.0.0.1/8080"));
-        }
-        let mut head = ok.clone();
-        head.method = "HEAD".into();
-        assert!(curl_command(&head, &ep()).is_none());
-    }
-}
+#[cfg(test)]
+#[path = "reproducer_tests.rs"]
+mod tests;
