@@ -40,7 +40,9 @@ pub fn check(verdict: &Verdict, obs: &Observation) -> Vec<Finding> {
             out.push(finding(e.rule, describe(&e.demand), obs.summary()));
         }
     }
-    // rules whose failed expectation is identical share the blame
+    // rules whose failed expectations have an answer in common share the blame: the one
+    // answer that would have satisfied both was not given (identical demands included), so
+    // the report can name the rule that fails alone elsewhere instead of each of them
     for i in 0..out.len() {
         let demand_of = |rule: &str| {
             verdict
@@ -54,12 +56,20 @@ pub fn check(verdict: &Verdict, obs: &Observation) -> Vec<Finding> {
         };
         let co: Vec<String> = out
             .iter()
-            .filter(|f| f.rule != out[i].rule && demand_of(&f.rule) == Some(mine))
+            .filter(|f| f.rule != out[i].rule && demand_of(&f.rule).is_some_and(|d| share(d, mine)))
             .map(|f| f.rule.clone())
             .collect();
         out[i].co_failing = co;
     }
     out
+}
+
+/// Whether two answer sets have an answer in common.
+fn share(a: &Demand, b: &Demand) -> bool {
+    match (a, b) {
+        (Demand::OneOf(x), Demand::OneOf(y)) => x.iter().any(|ax| y.contains(ax)),
+        _ => a == b,
+    }
 }
 
 fn finding(rule: RuleId, expected: String, observed: String) -> Finding {
