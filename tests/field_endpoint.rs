@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{cert_dir, serve, Served, BIN};
+use common::{cert_dir, tls_serve, Served, BIN};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -18,21 +18,11 @@ use std::time::{Duration, Instant};
 
 const TOKEN: &str = "fieldTokenQ7xW2mZ9";
 
+/// The field server: HTTPS, bearer `TOKEN`, and `slow_tool` answering after 20 s.
 fn field_server(dir: &Path, extra: &[&str]) -> Served {
-    let cert = dir.join("cert.pem");
-    let key = dir.join("key.pem");
-    let mut args = vec![
-        "--tls-cert",
-        cert.to_str().unwrap(),
-        "--tls-key",
-        key.to_str().unwrap(),
-        "--auth",
-        TOKEN,
-        "--slow-tool-ms",
-        "20000",
-    ];
+    let mut args = vec!["--auth", TOKEN, "--slow-tool-ms", "20000"];
     args.extend_from_slice(extra);
-    serve(&args)
+    tls_serve(dir, &args)
 }
 
 fn run(url: &str, args: &[&str]) -> Output {

@@ -12,20 +12,7 @@ use std::process::{Command, Output};
 
 mod common;
 
-use common::{cert_dir, cert_dir_ca, serve, Served, BIN};
-
-fn tls_serve(dir: &Path, extra: &[&str]) -> Served {
-    let cert = dir.join("cert.pem");
-    let key = dir.join("key.pem");
-    let mut args = vec![
-        "--tls-cert",
-        cert.to_str().unwrap(),
-        "--tls-key",
-        key.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    serve(&args)
-}
+use common::{cert_dir, cert_dir_ca, serve, tls_serve, BIN};
 
 fn run(url: &str, extra: &[&str], json: Option<&Path>) -> Output {
     let mut cmd = Command::new(BIN);

@@ -3,7 +3,7 @@
 #![allow(dead_code)] // each test binary uses its own subset
 
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_mcpdiff");
@@ -63,4 +63,18 @@ pub fn cert_dir_ca(tag: &str, names: &[&str], ca: bool) -> PathBuf {
     std::fs::write(dir.join("cert.pem"), cert.pem()).unwrap();
     std::fs::write(dir.join("key.pem"), key.serialize_pem()).unwrap();
     dir
+}
+
+/// `mcpdiff serve --tls-cert DIR/cert.pem --tls-key DIR/key.pem EXTRA...` (see [`cert_dir`]).
+pub fn tls_serve(dir: &Path, extra: &[&str]) -> Served {
+    let cert = dir.join("cert.pem");
+    let key = dir.join("key.pem");
+    let mut args = vec![
+        "--tls-cert",
+        cert.to_str().unwrap(),
+        "--tls-key",
+        key.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    serve(&args)
 }
