@@ -8,7 +8,7 @@
 
 use super::args::ObjectPlan;
 use super::render::Renderer;
-use super::rng::Rng;
+use crate::choice::{Draw, Rng, Source};
 use crate::strategies::values::MAX_SAFE;
 use mcpdiff_oracle::{Case, Surface};
 use serde_json::{json, Map, Value};
