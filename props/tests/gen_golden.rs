@@ -49,7 +49,7 @@ fn large_surface() -> Surface {
     let mut s = fixture::surface();
     for i in 0..40 {
         s.tools.push(ToolDecl::new(
-            &format!("tool_{i}"),
+            format!("tool_{i}"),
             json!({"type": "object", "properties": {
                 "a": {"type": "string", "x-mcp-header": "A"},
                 "n": {"type": "integer", "x-mcp-header": "N"},

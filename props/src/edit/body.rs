@@ -38,7 +38,7 @@ pub enum BodyEdit {
     NonUtf8,
     Truncate(usize),
     Garbage(Vec<u8>),
-    /// An isolation form of the character rules (`reading_ops`).
+    /// An isolation form of the character rules (`reading`).
     Reading(Pick, Form),
 }
 

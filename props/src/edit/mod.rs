@@ -95,20 +95,6 @@ impl CaseEdit {
     }
 }
 
-impl WideEdit {
-    /// The variant's name (the case label).
-    pub fn name(&self) -> &'static str {
-        match self {
-            WideEdit::DropHeader(_) => "DropHeader",
-            WideEdit::HeaderValue(..) => "HeaderValue",
-            WideEdit::HeaderNameCase(..) => "HeaderNameCase",
-            WideEdit::DuplicateHeader(_) => "DuplicateHeader",
-            WideEdit::AddHeader(..) => "AddHeader",
-            WideEdit::JsonNode(..) => "JsonNode",
-        }
-    }
-}
-
 /// Edits drawn from the fuzz bytes, with `Mix::WIDE`.
 impl<'a> Arbitrary<'a> for CaseEdit {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<CaseEdit> {

@@ -111,7 +111,7 @@ const MEMBERS: &[&str] = &[
     "x y",
 ];
 
-/// A header row's draw: the variant's values, given the target drawn before the row.
+/// A wide row's draw: the variant's values, given the target drawn before the row.
 pub type WideDraw = fn(&mut dyn Source, Pick) -> WideEdit;
 
 /// The wide edits (the target is drawn before the row, as for header edits).
@@ -143,6 +143,20 @@ pub const WIDE_EDITS: &[EditRow<WideDraw>] = &[
 pub fn draw(r: &mut dyn Source) -> WideEdit {
     let pick = Pick(r.next_u64());
     (r.weighted_row(WIDE_EDITS, |row| row.weight).draw)(r, pick)
+}
+
+impl WideEdit {
+    /// The variant's name (the case label).
+    pub fn name(&self) -> &'static str {
+        match self {
+            WideEdit::DropHeader(_) => "DropHeader",
+            WideEdit::HeaderValue(..) => "HeaderValue",
+            WideEdit::HeaderNameCase(..) => "HeaderNameCase",
+            WideEdit::DuplicateHeader(_) => "DuplicateHeader",
+            WideEdit::AddHeader(..) => "AddHeader",
+            WideEdit::JsonNode(..) => "JsonNode",
+        }
+    }
 }
 
 /// A header name: mostly one worth planting, sometimes any bytes.
