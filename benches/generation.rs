@@ -1,6 +1,7 @@
-//! Generation speed: cases per second per strategy family. `runner` is what `mcpdiff run`
-//! draws from (`case_for` on the fixture surface: one fresh ChaCha RNG and value tree per
-//! case); the `props/*` families are the property tests' strategies, drawn from one runner.
+//! Generation speed: cases per second per strategy family. `runner/case_for` is the runner's
+//! generator behind `case_strategy` on the fixture surface (a ChaCha RNG picks each
+//! (seed, index)); the `props/*` families are the property tests' strategies (valid cases,
+//! cases with planted edits, garbage, and their mix), drawn from one proptest runner.
 
 mod common;
 

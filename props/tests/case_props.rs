@@ -86,3 +86,27 @@ proptest! {
         prop_assert_eq!(case.labels, vec!["Garbage".to_string()]);
     }
 }
+
+/// proptest shrinks the planted edits: a property that fails whenever a `Mismatch` is
+/// planted shrinks to a case with that one edit and no other.
+#[test]
+fn planted_edits_shrink_to_the_one_that_matters() {
+    use proptest::test_runner::{Config, TestError, TestRunner};
+    let mut runner = TestRunner::new(Config {
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let result = runner.run(&near_valid_case(), |case| {
+        if case.labels.iter().any(|l| l == "Mismatch") {
+            Err(TestCaseError::fail("a Mismatch was planted"))
+        } else {
+            Ok(())
+        }
+    });
+    match result {
+        Err(TestError::Fail(_, minimal)) => {
+            assert_eq!(minimal.labels, vec!["Mismatch".to_string()]);
+        }
+        other => panic!("expected a shrunk failure, got {other:?}"),
+    }
+}

@@ -102,8 +102,8 @@ impl<'a> Arbitrary<'a> for CaseEdit {
     }
 }
 
-/// Most choices one edit spends (a `Garbage` body spends one per byte; past the list every
-/// choice is 0, the first option).
+/// The longest choice list proptest draws for one edit (enough for all but the longest
+/// `Garbage` bodies; choices past the list are 0, the first option).
 const MAX_CHOICES: usize = 24;
 
 /// Edits drawn from `mix` by a list of choices: proptest shrinks the list toward shorter
