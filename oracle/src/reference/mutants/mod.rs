@@ -144,6 +144,24 @@ mod tests {
         assert_eq!(names.len(), all().count());
     }
 
+    /// A name is its handle in kebab case, so a typo in either shows up here (an identifier
+    /// cannot start with a digit: `405-no-allow` is `NO_ALLOW_405`).
+    #[test]
+    fn each_name_spells_its_handle() {
+        let handles = table::MUTANT_HANDLES.iter().chain(table::AUTH_HANDLES);
+        assert_eq!(handles.clone().count(), all().count());
+        for (handle, name) in handles {
+            let kebab = handle.to_ascii_lowercase().replace('_', "-");
+            let spelt = match name.split_once('-') {
+                Some((digits, rest)) if digits.bytes().all(|b| b.is_ascii_digit()) => {
+                    format!("{rest}-{digits}")
+                }
+                _ => name.to_string(),
+            };
+            assert_eq!(kebab, spelt, "{handle} is named {name}");
+        }
+    }
+
     #[test]
     fn the_lookup_finds_every_row_and_refuses_other_names() {
         for m in all() {

@@ -12,11 +12,12 @@ use super::Behaviour::{Answer, Auth, Render, Request};
 use super::{answer, request, request_headers, request_params, Mutant};
 use crate::rules;
 
-/// Declares each row once: as the constant named on its left and as an element of the table.
+/// Declares each row once: as the constant named on its left and as an element of the table
+/// (and, for the tests, the constant's name beside the mutant's in `$handles`).
 macro_rules! table {
     (
         $(#[$meta:meta])*
-        static $table:ident = [
+        static $table:ident (handles: $handles:ident) = [
             $($id:ident = $name:literal, $rule:expr, $description:literal, $behaviour:expr;)*
         ];
     ) => {
@@ -31,12 +32,14 @@ macro_rules! table {
         )*
         $(#[$meta])*
         pub static $table: &[Mutant] = &[$($id),*];
+        #[cfg(test)]
+        pub(super) static $handles: &[(&str, &str)] = &[$((stringify!($id), $name)),*];
     };
 }
 
 table! {
     /// Every mutant, grouped by the part of the spec it breaks.
-    static MUTANTS = [
+    static MUTANTS (handles: MUTANT_HANDLES) = [
         // endpoint, origin, notifications, content types, SSE
         LIST_REFUSED = "list-refused", rules::EP_POST,
             "answers resources/templates/list with 500 / -32603 instead of a result",
@@ -223,7 +226,7 @@ table! {
     /// `AUTH-*` rule (`reference::auth` applies their [`AuthChange`]). Without `--auth` they
     /// answer like the reference; they are kept out of [`MUTANTS`], whose mutants break rules
     /// of `judge`.
-    static AUTH_MUTANTS = [
+    static AUTH_MUTANTS (handles: AUTH_HANDLES) = [
         AUTH_MISSING_403 = "auth-missing-403", rules::auth::STATUS,
             "answers a request without credentials 403 instead of 401",
             Auth(AuthChange::MissingIs403);
