@@ -1,6 +1,7 @@
 //! The conformant probes: one or more success carriers per method (each answer's shape is
 //! judged on them), the legacy `initialize` and the streamed tool call.
-use super::{call, legacy_initialize, weather, with_meta, Probe};
+
+use super::{call, legacy_initialize, weather_call, with_meta, Probe};
 use crate::case::Case;
 use crate::client::conformant_case;
 use crate::fixture::{PROMPT, RESOURCE, SENTINEL_TOOL, STREAM_TOOL};
@@ -13,7 +14,7 @@ pub(super) fn carriers(s: &Surface) -> Vec<Probe> {
     let mut out = Vec::new();
     let mut add = |rule: RuleId, case: Case| out.push(Probe { rule, case });
     let c = |id: i64, method: &str, params: Value| call(s, id, method, params);
-    let weather = || weather(s);
+    let weather = || weather_call(s);
     // conformant requests: the success carriers of every method
     add(rules::EP_POST, c(1, "tools/list", json!({})));
     add(rules::EP_POST, c(2, "resources/list", json!({})));

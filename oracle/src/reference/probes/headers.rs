@@ -1,7 +1,8 @@
 //! The probes on the standard mirrored headers and the `Mcp-Param` headers: each departs from
 //! a conformant call in one header (a mismatch, a missing or padded value, forbidden bytes, a
 //! name in another case, a Base64 sentinel).
-use super::{call, weather, with, Probe};
+
+use super::{call, weather_call, with, Probe};
 use crate::case::Case;
 use crate::fixture::{HEADER_TOOL, SENTINEL_TOOL};
 use crate::rules::{self, RuleId};
@@ -14,7 +15,7 @@ pub(super) fn headers(s: &Surface) -> Vec<Probe> {
     let mut out = Vec::new();
     let mut add = |rule: RuleId, case: Case| out.push(Probe { rule, case });
     let c = |id: i64, method: &str, params: Value| call(s, id, method, params);
-    let weather = || weather(s);
+    let weather = || weather_call(s);
     let sql = |args: Value| {
         c(
             1,

@@ -75,7 +75,7 @@ fn with(mut case: Case, name: &str, value: Option<&[u8]>) -> Case {
 }
 
 /// The conformant `get_weather` call the header probes depart from.
-fn weather(s: &Surface) -> Case {
+fn weather_call(s: &Surface) -> Case {
     call(
         s,
         1,

@@ -1,6 +1,7 @@
 //! The probes the reference refuses outside the header rules: transport-level refusals
 //! (Origin, notifications, GET/DELETE, a parse error), the protocol version and `_meta`, and
 //! unknown methods, tools, resources and prompts.
+
 use super::{call, with, with_meta, without_meta, Probe};
 use crate::case::{Case, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use crate::rules::{self, RuleId};
