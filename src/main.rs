@@ -34,7 +34,7 @@ enum Command {
     /// Fuzz endpoints against the oracle and each other (no URL: the in-process reference
     /// server, four mutants and every bundled SDK server and client target; --no-bundled:
     /// no SDK targets; --clients: client SDKs against the recording server).
-    Run(cmd::run::Args),
+    Run(cmd::run_args::RunArgs),
     /// Print the rule table the oracle encodes (id, level, spec section, sentence).
     Rules(cmd::rules::Args),
     /// Serve the reference server, one of its mutants, or the null server on loopback.

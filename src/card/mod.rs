@@ -24,7 +24,7 @@ pub mod verdict;
 pub use report::{CardReport, CARD_PATHS};
 pub use scan::{scan, ScanError, ScanOptions};
 pub use validate::{check_card, CardCheck};
-pub use verdict::Verdict;
+pub use verdict::CardStatus;
 
 use mcpdiff_oracle::case::MODERN_VERSION;
 use serde_json::{json, Value};

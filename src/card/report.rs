@@ -5,7 +5,7 @@ use super::catalog::CatalogReport;
 use super::truth::TruthReport;
 use super::url::Origin;
 use super::validate::{name_problem, CardCheck};
-use super::verdict::{RemoteReport, Verdict};
+use super::verdict::{RemoteReport, CardStatus};
 use serde::Serialize;
 
 /// The card locations, in the order the scanner tries them.
@@ -59,7 +59,7 @@ impl CardSummary {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CardReport {
     pub origin: String,
-    pub verdict: Verdict,
+    pub verdict: CardStatus,
     /// One line: what was found, or what is wrong.
     pub detail: String,
     /// One line: what to ship instead (`null` on pass).
@@ -80,7 +80,7 @@ pub struct CardReport {
 /// The verdict with its two lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decision {
-    pub verdict: Verdict,
+    pub verdict: CardStatus,
     pub detail: String,
     pub fix: Option<String>,
 }
@@ -156,12 +156,12 @@ pub fn decide(
     rows: &[RemoteReport],
 ) -> Decision {
     let fail = |detail: String, fix: String| Decision {
-        verdict: Verdict::Fail,
+        verdict: CardStatus::Fail,
         detail,
         fix: Some(fix),
     };
     let partial = |detail: String, fix: String| Decision {
-        verdict: Verdict::Partial,
+        verdict: CardStatus::Partial,
         detail,
         fix: Some(fix),
     };
@@ -226,7 +226,7 @@ pub fn decide(
     }
     if let Some(hit) = rows.iter().find(|r| r.counted) {
         return Decision {
-            verdict: Verdict::Pass,
+            verdict: CardStatus::Pass,
             detail: format!("{} {}", hit.url, hit.note),
             fix: None,
         };

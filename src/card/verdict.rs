@@ -8,21 +8,21 @@ use super::url::Origin;
 use super::validate::{CardCheck, RemoteEntry, TransportKind};
 use serde::Serialize;
 
-/// The scanner's verdict.
+/// The scanner's verdict on a card (`pass`, `partial`, `fail` in `--json`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Verdict {
+pub enum CardStatus {
     Pass,
     Partial,
     Fail,
 }
 
-impl Verdict {
+impl CardStatus {
     pub fn as_str(self) -> &'static str {
         match self {
-            Verdict::Pass => "pass",
-            Verdict::Partial => "partial",
-            Verdict::Fail => "fail",
+            CardStatus::Pass => "pass",
+            CardStatus::Partial => "partial",
+            CardStatus::Fail => "fail",
         }
     }
 }

@@ -4,7 +4,7 @@
 //! Human output leads with two lines: the verdict with what is wrong, and what to ship
 //! instead; the details follow. `--json` prints the report object instead.
 
-use mcpdiff::card::{scan, CardReport, ScanOptions, Verdict};
+use mcpdiff::card::{scan, CardReport, ScanOptions, CardStatus};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -101,8 +101,8 @@ pub fn run(args: Args) -> ExitCode {
         print!("{}", mcpdiff::secrets::redact(&render(&report)));
     }
     match report.verdict {
-        Verdict::Pass => ExitCode::SUCCESS,
-        Verdict::Partial | Verdict::Fail => ExitCode::from(1),
+        CardStatus::Pass => ExitCode::SUCCESS,
+        CardStatus::Partial | CardStatus::Fail => ExitCode::from(1),
     }
 }
 

@@ -83,7 +83,7 @@ pub fn write_outputs(rep: &RunReport, out: &OutputArgs) -> Result<(), String> {
 /// also a SHOULD finding outside it.
 pub fn fails(rep: &RunReport, strict: bool) -> bool {
     let clients = rep.clients.iter().any(|c| {
-        c.verdict == mcpdiff::clients::Verdict::Fail || (strict && !c.findings.is_empty())
+        c.verdict == mcpdiff::clients::ClientStatus::Fail || (strict && !c.findings.is_empty())
     });
     clients
         || rep.targets.iter().any(|t| {
