@@ -2,7 +2,7 @@
 //! and tiny scripted HTTP/1.1 servers, one per rule of the scanner (issue 8), each with a
 //! case that passes and one that does not; plus the CLI's exit codes.
 
-use mcpdiff::card::{scan, CardReport, ScanOptions, CardStatus};
+use mcpdiff::card::{scan, CardReport, CardStatus, ScanOptions};
 use mcpdiff::serve::{spawn, Variant};
 use serde_json::{json, Value};
 use server::{get, scripted, Route, Scripted};

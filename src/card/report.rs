@@ -5,7 +5,7 @@ use super::catalog::CatalogReport;
 use super::truth::TruthReport;
 use super::url::Origin;
 use super::validate::{name_problem, CardCheck};
-use super::verdict::{RemoteReport, CardStatus};
+use super::verdict::{CardStatus, RemoteReport};
 use serde::Serialize;
 
 /// The card locations, in the order the scanner tries them.

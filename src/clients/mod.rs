@@ -22,7 +22,7 @@ use mcpdiff_oracle::client_judge::{
 };
 use mcpdiff_oracle::toolset::ToolSet;
 use recorder::Recorder;
-pub use report::{ClientTargetReport, ClientStatus};
+pub use report::{ClientStatus, ClientTargetReport};
 use std::time::{Duration, Instant};
 
 /// How long one driver run may take: `per_run` (`--client-timeout`), never past `until`

@@ -2,6 +2,7 @@
 //! `[[known]]` entry of the baseline format `src/baseline.rs` reads, so a team can adopt
 //! mcpdiff on an imperfect server and fail only on new findings.
 
+use super::exit::fail;
 use mcpdiff::baseline::{Baseline, KnownFinding};
 use mcpdiff::report::RunReport;
 use std::path::PathBuf;
@@ -43,10 +44,7 @@ pub fn baseline_of(rep: &RunReport) -> Baseline {
 pub fn run(args: Args) -> ExitCode {
     let rep = match super::report::load(&args.file) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("mcpdiff: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(&e),
     };
     let b = baseline_of(&rep);
     match toml::to_string(&b) {
@@ -59,9 +57,6 @@ pub fn run(args: Args) -> ExitCode {
             print!("{text}");
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("mcpdiff: cannot write the baseline as TOML: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => fail(&format!("cannot write the baseline as TOML: {e}")),
     }
 }

@@ -2,6 +2,7 @@
 //! of the oracle's probe set (what CI replays); `import` turns inputs libFuzzer saved into
 //! entries. The format lives in `mcpdiff::corpus`; this file only parses arguments.
 
+use super::exit::{self, fail};
 use mcpdiff::corpus::{build, import_files};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -53,10 +54,7 @@ pub fn run(args: Args) -> ExitCode {
                 );
                 ExitCode::SUCCESS
             }
-            Err(e) => {
-                eprintln!("mcpdiff: {e}");
-                ExitCode::from(2)
-            }
+            Err(e) => fail(&e),
         },
         Sub::Import { files, dir, rule } => {
             let mut failed = false;
@@ -65,12 +63,12 @@ pub fn run(args: Args) -> ExitCode {
                     Ok(l) => println!("{l}"),
                     Err(e) => {
                         failed = true;
-                        eprintln!("mcpdiff: {e}");
+                        exit::say(&e);
                     }
                 }
             }
             if failed {
-                ExitCode::from(2)
+                ExitCode::from(exit::COULD_NOT_RUN)
             } else {
                 ExitCode::SUCCESS
             }

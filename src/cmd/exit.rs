@@ -1,7 +1,7 @@
 //! How every command ends and what it runs on: [`fail`] / [`fail_in`] turn an error into the
-//! one line on standard error (secrets redacted) and exit status 2; [`findings`] maps "a
-//! blocking finding" to status 1 or 0; [`runtime`] builds the tokio runtime every async
-//! command runs on.
+//! one line on standard error (secrets redacted) and exit status 2 ([`fail_with`]: another
+//! status); [`findings`] maps "something fails the command" to status 1 or 0; [`runtime`]
+//! builds the tokio runtime every async command runs on.
 
 use std::process::ExitCode;
 
@@ -17,13 +17,28 @@ pub fn fail(msg: &str) -> ExitCode {
 
 /// Print `mcpdiff COMMAND: MSG` (redacted; no command: `mcpdiff: MSG`) and return status 2.
 pub fn fail_in(command: &str, msg: &str) -> ExitCode {
+    fail_with(command, COULD_NOT_RUN, msg)
+}
+
+/// Print `mcpdiff COMMAND: MSG` (redacted) and return `status` (for a failure that keeps
+/// a documented status other than 2).
+pub fn fail_with(command: &str, status: u8, msg: &str) -> ExitCode {
+    say_in(command, msg);
+    ExitCode::from(status)
+}
+
+/// Print `mcpdiff: MSG` (redacted): an error that does not end the command yet.
+pub fn say(msg: &str) {
+    say_in("", msg);
+}
+
+fn say_in(command: &str, msg: &str) {
     let who = if command.is_empty() {
         "mcpdiff".to_string()
     } else {
         format!("mcpdiff {command}")
     };
     eprintln!("{who}: {}", mcpdiff::secrets::redact(msg));
-    ExitCode::from(COULD_NOT_RUN)
 }
 
 /// Status 1 when something fails the command, else 0.

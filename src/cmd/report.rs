@@ -3,6 +3,7 @@
 //! writes the requested files. Also owns `OutputArgs`/`write_outputs`, which `mcpdiff run`
 //! flattens into its own flags so a live run writes the same files.
 
+use super::exit::{self, fail};
 use mcpdiff::report::{html, json::SCHEMA, junit, markdown, RunReport};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -98,19 +99,11 @@ pub fn fails(rep: &RunReport, strict: bool) -> bool {
 pub fn run(args: Args) -> ExitCode {
     let rep = match load(&args.file) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("mcpdiff: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(&e),
     };
     print!("{}", markdown::render(&rep));
     if let Err(e) = write_outputs(&rep, &args.out) {
-        eprintln!("mcpdiff: {e}");
-        return ExitCode::from(2);
+        return fail(&e);
     }
-    if fails(&rep, args.out.strict) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    exit::findings(fails(&rep, args.out.strict))
 }

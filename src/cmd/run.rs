@@ -179,7 +179,8 @@ async fn run_async(args: RunArgs) -> ExitCode {
     };
     let bar = Bar(indicatif::ProgressBar::new(args.cases));
     if args.quiet {
-        bar.0.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+        bar.0
+            .set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
     bar.0.set_style(
         indicatif::ProgressStyle::with_template(
@@ -209,8 +210,7 @@ async fn run_async(args: RunArgs) -> ExitCode {
     print!("{}", mcpdiff::secrets::redact(&summary));
     if let Some((chosen, set)) = &inp.clients {
         let shrink_runs = args.client_shrink_runs;
-        rep.clients =
-            run_clients::run(chosen, set, client_timeout, matrix.end, shrink_runs).await;
+        rep.clients = run_clients::run(chosen, set, client_timeout, matrix.end, shrink_runs).await;
     }
     if let Some(dir) = &args.save_corpus {
         match mcpdiff::corpus::save_run(dir, &matrix.result, inp.seed) {
@@ -224,7 +224,10 @@ async fn run_async(args: RunArgs) -> ExitCode {
         }
     }
     for k in &rep.baseline_stale {
-        println!("stale baseline entry: {} {} (no longer reproduces)", k.target, k.rule);
+        println!(
+            "stale baseline entry: {} {} (no longer reproduces)",
+            k.target, k.rule
+        );
     }
     if let Err(e) = run_clients::write_reports(&rep, &args) {
         return fail(&e);

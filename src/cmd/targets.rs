@@ -1,5 +1,6 @@
 //! `mcpdiff targets list|install`: the bundled real-SDK targets under `targets/`.
 
+use super::exit::{self, fail};
 use mcpdiff::targets::{launch, manifest};
 use std::process::ExitCode;
 
@@ -15,11 +16,6 @@ pub enum Sub {
     List,
     /// Install the named bundled targets (all when none is named); installed ones are skipped.
     Install { names: Vec<String> },
-}
-
-fn fail(msg: &str) -> ExitCode {
-    eprintln!("mcpdiff: {msg}");
-    ExitCode::from(2)
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -90,13 +86,13 @@ pub fn run(args: Args) -> ExitCode {
                         m.name, m.sdk.package, m.sdk.version
                     ),
                     Err(e) => {
-                        eprintln!("mcpdiff: {e}");
+                        exit::say(&e);
                         failed = true;
                     }
                 }
             }
             if failed {
-                ExitCode::from(2)
+                ExitCode::from(exit::COULD_NOT_RUN)
             } else {
                 ExitCode::SUCCESS
             }

@@ -2,6 +2,7 @@
 //! definitions with annotated `inputSchema`s and the arguments to call them with), or check
 //! one and print each tool's label.
 
+use super::exit::fail;
 use mcpdiff::serve::tools;
 use mcpdiff_oracle::toolset::ToolSet;
 use mcpdiff_oracle::{fixture, Surface};
@@ -37,11 +38,6 @@ enum Command {
         /// The tool set file.
         file: PathBuf,
     },
-}
-
-fn fail(msg: &str) -> ExitCode {
-    eprintln!("mcpdiff: {msg}");
-    ExitCode::from(2)
 }
 
 pub fn run(args: Args) -> ExitCode {
