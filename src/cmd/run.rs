@@ -6,14 +6,10 @@
 use super::exit::{self, fail};
 use super::run_args::RunArgs;
 use super::run_clients;
-use mcpdiff::baseline::Baseline;
 use mcpdiff::pipeline::{self, clients as pipeline_clients, Settings, StartOptions, TargetSpec};
 use mcpdiff::report::terminal;
 use mcpdiff::runner::Progress;
-use mcpdiff::targets::Manifest;
-use mcpdiff::transport::{Client, Credentials, Endpoint, Limits, Tls};
-use mcpdiff_oracle::toolset::ToolSet;
-use mcpdiff_oracle::Surface;
+use mcpdiff::transport::Client;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -45,98 +41,8 @@ pub fn run(args: RunArgs) -> ExitCode {
     }
 }
 
-/// What the flags decide before anything is started.
-struct Inputs {
-    creds: Credentials,
-    baseline: Baseline,
-    tls: Tls,
-    toolset: Option<ToolSet>,
-    served_surface: Surface,
-    target_env: Vec<(String, String)>,
-    seed: u64,
-    plan: pipeline::RunPlan,
-    clients: Option<(Vec<Manifest>, ToolSet)>,
-}
-
-/// Check the flags and read the files they name. The error is one line.
-fn inputs(args: &RunArgs) -> Result<Inputs, String> {
-    let creds = args.creds.load()?;
-    let baseline = match &args.baseline {
-        Some(p) => Baseline::load(p)?,
-        None => Baseline::default(),
-    };
-    if args.cases == 0 {
-        return Err("--cases must be at least 1".into());
-    }
-    let tls = args.tls.build()?;
-    if let Some(w) = super::tls::warning(&tls) {
-        eprintln!("mcpdiff: {w}");
-    }
-    // find out now, not after a long run, that a result could not be written
-    if let Some(path) = &args.json {
-        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-        if dir.is_some_and(|d| !d.is_dir()) {
-            return Err(format!(
-                "cannot write {}: its folder does not exist; create it or pick another --json path",
-                path.display()
-            ));
-        }
-    }
-    // a URL that cannot be parsed is a usage error, not an unreachable target
-    for u in &args.urls {
-        Endpoint::parse(u).map_err(|e| format!("bad target URL '{u}': {e}"))?;
-    }
-    let (toolset, served_surface, target_env) = super::toolset::for_run(args.tools.as_deref())?;
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_secs())
-    });
-    let plan = pipeline::plan(
-        &args.urls,
-        args.bundled.as_deref(),
-        args.no_bundled,
-        args.mutants.as_deref(),
-        args.clients.as_deref(),
-    );
-    let clients = match &plan.clients {
-        None => None,
-        Some(names) => Some((
-            pipeline_clients::select(names)?,
-            pipeline_clients::toolset_for_clients(toolset.as_ref(), seed),
-        )),
-    };
-    Ok(Inputs {
-        creds,
-        baseline,
-        tls,
-        toolset,
-        served_surface,
-        target_env,
-        seed,
-        plan,
-        clients,
-    })
-}
-
-/// The per-case limits of `--timeout-ms`.
-fn limits(args: &RunArgs) -> Limits {
-    let total = Duration::from_millis(args.timeout_ms.unwrap_or(5000).max(100));
-    let defaults = Limits::default();
-    Limits {
-        total,
-        // an SSE stream gets the whole --timeout-ms when it is given, else the default cap
-        sse_max_time: if args.timeout_ms.is_some() {
-            total
-        } else {
-            defaults.sse_max_time.min(total)
-        },
-        ..defaults
-    }
-}
-
 async fn run_async(args: RunArgs) -> ExitCode {
-    let inp = match inputs(&args) {
+    let inp = match args.check() {
         Ok(i) => i,
         Err(e) => return fail(&e),
     };
@@ -165,7 +71,7 @@ async fn run_async(args: RunArgs) -> ExitCode {
     }
     // --max-time starts here: set-up (installing and starting bundled targets) is done
     let settings = Settings {
-        client: Client::configured(limits(&args), inp.creds, inp.tls),
+        client: Client::configured(args.limits(), inp.creds, inp.tls),
         allow_tools: args.allow_tools.clone(),
         toolset: inp.toolset,
         cases: args.cases,

@@ -1,6 +1,14 @@
-//! The flags of `mcpdiff run` (`RunArgs`), with the help text's examples and exit statuses.
+//! The flags of `mcpdiff run` (`RunArgs`, with the help text's examples and exit statuses)
+//! and their check: the files they name read, the plan made (`Inputs`), the per-case limits.
 
+use mcpdiff::baseline::Baseline;
+use mcpdiff::pipeline::{self, clients as pipeline_clients};
+use mcpdiff::targets::Manifest;
+use mcpdiff::transport::{Credentials, Endpoint, Limits, Tls};
+use mcpdiff_oracle::toolset::ToolSet;
+use mcpdiff_oracle::Surface;
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(clap::Args)]
 #[command(after_help = "EXAMPLES:
@@ -121,4 +129,97 @@ pub struct RunArgs {
     /// --cacert FILE / --insecure for https:// targets.
     #[command(flatten)]
     pub tls: super::tls::TlsArgs,
+}
+
+/// What the flags decide before anything is started.
+pub struct Inputs {
+    pub creds: Credentials,
+    pub baseline: Baseline,
+    pub tls: Tls,
+    pub toolset: Option<ToolSet>,
+    pub served_surface: Surface,
+    pub target_env: Vec<(String, String)>,
+    pub seed: u64,
+    pub plan: pipeline::RunPlan,
+    pub clients: Option<(Vec<Manifest>, ToolSet)>,
+}
+
+impl RunArgs {
+    /// Check the flags and read the files they name. The error is one line.
+    pub fn check(&self) -> Result<Inputs, String> {
+        let creds = self.creds.load()?;
+        let baseline = match &self.baseline {
+            Some(p) => Baseline::load(p)?,
+            None => Baseline::default(),
+        };
+        if self.cases == 0 {
+            return Err("--cases must be at least 1".into());
+        }
+        let tls = self.tls.build()?;
+        if let Some(w) = super::tls::warning(&tls) {
+            eprintln!("mcpdiff: {w}");
+        }
+        // find out now, not after a long run, that a result could not be written
+        if let Some(path) = &self.json {
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+            if dir.is_some_and(|d| !d.is_dir()) {
+                return Err(format!(
+                    "cannot write {}: its folder does not exist; create it or pick another \
+                     --json path",
+                    path.display()
+                ));
+            }
+        }
+        // a URL that cannot be parsed is a usage error, not an unreachable target
+        for u in &self.urls {
+            Endpoint::parse(u).map_err(|e| format!("bad target URL '{u}': {e}"))?;
+        }
+        let (toolset, served_surface, target_env) = super::toolset::for_run(self.tools.as_deref())?;
+        let seed = self.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_secs())
+        });
+        let plan = pipeline::plan(
+            &self.urls,
+            self.bundled.as_deref(),
+            self.no_bundled,
+            self.mutants.as_deref(),
+            self.clients.as_deref(),
+        );
+        let clients = match &plan.clients {
+            None => None,
+            Some(names) => Some((
+                pipeline_clients::select(names)?,
+                pipeline_clients::toolset_for_clients(toolset.as_ref(), seed),
+            )),
+        };
+        Ok(Inputs {
+            creds,
+            baseline,
+            tls,
+            toolset,
+            served_surface,
+            target_env,
+            seed,
+            plan,
+            clients,
+        })
+    }
+
+    /// The per-case limits of `--timeout-ms`.
+    pub fn limits(&self) -> Limits {
+        let total = Duration::from_millis(self.timeout_ms.unwrap_or(5000).max(100));
+        let defaults = Limits::default();
+        Limits {
+            total,
+            // an SSE stream gets the whole --timeout-ms when it is given, else the default cap
+            sse_max_time: if self.timeout_ms.is_some() {
+                total
+            } else {
+                defaults.sse_max_time.min(total)
+            },
+            ..defaults
+        }
+    }
 }

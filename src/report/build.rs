@@ -5,8 +5,8 @@
 //! by `pipeline::Matrix::report`.
 
 use super::json::{
-    DisagreementReport, FindingReport, NotObserved, RunReport, Stats, SurfaceSummary,
-    TargetReport, SCHEMA,
+    DisagreementReport, FindingReport, NotObserved, RunReport, Stats, SurfaceSummary, TargetReport,
+    SCHEMA,
 };
 use crate::runner::{RunConfig, RunResult};
 use mcpdiff_oracle::rules::{self, level_of, RuleId, JUDGED_IDS};
