@@ -57,7 +57,7 @@ fn shrink_against(
 }
 
 /// The oracle's own reading of "the same failure": what the test demands, written without
-/// the shrinker's `Keep`.
+/// the shrinker's `CaseKeep`.
 fn assert_same_failure(
     what: &str,
     rule: RuleId,

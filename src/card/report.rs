@@ -79,7 +79,7 @@ pub struct CardReport {
 
 /// The verdict with its two lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Decision {
+pub struct CardDecision {
     pub verdict: CardStatus,
     pub detail: String,
     pub fix: Option<String>,
@@ -154,13 +154,13 @@ pub fn decide(
     tried: &[Fetch],
     found: Found<'_>,
     rows: &[RemoteReport],
-) -> Decision {
-    let fail = |detail: String, fix: String| Decision {
+) -> CardDecision {
+    let fail = |detail: String, fix: String| CardDecision {
         verdict: CardStatus::Fail,
         detail,
         fix: Some(fix),
     };
-    let partial = |detail: String, fix: String| Decision {
+    let partial = |detail: String, fix: String| CardDecision {
         verdict: CardStatus::Partial,
         detail,
         fix: Some(fix),
@@ -225,7 +225,7 @@ pub fn decide(
         return partial(format!("the card offers no usable remote: {why}"), fix);
     }
     if let Some(hit) = rows.iter().find(|r| r.counted) {
-        return Decision {
+        return CardDecision {
             verdict: CardStatus::Pass,
             detail: format!("{} {}", hit.url, hit.note),
             fix: None,

@@ -3,7 +3,7 @@
 use super::*;
 use crate::card::url::parse_url;
 use crate::card::validate::check_card;
-use crate::card::verdict::{plan, remote_row, Probe};
+use crate::card::verdict::{plan, remote_row, GetProbe};
 use serde_json::{json, Value};
 
 fn origin() -> Origin {
@@ -29,7 +29,7 @@ fn doc(remote_url: &str) -> Value {
 }
 
 /// Decide with every on-origin remote answering `status`.
-fn decide_with(doc: &Value, status: u16) -> Decision {
+fn decide_with(doc: &Value, status: u16) -> CardDecision {
     let check = check_card(doc);
     let plans = plan(&check, &origin(), 5);
     let rows: Vec<RemoteReport> = check
@@ -37,12 +37,12 @@ fn decide_with(doc: &Value, status: u16) -> Decision {
         .iter()
         .zip(&plans)
         .map(|(e, p)| {
-            let probe = Probe {
+            let probe = GetProbe {
                 status: Some(status),
                 www_authenticate: None,
                 summary: format!("{status}"),
             };
-            let requested = matches!(p, crate::card::verdict::Plan::Request(_));
+            let requested = matches!(p, crate::card::verdict::RemotePlan::Request(_));
             remote_row(e, p, requested.then_some(&probe), &origin())
         })
         .collect();

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 EXIT STATUS:
   0  the baseline was printed
   2  the file could not be read or is not an mcpdiff-run/1 report")]
-pub struct Args {
+pub struct BaselineArgs {
     /// A result written by `mcpdiff run --json`.
     pub file: PathBuf,
 }
@@ -41,7 +41,7 @@ pub fn baseline_of(rep: &RunReport) -> Baseline {
     Baseline { known }
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: BaselineArgs) -> ExitCode {
     let rep = match super::report::load(&args.file) {
         Ok(r) => r,
         Err(e) => return fail(&e),

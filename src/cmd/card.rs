@@ -24,7 +24,7 @@ EXIT STATUS:
   0  pass: a usable card and at least one remote on the scanned origin answered
   1  partial or fail
   2  the scan could not run (bad origin, nothing answering)")]
-pub struct Args {
+pub struct CardArgs {
     /// The origin to scan, `http(s)://host[:port]` (a path is ignored: cards live per origin).
     pub origin: String,
     /// Print the report as one JSON object (verdict, card_url, remotes[], ...).
@@ -44,7 +44,7 @@ pub struct Args {
     pub creds: super::credentials::CredentialArgs,
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: CardArgs) -> ExitCode {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 600.0) {
         return fail_in("card", "--timeout must be between 0 and 600 seconds");
     }

@@ -16,13 +16,13 @@ use std::process::ExitCode;
 EXIT STATUS:
   0  every entry written
   2  a file could not be read, judged or written")]
-pub struct Args {
+pub struct CorpusArgs {
     #[command(subcommand)]
-    pub command: Sub,
+    pub command: CorpusCommand,
 }
 
 #[derive(clap::Subcommand)]
-pub enum Sub {
+pub enum CorpusCommand {
     /// Write the seed corpus: the first probe of each rule, with the reference's answer.
     Seed {
         /// Corpus folder.
@@ -44,9 +44,9 @@ pub enum Sub {
     },
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: CorpusArgs) -> ExitCode {
     match args.command {
-        Sub::Seed { dir } => match build::save_all(&dir, &build::seed_entries()) {
+        CorpusCommand::Seed { dir } => match build::save_all(&dir, &build::seed_entries()) {
             Ok((created, updated, unchanged)) => {
                 println!(
                     "corpus {}: {created} new, {updated} updated, {unchanged} already there",
@@ -56,7 +56,7 @@ pub fn run(args: Args) -> ExitCode {
             }
             Err(e) => fail(&e),
         },
-        Sub::Import { files, dir, rule } => {
+        CorpusCommand::Import { files, dir, rule } => {
             let mut failed = false;
             for line in import_files(&dir, &files, rule.as_deref()) {
                 match line {

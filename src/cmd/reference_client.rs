@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct ReferenceClientArgs {
     /// The MCP endpoint (a loopback URL, e.g. the recording server's).
     url: String,
     /// The calls file (`{"calls": [{"tool", "arguments"?}]}`).
@@ -79,7 +79,7 @@ fn result(o: &Observation) -> Option<&Value> {
     }
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: ReferenceClientArgs) -> ExitCode {
     if args.mutant.as_deref() == Some("list") {
         for (m, rule) in MUTANTS {
             println!("{:<24} breaks {rule}", m.name());

@@ -30,7 +30,7 @@ EXIT STATUS:
   0  no drift, no MUST finding on any target
   1  a stored verdict changed (drift), or a target fails a MUST rule on a stored case
   2  a corpus file is unreadable, or a target could not be reached")]
-pub struct Args {
+pub struct ReplayArgs {
     /// Corpus folders or files, and target URLs (http://...). No folder: `corpus`.
     pub inputs: Vec<String>,
     /// Also replay against the in-process reference server.
@@ -53,7 +53,7 @@ pub struct Args {
     pub creds: super::credentials::CredentialArgs,
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: ReplayArgs) -> ExitCode {
     match exit::runtime() {
         Ok(rt) => rt.block_on(run_async(args)),
         Err(e) => fail(&e),
@@ -69,7 +69,7 @@ struct ReplayTarget {
     counts: BTreeMap<Status, usize>,
 }
 
-async fn run_async(args: Args) -> ExitCode {
+async fn run_async(args: ReplayArgs) -> ExitCode {
     let (urls, mut paths): (Vec<String>, Vec<String>) = args
         .inputs
         .iter()

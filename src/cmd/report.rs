@@ -35,7 +35,7 @@ EXIT STATUS:
   0  no MUST finding outside the baseline (with --strict: no SHOULD finding either)
   1  at least one such finding
   2  the file could not be read or is not an mcpdiff-run/1 report, or an output is unwritable")]
-pub struct Args {
+pub struct ReportArgs {
     /// A result written by `mcpdiff run --json`.
     pub file: PathBuf,
     #[command(flatten)]
@@ -96,7 +96,7 @@ pub fn fails(rep: &RunReport, strict: bool) -> bool {
         })
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: ReportArgs) -> ExitCode {
     let rep = match load(&args.file) {
         Ok(r) => r,
         Err(e) => return fail(&e),

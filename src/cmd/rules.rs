@@ -13,7 +13,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct RulesArgs {
     /// Print a JSON array of objects (id, level, spec, sentence, ...) instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -54,7 +54,7 @@ impl LevelFilter {
     }
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: RulesArgs) -> ExitCode {
     if args.coverage {
         return super::rules_coverage::run(args.json);
     }

@@ -21,7 +21,7 @@ A certificate for loopback, e.g.:
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 \\
     -keyout key.pem -out cert.pem -subj /CN=localhost \\
     -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -addext basicConstraints=critical,CA:FALSE")]
-pub struct Args {
+pub struct ServeArgs {
     /// Port to listen on (0: an ephemeral port, printed at startup).
     #[arg(long, default_value_t = 8931)]
     port: u16,
@@ -74,7 +74,7 @@ pub enum Hostile {
     SseForever,
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: ServeArgs) -> ExitCode {
     if args.list_mutants {
         let all = || MUTANTS.iter().chain(AUTH_MUTANTS);
         let width = all().map(|m| m.name.len()).max().unwrap_or(0);

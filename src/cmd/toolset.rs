@@ -14,13 +14,13 @@ use std::process::ExitCode;
 const MAX_COUNT: usize = 10_000;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct ToolsetArgs {
     #[command(subcommand)]
-    command: Command,
+    command: ToolsetCommand,
 }
 
 #[derive(clap::Subcommand)]
-enum Command {
+enum ToolsetCommand {
     /// Generate a tool set (deterministic: the same seed and count give the same file).
     Generate {
         /// Generator seed.
@@ -40,9 +40,9 @@ enum Command {
     },
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: ToolsetArgs) -> ExitCode {
     match args.command {
-        Command::Generate {
+        ToolsetCommand::Generate {
             seed,
             count,
             output,
@@ -65,7 +65,7 @@ pub fn run(args: Args) -> ExitCode {
                 }
             }
         }
-        Command::Check { file } => {
+        ToolsetCommand::Check { file } => {
             let set = match tools::load(&file) {
                 Ok(s) => s,
                 Err(e) => return fail(&e),

@@ -42,7 +42,7 @@ impl Verdicts {
 /// One target's answer to a case: target index, its verdict slot, what it answered, the
 /// rules it broke (judged against its own verdict, settled), and whether the answer decided
 /// nothing (`Undetermined`) with how long it was waited for.
-pub(crate) type Answer = (
+pub(crate) type TargetAnswer = (
     usize,
     usize,
     Observation,
@@ -85,7 +85,7 @@ impl Record {
         index: u64,
         case: Case,
         verdicts: &Verdicts,
-        answers: &[Answer],
+        answers: &[TargetAnswer],
         at: Duration,
         tool: Option<&str>,
     ) {

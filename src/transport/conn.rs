@@ -27,7 +27,7 @@ pub(crate) enum ReadError {
 const READ_SIZE: usize = 16 * 1024;
 
 /// A read half with a buffer of received, not yet consumed bytes.
-pub(crate) struct Reader<R> {
+pub(crate) struct ConnReader<R> {
     inner: R,
     /// Received bytes not consumed yet.
     pub buf: Vec<u8>,
@@ -35,9 +35,9 @@ pub(crate) struct Reader<R> {
     pub received: usize,
 }
 
-impl<R: AsyncRead + Unpin> Reader<R> {
+impl<R: AsyncRead + Unpin> ConnReader<R> {
     pub fn new(inner: R) -> Self {
-        Reader {
+        ConnReader {
             inner,
             buf: Vec::new(),
             received: 0,
