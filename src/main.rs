@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 /// mimalloc instead of the system allocator: the oracle and the transport allocate many
 /// small JSON values per case, and glibc's malloc/free were ~25% of the client's
-/// instructions per case (issue 7 profile).
+/// instructions per case (callgrind profile of the runner).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

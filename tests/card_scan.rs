@@ -1,5 +1,5 @@
 //! `mcpdiff card` against in-process loopback servers: the reference server (`serve::spawn`)
-//! and tiny scripted HTTP/1.1 servers, one per rule of the scanner (issue 8), each with a
+//! and tiny scripted HTTP/1.1 servers, one per rule of the scanner, each with a
 //! case that passes and one that does not; plus the CLI's exit codes.
 
 use mcpdiff::card::{scan, CardReport, CardStatus, ScanOptions};

@@ -1,4 +1,4 @@
-//! MCP Server Card scan (`mcpdiff card`, issue 8): check an origin's card the way the public
+//! MCP Server Card scan (`mcpdiff card`): check an origin's card the way the public
 //! scanner does, then check that the card tells the truth about the endpoint it names.
 //!
 //! Files, one concept each; all but `scan` are pure (values in, values out):

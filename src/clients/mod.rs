@@ -1,4 +1,4 @@
-//! Client targets (issue #10): mcpdiff serves a tool set from a loopback recording server,
+//! Client targets: mcpdiff serves a tool set from a loopback recording server,
 //! starts one client-SDK driver against it (bundled targets of kind `client`), records
 //! which tools the client kept and every request it sent, and judges both with the oracle's
 //! client rules (`mcpdiff_oracle::client_judge`). Findings are shrunk to one tool definition

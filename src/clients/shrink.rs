@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-/// What a smaller tool set must keep of a client finding (issue 14 §2, the client side of
+/// What a smaller tool set must keep of a client finding (the client side of
 /// the server shrinker's `CaseKeep`): the rule, the tool, the header concerned, whether the
 /// client sent something there or nothing, and no rule the full run did not break on that
 /// tool's requests. Without it a shrink could slide from "header sent with a wrong value" to

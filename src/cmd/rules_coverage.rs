@@ -1,5 +1,5 @@
 //! `mcpdiff rules --coverage`: for each judged rule, how many probes and how many generated
-//! cases per 1,000 isolate it (issue 14 §1; `mcpdiff_props::coverage`). Human table, or
+//! cases per 1,000 isolate it (`mcpdiff_props::coverage`). Human table, or
 //! JSON with `--json`. Pure: computed in process, nothing is sent.
 
 use super::exit;

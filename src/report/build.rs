@@ -110,7 +110,7 @@ pub fn build(
             // the failure (e.g. a refused sentinel blamed also on header-name case)
             let explained = w.is_some_and(|w| w.finding.co_failing.iter().any(|r| isolated(r)));
             // a benign input's rule whose answer, judged on the case without benign inputs,
-            // breaks a rule isolated elsewhere: that rule explains it (issue 14 §1)
+            // breaks a rule isolated elsewhere: that rule explains it
             let benign_explained = w.is_some_and(|w| {
                 benign_explained(f.rule, &w.case, &w.observation, &t.surface, &isolated)
             });

@@ -1,6 +1,6 @@
 //! Shrinking: reduce a failing case to a smaller one that still breaks the same rule on the
 //! same target, with the same kind of answer and no defect the original did not have
-//! (`CaseKeep`, issue 14 §2). Candidate generation is pure (`candidates`); `shrink` drives it
+//! (`CaseKeep`). Candidate generation is pure (`candidates`); `shrink` drives it
 //! against the target with a bounded budget of requests and time.
 
 use mcpdiff_oracle::rules::RuleId;
@@ -179,7 +179,7 @@ impl CaseKeep {
     /// After sending: the target still fails the rule, with the same kind of answer.
     pub fn kept_by(&self, verdict: &Verdict, obs: &Observation) -> bool {
         // an answer cut by a limit (or refused by the authorization layer) reproduces
-        // nothing: only what it already decided counts (issue 15)
+        // nothing: only what it already decided counts
         let still_fails = || {
             let mut found = check(verdict, obs);
             mcpdiff_oracle::undetermined::settle(verdict, obs, &mut found);

@@ -7,7 +7,7 @@
 //! keep timing out are thinned (`slow.rs`).
 //!
 //! Why workers and not a task per case: a spawned task, a cloned group list and a cloned
-//! case per request were a measurable share of the client's CPU (issue 7 profile), and
+//! case per request were a measurable share of the client's CPU (profiled), and
 //! generation and judging on one tally loop made that loop the bottleneck. Here generation,
 //! judging and checking run on every runtime thread; memory is bounded by the window.
 

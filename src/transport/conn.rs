@@ -46,7 +46,7 @@ impl<R: AsyncRead + Unpin> ConnReader<R> {
 
     /// Read once more into `buf` (at most `READ_SIZE` bytes), waiting at most until
     /// `deadline`. The bytes land in `buf`'s spare capacity: no zeroed scratch chunk and no
-    /// copy (issue 7 profile: zeroing and copying a 16 KiB chunk per read was ~20% of the
+    /// copy (profiled: zeroing and copying a 16 KiB chunk per read was ~20% of the
     /// client's instructions per case).
     pub async fn fill(&mut self, deadline: Instant) -> Result<usize, ReadError> {
         self.buf.reserve(READ_SIZE);
