@@ -1,10 +1,9 @@
 //! The signature of a failure: which rule a target broke and what *kind* of answer broke it.
 //!
 //! A shrinker may only trade a case for a smaller one that fails the same rule with the same
-//! signature and plants no defect the original did not have (issue 14 §2): an Origin finding
-//! whose original answer was a served `200` must not become a case with a malformed body
-//! that the server refused with `400`; the maintainer reading that reproducer would close it
-//! as invalid. Pure: a Verdict and an Observation in, a value out.
+//! signature and plants no defect the original did not have: an Origin finding whose original
+//! answer was a served `200` must not become a case with a malformed body that the server
+//! refused with `400`; the maintainer reading that reproducer would close it as invalid. Pure: a Verdict and an Observation in, a value out.
 
 use crate::observation::{Body, Observation, TransportFailure};
 use crate::rules::RuleId;

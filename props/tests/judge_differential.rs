@@ -365,7 +365,7 @@ fn check_finds_as_before() {
             },
         ];
         for m in MUTANTS {
-            observations.push(to_observation(&respond_mutant(m.name, case, &surface)));
+            observations.push(to_observation(&respond_mutant(m, case, &surface)));
         }
         for obs in &observations {
             let new = check(&verdict, obs);

@@ -66,10 +66,10 @@ async fn handle(
     state: Arc<ServeState>,
     local: Option<std::net::SocketAddr>,
 ) -> Result<hyper::Response<Out>, Infallible> {
-    let mutant = state.variant.mutant_name();
+    let auth_change = state.variant.auth_change();
     if let (Some(cfg), &hyper::Method::GET) = (&state.auth, req.method()) {
         // the metadata is public: a client reads it before it has a token
-        if let Some(r) = auth::metadata(cfg, req.uri().path(), mutant) {
+        if let Some(r) = auth::metadata(cfg, req.uri().path(), auth_change) {
             return Ok(write(r));
         }
     }
@@ -119,7 +119,7 @@ async fn handle(
     if let Some(refusal) = state
         .auth
         .as_ref()
-        .and_then(|cfg| auth::guard(cfg, &case, mutant))
+        .and_then(|cfg| auth::guard(cfg, &case, auth_change))
     {
         return Ok(write(refusal));
     }
