@@ -128,12 +128,4 @@ mod tests {
         // `--clients --no-bundled`: the clients alone
         assert!(plan(&[], None, true, None, Some(&[])).clients_only(&[]));
     }
-
-    /// A misspelt default mutant would make every plain `mcpdiff run` refuse to start.
-    #[test]
-    fn the_default_mutants_are_rows_of_the_table() {
-        for name in super::super::run::DEFAULT_MUTANTS {
-            assert!(mcpdiff_oracle::reference::mutant(name).is_ok(), "{name}");
-        }
-    }
 }

@@ -170,3 +170,14 @@ async fn start_in_process(
     ));
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    /// A misspelt default mutant would make every plain `mcpdiff run` refuse to start.
+    #[test]
+    fn the_default_mutants_are_rows_of_the_table() {
+        for name in super::DEFAULT_MUTANTS {
+            assert!(mcpdiff_oracle::reference::mutant(name).is_ok(), "{name}");
+        }
+    }
+}
