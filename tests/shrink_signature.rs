@@ -1,4 +1,4 @@
-//! A shrink never changes the kind of a failure (issue 14 §2).
+//! A shrink never changes the kind of a failure.
 //!
 //! The shrinker runs against the pure mutants in process (`respond_mutant`: no sockets, so
 //! every mutant's failures on the probes and on generated cases can be shrunk in seconds), and
@@ -58,7 +58,7 @@ fn shrink_against(
 }
 
 /// The oracle's own reading of "the same failure": what the test demands, written without
-/// the shrinker's `Keep`.
+/// the shrinker's `CaseKeep`.
 fn assert_same_failure(
     what: &str,
     rule: RuleId,
@@ -131,7 +131,7 @@ fn origin_case(s: &Surface) -> Case {
     c
 }
 
-/// The shrinker before issue 14: any candidate that still fails the rule.
+/// The shrinker without the signature check: any candidate that still fails the rule.
 fn rule_only_shrink(
     mutant: &Mutant,
     case: &Case,

@@ -179,7 +179,7 @@ pub async fn spawn_full(
         origin: format!("{scheme}://{addr}"),
         endpoint: surface.endpoint.clone(),
     });
-    let state = Arc::new(http::State {
+    let state = Arc::new(http::ServeState {
         variant,
         surface,
         scheme,
