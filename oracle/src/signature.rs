@@ -32,7 +32,7 @@ pub enum StatusKind {
 
 /// The kind of one observation.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum ObservationKind {
     Http {
         /// An HTTP error status or a JSON-RPC error body (`Answer::AnyError`).
         refused: bool,
@@ -49,7 +49,7 @@ pub enum Kind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Signature {
     pub rule: RuleId,
-    pub kind: Kind,
+    pub kind: ObservationKind,
 }
 
 /// Whether `rule`'s demand in `verdict` names an exact status (403, 405, 202, `400 with
@@ -71,15 +71,17 @@ pub fn about_status(rule: RuleId, verdict: &Verdict) -> bool {
         })
 }
 
-impl Kind {
+impl ObservationKind {
     /// The kind of `obs`; `exact` keeps the exact status instead of its class.
-    pub fn of(obs: &Observation, exact: bool) -> Kind {
+    pub fn of(obs: &Observation, exact: bool) -> ObservationKind {
         let a = match obs {
-            Observation::Transport { failure } => return Kind::NoAnswer(failure.clone()),
+            Observation::Transport { failure } => {
+                return ObservationKind::NoAnswer(failure.clone())
+            }
             Observation::Http(a) => a,
         };
         let error = a.rpc_response().and_then(|r| r.get("error"));
-        Kind::Http {
+        ObservationKind::Http {
             refused: a.status >= 400 || error.is_some(),
             status: if exact {
                 StatusKind::Exact(a.status)
@@ -105,7 +107,7 @@ impl Signature {
     pub fn of(rule: RuleId, verdict: &Verdict, obs: &Observation) -> Signature {
         Signature {
             rule,
-            kind: Kind::of(obs, about_status(rule, verdict)),
+            kind: ObservationKind::of(obs, about_status(rule, verdict)),
         }
     }
 }
@@ -126,11 +128,11 @@ impl fmt::Display for StatusKind {
     }
 }
 
-impl fmt::Display for Kind {
+impl fmt::Display for ObservationKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Kind::NoAnswer(t) => write!(f, "no answer ({t})"),
-            Kind::Http {
+            ObservationKind::NoAnswer(t) => write!(f, "no answer ({t})"),
+            ObservationKind::Http {
                 refused,
                 status,
                 code,
