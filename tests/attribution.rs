@@ -1,4 +1,4 @@
-//! Attribution (issue 14 §1): in a default-style `mcpdiff run --no-bundled` (probes, then
+//! Attribution: in a default-style `mcpdiff run --no-bundled` (probes, then
 //! generated cases, every mutant beside the reference server, over loopback HTTP), every
 //! mutant is reported under ITS OWN rule, as the report shows findings after the co-failing
 //! filter, not merely with some finding.

@@ -1,4 +1,4 @@
-//! Protected targets (issue 15): `mcpdiff run` against `serve --auth` without credentials
+//! Protected targets: `mcpdiff run` against `serve --auth` without credentials
 //! stops with the authorization line and judges nothing; with them the protected reference
 //! passes everything (AUTH-* rules included); each auth mutant is caught on its own AUTH
 //! rule; and no output of a run (terminal, --json, --html, --markdown, --junit, corpus,

@@ -1,4 +1,4 @@
-//! The tool-set generator (issue #10): tool definitions whose `inputSchema`s carry
+//! The tool-set generator: tool definitions whose `inputSchema`s carry
 //! `x-mcp-header` annotations, valid and invalid, each labelled by the oracle, with the call
 //! arguments to try on them.
 //!
