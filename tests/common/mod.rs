@@ -2,6 +2,8 @@
 //! killed by its handle when dropped, and certificates generated with rcgen.
 #![allow(dead_code)] // each test binary uses its own subset
 
+pub mod protected;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

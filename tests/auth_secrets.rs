@@ -1,0 +1,256 @@
+//! Secrets of protected targets: no output of a run (terminal, --json, --html, --markdown,
+//! --junit, corpus, baseline) contains a --header value or the foreign token, `card` sends the
+//! header too, and a secret a server echoes back is redacted from every output.
+
+mod common;
+
+use common::protected::*;
+use mcpdiff::serve::Variant;
+use mcpdiff_oracle::reference::mutants;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Every file under `dir`, recursively.
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).expect("read dir").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(files(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_output_contains_a_secret() {
+    // a protected server with an ordinary defect (findings, reproducers, corpus entries) and
+    // one with an auth defect that involves the token itself (it is sent in the query)
+    let a = protected(Variant::Mutant(&mutants::ORIGIN_UNCHECKED)).await;
+    let b = protected(Variant::Mutant(&mutants::AUTH_QUERY_TOKEN)).await;
+    let dir = temp_dir("secrets");
+    let p = |f: &str| dir.join(f).to_str().expect("utf-8 path").to_string();
+    let out = mcpdiff(with_credentials(vec![
+        "run".into(),
+        a.url.clone(),
+        b.url.clone(),
+        "--cases".into(),
+        "150".into(),
+        "--seed".into(),
+        "4".into(),
+        "--verbose".into(),
+        "--json".into(),
+        p("r.json"),
+        "--html".into(),
+        p("r.html"),
+        "--markdown".into(),
+        p("r.md"),
+        "--junit".into(),
+        p("r.xml"),
+        "--save-corpus".into(),
+        p("corpus"),
+    ]))
+    .await;
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let baseline = Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
+        .args(["baseline", &p("r.json")])
+        .output()
+        .expect("mcpdiff baseline");
+    std::fs::write(dir.join("known.toml"), &baseline.stdout).expect("write baseline");
+    let replay = mcpdiff(with_credentials(vec![
+        "replay".into(),
+        p("corpus"),
+        a.url.clone(),
+    ]))
+    .await;
+    // replay sent the --header too: the protected mutant answered, it did not challenge
+    let replayed = String::from_utf8_lossy(&replay.stdout);
+    assert!(!replayed.contains("observed 401"), "{replayed}");
+    let written = files(&dir);
+    let corpus_files = written
+        .iter()
+        .filter(|f| f.starts_with(dir.join("corpus")))
+        .count();
+    assert!(
+        corpus_files > 0,
+        "the run saved no corpus entry: {written:?}"
+    );
+    let mut texts: Vec<(String, Vec<u8>)> = vec![
+        ("run stdout".into(), out.stdout.clone()),
+        ("run stderr".into(), out.stderr.clone()),
+        ("replay stdout".into(), replay.stdout.clone()),
+        ("replay stderr".into(), replay.stderr.clone()),
+    ];
+    for f in &written {
+        texts.push((
+            f.display().to_string(),
+            std::fs::read(f).expect("read output"),
+        ));
+    }
+    for (name, bytes) in &texts {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(!text.contains(TOKEN), "{name} contains the --header token");
+        assert!(!text.contains(FOREIGN), "{name} contains the foreign token");
+    }
+    // the reproducers name the variables instead, and the report says to set them
+    let r = report(&dir.join("r.json"));
+    let reproducers: Vec<&str> = r["targets"]
+        .as_array()
+        .expect("targets")
+        .iter()
+        .flat_map(|t| t["findings"].as_array().expect("findings").iter())
+        .filter_map(|f| f["reproducer"].as_str())
+        .collect();
+    assert!(
+        reproducers
+            .iter()
+            .any(|r| r.contains("${MCPDIFF_AUTHORIZATION}")),
+        "{reproducers:?}"
+    );
+    assert!(
+        reproducers
+            .iter()
+            .any(|r| r.contains("access_token='\"${MCPDIFF_AUTHORIZATION#* }\"")),
+        "{reproducers:?}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("set MCPDIFF_AUTHORIZATION="), "{stdout}");
+    a.shutdown().await;
+    b.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn card_sends_the_header_too() {
+    let s = protected(Variant::Reference).await;
+    let origin = s.url.trim_end_matches("/mcp").to_string();
+    let status = |out: &Output| -> Value {
+        let v: Value = serde_json::from_slice(&out.stdout).expect("card --json");
+        v["remotes"][0]["status"].clone()
+    };
+    let without = mcpdiff(strings(&["card", &origin, "--json"])).await;
+    let with = mcpdiff(with_credentials(strings(&["card", &origin, "--json"]))).await;
+    assert_eq!(
+        status(&without),
+        401,
+        "{}",
+        String::from_utf8_lossy(&without.stdout)
+    );
+    // authorized, the endpoint refuses the plain GET itself
+    assert_eq!(
+        status(&with),
+        405,
+        "{}",
+        String::from_utf8_lossy(&with.stdout)
+    );
+    assert!(!String::from_utf8_lossy(&with.stdout).contains(TOKEN));
+    s.shutdown().await;
+}
+
+/// A server that echoes the request's `Authorization` value in every answer body (as some
+/// error pages do): the value then sits in observations, and only the redaction pass at the
+/// writers keeps it out of the outputs.
+async fn echo_server() -> (String, tokio::task::JoinHandle<()>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}/mcp", listener.local_addr().expect("addr"));
+    let task = tokio::spawn(async move {
+        // bounded: the test's run sends a few hundred requests at most
+        for _ in 0..2000 {
+            let Ok((mut s, _)) = listener.accept().await else {
+                return;
+            };
+            tokio::spawn(async move {
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 4096];
+                while !buf.windows(4).any(|w| w == b"\r\n\r\n") && buf.len() < 65536 {
+                    match tokio::time::timeout(
+                        std::time::Duration::from_secs(2),
+                        s.read(&mut chunk),
+                    )
+                    .await
+                    {
+                        Ok(Ok(n)) if n > 0 => buf.extend_from_slice(&chunk[..n]),
+                        _ => return,
+                    }
+                }
+                let head = String::from_utf8_lossy(&buf).to_string();
+                let auth = head
+                    .lines()
+                    .find_map(|l| {
+                        l.strip_prefix("Authorization: ")
+                            .or_else(|| l.strip_prefix("authorization: "))
+                    })
+                    .unwrap_or("")
+                    .to_string();
+                let body = serde_json::json!({"jsonrpc": "2.0", "id": 1,
+                    "error": {"code": -32600, "message": format!("bad credential {auth}")}})
+                .to_string();
+                let answer = format!(
+                    "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = s.write_all(answer.as_bytes()).await;
+            });
+        }
+    });
+    (url, task)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_echoed_secret_is_redacted_from_every_output() {
+    let (url, task) = echo_server().await;
+    let dir = temp_dir("echo");
+    let p = |f: &str| dir.join(f).to_str().expect("utf-8 path").to_string();
+    let out = mcpdiff(with_credentials(vec![
+        "run".into(),
+        url,
+        "--cases".into(),
+        "40".into(),
+        "--shrink-budget".into(),
+        "5".into(),
+        "--verbose".into(),
+        "--json".into(),
+        p("r.json"),
+        "--html".into(),
+        p("r.html"),
+        "--markdown".into(),
+        p("r.md"),
+        "--junit".into(),
+        p("r.xml"),
+        "--save-corpus".into(),
+        p("corpus"),
+    ]))
+    .await;
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = std::fs::read_to_string(dir.join("r.json")).expect("json");
+    // the echo reached the report, redacted
+    assert!(
+        json.contains("bad credential $MCPDIFF_AUTHORIZATION"),
+        "no echo recorded"
+    );
+    let mut outputs = vec![out.stdout.clone(), out.stderr.clone()];
+    for f in files(&dir) {
+        outputs.push(std::fs::read(&f).expect("read"));
+    }
+    for o in &outputs {
+        assert!(!String::from_utf8_lossy(o).contains(TOKEN));
+    }
+    task.abort();
+    let _ = std::fs::remove_dir_all(dir);
+}
