@@ -16,9 +16,6 @@ pub mod encoding;
 pub mod fixture;
 pub mod isolation;
 pub mod judge;
-#[cfg(any(test, feature = "judge-reference"))]
-#[doc(hidden)]
-pub mod judge_reference;
 pub mod observation;
 pub mod reference;
 pub mod rules;

@@ -3,7 +3,7 @@
 //! (P-MUST-SHOULD), the success set filed under benign inputs (P-BENIGN), and the legacy
 //! path of dual-era targets.
 
-use super::{is_blocking, Answers, Defect, Findings};
+use super::findings::{is_blocking, Answers, Defect, Findings};
 use crate::rules::{self, RuleId};
 use crate::verdict::{Answer, Canonical, Demand, Expectation, Verdict};
 

@@ -2,15 +2,14 @@
 //! version in `_meta`, the other required `_meta` fields, and the benign inputs that must
 //! not change anything (session ids, `Last-Event-ID`, header-name case, padding).
 
-use super::envelope::Request;
-use super::header_index::HeaderIndex;
-use super::{header_mismatch, Findings};
-use crate::case::HeaderField;
-use crate::encoding::{
-    decode_header_value, field_value_class, sentinel::looks_like_sentinel, DecodedValue,
-    FieldValueClass,
+use super::findings::{header_mismatch, Defect, Findings};
+use super::header_values::{
+    invalid_chars, mismatch_answer, overlap, read_header_value, HeaderValue,
 };
-use crate::rules::{self, RuleId};
+use super::view::{HeaderQuirk, HeaderView, RequestBody};
+use crate::case::HeaderField;
+use crate::encoding::{decode_header_value, DecodedValue};
+use crate::rules;
 use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
 use serde_json::Value;
@@ -18,84 +17,20 @@ use serde_json::Value;
 /// Published revisions before 2026-07-28 (the initialize-handshake era).
 pub const LEGACY_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 
-/// A header value as the server must read it (`DecodedValue`), borrowing a plain value
-/// instead of copying it: most values are plain, and the judge reads several per case.
-pub(crate) enum HeaderValue<'r> {
-    Plain(&'r [u8]),
-    Decoded(String),
-    Lenient(String),
-    Malformed,
-}
-
-pub(crate) fn read_header_value(raw: &[u8]) -> HeaderValue<'_> {
-    if !looks_like_sentinel(raw) {
-        return HeaderValue::Plain(raw);
-    }
-    match crate::encoding::sentinel::server_decode(raw) {
-        DecodedValue::Plain(_) => HeaderValue::Plain(raw),
-        DecodedValue::Decoded(s) => HeaderValue::Decoded(s),
-        DecodedValue::Lenient(s) => HeaderValue::Lenient(s),
-        DecodedValue::Malformed => HeaderValue::Malformed,
-    }
-}
-
-pub(crate) fn mismatch_answer() -> Answer {
-    Answer::RpcError {
-        status: StatusSet::Exact(400),
-        code: -32020,
-        data: DataRule::None,
-    }
-}
-
-/// A refusal an HTTP parser makes before MCP code runs (control bytes in a field value):
-/// accepted in place of 400/-32020 (DEVIATIONS.md D-05).
-pub(crate) fn parser_refusal() -> Answer {
-    // RFC 9110 §5.5 ("a recipient of CR, LF, or NUL within a field value MUST either reject
-    // the message or replace each of those characters with SP"; other CTLs "are also
-    // invalid") and §15.5.1 (400: "malformed request syntax"): 400, any body (D-05)
-    Answer::HttpStatus {
-        status: StatusSet::Exact(400),
-    }
-}
-
-/// Header value classes that make a field invalid; records the defect and returns true.
-pub(crate) fn invalid_chars(
-    raw: &[u8],
-    rule: RuleId,
-    shape: RuleId,
-    what: &dyn std::fmt::Display,
-    id: &Value,
+pub(crate) fn check(
+    h: &HeaderView<'_>,
+    surface: &Surface,
+    req: &RequestBody<'_>,
     f: &mut Findings,
-) -> bool {
-    match field_value_class(raw) {
-        FieldValueClass::Valid => false,
-        FieldValueClass::InternalTab => {
-            // AMB-03: a valid field character that clients must nevertheless encode
-            f.tolerate(mismatch_answer());
-            false
-        }
-        class => {
-            f.mismatch(rule, shape, 4, id, || {
-                format!("{what} contains invalid characters")
-            });
-            if class == FieldValueClass::Control {
-                if let Some(d) = f.defects.last_mut() {
-                    d.answers.push(parser_refusal());
-                }
-            }
-            true
-        }
-    }
-}
-
-pub(crate) fn check(h: &HeaderIndex<'_>, surface: &Surface, req: &Request<'_>, f: &mut Findings) {
+) {
     benign_inputs(h, f);
     let id = &req.id;
-    let (body_version, caps_ok) = req.params.map_or((None, false), |p| p.meta());
-    let body_version = body_version.as_deref();
+    let params = req.params.as_ref();
+    let body_version = params.and_then(|p| p.version.as_deref());
+    let caps_ok = params.is_some_and(|p| p.capabilities);
 
     protocol_version(h, surface, id, body_version, f);
-    if req.params.is_some_and(|p| p.client_info_malformed()) {
+    if params.is_some_and(|p| p.client_info_malformed) {
         // optional, but an `Implementation` requires `name` and `version`: refusing a
         // malformed one as invalid params is as right as ignoring it (DEVIATIONS.md D-47)
         f.tolerate(Answer::RpcError {
@@ -130,7 +65,7 @@ pub(crate) fn check(h: &HeaderIndex<'_>, surface: &Surface, req: &Request<'_>, f
 }
 
 fn protocol_version(
-    h: &HeaderIndex<'_>,
+    h: &HeaderView<'_>,
     surface: &Surface,
     id: &Value,
     body: Option<&str>,
@@ -253,7 +188,7 @@ fn protocol_version(
                 let msg = format!("MCP-Protocol-Version header '{h}' does not match _meta '{b}'");
                 header_mismatch(id, &msg)
             };
-            let mut d = super::Defect {
+            let mut d = Defect {
                 reject: rules::PV_MISMATCH,
                 shape: rules::HDR_ERR,
                 answers: smallvec::smallvec![mismatch_answer()],
@@ -296,7 +231,7 @@ fn required_field<'c>(
     (!invalid).then_some(raw)
 }
 
-fn mcp_method(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
+fn mcp_method(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
     let id = &req.id;
     let Some(raw) = required_field(h.method, "Mcp-Method", id, f) else {
         return;
@@ -331,7 +266,7 @@ pub fn name_source(method: &str) -> Option<&'static str> {
     }
 }
 
-fn mcp_name(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
+fn mcp_name(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
     let id = &req.id;
     let header = h.name;
     let Some(field) = name_source(&req.method) else {
@@ -341,8 +276,7 @@ fn mcp_name(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
         }
         return;
     };
-    let body = req.params.and_then(|p| p.get_str(field));
-    let body = body.as_deref();
+    let body = req.params.as_ref().and_then(|p| p.get_str(field));
     let Some(raw) = required_field(h.name, "Mcp-Name", id, f) else {
         return;
     };
@@ -379,24 +313,18 @@ fn mcp_name(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
     }
 }
 
-/// The overlap `=?base64?=` sent plain and equal to the body: it matches "the sentinel
-/// pattern (i.e., starts with `=?base64?` and ends with `?=`)", so a server may refuse it as
-/// a sentinel with no payload ("missing/malformed", 400/-32020) or read it plain (D-12).
-pub(crate) fn overlap(plain: &[u8], f: &mut Findings) {
-    if plain == crate::encoding::sentinel::OVERLAP.as_bytes() {
-        f.tolerate(mismatch_answer());
-    }
-}
-
 /// Inputs that must not change the outcome (P-BENIGN).
-fn benign_inputs(h: &HeaderIndex<'_>, f: &mut Findings) {
+fn benign_inputs(h: &HeaderView<'_>, f: &mut Findings) {
     if h.session_id != HeaderField::Absent {
         f.benign(rules::BC_SESSION);
     }
     if h.last_event_id != HeaderField::Absent {
         f.benign(rules::BC_LAST_EVENT_ID);
     }
-    for r in h.benign.into_iter().flatten() {
-        f.benign(r);
+    for q in &h.quirks {
+        f.benign(match q {
+            HeaderQuirk::NameCase => rules::HDR_NAME_CI,
+            HeaderQuirk::Padding => rules::HDR_OWS,
+        });
     }
 }

@@ -2,7 +2,7 @@
 //! Accept), bytes an HTTP parser may refuse before MCP code runs, and the lints every answer
 //! to a request must satisfy.
 
-use super::header_index::HeaderIndex;
+use super::view::HeaderView;
 use crate::case::HeaderField;
 use crate::rules::{self, RuleId};
 use crate::verdict::{Demand, Expectation, Lint};
@@ -12,7 +12,7 @@ use serde_json::Value;
 /// (Content-Type off, Accept off): a Content-Type other than `application/json`, and an
 /// Accept that does not list both `application/json` and `text/event-stream`
 /// (streamable-http.mdx § Sending Messages).
-pub(crate) fn media_defects(h: &HeaderIndex<'_>) -> (bool, bool) {
+pub(crate) fn media_defects(h: &HeaderView<'_>) -> (bool, bool) {
     let ct_ok = match h.content_type {
         HeaderField::One(v) => with_media_types(v, |types| {
             types

@@ -2,6 +2,7 @@
 //! `props/tests/judge_differential.rs`.
 
 use super::*;
+use crate::judge::read::validated::{as_str, get, members};
 use serde_json::Value;
 
 #[test]
