@@ -217,13 +217,13 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
                 && e.get("message").is_some_and(Value::is_string)
         }),
         Lint::ResultIdEcho(id) => match result {
-            Some(_) => resp_id == Some(id),
+            Some(_) => resp_id.is_some_and(|r| id.is(r)),
             None => true,
         },
         Lint::ErrorIdEcho { id, may_omit } => match error {
             Some(_) => {
                 let unread = resp_id.is_none_or(Value::is_null);
-                resp_id == Some(id) || (unread && (*may_omit || a.status == 403))
+                resp_id.is_some_and(|r| id.is(r)) || (unread && (*may_omit || a.status == 403))
             }
             None => true,
         },

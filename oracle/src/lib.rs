@@ -14,10 +14,12 @@ pub mod client_judge;
 mod describe;
 pub mod encoding;
 pub mod fixture;
+pub mod inline_text;
 pub mod isolation;
 pub mod judge;
 pub mod observation;
 pub mod reference;
+pub mod request_id;
 pub mod rules;
 pub mod signature;
 pub mod soft_params;
@@ -28,9 +30,14 @@ pub mod verdict;
 
 pub use case::{Case, HeaderField};
 pub use check::{check, Finding};
+pub use inline_text::InlineText;
 pub use judge::judge;
 pub use observation::{Body, HttpAnswer, Observation, SseMessage, TransportFailure};
+pub use request_id::RequestId;
 pub use rules::{Level, Rule, RuleId, Severity, RULES};
 pub use surface::{Capabilities, Surface, ToolDecl};
 pub use undetermined::{settle, Undetermined};
-pub use verdict::{Answer, Canonical, DataRule, Demand, Expectation, Lint, StatusSet, Verdict};
+pub use verdict::{
+    Answer, AnswerSet, Canonical, DataRule, Demand, Expectation, Lint, RejectData, StatusSet,
+    Verdict,
+};

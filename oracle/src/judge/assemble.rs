@@ -71,7 +71,7 @@ pub(crate) fn assemble(
             }
             _ => expectations.push(Expectation {
                 rule,
-                demand: Demand::OneOf(answers.to_vec()),
+                demand: Demand::OneOf(answers.into()),
             }),
         };
     // the first defect of least priority in the group that decides gives the canonical answer

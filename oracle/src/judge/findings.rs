@@ -3,19 +3,18 @@
 //! patterns several rules share.
 
 use super::header_values;
+use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::rules::{level_of, Severity};
 use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
-use serde_json::Value;
 use smallvec::{smallvec, SmallVec};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
-/// An answer set while the judge builds it: inline up to four answers (nearly every set), so
-/// building, merging and copying sets does not allocate; only the final `Demand::OneOf`
-/// of each expectation gets its own `Vec`.
-pub(crate) type Answers = SmallVec<[Answer; 4]>;
+/// An answer set while the rules build it (the Verdict's own set type).
+pub(crate) type Answers = crate::verdict::AnswerSet;
 
 /// One departure from a conformant request.
 #[derive(Clone, Debug)]
@@ -35,7 +34,7 @@ pub(crate) struct Defect {
 /// Everything the per-part checks learn about one request.
 #[derive(Default)]
 pub(crate) struct Findings {
-    pub defects: Vec<Defect>,
+    pub defects: SmallVec<[Defect; 4]>,
     /// Answers that become acceptable because the spec leaves a point open (AMB-nn).
     pub tolerated: Answers,
     /// Rules exercised by benign inputs: the acceptable set must stay as if they were absent.
@@ -127,15 +126,15 @@ impl Findings {
         reject: RuleId,
         shape: RuleId,
         priority: u8,
-        id: &Value,
-        message: impl FnOnce() -> String,
+        id: &RequestId,
+        message: impl FnOnce() -> Cow<'static, str>,
     ) {
         self.defect_lazy(
             reject,
             shape,
             priority,
             header_values::mismatch_answer(),
-            || header_mismatch(id, &message()),
+            || header_mismatch(id, message()),
         );
     }
 
@@ -152,21 +151,14 @@ impl Findings {
     }
 }
 
-/// The canonical 400/-32020 rejection.
-pub(crate) fn header_mismatch(id: &Value, message: &str) -> Canonical {
+/// The canonical 400/-32020 rejection; `message` starts "Header mismatch: ".
+pub(crate) fn header_mismatch(id: &RequestId, message: Cow<'static, str>) -> Canonical {
     Canonical::Reject {
         status: 400,
         code: Some(-32020),
         id: Some(id.clone()),
         data: None,
-        message: {
-            // concatenated rather than formatted: the fmt machinery cost more than the copy
-            const PREFIX: &str = "Header mismatch: ";
-            let mut text = String::with_capacity(PREFIX.len() + message.len());
-            text.push_str(PREFIX);
-            text.push_str(message);
-            text
-        },
+        message,
     }
 }
 

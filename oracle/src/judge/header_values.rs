@@ -5,26 +5,33 @@ use super::findings::Findings;
 use crate::encoding::{
     field_value_class, sentinel::looks_like_sentinel, DecodedValue, FieldValueClass,
 };
+use crate::request_id::RequestId;
 use crate::rules::RuleId;
 use crate::verdict::{Answer, DataRule, StatusSet};
-use serde_json::Value;
+use std::borrow::Cow;
 
 /// A header value as the server must read it (`DecodedValue`), borrowing a plain value
 /// instead of copying it: most values are plain, and the judge reads several per case.
 pub(crate) enum HeaderValue<'r> {
     Plain(&'r [u8]),
-    Decoded(String),
+    Decoded(Cow<'r, str>),
     Lenient(String),
     Malformed,
 }
 
-pub(crate) fn read_header_value(raw: &[u8]) -> HeaderValue<'_> {
+/// Room for a decoded sentinel payload read without allocating (longer ones allocate).
+pub(crate) type DecodeBuffer = [u8; 96];
+
+pub(crate) fn read_header_value<'r>(raw: &'r [u8], buf: &'r mut DecodeBuffer) -> HeaderValue<'r> {
     if !looks_like_sentinel(raw) {
         return HeaderValue::Plain(raw);
     }
+    if let Some(text) = crate::encoding::sentinel::decoded_into(raw, buf) {
+        return HeaderValue::Decoded(Cow::Borrowed(text));
+    }
     match crate::encoding::sentinel::server_decode(raw) {
         DecodedValue::Plain(_) => HeaderValue::Plain(raw),
-        DecodedValue::Decoded(s) => HeaderValue::Decoded(s),
+        DecodedValue::Decoded(s) => HeaderValue::Decoded(Cow::Owned(s)),
         DecodedValue::Lenient(s) => HeaderValue::Lenient(s),
         DecodedValue::Malformed => HeaderValue::Malformed,
     }
@@ -55,7 +62,7 @@ pub(crate) fn invalid_chars(
     rule: RuleId,
     shape: RuleId,
     what: &dyn std::fmt::Display,
-    id: &Value,
+    id: &RequestId,
     f: &mut Findings,
 ) -> bool {
     match field_value_class(raw) {
@@ -67,7 +74,7 @@ pub(crate) fn invalid_chars(
         }
         class => {
             f.mismatch(rule, shape, 4, id, || {
-                format!("{what} contains invalid characters")
+                format!("Header mismatch: {what} contains invalid characters").into()
             });
             if class == FieldValueClass::Control {
                 if let Some(d) = f.defects.last_mut() {

@@ -8,11 +8,14 @@ use super::header_values::{
 };
 use super::view::{HeaderQuirk, HeaderView, RequestBody};
 use crate::case::HeaderField;
-use crate::encoding::{decode_header_value, DecodedValue};
+use crate::encoding::{decode_header_value, sentinel::looks_like_sentinel, DecodedValue};
+use crate::inline_text::InlineText;
+use crate::request_id::RequestId;
 use crate::rules;
 use crate::surface::Surface;
-use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
-use serde_json::Value;
+use crate::verdict::{Answer, Canonical, DataRule, RejectData, StatusSet};
+use smallvec::{smallvec, SmallVec};
+use std::borrow::Cow;
 
 /// Published revisions before 2026-07-28 (the initialize-handshake era).
 pub const LEGACY_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -55,8 +58,9 @@ pub(crate) fn check(
                 code: Some(-32602),
                 id: Some(id.clone()),
                 data: None,
-                message: "Invalid params: _meta lacks a required io.modelcontextprotocol field"
-                    .to_string(),
+                message: Cow::Borrowed(
+                    "Invalid params: _meta lacks a required io.modelcontextprotocol field",
+                ),
             },
         );
     }
@@ -67,12 +71,12 @@ pub(crate) fn check(
 fn protocol_version(
     h: &HeaderView<'_>,
     surface: &Surface,
-    id: &Value,
+    id: &RequestId,
     body: Option<&str>,
     f: &mut Findings,
 ) {
     let unsupported = |v: &str| !surface.supports_version(v);
-    let upv = |requested: Vec<String>| Answer::RpcError {
+    let upv = |requested: SmallVec<[InlineText; 2]>| Answer::RpcError {
         status: StatusSet::Exact(400),
         code: -32022,
         data: DataRule::UnsupportedVersion { requested },
@@ -81,11 +85,10 @@ fn protocol_version(
         status: 400,
         code: Some(-32022),
         id: Some(id.clone()),
-        data: Some(serde_json::json!({
-            "supported": surface.supported_versions,
-            "requested": requested,
-        })),
-        message: "Unsupported protocol version".to_string(),
+        data: Some(RejectData::UnsupportedVersion {
+            requested: requested.into(),
+        }),
+        message: Cow::Borrowed("Unsupported protocol version"),
     };
     // a dual-era server serves a request that names a legacy version on its legacy path,
     // where this oracle's modern rules do not apply (D-33)
@@ -114,11 +117,11 @@ fn protocol_version(
                 return;
             }
             f.mismatch(rules::PV_MISSING, rules::HDR_ERR, 3, id, || {
-                "MCP-Protocol-Version header is missing".to_string()
+                Cow::Borrowed("Header mismatch: MCP-Protocol-Version header is missing")
             });
             if let Some(b) = body.filter(|b| unsupported(b)) {
                 // PRECEDENCE.md row 8
-                f.tolerate(upv(vec![b.to_string()]));
+                f.tolerate(upv(smallvec![b.into()]));
             }
             return;
         }
@@ -155,12 +158,12 @@ fn protocol_version(
             // AMB-02: no body value to compare with; -32602 (missing field) or -32020
             f.tolerate(mismatch_answer());
             if unsupported(h) {
-                f.tolerate(upv(vec![h.to_string()]));
+                f.tolerate(upv(smallvec![h.into()]));
             }
         }
         Some(b) if b == h => {
             if unsupported(h) {
-                let answer = upv(vec![h.to_string()]);
+                let answer = upv(smallvec![h.into()]);
                 f.defect_lazy(
                     rules::PV_UNSUPPORTED,
                     rules::PV_UNSUPPORTED,
@@ -171,10 +174,10 @@ fn protocol_version(
             }
         }
         Some(b) => {
-            let mut requested = Vec::new();
+            let mut requested = SmallVec::new();
             for v in [h, b] {
                 if unsupported(v) {
-                    requested.push(v.to_string());
+                    requested.push(v.into());
                 }
             }
             // P-VERSION-FIRST: an unsupported header version goes first
@@ -185,8 +188,10 @@ fn protocol_version(
             } else if unsupported(h) {
                 upv_canonical(h)
             } else {
-                let msg = format!("MCP-Protocol-Version header '{h}' does not match _meta '{b}'");
-                header_mismatch(id, &msg)
+                let msg = format!(
+                    "Header mismatch: MCP-Protocol-Version header '{h}' does not match _meta '{b}'"
+                );
+                header_mismatch(id, msg.into())
             };
             let mut d = Defect {
                 reject: rules::PV_MISMATCH,
@@ -211,13 +216,14 @@ fn protocol_version(
 fn required_field<'c>(
     field: HeaderField<'c>,
     name: &str,
-    id: &Value,
+    missing: &'static str,
+    id: &RequestId,
     f: &mut Findings,
 ) -> Option<&'c [u8]> {
     let raw = match field {
         HeaderField::Absent => {
             f.mismatch(rules::HDR_MISSING, rules::HDR_ERR, 4, id, || {
-                format!("{name} header is missing")
+                Cow::Borrowed(missing)
             });
             return None;
         }
@@ -233,7 +239,13 @@ fn required_field<'c>(
 
 fn mcp_method(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
     let id = &req.id;
-    let Some(raw) = required_field(h.method, "Mcp-Method", id, f) else {
+    let Some(raw) = required_field(
+        h.method,
+        "Mcp-Method",
+        "Header mismatch: Mcp-Method header is missing",
+        id,
+        f,
+    ) else {
         return;
     };
     if raw == req.method.as_bytes() {
@@ -242,7 +254,9 @@ fn mcp_method(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
     // name the most specific sentence the mismatch breaks
     let rule = if raw.eq_ignore_ascii_case(req.method.as_bytes()) {
         rules::HDR_VALUE_CASE
-    } else if decode_header_value(raw) == DecodedValue::Decoded(req.method.to_string()) {
+    } else if looks_like_sentinel(raw)
+        && matches!(decode_header_value(raw), DecodedValue::Decoded(m) if m == *req.method)
+    {
         // only Mcp-Name and Mcp-Param-* permit the sentinel (AMB-17: literal comparison)
         rules::B64_ONLY_NAME_PARAM
     } else {
@@ -250,10 +264,11 @@ fn mcp_method(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
     };
     f.mismatch(rule, rules::HDR_ERR, 4, id, || {
         format!(
-            "Mcp-Method header '{}' does not match body '{}'",
+            "Header mismatch: Mcp-Method header '{}' does not match body '{}'",
             String::from_utf8_lossy(raw),
             req.method
         )
+        .into()
     });
 }
 
@@ -277,7 +292,13 @@ fn mcp_name(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
         return;
     };
     let body = req.params.as_ref().and_then(|p| p.get_str(field));
-    let Some(raw) = required_field(h.name, "Mcp-Name", id, f) else {
+    let Some(raw) = required_field(
+        h.name,
+        "Mcp-Name",
+        "Header mismatch: Mcp-Name header is missing",
+        id,
+        f,
+    ) else {
         return;
     };
     let Some(body) = body else {
@@ -286,11 +307,13 @@ fn mcp_name(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
     };
     let msg = || {
         format!(
-            "Mcp-Name header '{}' does not match body value '{body}'",
+            "Header mismatch: Mcp-Name header '{}' does not match body value '{body}'",
             String::from_utf8_lossy(raw)
         )
+        .into()
     };
-    match read_header_value(raw) {
+    let mut buf = [0; 96];
+    match read_header_value(raw, &mut buf) {
         HeaderValue::Plain(v) if v == body.as_bytes() => overlap(v, f),
         HeaderValue::Plain(v) => {
             let rule = if v.starts_with(b"=?") && v.ends_with(b"?=") {
@@ -308,7 +331,7 @@ fn mcp_name(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
             f.mismatch(rules::HDR_MISMATCH, rules::HDR_ERR, 4, id, msg)
         }
         HeaderValue::Malformed => f.mismatch(rules::B64_MALFORMED, rules::HDR_ERR, 4, id, || {
-            "Mcp-Name carries a malformed base64 sentinel".to_string()
+            Cow::Borrowed("Header mismatch: Mcp-Name carries a malformed base64 sentinel")
         }),
     }
 }

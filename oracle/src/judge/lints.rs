@@ -4,9 +4,9 @@
 
 use super::view::HeaderView;
 use crate::case::HeaderField;
+use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::verdict::{Demand, Expectation, Lint};
-use serde_json::Value;
 
 /// Whether the request's media headers depart from what a conformant client sends, as
 /// (Content-Type off, Accept off): a Content-Type other than `application/json`, and an
@@ -88,7 +88,7 @@ pub(crate) fn error_lints(out: &mut Vec<Expectation>) {
 /// The lints every answer to a well-formed request must satisfy. Its id was readable, so an
 /// error must echo it whatever the media headers said (DEVIATIONS.md D-32, narrowed
 /// 2026-12-03): `may_omit` stays false (the field is kept so stored verdicts keep their shape).
-pub(crate) fn request_lints(out: &mut Vec<Expectation>, id: &Value) {
+pub(crate) fn request_lints(out: &mut Vec<Expectation>, id: &RequestId) {
     error_lints(out);
     // pushed one by one rather than through an array: each is written in place, not built
     // on the stack and copied (the caller's Vec has room for all of them)

@@ -7,10 +7,11 @@ use super::header_values::mismatch_answer;
 use super::headers::name_source;
 use super::params;
 use super::view::{HeaderView, RequestBody};
+use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
-use serde_json::Value;
+use std::borrow::Cow;
 
 /// Methods the revision defines for clients to send (schema.json ClientRequest).
 pub const MODERN_METHODS: [&str; 10] = [
@@ -52,23 +53,23 @@ fn missing_capability() -> Answer {
     }
 }
 
-fn not_found(id: &Value) -> Canonical {
+fn not_found(id: &RequestId) -> Canonical {
     Canonical::Reject {
         status: 404,
         code: Some(-32601),
         id: Some(id.clone()),
         data: None,
-        message: "Method not found".to_string(),
+        message: Cow::Borrowed("Method not found"),
     }
 }
 
-fn invalid(id: &Value, message: String) -> Canonical {
+fn invalid(id: &RequestId, message: String) -> Canonical {
     Canonical::Reject {
         status: 200,
         code: Some(-32602),
         id: Some(id.clone()),
         data: None,
-        message,
+        message: Cow::Owned(message),
     }
 }
 

@@ -38,6 +38,7 @@ pub use read::{read_fast, ParsedBody};
 pub use view::RequestView;
 
 use crate::case::Case;
+use crate::request_id::RequestId;
 use crate::rules;
 use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, DataRule, Expectation, Lint, StatusSet, Verdict};
@@ -46,6 +47,7 @@ use findings::{answer_of, strict_refusal, Answers, Defect, Findings};
 use lints::{error_lints, lint, media_defects, request_lints};
 use origin::OriginClass;
 use smallvec::smallvec;
+use std::borrow::Cow;
 use view::BodyView;
 
 /// Judge one case against one surface.
@@ -67,7 +69,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 code: None,
                 id: None,
                 data: None,
-                message: "Not Found".to_string(),
+                message: Cow::Borrowed("Not Found"),
             },
         };
     }
@@ -116,7 +118,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 code: Some(u.code),
                 id: u.id.clone(),
                 data: None,
-                message: u.message.to_string(),
+                message: Cow::Borrowed(u.message),
             };
             // US-PARSE / US-BATCH / US-NOTRPC: no rule fixes the answer; header-only defects
             // stay reportable but the body-dependent ones cannot be established (P-LOGIC).
@@ -162,12 +164,16 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                     Lint::NamesVersions(surface.supported_versions.clone()),
                 ));
             }
-            if id_unsafe(&req.id) || crate::case::nesting_beyond(view.raw_body) {
+            if id_unsafe(&req.id) || view.nesting_beyond {
                 // RFC 8259 §9: a reader may limit the range of numbers and the depth of
                 // nesting, and refuse as Invalid Request (D-48, narrowed 2026-12-03)
                 f.tolerate(strict_refusal());
             }
-            if crate::soft_params::should_refuse(view.raw_body).is_some() {
+            let soft = req
+                .params
+                .as_ref()
+                .and_then(|p| crate::soft_params::refusal(&req.method, p.cursor, &p.log_level));
+            if soft.is_some() {
                 // an unknown cursor or log level SHOULD be refused with -32602: the oracle
                 // does not score it yet, but accepts it (DEVIATIONS.md D-62)
                 f.tolerate(Answer::RpcError {
@@ -217,11 +223,8 @@ fn judge_other_verb(
 
 /// An integer id a double-based reader cannot hold exactly: "An implementation may set
 /// limits on the range and precision of numbers" (RFC 8259 §9; D-48).
-fn id_unsafe(id: &serde_json::Value) -> bool {
-    let n = match id {
-        serde_json::Value::Number(n) => n.as_i64().map(i128::from).or(n.as_u64().map(i128::from)),
-        _ => None,
-    };
+fn id_unsafe(id: &RequestId) -> bool {
+    let n = id.as_i128();
     // the largest integer every JSON reader holds exactly (RFC 8259 §6)
     let max = i128::from(crate::annotations::MAX_SAFE_INTEGER);
     n.is_some_and(|n| !(-max..=max).contains(&n))

@@ -81,7 +81,7 @@ pub(crate) fn defect() -> Defect {
             code: Some(-32600),
             id: None,
             data: None,
-            message: "Forbidden: invalid Origin".to_string(),
+            message: std::borrow::Cow::Borrowed("Forbidden: invalid Origin"),
         },
     }
 }

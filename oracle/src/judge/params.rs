@@ -5,14 +5,14 @@ use super::findings::Findings;
 use super::header_values::{
     invalid_chars, mismatch_answer, overlap, read_header_value, HeaderValue,
 };
-use super::read::arguments::ArgumentReader;
+use super::read::arguments::{ArgumentReader, Leaf};
 use super::view::{is_param_named, HeaderView, RequestBody};
-use crate::annotations::{Extracted, HeaderParam};
+use crate::annotations::HeaderParam;
 use crate::case::HeaderField;
-use crate::encoding::{compare_param, ParamMatch};
+use crate::encoding::ParamMatch;
+use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::surface::ToolDecl;
-use serde_json::Value;
 use std::borrow::Cow;
 
 /// Check every annotated parameter of `tool`; return the rule that carries the success
@@ -77,38 +77,39 @@ pub(crate) fn check(
 fn one(
     h: &HeaderView<'_>,
     p: &HeaderParam,
-    body: Extracted<'_>,
-    id: &Value,
+    body: Leaf<'_>,
+    id: &RequestId,
     f: &mut Findings,
 ) -> Option<RuleId> {
     // the full header name, written out only into the message of a defect
     let name = ParamName(&p.header);
     let header = h.param(&p.header);
     let value = match (body, header) {
-        (Extracted::Absent, HeaderField::Absent) => return Some(rules::PARAM_ABSENT),
-        (Extracted::Null, HeaderField::Absent) => return Some(rules::PARAM_NULL),
-        (Extracted::Absent | Extracted::Null, _) => {
+        (Leaf::Absent, HeaderField::Absent) => return Some(rules::PARAM_ABSENT),
+        (Leaf::Null, HeaderField::Absent) => return Some(rules::PARAM_NULL),
+        (Leaf::Absent | Leaf::Null, _) => {
             // AMB-02: a header with no body value to match
             f.tolerate(mismatch_answer());
             return None;
         }
-        (Extracted::Value(v), HeaderField::Absent) if v.is_object() || v.is_array() => {
+        (v, HeaderField::Absent) if v.is_container() => {
             // an object or array has no header text form (D-42): the arguments break the
             // schema, so refusing and serving (e.g. an `isError` result) are both right
             f.tolerate(mismatch_answer());
             return None;
         }
-        (Extracted::Value(_), HeaderField::Absent) => {
+        (_, HeaderField::Absent) => {
             f.mismatch(rules::PARAM_OMITTED, rules::PARAM_ERR, 8, id, || {
-                format!("{name} header is missing but arguments carry a value")
+                format!("Header mismatch: {name} header is missing but arguments carry a value")
+                    .into()
             });
             return None;
         }
-        (Extracted::Value(_), HeaderField::Repeated) => {
+        (_, HeaderField::Repeated) => {
             f.tolerate(mismatch_answer());
             return None;
         }
-        (Extracted::Value(v), HeaderField::One(raw)) => (v, raw),
+        (v, HeaderField::One(raw)) => (v, raw),
     };
     let (body, raw) = value;
     if invalid_chars(
@@ -124,17 +125,19 @@ fn one(
     let mismatch = |rule: RuleId, f: &mut Findings| {
         f.mismatch(rule, rules::PARAM_ERR, 8, id, || {
             format!(
-                "{name} header '{}' does not match body value {body}",
+                "Header mismatch: {name} header '{}' does not match body value {body}",
                 String::from_utf8_lossy(raw)
             )
+            .into()
         });
     };
-    let (text, decoded): (Cow<'_, str>, bool) = match read_header_value(raw) {
+    let mut buf = [0; 96];
+    let (text, decoded): (Cow<'_, str>, bool) = match read_header_value(raw, &mut buf) {
         HeaderValue::Plain(b) => (String::from_utf8_lossy(b), false),
-        HeaderValue::Decoded(s) => (Cow::Owned(s), true),
+        HeaderValue::Decoded(s) => (s, true),
         HeaderValue::Lenient(s) => {
             // AMB-15: unpadded / URL-safe payloads may be accepted or refused
-            if compare_param(&s, body) != ParamMatch::Mismatch {
+            if body.compare(&s) != ParamMatch::Mismatch {
                 f.tolerate(mismatch_answer());
             } else {
                 mismatch(rules::PARAM_VALIDATE, f);
@@ -146,7 +149,7 @@ fn one(
             return None;
         }
     };
-    match compare_param(&text, body) {
+    match body.compare(&text) {
         ParamMatch::Equal if decoded => {
             f.benign(rules::B64_DECODE);
             None
@@ -166,7 +169,10 @@ fn one(
             None
         }
         ParamMatch::Mismatch => {
-            let rule = if body.is_boolean() && text.eq_ignore_ascii_case(&body.to_string()) {
+            let rule = if body
+                .boolean_text()
+                .is_some_and(|b| text.eq_ignore_ascii_case(b))
+            {
                 rules::BOOL_LOWER
             } else if !decoded && text.starts_with("=?") && text.ends_with("?=") {
                 rules::B64_MARKERS

@@ -10,7 +10,8 @@
 
 use super::read::arguments::Arguments;
 use crate::case::HeaderField;
-use serde_json::Value;
+use crate::request_id::RequestId;
+use crate::soft_params::LogLevel;
 use smallvec::SmallVec;
 use std::borrow::Cow;
 
@@ -24,9 +25,8 @@ pub struct RequestView<'a> {
     pub headers: HeaderView<'a>,
     /// The body's JSON-RPC envelope (read whatever the verb).
     pub body: BodyView<'a>,
-    /// The body's bytes, for the checks that read the JSON text itself (nesting depth, the
-    /// soft parameter refusals).
-    pub raw_body: &'a [u8],
+    /// The body nests arrays and objects deeper than `case::NESTING_LIMIT`.
+    pub nesting_beyond: bool,
 }
 
 /// A way a mirrored or `Mcp-Param-*` header departs in shape, not meaning, from what a
@@ -113,7 +113,7 @@ pub struct Unusable {
     /// -32700 (not JSON) or -32600 (not a request).
     pub code: i64,
     /// The id, when it was readable.
-    pub id: Option<Value>,
+    pub id: Option<RequestId>,
     pub message: &'static str,
 }
 
@@ -128,7 +128,7 @@ pub(crate) const NOT_REQUEST: &str = "Invalid Request: not a request";
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestBody<'a> {
     /// An integer or string id.
-    pub id: Value,
+    pub id: RequestId,
     pub method: Cow<'a, str>,
     /// `params` when it is an object.
     pub params: Option<ParamsView<'a>>,
@@ -137,7 +137,7 @@ pub struct RequestBody<'a> {
 }
 
 /// The members of `params` the rules read.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ParamsView<'a> {
     /// `name`, when it is a string.
     pub name: Option<Cow<'a, str>>,
@@ -153,6 +153,10 @@ pub struct ParamsView<'a> {
     pub client_info_malformed: bool,
     /// `arguments`, any JSON type.
     pub arguments: Option<Arguments<'a>>,
+    /// A `cursor` member is present.
+    pub cursor: bool,
+    /// `_meta`'s `io.modelcontextprotocol/logLevel`, when `_meta` is an object.
+    pub log_level: LogLevel<'a>,
 }
 
 impl<'a> ParamsView<'a> {

@@ -3,7 +3,9 @@
 
 use super::validated::{self, Kind};
 use crate::annotations::{extract, Extracted};
+use crate::encoding::{compare_param, compare_param_text, ParamMatch};
 use serde_json::Value;
+use std::fmt;
 
 /// The `arguments` member of the params (any JSON type).
 #[derive(Clone, Copy, Debug)]
@@ -47,28 +49,82 @@ impl<'a> ArgumentReader<'a> {
     }
 
     /// Call `k` with the value at `path` (as `annotations::extract` reads it).
-    pub fn with_value<R>(&self, path: &[String], k: impl FnOnce(Extracted<'_>) -> R) -> R {
+    pub fn with_value<R>(&self, path: &[String], k: impl FnOnce(Leaf<'_>) -> R) -> R {
         match self.arguments {
-            None => k(Extracted::Absent),
-            Some(Arguments::Parsed(v)) => k(extract(Some(v), path)),
+            None => k(Leaf::Absent),
+            Some(Arguments::Parsed(v)) => k(match extract(Some(v), path) {
+                Extracted::Absent => Leaf::Absent,
+                Extracted::Null => Leaf::Null,
+                Extracted::Value(Value::String(s)) => Leaf::Text(s),
+                Extracted::Value(v) => Leaf::Other(v),
+            }),
             Some(Arguments::Raw(_)) => match raw_extract(&self.index, path) {
-                RawLeaf::Absent => k(Extracted::Absent),
-                RawLeaf::Null => k(Extracted::Null),
-                RawLeaf::Value(v) => k(Extracted::Value(&v)),
+                RawLeaf::Absent => k(Leaf::Absent),
+                RawLeaf::Null => k(Leaf::Null),
+                RawLeaf::Text(s) => k(Leaf::Text(&s)),
+                RawLeaf::Value(v) => k(Leaf::Other(&v)),
             },
+        }
+    }
+}
+
+/// A parameter's value in the arguments, as `annotations::extract` finds it; a string is
+/// read without building a `Value` around it.
+#[derive(Clone, Copy)]
+pub(crate) enum Leaf<'v> {
+    Absent,
+    Null,
+    Text(&'v str),
+    /// Any other value (a number, a boolean, an array or an object).
+    Other(&'v Value),
+}
+
+impl Leaf<'_> {
+    /// `encoding::compare_param` of `header` with this (present, non-null) value.
+    pub fn compare(self, header: &str) -> ParamMatch {
+        match self {
+            Leaf::Text(s) => compare_param_text(header, s),
+            Leaf::Other(v) => compare_param(header, v),
+            Leaf::Absent | Leaf::Null => compare_param(header, &Value::Null),
+        }
+    }
+
+    /// An array or an object (no header text form).
+    pub fn is_container(self) -> bool {
+        matches!(self, Leaf::Other(v) if v.is_object() || v.is_array())
+    }
+
+    /// The boolean's JSON text, when the value is one.
+    pub fn boolean_text(self) -> Option<&'static str> {
+        match self {
+            Leaf::Other(Value::Bool(b)) => Some(if *b { "true" } else { "false" }),
+            _ => None,
+        }
+    }
+}
+
+/// As JSON text, like `Value`'s `Display`.
+impl fmt::Display for Leaf<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Leaf::Absent => Ok(()),
+            Leaf::Null => f.write_str("null"),
+            Leaf::Text(s) => fmt::Display::fmt(&Value::String(s.to_string()), f),
+            Leaf::Other(v) => fmt::Display::fmt(v, f),
         }
     }
 }
 
 /// `extract` over validated JSON text: the value at `path` as an owned `Value` (only the
 /// leaf is parsed).
-enum RawLeaf {
+enum RawLeaf<'a> {
     Absent,
     Null,
+    Text(std::borrow::Cow<'a, str>),
     Value(Value),
 }
 
-fn raw_extract(arguments: &ArgIndex<'_>, path: &[String]) -> RawLeaf {
+fn raw_extract<'a>(arguments: &ArgIndex<'a>, path: &[String]) -> RawLeaf<'a> {
     let Some((first, rest)) = path.split_first() else {
         return leaf(arguments.text);
     };
@@ -86,14 +142,16 @@ fn raw_extract(arguments: &ArgIndex<'_>, path: &[String]) -> RawLeaf {
 }
 
 /// A validated value as `extract` sees it.
-fn leaf(text: &str) -> RawLeaf {
+fn leaf(text: &str) -> RawLeaf<'_> {
     let value = match validated::kind(text) {
         Kind::Null => return RawLeaf::Null,
         Kind::Bool => Value::Bool(text == "true"),
-        Kind::String => match validated::as_str(text) {
-            Some(s) => Value::String(s.into_owned()),
-            None => return RawLeaf::Absent,
-        },
+        Kind::String => {
+            return match validated::as_str(text) {
+                Some(s) => RawLeaf::Text(s),
+                None => RawLeaf::Absent,
+            }
+        }
         // validated text of the scanner's subset: serde_json parses it the same way it
         // would inside the whole body; a failure cannot happen, but would read as absent
         _ => match serde_json::from_str(text) {

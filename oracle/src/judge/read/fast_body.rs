@@ -8,25 +8,26 @@ use crate::judge::view::{
     BodyView, ParamsView, RequestBody, Unusable, BAD_ID, BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST,
     NO_METHOD,
 };
+use crate::request_id::RequestId;
+use crate::soft_params::LogLevel;
 use serde_json::Value;
 
-/// The envelope of `body` when it is in the scanner's subset, else `None`.
-pub(crate) fn read_body(body: &[u8]) -> Option<BodyView<'_>> {
-    scan::read(body).map(envelope)
+/// The envelope of `body` when it is in the scanner's subset, and whether it nests deeper
+/// than `case::NESTING_LIMIT`; else `None`.
+pub(crate) fn read_body(body: &[u8]) -> Option<(BodyView<'_>, bool)> {
+    scan::read(body).map(|top| (envelope(top), top.depth > crate::case::NESTING_LIMIT))
 }
 
-fn unusable<'b>(code: i64, id: Option<Value>, message: &'static str) -> BodyView<'b> {
+fn unusable<'b>(code: i64, id: Option<RequestId>, message: &'static str) -> BodyView<'b> {
     BodyView::Unusable(Unusable { code, id, message })
 }
 
-/// An integer or string id as a `Value`; `Err` for any other id (AMB-27, AMB-39).
-fn read_id(v: &str) -> Result<Value, ()> {
+/// An integer or string id; `Err` for any other id (AMB-27, AMB-39).
+fn read_id(v: &str) -> Result<RequestId, ()> {
     match validated::kind(v) {
-        Kind::String => validated::as_str(v)
-            .map(|s| Value::String(s.into_owned()))
-            .ok_or(()),
+        Kind::String => validated::as_str(v).map(|s| RequestId::text(&s)).ok_or(()),
         Kind::Number => match serde_json::from_str::<Value>(v) {
-            Ok(Value::Number(n)) if n.is_i64() || n.is_u64() => Ok(Value::Number(n)),
+            Ok(n) => RequestId::of(&n).ok_or(()),
             _ => Err(()),
         },
         _ => Err(()),
@@ -77,6 +78,11 @@ fn params(p: ParamsIdx<'_>) -> ParamsView<'_> {
         capabilities: meta && p.capabilities.is_some_and(is_object),
         client_info_malformed: meta && p.client_info.is_some_and(|i| !implementation(i)),
         arguments: p.arguments.map(Arguments::Raw),
+        cursor: p.cursor,
+        log_level: match p.log_level.filter(|_| meta) {
+            None => LogLevel::Absent,
+            Some(v) => validated::as_str(v).map_or(LogLevel::NotText, LogLevel::Text),
+        },
     }
 }
 

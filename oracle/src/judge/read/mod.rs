@@ -11,7 +11,7 @@ mod simple;
 mod swar;
 mod validated;
 
-use super::view::RequestView;
+use super::view::{self, RequestView};
 use crate::case::Case;
 use serde_json::Value;
 
@@ -24,15 +24,30 @@ fn path(case: &Case) -> &str {
 
 /// The view the judge reads.
 pub fn read_fast<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<'a> {
+    let (body, nesting_beyond) = match fast_body::read_body(&case.body) {
+        Some(read) => read,
+        None => {
+            let depth = simple::depth(&case.body);
+            let body = if simple::is_json(&case.body) && depth < simple::PARSE_DEPTH {
+                simple::read_body(&case.body, parsed)
+            } else {
+                // not JSON, or too deep for `serde_json`'s reader: said without building a
+                // tree (`simple::read_body` would build one up to the error, then drop it)
+                view::BodyView::Unusable(view::Unusable {
+                    code: -32700,
+                    id: None,
+                    message: view::PARSE_ERROR,
+                })
+            };
+            (body, depth > crate::case::NESTING_LIMIT)
+        }
+    };
     RequestView {
         path: path(case),
         verb: &case.method,
         headers: fast_headers::read_headers(case),
-        body: match fast_body::read_body(&case.body) {
-            Some(body) => body,
-            None => simple::read_body(&case.body, parsed),
-        },
-        raw_body: &case.body,
+        body,
+        nesting_beyond,
     }
 }
 
@@ -44,7 +59,7 @@ pub fn read_simple<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestVie
         verb: &case.method,
         headers: simple::read_headers(case),
         body: simple::read_body(&case.body, parsed),
-        raw_body: &case.body,
+        nesting_beyond: crate::case::nesting_beyond(&case.body),
     }
 }
 

@@ -5,7 +5,7 @@
 //! The scanner accepts only a subset of JSON for which its readings are sure to agree with
 //! `serde_json::from_slice::<Value>`: valid UTF-8, keys without escapes, string escapes
 //! other than `\u` surrogates, no control byte in a string, numbers with a mantissa of at
-//! most 20 bytes and an exponent of at most 280 (never out of range), nesting at most 100
+//! most 20 bytes and an exponent of at most 280 (never out of range), nesting at most 127
 //! deep (serde_json stops at 128). Anything else, valid JSON or not, makes [`read`] answer
 //! `None` and the caller reads the body the simple way (`simple::read_body`). Like
 //! `Value`'s map, a repeated key keeps its *last* value. The values found are read by
@@ -13,19 +13,25 @@
 
 use super::swar::skip_plain;
 
-/// Nesting beyond this falls back to the full parse.
-const MAX_DEPTH: usize = 100;
+/// Nesting beyond this falls back to the full parse: `serde_json` refuses a value nested
+/// `simple::PARSE_DEPTH` deep, and the scanner's readings agree with it only below that.
+const MAX_DEPTH: usize = super::simple::PARSE_DEPTH - 1;
 /// Longer mantissas fall back to the full parse (they may overflow `f64`).
 const MAX_NUMBER_LEN: usize = 20;
 /// Larger exponents fall back to the full parse (with a 20-digit mantissa, `1e280` times
 /// `1e20` stays below `f64::MAX`; tiny values round to zero without error).
 const MAX_EXPONENT: u32 = 280;
+/// A positive exponent may reach this minus the mantissa's length: the value stays below
+/// `10^305`, under `f64::MAX` (`1e+300` is a common spelling of a huge id).
+const MAX_MAGNITUDE: u32 = 305;
 
 /// The members of the top-level object the judge reads (value texts; the last of a
 /// repeated key, as `Value`'s map keeps it).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Top<'a> {
     pub is_object: bool,
+    /// The deepest nesting of arrays and objects (the top-level value's own counts 1).
+    pub depth: usize,
     pub id: Option<&'a str>,
     pub jsonrpc: Option<&'a str>,
     pub method: Option<&'a str>,
@@ -47,6 +53,9 @@ pub(crate) struct ParamsIdx<'a> {
     pub version: Option<&'a str>,
     pub capabilities: Option<&'a str>,
     pub client_info: Option<&'a str>,
+    pub log_level: Option<&'a str>,
+    /// A `cursor` member is present.
+    pub cursor: bool,
 }
 
 /// Which object a validated value is, as far as the judge reads members.
@@ -123,7 +132,8 @@ fn string(b: &[u8], i: usize) -> Option<(usize, bool)> {
 }
 
 /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]{1,3})?` with a mantissa of at most
-/// `MAX_NUMBER_LEN` bytes and an exponent of at most `MAX_EXPONENT` (never out of range).
+/// `MAX_NUMBER_LEN` bytes and an exponent of at most `MAX_EXPONENT`, or `MAX_MAGNITUDE` minus
+/// the mantissa's length when positive (never out of range).
 fn number(b: &[u8], i: usize) -> Option<usize> {
     let mut j = i;
     if b.get(j) == Some(&b'-') {
@@ -148,11 +158,13 @@ fn number(b: &[u8], i: usize) -> Option<usize> {
             return None;
         }
     }
-    if j - i > MAX_NUMBER_LEN {
+    let mantissa = j - i;
+    if mantissa > MAX_NUMBER_LEN {
         return None;
     }
     if matches!(b.get(j), Some(b'e' | b'E')) {
         j += 1;
+        let negative = b.get(j) == Some(&b'-');
         if matches!(b.get(j), Some(b'+' | b'-')) {
             j += 1;
         }
@@ -165,7 +177,13 @@ fn number(b: &[u8], i: usize) -> Option<usize> {
                 return None;
             }
         }
-        if j == start || exponent > MAX_EXPONENT {
+        // below 10^(mantissa + exponent): short mantissas may take larger exponents
+        let limit = if negative {
+            MAX_EXPONENT
+        } else {
+            MAX_EXPONENT.max(MAX_MAGNITUDE - mantissa as u32)
+        };
+        if j == start || exponent > limit {
             return None;
         }
     }
@@ -203,6 +221,7 @@ impl<'a> Reader<'a> {
         if depth > MAX_DEPTH {
             return None;
         }
+        self.top.depth = self.top.depth.max(depth);
         let b = self.b;
         let mut j = skip_ws(b, i + 1);
         if *b.get(j)? == b']' {
@@ -223,6 +242,7 @@ impl<'a> Reader<'a> {
         if depth > MAX_DEPTH {
             return None;
         }
+        self.top.depth = self.top.depth.max(depth);
         let b = self.b;
         let mut j = skip_ws(b, i + 1);
         if *b.get(j)? == b'}' {
@@ -254,6 +274,7 @@ impl<'a> Reader<'a> {
                     self.top.p.version = None;
                     self.top.p.capabilities = None;
                     self.top.p.client_info = None;
+                    self.top.p.log_level = None;
                     Role::Meta
                 }
                 _ => Role::Other,
@@ -276,9 +297,11 @@ impl<'a> Reader<'a> {
                 (Role::Params, "uri") => top.p.uri = v,
                 (Role::Params, "_meta") => top.p.meta = v,
                 (Role::Params, "arguments") => top.p.arguments = v,
+                (Role::Params, "cursor") => top.p.cursor = true,
                 (Role::Meta, crate::case::META_PROTOCOL_VERSION) => top.p.version = v,
                 (Role::Meta, crate::case::META_CLIENT_CAPABILITIES) => top.p.capabilities = v,
                 (Role::Meta, crate::case::META_CLIENT_INFO) => top.p.client_info = v,
+                (Role::Meta, crate::case::META_LOG_LEVEL) => top.p.log_level = v,
                 _ => {}
             }
             j = skip_ws(b, j);

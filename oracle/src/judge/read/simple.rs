@@ -6,16 +6,58 @@
 //! (`props/tests/judge_differential.rs` compares the two views).
 
 use super::arguments::Arguments;
-use crate::case::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION};
+use crate::case::{
+    META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
+};
 use crate::judge::view::{
     BodyView, ParamsView, RequestBody, Unusable, BAD_ID, BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST,
     NO_METHOD, PARSE_ERROR,
 };
+use crate::request_id::RequestId;
+use crate::soft_params::LogLevel;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
-fn unusable<'b>(code: i64, id: Option<Value>, message: &'static str) -> BodyView<'b> {
+fn unusable<'b>(code: i64, id: Option<RequestId>, message: &'static str) -> BodyView<'b> {
     BodyView::Unusable(Unusable { code, id, message })
+}
+
+/// Whether `body` is one JSON value, checked without building it. `serde_json` reads
+/// `IgnoredAny` with the same grammar as `Value` but more leniently (numbers out of range,
+/// lone surrogates and invalid UTF-8 in strings pass), so a body this refuses would not
+/// parse into a `Value` either.
+pub(crate) fn is_json(body: &[u8]) -> bool {
+    serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok()
+}
+
+/// The nesting depth at which `serde_json` refuses to parse a value (its recursion limit).
+pub(crate) const PARSE_DEPTH: usize = 128;
+
+/// The deepest nesting of `[` and `{` in `body` outside strings, read as
+/// `case::nesting_beyond` reads it.
+pub(crate) fn depth(body: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &b in body {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// Read `body` through a full parse, kept in `holder` (the view borrows it).
@@ -27,12 +69,11 @@ pub(crate) fn read_body<'b>(body: &[u8], holder: &'b mut Option<Value>) -> BodyV
     let Value::Object(obj) = value else {
         return unusable(-32600, None, NOT_OBJECT);
     };
-    let id = match obj.get("id") {
+    let id = match obj.get("id").map(RequestId::of) {
         None => None,
-        Some(v @ Value::String(_)) => Some(v.clone()),
-        Some(v @ Value::Number(n)) if n.is_i64() || n.is_u64() => Some(v.clone()),
+        Some(Some(id)) => Some(id),
         // null, fractional, or non-scalar ids: the id is unreadable (AMB-27, AMB-39)
-        Some(_) => return unusable(-32600, None, BAD_ID),
+        Some(None) => return unusable(-32600, None, BAD_ID),
     };
     if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return unusable(-32600, id, BAD_JSONRPC);
@@ -76,6 +117,8 @@ fn params(p: &Map<String, Value>) -> ParamsView<'_> {
                 && info.get("version").is_some_and(Value::is_string))
         }),
         arguments: p.get("arguments").map(Arguments::Parsed),
+        cursor: p.contains_key("cursor"),
+        log_level: LogLevel::of(meta_member(META_LOG_LEVEL)),
     }
 }
 
