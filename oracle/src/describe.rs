@@ -208,7 +208,7 @@ mod tests {
             status: StatusSet::Exact(400),
             code: -32022,
             data: DataRule::UnsupportedVersion {
-                requested: smallvec::smallvec!["1999-01-01".into()],
+                requested: crate::verdict::Requested::new(["1999-01-01"]),
             },
         };
         assert_eq!(

@@ -33,6 +33,22 @@ impl InlineText {
         }
     }
 
+    /// `value`'s `Display` text, written on the stack when it fits inline.
+    pub fn display(value: &dyn fmt::Display) -> InlineText {
+        let mut buf = Buffer {
+            bytes: [0; INLINE],
+            len: 0,
+        };
+        if fmt::write(&mut buf, format_args!("{value}")).is_ok() {
+            return InlineText(Repr::Inline {
+                // at most INLINE (22): fits a byte
+                len: buf.len as u8,
+                bytes: buf.bytes,
+            });
+        }
+        InlineText(Repr::Heap(value.to_string().into()))
+    }
+
     pub fn as_str(&self) -> &str {
         match &self.0 {
             // the bytes were copied whole from a `&str`, so they are UTF-8; the fallback is
@@ -42,6 +58,22 @@ impl InlineText {
             }
             Repr::Heap(s) => s,
         }
+    }
+}
+
+/// A text being written inline; full means it does not fit.
+struct Buffer {
+    bytes: [u8; INLINE],
+    len: usize,
+}
+
+impl fmt::Write for Buffer {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        let slot = self.bytes.get_mut(self.len..end).ok_or(fmt::Error)?;
+        slot.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
     }
 }
 
@@ -124,6 +156,7 @@ mod tests {
                 serde_json::to_string(s).ok()
             );
             assert_eq!(format!("{t:?}"), format!("{s:?}"));
+            assert_eq!(InlineText::display(&s), t);
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod fixture;
 pub mod inline_text;
 pub mod isolation;
 pub mod judge;
+pub mod message;
 pub mod observation;
 pub mod reference;
 pub mod request_id;
@@ -32,12 +33,13 @@ pub use case::{Case, HeaderField};
 pub use check::{check, Finding};
 pub use inline_text::InlineText;
 pub use judge::judge;
+pub use message::Message;
 pub use observation::{Body, HttpAnswer, Observation, SseMessage, TransportFailure};
 pub use request_id::RequestId;
 pub use rules::{Level, Rule, RuleId, Severity, RULES};
 pub use surface::{Capabilities, Surface, ToolDecl};
 pub use undetermined::{settle, Undetermined};
 pub use verdict::{
-    Answer, AnswerSet, Canonical, DataRule, Demand, Expectation, Lint, RejectData, StatusSet,
-    Verdict,
+    Answer, AnswerSet, Canonical, DataRule, Demand, Expectation, Lint, RejectData, Requested,
+    StatusSet, Verdict,
 };

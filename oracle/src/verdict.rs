@@ -6,13 +6,15 @@
 //! not in the Verdict was not exercised by this case.
 
 use crate::inline_text::InlineText;
+use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::RuleId;
 use crate::surface::Surface;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 use smallvec::SmallVec;
-use std::borrow::Cow;
+use std::ops::Deref;
+use std::sync::Arc;
 
 /// A set of HTTP status codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -34,6 +36,33 @@ impl StatusSet {
     }
 }
 
+/// The versions a -32022 answer may name as `data.requested` (header and body, AMB-06),
+/// shared by every copy of the answer: an answer is copied into several sets, and this keeps
+/// `Answer` small.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Requested(Arc<[InlineText]>);
+
+impl Requested {
+    pub fn new<'s>(versions: impl IntoIterator<Item = &'s str>) -> Requested {
+        Requested(versions.into_iter().map(InlineText::new).collect())
+    }
+}
+
+impl Deref for Requested {
+    type Target = [InlineText];
+
+    fn deref(&self) -> &[InlineText] {
+        &self.0
+    }
+}
+
+/// As the list of strings it holds.
+impl Serialize for Requested {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter())
+    }
+}
+
 /// Extra requirements on `error.data` (P-SHAPE).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum DataRule {
@@ -41,7 +70,7 @@ pub enum DataRule {
     /// -32022: `data.supported` a string array not containing `data.requested`, and
     /// `data.requested` one of these values (AMB-06: header or body).
     UnsupportedVersion {
-        requested: SmallVec<[InlineText; 2]>,
+        requested: Requested,
     },
     /// -32021: `data.requiredCapabilities` an object.
     RequiredCapabilities,
@@ -143,8 +172,7 @@ pub enum Canonical {
         /// `None`: the error carries no `id` member.
         id: Option<RequestId>,
         data: Option<RejectData>,
-        /// Nearly always a fixed text; formatted only when the case names something.
-        message: Cow<'static, str>,
+        message: Message,
     },
     /// `202 Accepted`, empty body.
     Accepted,

@@ -3,12 +3,12 @@
 //! patterns several rules share.
 
 use super::header_values;
+use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::rules::{level_of, Severity};
 use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
 use smallvec::{smallvec, SmallVec};
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
@@ -127,7 +127,7 @@ impl Findings {
         shape: RuleId,
         priority: u8,
         id: &RequestId,
-        message: impl FnOnce() -> Cow<'static, str>,
+        message: impl FnOnce() -> Message,
     ) {
         self.defect_lazy(
             reject,
@@ -152,7 +152,7 @@ impl Findings {
 }
 
 /// The canonical 400/-32020 rejection; `message` starts "Header mismatch: ".
-pub(crate) fn header_mismatch(id: &RequestId, message: Cow<'static, str>) -> Canonical {
+pub(crate) fn header_mismatch(id: &RequestId, message: Message) -> Canonical {
     Canonical::Reject {
         status: 400,
         code: Some(-32020),

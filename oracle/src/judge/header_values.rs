@@ -5,6 +5,7 @@ use super::findings::Findings;
 use crate::encoding::{
     field_value_class, sentinel::looks_like_sentinel, DecodedValue, FieldValueClass,
 };
+use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::RuleId;
 use crate::verdict::{Answer, DataRule, StatusSet};
@@ -74,7 +75,10 @@ pub(crate) fn invalid_chars(
         }
         class => {
             f.mismatch(rule, shape, 4, id, || {
-                format!("Header mismatch: {what} contains invalid characters").into()
+                Message::parts(
+                    &["Header mismatch: ", " contains invalid characters"],
+                    &[what],
+                )
             });
             if class == FieldValueClass::Control {
                 if let Some(d) = f.defects.last_mut() {

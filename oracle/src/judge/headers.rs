@@ -9,13 +9,11 @@ use super::header_values::{
 use super::view::{HeaderQuirk, HeaderView, RequestBody};
 use crate::case::HeaderField;
 use crate::encoding::{decode_header_value, sentinel::looks_like_sentinel, DecodedValue};
-use crate::inline_text::InlineText;
+use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules;
 use crate::surface::Surface;
-use crate::verdict::{Answer, Canonical, DataRule, RejectData, StatusSet};
-use smallvec::{smallvec, SmallVec};
-use std::borrow::Cow;
+use crate::verdict::{Answer, Canonical, DataRule, RejectData, Requested, StatusSet};
 
 /// Published revisions before 2026-07-28 (the initialize-handshake era).
 pub const LEGACY_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -58,7 +56,7 @@ pub(crate) fn check(
                 code: Some(-32602),
                 id: Some(id.clone()),
                 data: None,
-                message: Cow::Borrowed(
+                message: Message::Fixed(
                     "Invalid params: _meta lacks a required io.modelcontextprotocol field",
                 ),
             },
@@ -76,7 +74,7 @@ fn protocol_version(
     f: &mut Findings,
 ) {
     let unsupported = |v: &str| !surface.supports_version(v);
-    let upv = |requested: SmallVec<[InlineText; 2]>| Answer::RpcError {
+    let upv = |requested: Requested| Answer::RpcError {
         status: StatusSet::Exact(400),
         code: -32022,
         data: DataRule::UnsupportedVersion { requested },
@@ -88,7 +86,7 @@ fn protocol_version(
         data: Some(RejectData::UnsupportedVersion {
             requested: requested.into(),
         }),
-        message: Cow::Borrowed("Unsupported protocol version"),
+        message: Message::Fixed("Unsupported protocol version"),
     };
     // a dual-era server serves a request that names a legacy version on its legacy path,
     // where this oracle's modern rules do not apply (D-33)
@@ -117,11 +115,11 @@ fn protocol_version(
                 return;
             }
             f.mismatch(rules::PV_MISSING, rules::HDR_ERR, 3, id, || {
-                Cow::Borrowed("Header mismatch: MCP-Protocol-Version header is missing")
+                Message::Fixed("Header mismatch: MCP-Protocol-Version header is missing")
             });
             if let Some(b) = body.filter(|b| unsupported(b)) {
                 // PRECEDENCE.md row 8
-                f.tolerate(upv(smallvec![b.into()]));
+                f.tolerate(upv(Requested::new([b])));
             }
             return;
         }
@@ -158,12 +156,12 @@ fn protocol_version(
             // AMB-02: no body value to compare with; -32602 (missing field) or -32020
             f.tolerate(mismatch_answer());
             if unsupported(h) {
-                f.tolerate(upv(smallvec![h.into()]));
+                f.tolerate(upv(Requested::new([h])));
             }
         }
         Some(b) if b == h => {
             if unsupported(h) {
-                let answer = upv(smallvec![h.into()]);
+                let answer = upv(Requested::new([h]));
                 f.defect_lazy(
                     rules::PV_UNSUPPORTED,
                     rules::PV_UNSUPPORTED,
@@ -174,12 +172,8 @@ fn protocol_version(
             }
         }
         Some(b) => {
-            let mut requested = SmallVec::new();
-            for v in [h, b] {
-                if unsupported(v) {
-                    requested.push(v.into());
-                }
-            }
+            // (built only when some version is unsupported)
+            let requested = || Requested::new([h, b].into_iter().filter(|v| unsupported(v)));
             // P-VERSION-FIRST: an unsupported header version goes first
             let priority = if unsupported(h) { 3 } else { 4 };
             let canonical = if !f.could_lead(rules::PV_MISMATCH, priority) {
@@ -188,10 +182,15 @@ fn protocol_version(
             } else if unsupported(h) {
                 upv_canonical(h)
             } else {
-                let msg = format!(
-                    "Header mismatch: MCP-Protocol-Version header '{h}' does not match _meta '{b}'"
+                let msg = Message::parts(
+                    &[
+                        "Header mismatch: MCP-Protocol-Version header '",
+                        "' does not match _meta '",
+                        "'",
+                    ],
+                    &[&h, &b],
                 );
-                header_mismatch(id, msg.into())
+                header_mismatch(id, msg)
             };
             let mut d = Defect {
                 reject: rules::PV_MISMATCH,
@@ -201,9 +200,9 @@ fn protocol_version(
                 canonical,
             };
             if unsupported(h) {
-                d.answers.insert(0, upv(requested.clone()));
-            } else if !requested.is_empty() {
-                d.answers.push(upv(requested));
+                d.answers.insert(0, upv(requested()));
+            } else if unsupported(b) {
+                d.answers.push(upv(requested()));
             }
             f.defects.push(d);
         }
@@ -223,7 +222,7 @@ fn required_field<'c>(
     let raw = match field {
         HeaderField::Absent => {
             f.mismatch(rules::HDR_MISSING, rules::HDR_ERR, 4, id, || {
-                Cow::Borrowed(missing)
+                Message::Fixed(missing)
             });
             return None;
         }
@@ -263,12 +262,14 @@ fn mcp_method(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
         rules::HDR_MISMATCH
     };
     f.mismatch(rule, rules::HDR_ERR, 4, id, || {
-        format!(
-            "Header mismatch: Mcp-Method header '{}' does not match body '{}'",
-            String::from_utf8_lossy(raw),
-            req.method
+        Message::parts(
+            &[
+                "Header mismatch: Mcp-Method header '",
+                "' does not match body '",
+                "'",
+            ],
+            &[&String::from_utf8_lossy(raw), &req.method],
         )
-        .into()
     });
 }
 
@@ -306,11 +307,14 @@ fn mcp_name(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
         return f.tolerate(mismatch_answer());
     };
     let msg = || {
-        format!(
-            "Header mismatch: Mcp-Name header '{}' does not match body value '{body}'",
-            String::from_utf8_lossy(raw)
+        Message::parts(
+            &[
+                "Header mismatch: Mcp-Name header '",
+                "' does not match body value '",
+                "'",
+            ],
+            &[&String::from_utf8_lossy(raw), &body],
         )
-        .into()
     };
     let mut buf = [0; 96];
     match read_header_value(raw, &mut buf) {
@@ -331,7 +335,7 @@ fn mcp_name(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
             f.mismatch(rules::HDR_MISMATCH, rules::HDR_ERR, 4, id, msg)
         }
         HeaderValue::Malformed => f.mismatch(rules::B64_MALFORMED, rules::HDR_ERR, 4, id, || {
-            Cow::Borrowed("Header mismatch: Mcp-Name carries a malformed base64 sentinel")
+            Message::Fixed("Header mismatch: Mcp-Name carries a malformed base64 sentinel")
         }),
     }
 }

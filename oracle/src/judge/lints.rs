@@ -13,7 +13,9 @@ use crate::verdict::{Demand, Expectation, Lint};
 /// Accept that does not list both `application/json` and `text/event-stream`
 /// (streamable-http.mdx § Sending Messages).
 pub(crate) fn media_defects(h: &HeaderView<'_>) -> (bool, bool) {
+    // the values a conformant client sends, recognised before any parsing
     let ct_ok = match h.content_type {
+        HeaderField::One(b"application/json") => true,
         HeaderField::One(v) => with_media_types(v, |types| {
             types
                 .next()
@@ -23,6 +25,7 @@ pub(crate) fn media_defects(h: &HeaderView<'_>) -> (bool, bool) {
         _ => false,
     };
     let accept_ok = match h.accept {
+        HeaderField::One(b"application/json, text/event-stream") => true,
         // both types looked for in one pass over the value
         HeaderField::One(v) => with_media_types(v, |types| {
             let (mut json, mut sse) = (false, false);

@@ -7,11 +7,11 @@ use super::header_values::mismatch_answer;
 use super::headers::name_source;
 use super::params;
 use super::view::{HeaderView, RequestBody};
+use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
-use std::borrow::Cow;
 
 /// Methods the revision defines for clients to send (schema.json ClientRequest).
 pub const MODERN_METHODS: [&str; 10] = [
@@ -59,17 +59,17 @@ fn not_found(id: &RequestId) -> Canonical {
         code: Some(-32601),
         id: Some(id.clone()),
         data: None,
-        message: Cow::Borrowed("Method not found"),
+        message: Message::Fixed("Method not found"),
     }
 }
 
-fn invalid(id: &RequestId, message: String) -> Canonical {
+fn invalid(id: &RequestId, message: Message) -> Canonical {
     Canonical::Reject {
         status: 200,
         code: Some(-32602),
         id: Some(id.clone()),
         data: None,
-        message: Cow::Owned(message),
+        message,
     }
 }
 
@@ -158,7 +158,7 @@ pub(crate) fn check(
                         rules::TOOLS_UNKNOWN,
                         7,
                         invalid_params(),
-                        || invalid(&req.id, format!("Unknown tool: {name}")),
+                        || invalid(&req.id, Message::parts(&["Unknown tool: ", ""], &[&name])),
                     );
                     // an unknown tool has no recognized Mcp-Param headers (P-LOGIC, AMB-14)
                     if h.any_param() {
@@ -182,7 +182,12 @@ pub(crate) fn check(
                         rules::RES_NOTFOUND,
                         7,
                         invalid_params(),
-                        || invalid(&req.id, format!("Resource not found: {uri}")),
+                        || {
+                            invalid(
+                                &req.id,
+                                Message::parts(&["Resource not found: ", ""], &[&uri]),
+                            )
+                        },
                     );
                 }
                 None => f.tolerate(invalid_params()),
@@ -199,7 +204,7 @@ pub(crate) fn check(
                         rules::PROMPTS_ERRORS,
                         7,
                         invalid_params(),
-                        || invalid(&req.id, format!("Unknown prompt: {p}")),
+                        || invalid(&req.id, Message::parts(&["Unknown prompt: ", ""], &[&p])),
                     );
                 }
                 None => f.tolerate(invalid_params()),

@@ -38,6 +38,7 @@ pub use read::{read_fast, ParsedBody};
 pub use view::RequestView;
 
 use crate::case::Case;
+use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules;
 use crate::surface::Surface;
@@ -47,7 +48,6 @@ use findings::{answer_of, strict_refusal, Answers, Defect, Findings};
 use lints::{error_lints, lint, media_defects, request_lints};
 use origin::OriginClass;
 use smallvec::smallvec;
-use std::borrow::Cow;
 use view::BodyView;
 
 /// Judge one case against one surface.
@@ -69,7 +69,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 code: None,
                 id: None,
                 data: None,
-                message: Cow::Borrowed("Not Found"),
+                message: Message::Fixed("Not Found"),
             },
         };
     }
@@ -109,7 +109,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
     }
 
     if !view.verb.eq_ignore_ascii_case("POST") {
-        return judge_other_verb(view.verb, surface, f, lints);
+        return judge_other_verb(view.verb, surface, &mut f, lints);
     }
     match &view.body {
         BodyView::Unusable(u) => {
@@ -118,7 +118,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 code: Some(u.code),
                 id: u.id.clone(),
                 data: None,
-                message: Cow::Borrowed(u.message),
+                message: Message::Fixed(u.message),
             };
             // US-PARSE / US-BATCH / US-NOTRPC: no rule fixes the answer; header-only defects
             // stay reportable but the body-dependent ones cannot be established (P-LOGIC).
@@ -128,7 +128,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             });
             success.push(answer_of(&canonical));
             error_lints(&mut lints);
-            assemble(f, success, None, canonical, lints)
+            assemble(&mut f, success, None, canonical, lints)
         }
         BodyView::Notification => {
             lints.push(lint(
@@ -136,10 +136,9 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 Lint::NoResponseToNotification,
             ));
             // only the Origin defect survives (P-NOTIF)
-            let f2 = Findings {
-                defects: f.defects,
-                ..Findings::default()
-            };
+            f.tolerated.clear();
+            f.benign.clear();
+            f.anything_goes = false;
             let success = smallvec![
                 Answer::Accepted,
                 Answer::HttpStatus {
@@ -147,7 +146,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 },
             ];
             assemble(
-                f2,
+                &mut f,
                 success,
                 Some(rules::NOTIF_202),
                 Canonical::Accepted,
@@ -184,7 +183,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             }
             headers::check(h, surface, req, &mut f);
             let (success, rule) = methods::check(h, surface, req, &mut f);
-            assemble(f, success, Some(rule), Canonical::Dispatch, lints)
+            assemble(&mut f, success, Some(rule), Canonical::Dispatch, lints)
         }
     }
 }
@@ -193,7 +192,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
 fn judge_other_verb(
     verb: &str,
     surface: &Surface,
-    f: Findings,
+    f: &mut Findings,
     mut lints: Vec<Expectation>,
 ) -> Verdict {
     let legacy_verb = verb.eq_ignore_ascii_case("GET") || verb.eq_ignore_ascii_case("DELETE");
@@ -201,7 +200,6 @@ fn judge_other_verb(
     // an error in the body is still an error response: the code ranges and its shape bind
     // it whatever the verb (DEVIATIONS.md D-26, 2026-12-03)
     error_lints(&mut lints);
-    let mut f = f;
     if surface.is_dual_era() && legacy_verb {
         // a dual-era server may serve the 2025-11-25 GET stream / session DELETE
         f.anything_goes = f.defects.is_empty();

@@ -5,6 +5,7 @@
 use super::findings::Defect;
 use super::view::HeaderView;
 use crate::case::HeaderField;
+use crate::message::Message;
 use crate::rules;
 use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, StatusSet};
@@ -81,7 +82,7 @@ pub(crate) fn defect() -> Defect {
             code: Some(-32600),
             id: None,
             data: None,
-            message: std::borrow::Cow::Borrowed("Forbidden: invalid Origin"),
+            message: Message::Fixed("Forbidden: invalid Origin"),
         },
     }
 }

@@ -10,6 +10,7 @@ use super::view::{is_param_named, HeaderView, RequestBody};
 use crate::annotations::HeaderParam;
 use crate::case::HeaderField;
 use crate::encoding::ParamMatch;
+use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::surface::ToolDecl;
@@ -100,8 +101,13 @@ fn one(
         }
         (_, HeaderField::Absent) => {
             f.mismatch(rules::PARAM_OMITTED, rules::PARAM_ERR, 8, id, || {
-                format!("Header mismatch: {name} header is missing but arguments carry a value")
-                    .into()
+                Message::parts(
+                    &[
+                        "Header mismatch: ",
+                        " header is missing but arguments carry a value",
+                    ],
+                    &[&name],
+                )
             });
             return None;
         }
@@ -124,11 +130,15 @@ fn one(
     }
     let mismatch = |rule: RuleId, f: &mut Findings| {
         f.mismatch(rule, rules::PARAM_ERR, 8, id, || {
-            format!(
-                "Header mismatch: {name} header '{}' does not match body value {body}",
-                String::from_utf8_lossy(raw)
+            Message::parts(
+                &[
+                    "Header mismatch: ",
+                    " header '",
+                    "' does not match body value ",
+                    "",
+                ],
+                &[&name, &String::from_utf8_lossy(raw), &body],
             )
-            .into()
         });
     };
     let mut buf = [0; 96];

@@ -101,7 +101,7 @@ pub(crate) fn render_canonical(verdict: &Verdict, case: &Case, surface: &Surface
             error_body(
                 id.as_ref().map(RequestId::to_value).as_ref(),
                 *code,
-                message,
+                &message.to_string(),
                 data.as_ref().map(|d| d.to_value(surface)).as_ref(),
             ),
         ),

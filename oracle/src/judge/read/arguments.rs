@@ -154,9 +154,9 @@ fn leaf(text: &str) -> RawLeaf<'_> {
         }
         // validated text of the scanner's subset: serde_json parses it the same way it
         // would inside the whole body; a failure cannot happen, but would read as absent
-        _ => match serde_json::from_str(text) {
-            Ok(v) => v,
-            Err(_) => return RawLeaf::Absent,
+        _ => match validated::value(text) {
+            Some(v) => v,
+            None => return RawLeaf::Absent,
         },
     };
     RawLeaf::Value(value)

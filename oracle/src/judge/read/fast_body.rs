@@ -10,7 +10,6 @@ use crate::judge::view::{
 };
 use crate::request_id::RequestId;
 use crate::soft_params::LogLevel;
-use serde_json::Value;
 
 /// The envelope of `body` when it is in the scanner's subset, and whether it nests deeper
 /// than `case::NESTING_LIMIT`; else `None`.
@@ -26,10 +25,9 @@ fn unusable<'b>(code: i64, id: Option<RequestId>, message: &'static str) -> Body
 fn read_id(v: &str) -> Result<RequestId, ()> {
     match validated::kind(v) {
         Kind::String => validated::as_str(v).map(|s| RequestId::text(&s)).ok_or(()),
-        Kind::Number => match serde_json::from_str::<Value>(v) {
-            Ok(n) => RequestId::of(&n).ok_or(()),
-            _ => Err(()),
-        },
+        Kind::Number => validated::value(v)
+            .and_then(|n| RequestId::of(&n))
+            .ok_or(()),
         _ => Err(()),
     }
 }

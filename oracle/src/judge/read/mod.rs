@@ -28,7 +28,7 @@ pub fn read_fast<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<
         Some(read) => read,
         None => {
             let depth = simple::depth(&case.body);
-            let body = if simple::is_json(&case.body) && depth < simple::PARSE_DEPTH {
+            let body = if depth < simple::PARSE_DEPTH && simple::is_json(&case.body) {
                 simple::read_body(&case.body, parsed)
             } else {
                 // not JSON, or too deep for `serde_json`'s reader: said without building a

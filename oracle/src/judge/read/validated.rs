@@ -3,6 +3,7 @@
 
 use super::scan::{is_ws, skip_ws};
 use super::swar::skip_plain;
+use serde_json::Value;
 use std::borrow::Cow;
 
 /// The kind of a validated value, from its first byte.
@@ -25,6 +26,21 @@ pub(crate) fn kind(v: &str) -> Kind {
         Some(b'n') => Kind::Null,
         _ => Kind::Number,
     }
+}
+
+/// A validated value parsed as `serde_json` parses it inside a whole body. A plain
+/// non-negative integer (`0` or no leading zero, at most 19 digits) is read directly: serde
+/// reads it as the same `u64`.
+pub(crate) fn value(v: &str) -> Option<Value> {
+    let b = v.as_bytes();
+    let plain = !b.is_empty()
+        && b.len() <= 19
+        && b.iter().all(u8::is_ascii_digit)
+        && (b[0] != b'0' || b.len() == 1);
+    if plain {
+        return v.parse::<u64>().ok().map(Value::from);
+    }
+    serde_json::from_str(v).ok()
 }
 
 /// The content of a validated string value, decoded when it holds escapes.
