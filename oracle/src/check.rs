@@ -27,7 +27,7 @@ pub struct Finding {
 /// Judge an observation against a verdict.
 pub fn check(verdict: &Verdict, obs: &Observation) -> Vec<Finding> {
     let mut out = Vec::new();
-    // what the answer carries, read once for every expectation (issue 7)
+    // what the answer carries, read once for every expectation
     let facts = obs.http().map(Facts::of);
     for e in &verdict.expectations {
         let ok = match (&e.demand, &facts) {

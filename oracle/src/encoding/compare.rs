@@ -68,7 +68,7 @@ fn compare_number(header: &str, n: &serde_json::Number) -> ParamMatch {
     if header == body_text {
         return ParamMatch::Equal;
     }
-    let (Some((body, _)), Some((h, syntax))) = (parse_decimal(&body_text), parse_decimal(header))
+    let (Some((body, _)), Some((h, syntax))) = (parse_decimal(body_text), parse_decimal(header))
     else {
         return ParamMatch::Mismatch;
     };

@@ -217,6 +217,34 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Note member `key` of an object in `role` with value text `v`, if the judge reads it.
+    fn record(&mut self, role: Role, key: &[u8], v: &'a str) {
+        use crate::case::{
+            META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
+        };
+        let top = &mut self.top;
+        let v = Some(v);
+        match (role, key) {
+            (Role::Top, b"id") => top.id = v,
+            (Role::Top, b"jsonrpc") => top.jsonrpc = v,
+            (Role::Top, b"method") => top.method = v,
+            (Role::Top, b"params") => top.params = v,
+            (Role::Top, b"result" | b"error") => top.response = true,
+            // a member JSON-RPC 2.0 does not list is valid (schema.json JSONRPCRequest
+            // has no `additionalProperties: false`; DEVIATIONS.md D-48)
+            (Role::Params, b"name") => top.p.name = v,
+            (Role::Params, b"uri") => top.p.uri = v,
+            (Role::Params, b"_meta") => top.p.meta = v,
+            (Role::Params, b"arguments") => top.p.arguments = v,
+            (Role::Params, b"cursor") => top.p.cursor = true,
+            (Role::Meta, k) if k == META_PROTOCOL_VERSION.as_bytes() => top.p.version = v,
+            (Role::Meta, k) if k == META_CLIENT_CAPABILITIES.as_bytes() => top.p.capabilities = v,
+            (Role::Meta, k) if k == META_CLIENT_INFO.as_bytes() => top.p.client_info = v,
+            (Role::Meta, k) if k == META_LOG_LEVEL.as_bytes() => top.p.log_level = v,
+            _ => {}
+        }
+    }
+
     fn array(&mut self, i: usize, depth: usize) -> Option<usize> {
         if depth > MAX_DEPTH {
             return None;
@@ -257,7 +285,8 @@ impl<'a> Reader<'a> {
                 // a key spelled with escapes: compare it decoded, the full way
                 return None;
             }
-            let key = &self.t[j + 1..key_end - 1];
+            // (compared as bytes: slicing the text would check char boundaries per key)
+            let key = &b[j + 1..key_end - 1];
             j = skip_ws(b, key_end);
             if *b.get(j)? != b':' {
                 return None;
@@ -265,12 +294,12 @@ impl<'a> Reader<'a> {
             j = skip_ws(b, j + 1);
             let child = match (role, key) {
                 (Role::Other, _) => Role::Other,
-                (Role::Top, "params") => {
+                (Role::Top, b"params") => {
                     // a later `params` replaces an earlier one, members and all
                     self.top.p = ParamsIdx::default();
                     Role::Params
                 }
-                (Role::Params, "_meta") => {
+                (Role::Params, b"_meta") => {
                     self.top.p.version = None;
                     self.top.p.capabilities = None;
                     self.top.p.client_info = None;
@@ -281,28 +310,8 @@ impl<'a> Reader<'a> {
             };
             let start = j;
             j = self.value(j, depth, child)?;
-            let v = Some(&self.t[start..j]);
-            let top = &mut self.top;
-            match (role, key) {
-                (Role::Other, _) => {}
-                (Role::Top, "id") => top.id = v,
-                (Role::Top, "jsonrpc") => top.jsonrpc = v,
-                (Role::Top, "method") => top.method = v,
-                (Role::Top, "params") => top.params = v,
-                (Role::Top, "result" | "error") => top.response = true,
-                // a member JSON-RPC 2.0 does not list is valid (schema.json JSONRPCRequest
-                // has no `additionalProperties: false`; DEVIATIONS.md D-48)
-                (Role::Top, _) => {}
-                (Role::Params, "name") => top.p.name = v,
-                (Role::Params, "uri") => top.p.uri = v,
-                (Role::Params, "_meta") => top.p.meta = v,
-                (Role::Params, "arguments") => top.p.arguments = v,
-                (Role::Params, "cursor") => top.p.cursor = true,
-                (Role::Meta, crate::case::META_PROTOCOL_VERSION) => top.p.version = v,
-                (Role::Meta, crate::case::META_CLIENT_CAPABILITIES) => top.p.capabilities = v,
-                (Role::Meta, crate::case::META_CLIENT_INFO) => top.p.client_info = v,
-                (Role::Meta, crate::case::META_LOG_LEVEL) => top.p.log_level = v,
-                _ => {}
+            if role != Role::Other {
+                self.record(role, key, &self.t[start..j]);
             }
             j = skip_ws(b, j);
             match *b.get(j)? {
