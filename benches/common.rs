@@ -4,7 +4,8 @@
 //! Each bench file includes this with `mod common;`; not every bench uses every helper.
 #![allow(dead_code)]
 
-use mcpdiff_oracle::reference::{respond, respond_mutant, to_observation};
+use mcpdiff_oracle::reference::mutants::{MCP_METHOD_PREFIX, NO_BASE64_DECODE, ORIGIN_UNCHECKED};
+use mcpdiff_oracle::reference::{respond, respond_mutant, to_observation, Mutant};
 use mcpdiff_oracle::{fixture, judge, Case, Observation, Surface, Verdict};
 use mcpdiff_props::gen::{case_for, case_strategy};
 
@@ -26,7 +27,7 @@ pub fn runner_cases(surface: &Surface, n: u64) -> Vec<Case> {
 }
 
 /// Mutants whose answers join the reference answers in the `check` mix.
-pub const MIX_MUTANTS: [&str; 3] = ["origin-unchecked", "mcp-method-prefix", "no-base64-decode"];
+pub const MIX_MUTANTS: [&Mutant; 3] = [&ORIGIN_UNCHECKED, &MCP_METHOD_PREFIX, &NO_BASE64_DECODE];
 
 /// (verdict, observation) pairs: every case answered by the reference server and by each of
 /// `MIX_MUTANTS`, so most checks pass and some find something (like a real run).

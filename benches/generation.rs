@@ -1,12 +1,13 @@
-//! Generation speed: cases per second per strategy family. `runner` is what `mcpdiff run`
-//! draws from (`case_for` on the fixture surface: one fresh ChaCha RNG and value tree per
-//! case); the `props/*` families are the property tests' strategies, drawn from one runner.
+//! Generation speed: cases per second per strategy family. `runner/case_for` is the runner's
+//! generator behind `case_strategy` on the fixture surface (a ChaCha RNG picks each
+//! (seed, index)); the `props/*` families are the property tests' strategies (valid cases,
+//! cases with planted edits, garbage, and their mix), drawn from one proptest runner.
 
 mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use mcpdiff_props::gen::{case_for, case_strategy};
-use mcpdiff_props::strategies::case::{arbitrary_case, garbage_case, near_valid_case, valid_case};
+use mcpdiff_props::strategies::case::{garbage_case, mixed_case, near_valid_case, valid_case};
 use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use std::hint::black_box;
@@ -49,7 +50,7 @@ fn generation(c: &mut Criterion) {
     family(c, "props/valid_case", valid_case().boxed());
     family(c, "props/near_valid_case", near_valid_case().boxed());
     family(c, "props/garbage_case", garbage_case().boxed());
-    family(c, "props/arbitrary_case", arbitrary_case().boxed());
+    family(c, "props/mixed_case", mixed_case().boxed());
 }
 
 criterion_group! {

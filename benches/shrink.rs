@@ -6,22 +6,22 @@ mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use mcpdiff::runner::shrink::{self, ShrinkBudget};
-use mcpdiff_oracle::reference::{mutant, respond_mutant, to_observation};
+use mcpdiff_oracle::reference::mutants::{MCP_METHOD_PREFIX, NO_BASE64_DECODE, ORIGIN_UNCHECKED};
+use mcpdiff_oracle::reference::{respond_mutant, to_observation, Mutant};
 use mcpdiff_oracle::{check, judge, Case, Observation, Surface};
 use std::hint::black_box;
 use std::time::Duration;
 
 /// Mutants with typical findings: a header check, a body/header mirror, a codec.
-const MUTANTS: [&str; 3] = ["origin-unchecked", "mcp-method-prefix", "no-base64-decode"];
+const MUTANTS: [&Mutant; 3] = [&ORIGIN_UNCHECKED, &MCP_METHOD_PREFIX, &NO_BASE64_DECODE];
 
-/// The first generated case (seed 1) on which `name` breaks its rule.
-fn first_finding(name: &str, surface: &Surface, cases: &[Case]) -> Option<(Case, Observation)> {
-    let rule = mutant(name)?.rule;
+/// The first generated case (seed 1) on which `m` breaks its rule.
+fn first_finding(m: &Mutant, surface: &Surface, cases: &[Case]) -> Option<(Case, Observation)> {
     cases.iter().find_map(|c| {
-        let obs = to_observation(&respond_mutant(name, c, surface));
+        let obs = to_observation(&respond_mutant(m, c, surface));
         let hit = check(&judge(c, surface), &obs)
             .iter()
-            .any(|f| f.rule == rule.0);
+            .any(|f| f.rule == m.rule.0);
         hit.then(|| (c.clone(), obs))
     })
 }
@@ -31,9 +31,9 @@ fn shrinking(c: &mut Criterion) {
     let cases = common::runner_cases(&surface, 3000);
     let budget = ShrinkBudget::default();
     let mut g = c.benchmark_group("shrink");
-    for name in MUTANTS {
-        let Some(m) = mutant(name) else { continue };
-        let Some((case, obs)) = first_finding(name, &surface, &cases) else {
+    for m in MUTANTS {
+        let name = m.name;
+        let Some((case, obs)) = first_finding(m, &surface, &cases) else {
             eprintln!("shrink bench: no finding for {name} in 3000 cases; skipped");
             continue;
         };
@@ -45,7 +45,7 @@ fn shrinking(c: &mut Criterion) {
                 &surface,
                 budget,
                 |cand| {
-                    let o = to_observation(&respond_mutant(name, &cand, &surface));
+                    let o = to_observation(&respond_mutant(m, &cand, &surface));
                     async move { o }
                 },
             ))

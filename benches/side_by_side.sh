@@ -1,27 +1,32 @@
 #!/usr/bin/env bash
-# Side-by-side speed check of mcpdiff (issue 7), in one run on one machine:
-#   1. wrk's request rate against `mcpdiff serve` (release) with one fixed conformant request
-#      vs mcpdiff's own judged cases per second against the same server, and their ratio;
-#   2. judge: Verdicts per second on one thread;
+# Side-by-side speed check of mcpdiff, in one run on one machine:
+#   1. end to end: wrk's request rate against `mcpdiff serve` (release) with one fixed
+#      conformant request, and mcpdiff's judged cases per second against the same server, in
+#      interleaved pairs; per pair the rate ratio and the CPU seconds each side spent (client +
+#      server) per unit of work; the median of the pairs with its spread;
+#   2. judge: Verdicts per second on one thread, and heap allocations per Verdict;
 #   3. time to the first finding of each mutant's named rule with default `run` settings;
 #   4. peak memory (max RSS) of a 100,000-case run, and of a 10,000-case run to show it does
 #      not grow with the number of cases.
 # Prints PASS/FAIL per target and exits 1 if any target is missed (2 if it could not run).
 #
 # Usage: benches/side_by_side.sh        (from anywhere; builds in the repository)
-# Env:   WRK_SECS (5), RUN_CASES (40000), MEM_CASES (100000), WRK_CONNS (8), ROUNDS (5)
+# Env:   MCPDIFF_BIN (a built binary: skips the build), ROUNDS (9 pairs), WRK_SECS (3), RUN_CASES (20000), MEM_CASES (100000), WRK_CONNS (8)
 #
-# (a) and (b) alternate ROUNDS times and the median ratio is the figure: on a shared machine
-# the load changes from second to second, and one pair of runs can land on different loads.
+# Why pairs, a median and CPU seconds: this 2-core machine is shared, and its load changes from
+# second to second; one wrk run and one mcpdiff run can land on different loads (single ratios
+# of 0.39 and 1.09 were seen in one run). Pairs run back to back, their order flipped every other
+# pair; the median ratio and its spread say how much to trust the figure, and CPU seconds per
+# request or case barely move with the load, since waiting for a busy core costs no CPU time.
 set -u
 cd "$(dirname "$0")/.."
 
-WRK_SECS=${WRK_SECS:-5}
-RUN_CASES=${RUN_CASES:-40000}
-ROUNDS=${ROUNDS:-5}
+WRK_SECS=${WRK_SECS:-3}
+RUN_CASES=${RUN_CASES:-20000}
+ROUNDS=${ROUNDS:-9}
 MEM_CASES=${MEM_CASES:-100000}
 WRK_CONNS=${WRK_CONNS:-8}
-BIN=target/release/mcpdiff
+BIN=${MCPDIFF_BIN:-target/release/mcpdiff}
 TMP=$(mktemp -d /tmp/mcpdiff-bench.XXXXXX)
 SERVER_PID=""
 
@@ -42,7 +47,11 @@ die() { say "side_by_side: $*" >&2; exit 2; }
 # other work on the machine skews every figure below: say how busy it was
 say "== machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 say "== build (cargo build --release)"
-timeout 1800 cargo build --release --quiet || die "release build failed"
+if [ -n "${MCPDIFF_BIN:-}" ]; then
+  say "   skipped: MCPDIFF_BIN=$MCPDIFF_BIN given"
+else
+  timeout 1800 cargo build --release --quiet || die "release build failed"
+fi
 
 if ! command -v wrk >/dev/null 2>&1; then
   say "== wrk not found: installing it with apt-get (apt-get update; apt-get install -y wrk)"
@@ -74,31 +83,79 @@ STATUS=$(timeout 10 curl -sS -o "$TMP/answer" -w '%{http_code}' -X POST "$URL" \
 grep -q '"result"' "$TMP/answer" && [ "$STATUS" = 200 ] \
   || die "the fixed request is not answered 200 + result (got $STATUS: $(head -c 300 "$TMP/answer"))"
 
+# numbers: median, and the spread as min / p25 / p75 / max (nearest-rank), of a column of values
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-: >"$TMP/ratios"; : >"$TMP/wrk_rates"; : >"$TMP/run_rates"
-for round in $(seq 1 "$ROUNDS"); do
-  say "== round $round/$ROUNDS (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-  say "   (a) wrk -t1 -c$WRK_CONNS -d${WRK_SECS}s, one fixed tools/call request"
-  timeout $((WRK_SECS + 30)) wrk -t1 -c"$WRK_CONNS" -d"${WRK_SECS}s" -s benches/wrk_tools_call.lua "$URL" \
+spread() {
+  sort -g | awk '{ v[NR] = $1 } END {
+    q1 = int((NR + 3) / 4); q3 = int((3 * NR + 3) / 4); if (q1 < 1) q1 = 1
+    printf "min %s, p25 %s, p75 %s, max %s", v[1], v[q1], v[q3], v[NR] }'
+}
+# CPU seconds (user + system) the server process has used so far, from /proc (clock ticks)
+server_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.4f", ($14 + $15) / hz }' "/proc/$SERVER_PID/stat"; }
+
+# (a) one wrk phase: sets WRK_RATE, WRK_REQS, WRK_CPU (wrk's own CPU s), WRK_SRV_CPU (server CPU s)
+wrk_phase() {
+  local before after
+  before=$(server_cpu)
+  timeout $((WRK_SECS + 30)) /usr/bin/time -f 'cpu %U %S' -o "$TMP/wrk.time" \
+    wrk -t1 -c"$WRK_CONNS" -d"${WRK_SECS}s" -s benches/wrk_tools_call.lua "$URL" \
     >"$TMP/wrk.out" 2>&1 || die "wrk failed: $(cat "$TMP/wrk.out")"
-  grep -E 'Requests/sec|Non-2xx|Socket errors' "$TMP/wrk.out" | sed 's/^/      /'
+  after=$(server_cpu)
+  grep -qE 'Non-2xx|Socket errors' "$TMP/wrk.out" && say "      wrk: $(grep -E 'Non-2xx|Socket errors' "$TMP/wrk.out" | tr -s ' ')"
   WRK_RATE=$(awk '/Requests\/sec/ {print $2}' "$TMP/wrk.out")
-  [ -n "$WRK_RATE" ] || die "no rate in wrk's output"
-  say "   (b) mcpdiff run $URL --cases $RUN_CASES --seed 1 (default concurrency 8; judged cases/s)"
-  timeout 600 "$BIN" run "$URL" --cases "$RUN_CASES" --seed 1 --quiet --json "$TMP/run.json" \
-    >"$TMP/run.out" 2>&1
-  RC=$?
-  [ "$RC" -le 1 ] || die "mcpdiff run failed ($RC): $(tail -5 "$TMP/run.out")"
+  WRK_REQS=$(awk '/requests in/ {print $1}' "$TMP/wrk.out")
+  [ -n "$WRK_RATE" ] && [ -n "$WRK_REQS" ] || die "no rate in wrk's output: $(cat "$TMP/wrk.out")"
+  WRK_CPU=$(awk '/^cpu/ {print $2 + $3}' "$TMP/wrk.time")
+  WRK_SRV_CPU=$(awk -v a="$before" -v b="$after" 'BEGIN { print b - a }')
+}
+
+# (b) one mcpdiff phase: sets RUN_RATE, RUN_CASES_DONE, RUN_REQS, RUN_CPU, RUN_SRV_CPU
+run_phase() {
+  local before after rc
+  before=$(server_cpu)
+  timeout 600 /usr/bin/time -f 'cpu %U %S' -o "$TMP/run.time" \
+    "$BIN" run "$URL" --cases "$RUN_CASES" --seed 1 --quiet --json "$TMP/run.json" >"$TMP/run.out" 2>&1
+  rc=$?
+  after=$(server_cpu)
+  [ "$rc" -le 1 ] || die "mcpdiff run failed ($rc): $(tail -5 "$TMP/run.out")"
   RUN_RATE=$(grep -o '"cases_per_second": *[0-9.e+-]*' "$TMP/run.json" | head -n1 | sed 's/.*: *//')
-  [ -n "$RUN_RATE" ] || die "no stats.cases_per_second in the run's JSON"
+  RUN_CASES_DONE=$(grep -o '"cases": *[0-9]*' "$TMP/run.json" | head -n1 | sed 's/.*: *//')
+  RUN_REQS=$(grep -o '"requests": *[0-9]*' "$TMP/run.json" | head -n1 | sed 's/.*: *//')
+  [ -n "$RUN_RATE" ] && [ -n "$RUN_CASES_DONE" ] || die "no stats in the run's JSON"
+  RUN_CPU=$(awk '/^cpu/ {print $2 + $3}' "$TMP/run.time")
+  RUN_SRV_CPU=$(awk -v a="$before" -v b="$after" 'BEGIN { print b - a }')
+}
+
+# Pairs of one wrk phase and one mcpdiff phase, the order flipped every other pair (wrk first,
+# then mcpdiff first) so a load that drifts during the run weighs on both sides alike. Each pair
+# gives one ratio; the figure is their median with its spread. Beside it, CPU seconds per unit
+# of work (client + server, from /usr/bin/time and /proc/PID/stat): time spent waiting for a
+# busy core does not count there, so it moves far less with the machine's load than a rate.
+say "== $ROUNDS pairs: (a) wrk -t1 -c$WRK_CONNS -d${WRK_SECS}s, one fixed tools/call; (b) $BIN run URL --cases $RUN_CASES --seed 1"
+say "   pair  order   load   wrk req/s  mcpdiff cases/s   ratio   CPU µs/wrk req (wrk+srv)   CPU µs/judged case (mcpdiff+srv)"
+for f in ratios wrk_rates run_rates wrk_cpu run_cpu cpu_ratio; do : >"$TMP/$f"; done
+for pair in $(seq 1 "$ROUNDS"); do
+  LOAD=$(cut -d' ' -f1 /proc/loadavg)
+  if [ $((pair % 2)) = 1 ]; then ORDER="a,b"; wrk_phase; run_phase; else ORDER="b,a"; run_phase; wrk_phase; fi
   RATIO=$(awk -v a="$WRK_RATE" -v b="$RUN_RATE" 'BEGIN { printf "%.3f", b / a }')
-  printf '      mcpdiff: %.0f judged cases/s; ratio (b)/(a) = %s\n' "$RUN_RATE" "$RATIO"
+  WRK_US=$(awk -v c="$WRK_CPU" -v s="$WRK_SRV_CPU" -v n="$WRK_REQS" 'BEGIN { printf "%.1f", (c + s) * 1e6 / n }')
+  RUN_US=$(awk -v c="$RUN_CPU" -v s="$RUN_SRV_CPU" -v n="$RUN_CASES_DONE" 'BEGIN { printf "%.1f", (c + s) * 1e6 / n }')
+  printf '   %4s  %-5s  %5s  %10.0f  %15.0f  %6s   %8s (%s+%s s / %s)   %8s (%s+%s s / %s cases, %s requests)\n' \
+    "$pair" "$ORDER" "$LOAD" "$WRK_RATE" "$RUN_RATE" "$RATIO" "$WRK_US" "$WRK_CPU" "$WRK_SRV_CPU" "$WRK_REQS" \
+    "$RUN_US" "$RUN_CPU" "$RUN_SRV_CPU" "$RUN_CASES_DONE" "$RUN_REQS"
   echo "$RATIO" >>"$TMP/ratios"; echo "$WRK_RATE" >>"$TMP/wrk_rates"; echo "$RUN_RATE" >>"$TMP/run_rates"
+  echo "$WRK_US" >>"$TMP/wrk_cpu"; echo "$RUN_US" >>"$TMP/run_cpu"
+  awk -v w="$WRK_US" -v r="$RUN_US" 'BEGIN { printf "%.3f\n", w / r }' >>"$TMP/cpu_ratio"
 done
 RATIO=$(median <"$TMP/ratios")
 WRK_RATE=$(median <"$TMP/wrk_rates")
 RUN_RATE=$(median <"$TMP/run_rates")
-say "== median of $ROUNDS rounds: wrk $WRK_RATE req/s, mcpdiff $(printf '%.0f' "$RUN_RATE") cases/s, ratio $RATIO (ratios: $(tr '\n' ' ' <"$TMP/ratios"))"
+CPU_RATIO=$(median <"$TMP/cpu_ratio")
+say "== end-to-end, median of $ROUNDS pairs: wrk $WRK_RATE req/s, mcpdiff $(printf '%.0f' "$RUN_RATE") cases/s"
+say "   rate ratio (b)/(a): median $RATIO ($(spread <"$TMP/ratios"))"
+say "   CPU µs per wrk request: median $(median <"$TMP/wrk_cpu") ($(spread <"$TMP/wrk_cpu"))"
+say "   CPU µs per judged case: median $(median <"$TMP/run_cpu") ($(spread <"$TMP/run_cpu"))"
+say "   CPU-cost ratio (wrk µs / mcpdiff µs, 1.0 = a judged case costs what a wrk request does): median $CPU_RATIO ($(spread <"$TMP/cpu_ratio"))"
 
 say "== generator: cases/s on one thread ($BIN bench gen)"
 GEN_LINE=$(timeout 120 "$BIN" bench gen --secs 2) || die "bench gen failed"
@@ -109,6 +166,7 @@ JUDGE_LINE=$(timeout 120 "$BIN" bench judge --secs 3) || die "bench judge failed
 say "   $JUDGE_LINE"
 # the CPU-time rate (` verdicts_per_second=`, not `wall_...`): one core's worth of judging
 JUDGE_RATE=$(printf '%s' "$JUDGE_LINE" | sed 's/.* verdicts_per_second=\([0-9]*\).*/\1/')
+JUDGE_ALLOCS=$(printf '%s' "$JUDGE_LINE" | sed -n 's/.* allocations_per_verdict=\([0-9.]*\).*/\1/p')
 
 say "== mutants: time to first finding of each mutant's rule, default run settings (seed 1)"
 timeout 900 "$BIN" bench mutants --seed 1 >"$TMP/mutants.out" 2>"$TMP/mutants.err" \
@@ -140,9 +198,11 @@ verdict() { # name, pass(0/1), detail
 }
 verdict "judge >= 1,000,000 Verdicts/s on one core" \
   "$(awk -v r="$JUDGE_RATE" 'BEGIN { print (r >= 1000000) ? 1 : 0 }')" "$JUDGE_RATE/s"
-verdict "end-to-end >= 0.5 x wrk's rate (median of $ROUNDS rounds)" \
+verdict "judge <= 2 heap allocations per Verdict" \
+  "$(awk -v a="${JUDGE_ALLOCS:-x}" 'BEGIN { print (a != "x" && a + 0 <= 2) ? 1 : 0 }')" "${JUDGE_ALLOCS:-not printed by bench judge}"
+verdict "end-to-end >= 0.5 x wrk's rate (median of $ROUNDS pairs)" \
   "$(awk -v r="$RATIO" 'BEGIN { print (r >= 0.5) ? 1 : 0 }')" \
-  "$(printf '%.0f' "$RUN_RATE") vs $WRK_RATE req/s, ratio $RATIO"
+  "$(printf '%.0f' "$RUN_RATE") vs $WRK_RATE req/s, ratio $RATIO ($(spread <"$TMP/ratios"))"
 verdict "every mutant caught in < 5 s" \
   "$(awk -v m="$MAX_MS" -v x="$MISSED" 'BEGIN { print (x == 0 && m + 0 < 5000) ? 1 : 0 }')" \
   "max ${MAX_MS} ms, missed $MISSED"

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 /// mimalloc instead of the system allocator: the oracle and the transport allocate many
 /// small JSON values per case, and glibc's malloc/free were ~25% of the client's
-/// instructions per case (issue 7 profile).
+/// instructions per case (callgrind profile of the runner).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -34,29 +34,29 @@ enum Command {
     /// Fuzz endpoints against the oracle and each other (no URL: the in-process reference
     /// server, four mutants and every bundled SDK server and client target; --no-bundled:
     /// no SDK targets; --clients: client SDKs against the recording server).
-    Run(cmd::run::Args),
+    Run(cmd::run_args::RunArgs),
     /// Print the rule table the oracle encodes (id, level, spec section, sentence).
-    Rules(cmd::rules::Args),
+    Rules(cmd::rules::RulesArgs),
     /// Serve the reference server, one of its mutants, or the null server on loopback.
-    Serve(cmd::serve::Args),
+    Serve(cmd::serve::ServeArgs),
     /// Re-judge the regression corpus (oracle drift) and replay it against targets.
-    Replay(cmd::replay::Args),
+    Replay(cmd::replay::ReplayArgs),
     /// Fill the regression corpus: the probe-set seed, or inputs libFuzzer saved.
-    Corpus(cmd::corpus::Args),
+    Corpus(cmd::corpus::CorpusArgs),
     /// Render a saved run (`run --json`) as a review, Markdown, JUnit XML or HTML.
-    Report(cmd::report::Args),
+    Report(cmd::report::ReportArgs),
     /// List or install the bundled real-SDK targets (targets/<name>/).
-    Targets(cmd::targets::Args),
+    Targets(cmd::targets::TargetsArgs),
     /// Generate or check a tool set file (labelled x-mcp-header tools, for `--tools FILE`).
-    Toolset(cmd::toolset::Args),
+    Toolset(cmd::toolset::ToolsetArgs),
     /// Print a baseline (TOML, [[known]] entries) holding every finding of a saved run.
-    Baseline(cmd::baseline::Args),
+    Baseline(cmd::baseline::BaselineArgs),
     /// Scan an origin's MCP Server Card as the public scanner does, and check it against
     /// the endpoint it names.
-    Card(cmd::card::Args),
+    Card(cmd::card::CardArgs),
     /// The oracle's reference client (or a client mutant) as a client driver: lists the
     /// tools of URL and calls them as the calls file says (calibrates `run --clients`).
-    ReferenceClient(cmd::reference_client::Args),
+    ReferenceClient(cmd::reference_client::ReferenceClientArgs),
     /// Measurements for benches/side_by_side.sh (judge rate, time to catch each mutant).
     #[command(hide = true)]
     Bench(cmd::bench::Args),

@@ -1,4 +1,4 @@
-//! Attribution (issue 14 §1): in a default-style `mcpdiff run --no-bundled` (probes, then
+//! Attribution: in a default-style `mcpdiff run --no-bundled` (probes, then
 //! generated cases, every mutant beside the reference server, over loopback HTTP), every
 //! mutant is reported under ITS OWN rule, as the report shows findings after the co-failing
 //! filter, not merely with some finding.
@@ -15,21 +15,22 @@ use mcpdiff::runner::{disagree::MUTANT_PREFIX, RunConfig};
 use mcpdiff::serve::{spawn, Variant};
 use mcpdiff::transport::{reproducer, Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
+use mcpdiff_oracle::reference::mutants::{HEADER_NAMES_CASE_SENSITIVE, OWS_NOT_TRIMMED};
 use mcpdiff_oracle::reference::probes::probes;
-use mcpdiff_oracle::reference::MUTANTS;
+use mcpdiff_oracle::reference::{mutant, Mutant, MUTANTS};
 use std::net::SocketAddr;
 use std::time::Duration;
 
 /// Mutants no HTTP client can catch, and why: hyper lowercases header names and strips
 /// optional whitespace before the server sees the request, so over HTTP these answer like
 /// the reference. Their rules are checked in process (oracle/tests/reference_pure.rs).
-const HTTP_INVISIBLE: [(&str, &str); 2] = [
+const HTTP_INVISIBLE: [(&Mutant, &str); 2] = [
     (
-        "header-names-case-sensitive",
+        &HEADER_NAMES_CASE_SENSITIVE,
         "hyper lowercases header names before the server sees them",
     ),
     (
-        "ows-not-trimmed",
+        &OWS_NOT_TRIMMED,
         "hyper strips optional whitespace from header values",
     ),
 ];
@@ -59,10 +60,10 @@ fn config() -> RunConfig {
 async fn every_mutant_is_reported_under_its_own_rule() {
     let mut variants = vec![("reference".to_string(), Variant::Reference)];
     for m in MUTANTS {
-        if HTTP_INVISIBLE.iter().any(|(n, _)| *n == m.name) {
+        if HTTP_INVISIBLE.iter().any(|(n, _)| *n == m) {
             continue;
         }
-        let v = Variant::mutant(m.name).expect("known mutant");
+        let v = Variant::Mutant(m);
         variants.push((format!("{MUTANT_PREFIX}{}", m.name), v));
     }
     let client = Client::new(Limits::default());
@@ -99,10 +100,7 @@ async fn every_mutant_is_reported_under_its_own_rule() {
     let mut missed = Vec::new();
     for t in rep.targets.iter().skip(1) {
         let name = t.name.trim_start_matches(MUTANT_PREFIX);
-        let m = MUTANTS
-            .iter()
-            .find(|m| m.name == name)
-            .expect("a mutant target");
+        let m = mutant(name).expect("a mutant target");
         if !t.findings.iter().any(|f| f.rule == m.rule.0) {
             let got: Vec<&str> = t.findings.iter().map(|f| f.rule.as_str()).collect();
             missed.push(format!("{name}: wants {}, reported {got:?}", m.rule));

@@ -1,4 +1,4 @@
-//! Protected targets (issue 15): `mcpdiff run` against `serve --auth` without credentials
+//! Protected targets: `mcpdiff run` against `serve --auth` without credentials
 //! stops with the authorization line and judges nothing; with them the protected reference
 //! passes everything (AUTH-* rules included); each auth mutant is caught on its own AUTH
 //! rule; and no output of a run (terminal, --json, --html, --markdown, --junit, corpus,
@@ -6,7 +6,7 @@
 
 use mcpdiff::serve::{spawn_protected, RunningServer, Variant};
 use mcpdiff_oracle::fixture;
-use mcpdiff_oracle::reference::AUTH_MUTANTS;
+use mcpdiff_oracle::reference::{mutants, AUTH_MUTANTS};
 use mcpdiff_oracle::rules::auth::AUTH_JUDGED_IDS;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -177,7 +177,7 @@ async fn every_auth_mutant_is_caught_on_its_own_rule() {
         "--no-probes",
     ]);
     for m in AUTH_MUTANTS {
-        let s = protected(Variant::mutant(m.name).expect("auth mutant")).await;
+        let s = protected(Variant::Mutant(m)).await;
         args.push(s.url.clone());
         servers.push(s);
     }
@@ -228,8 +228,8 @@ fn files(dir: &Path) -> Vec<PathBuf> {
 async fn no_output_contains_a_secret() {
     // a protected server with an ordinary defect (findings, reproducers, corpus entries) and
     // one with an auth defect that involves the token itself (it is sent in the query)
-    let a = protected(Variant::mutant("origin-unchecked").expect("mutant")).await;
-    let b = protected(Variant::mutant("auth-query-token").expect("mutant")).await;
+    let a = protected(Variant::Mutant(&mutants::ORIGIN_UNCHECKED)).await;
+    let b = protected(Variant::Mutant(&mutants::AUTH_QUERY_TOKEN)).await;
     let dir = temp_dir("secrets");
     let p = |f: &str| dir.join(f).to_str().expect("utf-8 path").to_string();
     let out = mcpdiff(with_credentials(vec![

@@ -1,8 +1,8 @@
 //! `mcpdiff card` against in-process loopback servers: the reference server (`serve::spawn`)
-//! and tiny scripted HTTP/1.1 servers, one per rule of the scanner (issue 8), each with a
+//! and tiny scripted HTTP/1.1 servers, one per rule of the scanner, each with a
 //! case that passes and one that does not; plus the CLI's exit codes.
 
-use mcpdiff::card::{scan, CardReport, ScanOptions, Verdict};
+use mcpdiff::card::{scan, CardReport, CardStatus, ScanOptions};
 use mcpdiff::serve::{spawn, Variant};
 use serde_json::{json, Value};
 use server::{get, scripted, Route, Scripted};
@@ -54,7 +54,7 @@ async fn reference_server_passes_and_tells_the_truth() {
     let server = spawn(Variant::Reference, addr).await.expect("bind");
     let origin = format!("http://{}", server.addr);
     let r = scan(&origin, &opts()).await.expect("scan runs");
-    assert_eq!(r.verdict, Verdict::Pass, "{}", r.detail);
+    assert_eq!(r.verdict, CardStatus::Pass, "{}", r.detail);
     assert_eq!(
         r.card_url.as_deref(),
         Some(format!("{origin}{WK}").as_str())
@@ -74,7 +74,7 @@ async fn null_server_has_no_card() {
     let r = scan(&format!("http://{}", server.addr), &opts())
         .await
         .expect("scan runs");
-    assert_eq!(r.verdict, Verdict::Fail);
+    assert_eq!(r.verdict, CardStatus::Fail);
     server.shutdown().await;
 }
 
@@ -88,13 +88,13 @@ async fn the_three_locations_are_tried_in_order_and_the_first_200_decides() {
         mcp.clone(),
     ])
     .await;
-    assert_eq!(r.verdict, Verdict::Pass, "{}", r.detail);
+    assert_eq!(r.verdict, CardStatus::Pass, "{}", r.detail);
     assert!(r.card_url.expect("card").ends_with("/.well-known/mcp.json"));
     assert_eq!(r.tried.len(), 2);
     assert!(!s.requested("/mcp.json"));
     // third location
     let (r, _) = run(vec![get("/mcp.json", 200, good.clone()), mcp.clone()]).await;
-    assert_eq!(r.verdict, Verdict::Pass);
+    assert_eq!(r.verdict, CardStatus::Pass);
     assert_eq!(r.tried.len(), 3);
     // a first 200 that is not JSON decides (fail), the later good card is never read
     let (r, s) = run(vec![
@@ -103,7 +103,7 @@ async fn the_three_locations_are_tried_in_order_and_the_first_200_decides() {
         mcp,
     ])
     .await;
-    assert_eq!(r.verdict, Verdict::Fail);
+    assert_eq!(r.verdict, CardStatus::Fail);
     assert!(r.detail.contains("not JSON"), "{}", r.detail);
     assert!(!s.requested("/mcp.json"));
 }
@@ -111,7 +111,7 @@ async fn the_three_locations_are_tried_in_order_and_the_first_200_decides() {
 #[tokio::test]
 async fn no_card_at_all_fails() {
     let (r, s) = run(vec![]).await;
-    assert_eq!(r.verdict, Verdict::Fail);
+    assert_eq!(r.verdict, CardStatus::Fail);
     assert_eq!(r.card_url, None);
     assert_eq!(
         r.tried.iter().map(|f| f.status).collect::<Vec<_>>(),
@@ -139,7 +139,7 @@ async fn card_mutants_with_bad_identity_fail() {
     cases.push(c);
     for c in cases {
         let (r, _) = run(vec![get(WK, 200, c.to_string()), get("/mcp", 405, "")]).await;
-        assert_eq!(r.verdict, Verdict::Fail, "{c}");
+        assert_eq!(r.verdict, CardStatus::Fail, "{c}");
         assert!(r.fix.is_some());
     }
 }
@@ -149,11 +149,11 @@ async fn identity_without_usable_remote_is_partial() {
     let mut declared = remote("streamable-http", "{ORIGIN}/mcp");
     declared["status"] = json!("declared");
     let (r, s) = with_card(json!([declared]), vec![get("/mcp", 200, "")]).await;
-    assert_eq!(r.verdict, Verdict::Partial, "{}", r.detail);
+    assert_eq!(r.verdict, CardStatus::Partial, "{}", r.detail);
     assert!(!s.requested("/mcp"), "a declared remote is not requested");
     assert!(!r.remotes[0].usable);
     let (r, _) = with_card(json!([]), vec![]).await;
-    assert_eq!(r.verdict, Verdict::Partial);
+    assert_eq!(r.verdict, CardStatus::Partial);
 }
 
 #[tokio::test]
@@ -161,7 +161,7 @@ async fn remotes_on_another_origin_are_not_requested() {
     let other = scripted(vec![get("/mcp", 200, "")]).await;
     let url = format!("{}/mcp", other.origin);
     let (r, _) = with_card(json!([remote("streamable-http", &url)]), vec![]).await;
-    assert_eq!(r.verdict, Verdict::Partial, "{}", r.detail);
+    assert_eq!(r.verdict, CardStatus::Partial, "{}", r.detail);
     assert!(!r.remotes[0].requested && !r.remotes[0].on_origin);
     assert!(r.detail.contains("another origin"), "{}", r.detail);
     assert!(
@@ -190,9 +190,9 @@ async fn remote_answers_decide_pass_or_partial() {
         route.header = challenge.map(|c| ("WWW-Authenticate", c));
         let (r, _) = with_card(json!([remote(kind, "{ORIGIN}/mcp")]), vec![route]).await;
         let want = if counted {
-            Verdict::Pass
+            CardStatus::Pass
         } else {
-            Verdict::Partial
+            CardStatus::Partial
         };
         assert_eq!(
             r.verdict, want,
@@ -221,13 +221,13 @@ async fn the_cap_limits_requested_remotes() {
         ..opts()
     };
     let r = scan(&server.origin, &capped).await.expect("scan runs");
-    assert_eq!(r.verdict, Verdict::Partial, "{}", r.detail);
+    assert_eq!(r.verdict, CardStatus::Partial, "{}", r.detail);
     assert!(server.requested("/a") && server.requested("/b") && !server.requested("/c"));
     assert!(!r.remotes[2].requested);
     assert!(r.detail.contains("1 not requested"), "{}", r.detail);
     let server = scripted(routes).await;
     let r = scan(&server.origin, &opts()).await.expect("scan runs");
-    assert_eq!(r.verdict, Verdict::Pass);
+    assert_eq!(r.verdict, CardStatus::Pass);
 }
 
 #[tokio::test]
@@ -242,7 +242,7 @@ async fn a_card_that_lies_about_versions_is_reported() {
     let (r, _) = with_card(json!([rm]), vec![get("/mcp", 405, ""), post]).await;
     assert_eq!(
         r.verdict,
-        Verdict::Pass,
+        CardStatus::Pass,
         "the scanner's verdict is unchanged"
     );
     assert!(!r.truth[0].consistent);

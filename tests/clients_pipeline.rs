@@ -3,7 +3,7 @@
 //! reference scores clean; each client mutant is caught by its rule and only that rule;
 //! a finding shrinks to one tool; a driver that hangs is killed at the time limit.
 
-use mcpdiff::clients::{self, Verdict};
+use mcpdiff::clients::{self, ClientStatus};
 use mcpdiff::targets::Manifest;
 use mcpdiff_oracle::client_judge::{calibration_set, ClientMutant, MUTANTS};
 use mcpdiff_oracle::rules::RuleId;
@@ -86,7 +86,7 @@ async fn a_finding_shrinks_to_one_tool_and_one_argument() {
     let set = calibration_set();
     let rows = clients::run_all(&[m], &set, Duration::from_secs(30).into(), 12, &|_| {}).await;
     let row = &rows[0];
-    assert_eq!(row.verdict, Verdict::Fail);
+    assert_eq!(row.verdict, ClientStatus::Fail);
     let f = &row.findings[0];
     assert_eq!(f.rule.0, "CLIENT-B64-COLLISION");
     let repro = f.repro.as_ref().expect("shrunk");
@@ -122,7 +122,7 @@ async fn a_hanging_driver_is_killed_at_the_limit() {
         "took {:?}",
         t.elapsed()
     );
-    assert_eq!(rows[0].verdict, Verdict::Error);
+    assert_eq!(rows[0].verdict, ClientStatus::Error);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

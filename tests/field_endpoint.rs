@@ -1,4 +1,4 @@
-//! A field-shaped endpoint on loopback (issue 15, "Done when"): HTTPS with a certificate made
+//! A field-shaped endpoint on loopback: HTTPS with a certificate made
 //! here, bearer authorization, and a tool that takes 20 s, all served by one
 //! `mcpdiff serve --tls-cert --tls-key --auth --slow-tool-ms` child.
 //! - without `--header` the run stops with exit 2, prints the line to add, and judges nothing;

@@ -1,4 +1,4 @@
-//! `https://` targets end to end on loopback (issue 15): `mcpdiff serve --tls-cert/--tls-key`
+//! `https://` targets end to end on loopback: `mcpdiff serve --tls-cert/--tls-key`
 //! with certificates generated here (rcgen), `mcpdiff run`/`card` against them with
 //! `--cacert` or `--insecure`, the one-line TLS failures (unknown issuer, name mismatch, plain
 //! HTTP behind https://), keep-alive over TLS, and the `openssl s_client` reproducer run as

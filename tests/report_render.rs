@@ -435,7 +435,7 @@ async fn revision_probe_over_http() {
 }
 
 /// Every renderer shows the original observation beside the reproducer's, and says when the
-/// original case was kept as the reproducer (issue 14 §2).
+/// original case was kept as the reproducer.
 #[test]
 fn every_renderer_shows_the_original_observation() {
     let mut rep = hand_built();

@@ -10,15 +10,18 @@ use mcpdiff::runner::{
 use mcpdiff::serve::{spawn, RunningServer, Variant};
 use mcpdiff::transport::{reproducer, Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
+use mcpdiff_oracle::reference::mutants::{
+    HEADER_NAMES_CASE_SENSITIVE, NO_BASE64_DECODE, ORIGIN_UNCHECKED, OWS_NOT_TRIMMED,
+};
 use mcpdiff_oracle::reference::probes::probes;
-use mcpdiff_oracle::reference::MUTANTS;
+use mcpdiff_oracle::reference::{Mutant, MUTANTS};
 use std::net::SocketAddr;
 use std::time::Duration;
 
 /// Mutants whose broken rule the HTTP layer hides: hyper lowercases header names and strips
 /// optional whitespace before the server sees the request, so over HTTP these behave like
 /// the reference; they are caught in process (oracle/tests/reference_pure.rs).
-const HTTP_INVISIBLE: [&str; 2] = ["header-names-case-sensitive", "ows-not-trimmed"];
+const HTTP_INVISIBLE: [&Mutant; 2] = [&HEADER_NAMES_CASE_SENSITIVE, &OWS_NOT_TRIMMED];
 
 fn loopback() -> SocketAddr {
     SocketAddr::from(([127, 0, 0, 1], 0))
@@ -113,13 +116,10 @@ async fn reference_clean_null_zero() {
 async fn every_mutant_is_caught_on_its_rule() {
     let mut variants = vec![("reference".to_string(), Variant::Reference)];
     for m in MUTANTS {
-        if HTTP_INVISIBLE.contains(&m.name) {
+        if HTTP_INVISIBLE.contains(&m) {
             continue;
         }
-        variants.push((
-            m.name.to_string(),
-            Variant::mutant(m.name).expect("known mutant"),
-        ));
+        variants.push((m.name.to_string(), Variant::Mutant(m)));
     }
     let (servers, urls) = start(variants).await;
     let mut cfg = config(100, 3, true);
@@ -130,7 +130,7 @@ async fn every_mutant_is_caught_on_its_rule() {
         .targets
         .iter()
         .skip(1)
-        .zip(MUTANTS.iter().filter(|m| !HTTP_INVISIBLE.contains(&m.name)))
+        .zip(MUTANTS.iter().filter(|m| !HTTP_INVISIBLE.contains(m)))
     {
         assert_eq!(t.name, m.name);
         if !t.findings.iter().any(|f| f.rule == m.rule.0) {
@@ -157,14 +157,8 @@ async fn every_mutant_is_caught_on_its_rule() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn same_seed_same_findings() {
     let (servers, urls) = start(vec![
-        (
-            "m1".into(),
-            Variant::mutant("no-base64-decode").expect("mutant"),
-        ),
-        (
-            "m2".into(),
-            Variant::mutant("origin-unchecked").expect("mutant"),
-        ),
+        ("m1".into(), Variant::Mutant(&NO_BASE64_DECODE)),
+        ("m2".into(), Variant::Mutant(&ORIGIN_UNCHECKED)),
     ])
     .await;
     let key = |r: &RunReport| {

@@ -123,7 +123,7 @@ async fn hostile_targets_finish_in_time_with_findings() {
         assert_eq!(t.score, 0.0, "{}", t.name);
         assert!(t.cases > 0, "{} got no cases", t.name);
     }
-    // silence until the per-case limit decides nothing (issue 15): not determined, no finding
+    // silence until the per-case limit decides nothing: not determined, no finding
     let never = &rep.targets[4];
     assert!(never.findings.is_empty(), "{:?}", never.findings);
     let timed_out = never

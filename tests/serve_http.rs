@@ -3,7 +3,7 @@
 //! client (deliberately independent of `src/transport/`).
 
 use mcpdiff::serve::{spawn, RunningServer, Variant};
-use mcpdiff_oracle::reference::{probes, respond, ResponseBody};
+use mcpdiff_oracle::reference::{mutants, probes, respond, ResponseBody};
 use mcpdiff_oracle::{check, fixture, judge, Body, Case, HttpAnswer, Observation, SseMessage};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
@@ -200,7 +200,7 @@ async fn null_server_and_mutants_answer_differently() {
     assert_eq!(http(&n).status, 200);
     null.shutdown().await;
 
-    let m = start(Variant::mutant("mcp-name-case-insensitive").expect("known mutant")).await;
+    let m = start(Variant::Mutant(&mutants::MCP_NAME_CASE_INSENSITIVE)).await;
     let upper = send(&m, &example("GET_WEATHER")).await;
     assert_eq!(
         http(&upper).status,
@@ -215,13 +215,13 @@ async fn null_server_and_mutants_answer_differently() {
     );
     m.shutdown().await;
 
-    let g = start(Variant::mutant("get-200").expect("known mutant")).await;
+    let g = start(Variant::Mutant(&mutants::GET_200)).await;
     let mut get = Case::post("/mcp", &[], Vec::new());
     get.method = "GET".into();
     assert_eq!(http(&send(&g, &get).await).status, 200);
     g.shutdown().await;
 
-    let sid = start(Variant::mutant("session-id-header").expect("known mutant")).await;
+    let sid = start(Variant::Mutant(&mutants::SESSION_ID_HEADER)).await;
     let a = send(&sid, &example("get_weather")).await;
     assert!(http(&a).session_id.is_some());
     sid.shutdown().await;

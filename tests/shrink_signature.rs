@@ -1,4 +1,4 @@
-//! A shrink never changes the kind of a failure (issue 14 §2).
+//! A shrink never changes the kind of a failure.
 //!
 //! The shrinker runs against the pure mutants in process (`respond_mutant`: no sockets, so
 //! every mutant's failures on the probes and on generated cases can be shrunk in seconds), and
@@ -10,14 +10,15 @@
 
 use mcpdiff::report::RunReport;
 use mcpdiff::runner::shrink::{self, candidates, settle, ShrinkBudget};
-use mcpdiff_oracle::reference::{probes, respond_mutant, to_observation, MUTANTS};
+use mcpdiff_oracle::reference::mutants::{ERROR_ID_NULL, ORIGIN_UNCHECKED, RESULT_ID_STRING};
+use mcpdiff_oracle::reference::{probes, respond_mutant, to_observation, Mutant, MUTANTS};
 use mcpdiff_oracle::rules::{self, RuleId};
 use mcpdiff_oracle::signature::{no_new_defects, Signature};
 use mcpdiff_oracle::{check, fixture, judge, Case, Observation, Surface};
 use mcpdiff_props::gen::CaseGen;
 use std::time::Duration;
 
-fn answer(mutant: &str, case: &Case, s: &Surface) -> Observation {
+fn answer(mutant: &Mutant, case: &Case, s: &Surface) -> Observation {
     to_observation(&respond_mutant(mutant, case, s))
 }
 
@@ -35,7 +36,7 @@ fn budget(requests: usize) -> ShrinkBudget {
 }
 
 fn shrink_against(
-    mutant: &str,
+    mutant: &Mutant,
     case: &Case,
     obs: &Observation,
     rule: RuleId,
@@ -57,7 +58,7 @@ fn shrink_against(
 }
 
 /// The oracle's own reading of "the same failure": what the test demands, written without
-/// the shrinker's `Keep`.
+/// the shrinker's `CaseKeep`.
 fn assert_same_failure(
     what: &str,
     rule: RuleId,
@@ -98,14 +99,14 @@ fn shrinking_never_changes_signature_against_pure_mutants() {
     let (mut shrunk, mut smaller) = (0usize, 0usize);
     for m in MUTANTS {
         for case in probe_cases.iter().chain(&generated) {
-            let obs = answer(m.name, case, &s);
+            let obs = answer(m, case, &s);
             let verdict = judge(case, &s);
             // the mutant's own rule, and whatever else this answer broke
             for f in check(&verdict, &obs).into_iter().take(2) {
                 let Some(rule) = verdict.rules().find(|r| r.0 == f.rule) else {
                     continue;
                 };
-                let (c, o) = shrink_against(m.name, case, &obs, rule, &s, 30);
+                let (c, o) = shrink_against(m, case, &obs, rule, &s, 30);
                 let what = format!("mutant {} on {}", m.name, rule.0);
                 assert_same_failure(&what, rule, &s, (case, &obs), (&c, &o));
                 shrunk += 1;
@@ -130,8 +131,13 @@ fn origin_case(s: &Surface) -> Case {
     c
 }
 
-/// The shrinker before issue 14: any candidate that still fails the rule.
-fn rule_only_shrink(mutant: &str, case: &Case, rule: RuleId, s: &Surface) -> (Case, Observation) {
+/// The shrinker without the signature check: any candidate that still fails the rule.
+fn rule_only_shrink(
+    mutant: &Mutant,
+    case: &Case,
+    rule: RuleId,
+    s: &Surface,
+) -> (Case, Observation) {
     let mut best = (case.clone(), answer(mutant, case, s));
     for _ in 0..100 {
         let next = candidates(&best.0).into_iter().find_map(|c| {
@@ -150,7 +156,7 @@ fn rule_only_shrink(mutant: &str, case: &Case, rule: RuleId, s: &Surface) -> (Ca
 fn origin_finding_served_200_stays_served_200() {
     let s = fixture::surface();
     let case = origin_case(&s);
-    let obs = answer("origin-unchecked", &case, &s);
+    let obs = answer(&ORIGIN_UNCHECKED, &case, &s);
     let rule = rules::ORIGIN_403;
     let sig = Signature::of(rule, &judge(&case, &s), &obs);
     assert_eq!(
@@ -159,7 +165,7 @@ fn origin_finding_served_200_stays_served_200() {
     );
     // the slippage is real: a shrinker that only asks "still fails the rule?" leaves the
     // served 200 behind (a refused body defect, or a notification's 202)
-    let (naive, naive_obs) = rule_only_shrink("origin-unchecked", &case, rule, &s);
+    let (naive, naive_obs) = rule_only_shrink(&ORIGIN_UNCHECKED, &case, rule, &s);
     let naive_sig = Signature::of(rule, &judge(&naive, &s), &naive_obs);
     assert_ne!(naive_sig, sig, "the rule-only shrinker kept the kind");
     assert!(
@@ -167,7 +173,7 @@ fn origin_finding_served_200_stays_served_200() {
         "the rule-only shrinker planted no defect"
     );
     // the shrinker keeps the 200 and plants nothing
-    let (c, o) = shrink_against("origin-unchecked", &case, &obs, rule, &s, 200);
+    let (c, o) = shrink_against(&ORIGIN_UNCHECKED, &case, &obs, rule, &s, 200);
     assert_same_failure("origin-unchecked", rule, &s, (&case, &obs), (&c, &o));
     assert_eq!(
         c.header_values("X-Trace").count(),
@@ -180,8 +186,8 @@ fn origin_finding_served_200_stays_served_200() {
 fn a_reproducer_of_another_kind_falls_back_to_the_original() {
     let s = fixture::surface();
     let case = origin_case(&s);
-    let obs = answer("origin-unchecked", &case, &s);
-    let (naive, naive_obs) = rule_only_shrink("origin-unchecked", &case, rules::ORIGIN_403, &s);
+    let obs = answer(&ORIGIN_UNCHECKED, &case, &s);
+    let (naive, naive_obs) = rule_only_shrink(&ORIGIN_UNCHECKED, &case, rules::ORIGIN_403, &s);
     let (c, o, why) = settle(
         &s,
         rules::ORIGIN_403,
@@ -195,7 +201,7 @@ fn a_reproducer_of_another_kind_falls_back_to_the_original() {
     assert!(why.contains("served, 200"), "{why}");
     // a reproducer of the same kind stands
     let (good, good_obs) =
-        shrink_against("origin-unchecked", &case, &obs, rules::ORIGIN_403, &s, 200);
+        shrink_against(&ORIGIN_UNCHECKED, &case, &obs, rules::ORIGIN_403, &s, 200);
     let (c, _, why) = settle(
         &s,
         rules::ORIGIN_403,
@@ -278,7 +284,7 @@ fn no_reproducer_of_a_saved_run_differs_in_kind() {
 #[test]
 fn expectations_of_mutant_findings_read_as_words() {
     let s = fixture::surface();
-    let expected_of = |mutant: &str, rule: RuleId| -> Vec<String> {
+    let expected_of = |mutant: &Mutant, rule: RuleId| -> Vec<String> {
         probes(&s)
             .iter()
             .flat_map(|p| check(&judge(&p.case, &s), &answer(mutant, &p.case, &s)))
@@ -286,23 +292,23 @@ fn expectations_of_mutant_findings_read_as_words() {
             .map(|f| f.expected)
             .collect()
     };
-    let ids = expected_of("error-id-null", rules::ERROR_ID);
+    let ids = expected_of(&ERROR_ID_NULL, rules::ERROR_ID);
     assert!(!ids.is_empty());
     for e in &ids {
         assert!(e.starts_with("an error echoing id "), "{e}");
     }
-    let results = expected_of("result-id-string", rules::RESULT_ID);
+    let results = expected_of(&RESULT_ID_STRING, rules::RESULT_ID);
     assert!(
         results.iter().any(|e| e == "a result echoing id 1"),
         "{results:?}"
     );
-    let origin = expected_of("origin-unchecked", rules::ORIGIN_403);
+    let origin = expected_of(&ORIGIN_UNCHECKED, rules::ORIGIN_403);
     assert!(origin.iter().all(|e| e == "a refusal: 403"), "{origin:?}");
     let debug = [
         "Number(", "String(", "may_omit", "Exact(", "Range(", "Echo", "RpcError", "Lint",
     ];
     for m in MUTANTS {
-        for e in expected_of(m.name, m.rule) {
+        for e in expected_of(m, m.rule) {
             assert!(!debug.iter().any(|d| e.contains(d)), "{}: {e}", m.name);
         }
     }

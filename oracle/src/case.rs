@@ -54,7 +54,7 @@ impl Case {
     /// All values of the header `name` (ASCII case-insensitive), in order, raw (untrimmed).
     pub fn header_values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a [u8]> + 'a {
         // `eq_ignore_ascii_case` folds both sides itself: no lowercased copy of `name`
-        // (this runs several times per judged case; issue 7)
+        // (this runs several times per judged case)
         let name = name.as_bytes();
         self.headers
             .iter()

@@ -1,9 +1,8 @@
 //! What the oracle expects and what a target did, in words for people: `Display` for the
 //! Verdict's parts (`Demand`, `Answer`, `StatusSet`, `DataRule`, `Lint`) and for
 //! `TransportFailure`. Every report (terminal, `--json` `expected`, Markdown, HTML, JUnit)
-//! shows these strings, so none of them may read like Rust debug output (issue 14:
-//! `ErrorIdEcho { id: Number(23), may_omit: false }` used to appear where "an error echoing
-//! id 23" was meant).
+//! shows these strings, so none of them may read like Rust debug output ("an error echoing
+//! id 23", never `ErrorIdEcho { id: Number(23), may_omit: false }`).
 
 use crate::observation::TransportFailure;
 use crate::request_id::RequestId;

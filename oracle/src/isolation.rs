@@ -1,4 +1,4 @@
-//! Which rules decide a case, and which one it isolates (issue 14 §1).
+//! Which rules decide a case, and which one it isolates.
 //!
 //! A rule *decides* a case when its expectation can fail on some answer: every answer-set
 //! (`Demand::OneOf`) expectation does, and a lint does when some answer the answer sets allow

@@ -1,10 +1,9 @@
 //! The signature of a failure: which rule a target broke and what *kind* of answer broke it.
 //!
 //! A shrinker may only trade a case for a smaller one that fails the same rule with the same
-//! signature and plants no defect the original did not have (issue 14 §2): an Origin finding
-//! whose original answer was a served `200` must not become a case with a malformed body
-//! that the server refused with `400`; the maintainer reading that reproducer would close it
-//! as invalid. Pure: a Verdict and an Observation in, a value out.
+//! signature and plants no defect the original did not have: an Origin finding whose original
+//! answer was a served `200` must not become a case with a malformed body that the server
+//! refused with `400`; the maintainer reading that reproducer would close it as invalid. Pure: a Verdict and an Observation in, a value out.
 
 use crate::observation::{Body, Observation, TransportFailure};
 use crate::rules::RuleId;
@@ -33,7 +32,7 @@ pub enum StatusKind {
 
 /// The kind of one observation.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum ObservationKind {
     Http {
         /// An HTTP error status or a JSON-RPC error body (`Answer::AnyError`).
         refused: bool,
@@ -50,7 +49,7 @@ pub enum Kind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Signature {
     pub rule: RuleId,
-    pub kind: Kind,
+    pub kind: ObservationKind,
 }
 
 /// Whether `rule`'s demand in `verdict` names an exact status (403, 405, 202, `400 with
@@ -72,15 +71,17 @@ pub fn about_status(rule: RuleId, verdict: &Verdict) -> bool {
         })
 }
 
-impl Kind {
+impl ObservationKind {
     /// The kind of `obs`; `exact` keeps the exact status instead of its class.
-    pub fn of(obs: &Observation, exact: bool) -> Kind {
+    pub fn of(obs: &Observation, exact: bool) -> ObservationKind {
         let a = match obs {
-            Observation::Transport { failure } => return Kind::NoAnswer(failure.clone()),
+            Observation::Transport { failure } => {
+                return ObservationKind::NoAnswer(failure.clone())
+            }
             Observation::Http(a) => a,
         };
         let error = a.rpc_response().and_then(|r| r.get("error"));
-        Kind::Http {
+        ObservationKind::Http {
             refused: a.status >= 400 || error.is_some(),
             status: if exact {
                 StatusKind::Exact(a.status)
@@ -106,7 +107,7 @@ impl Signature {
     pub fn of(rule: RuleId, verdict: &Verdict, obs: &Observation) -> Signature {
         Signature {
             rule,
-            kind: Kind::of(obs, about_status(rule, verdict)),
+            kind: ObservationKind::of(obs, about_status(rule, verdict)),
         }
     }
 }
@@ -127,11 +128,11 @@ impl fmt::Display for StatusKind {
     }
 }
 
-impl fmt::Display for Kind {
+impl fmt::Display for ObservationKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Kind::NoAnswer(t) => write!(f, "no answer ({t})"),
-            Kind::Http {
+            ObservationKind::NoAnswer(t) => write!(f, "no answer ({t})"),
+            ObservationKind::Http {
                 refused,
                 status,
                 code,

@@ -1,8 +1,8 @@
 //! Request parameters a server SHOULD refuse with -32602 and the oracle tolerates rather than
 //! judges (no rule of the table scores them yet): a pagination cursor the server never issued
 //! and a log level that is not one of the eight. Both judges add -32602 to the acceptable set
-//! for such a request, and the reference server answers it so (issue 14: the reference meets
-//! every SHOULD an independent prober can check; DEVIATIONS.md D-62).
+//! for such a request, and the reference server answers it so (the reference meets every
+//! SHOULD an independent prober can check; DEVIATIONS.md D-62).
 
 use crate::case::META_LOG_LEVEL;
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! A tool set file (`mcpdiff-toolset/1`): generated tool definitions, each labelled by the
 //! oracle's annotation rules, with the call arguments to try on it.
 //!
-//! One file feeds both directions of issue #10: the reference server and the bundled SDK
+//! One file feeds both directions (servers and clients): the reference server and the bundled SDK
 //! servers load it at start (each tool answers with its arguments), and mcpdiff serves it to
 //! client-SDK drivers, which list the tools and call each with its `calls`. The label is the
 //! oracle's, computed here from the schema ([`label`]); it is stored in the file only so a

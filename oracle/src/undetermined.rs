@@ -1,4 +1,4 @@
-//! "Not determined": answers the oracle must neither pass nor fail (issue 15). A case whose
+//! "Not determined": answers the oracle must neither pass nor fail. A case whose
 //! answer was cut by mcpdiff's own per-case limit while everything received so far was
 //! allowed (`TimedOut`), that was refused by the authorization layer mid-run (`Unauthorized`:
 //! a `401`/`403` carrying `WWW-Authenticate`, e.g. an expired token), or that never reached

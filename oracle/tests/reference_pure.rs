@@ -1,10 +1,11 @@
 //! The reference server scores clean on the probe set, the null server does not, and every
 //! mutant is caught on exactly its own rule (no other MUST / MUST NOT rule).
 
+use mcpdiff_oracle::reference::mutants::RETIRED_CODE_32002;
 use mcpdiff_oracle::reference::{
-    null_response, probes, respond, respond_mutant, to_observation, Probe, MUTANTS,
+    null_response, probes, respond, respond_mutant, to_observation, Mutant, Probe, MUTANTS,
 };
-use mcpdiff_oracle::rules::{level_of, Severity, JUDGED_IDS};
+use mcpdiff_oracle::rules::{self, level_of, Severity, JUDGED_IDS};
 use mcpdiff_oracle::{check, fixture, judge, Finding, RuleId};
 use std::collections::BTreeSet;
 
@@ -13,10 +14,10 @@ use std::collections::BTreeSet;
 const UNREACHABLE: &[(RuleId, &str)] = &[];
 
 /// Mutants that unavoidably break a second rule, with the companion allowed.
-const COMPANIONS: &[(&str, &str)] = &[
+const COMPANIONS: &[(&Mutant, RuleId)] = &[
     // -32002 is retired *and* inside the legacy range -32019..-32000 (a SHOULD NOT); the
     // other retired code, -32042, would break the MUST NOT on undefined reserved codes
-    ("retired-code-32002", "BASE-ERRCODE-LEGACY"),
+    (&RETIRED_CODE_32002, rules::ERRCODE_LEGACY),
 ];
 
 fn findings_of(p: &Probe, answer: mcpdiff_oracle::reference::Response) -> Vec<Finding> {
@@ -74,7 +75,7 @@ fn every_mutant_breaks_exactly_its_rule() {
     for m in MUTANTS {
         let mut broken = BTreeSet::new();
         for p in &ps {
-            for f in findings_of(p, respond_mutant(m.name, &p.case, &s)) {
+            for f in findings_of(p, respond_mutant(m, &p.case, &s)) {
                 broken.insert(f.rule);
             }
         }
@@ -90,7 +91,7 @@ fn every_mutant_breaks_exactly_its_rule() {
                 .find(|r| r.0 == other.as_str())
                 .is_some_and(|r| level_of(*r).severity() == Severity::Blocking);
             let allowed =
-                other == m.rule.0 || COMPANIONS.iter().any(|(n, r)| *n == m.name && r == other);
+                other == m.rule.0 || COMPANIONS.iter().any(|(n, r)| *n == m && r.0 == other);
             assert!(
                 allowed || !blocking,
                 "mutant {} also breaks the MUST rule {other}",

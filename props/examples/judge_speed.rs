@@ -8,6 +8,7 @@
 //! Run: `cargo run --release -p mcpdiff-props --example judge_speed`
 
 use mcpdiff_oracle::judge::{judge_view, read_simple};
+use mcpdiff_oracle::reference::mutants::{MCP_METHOD_PREFIX, NO_BASE64_DECODE, ORIGIN_UNCHECKED};
 use mcpdiff_oracle::reference::{probes, respond, respond_mutant, to_observation};
 use mcpdiff_oracle::{check, fixture, judge, Case, Observation, Surface, Verdict};
 use mcpdiff_props::gen::{case_for, case_strategy};
@@ -105,7 +106,7 @@ fn main() {
     for c in &runner[..500] {
         let v = judge(c, &surface);
         mix.push((v.clone(), to_observation(&respond(c, &surface))));
-        for m in ["origin-unchecked", "mcp-method-prefix", "no-base64-decode"] {
+        for m in [&ORIGIN_UNCHECKED, &MCP_METHOD_PREFIX, &NO_BASE64_DECODE] {
             mix.push((v.clone(), to_observation(&respond_mutant(m, c, &surface))));
         }
     }

@@ -1,4 +1,4 @@
-//! Isolation coverage (issue 14 §1): for each judged rule, how many probes and how many
+//! Isolation coverage: for each judged rule, how many probes and how many
 //! generated cases per 1,000 isolate it (`mcpdiff_oracle::isolation::decide_case`), on the
 //! fixture surface with the default generator. Pure: no sockets, no clock.
 

@@ -1,8 +1,11 @@
-//! `mcpdiff-props`: the proptest strategies (the generators of requests, header values and
-//! tool schemas) and the fixture surface they are built against. The property tests of the
-//! oracle core live in `tests/`.
+//! `mcpdiff-props`: the generators of requests (the runner's seeded generator, proptest
+//! strategies, the fuzz mapping), the one set of case edits they all plant defects with,
+//! and the fixture surface they are built against. The property tests of the oracle core
+//! live in `tests/`.
 
+pub mod choice;
 pub mod coverage;
+pub mod edit;
 pub mod fixture;
 pub mod fuzz_props;
 pub mod gen;

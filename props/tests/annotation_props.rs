@@ -5,7 +5,7 @@ use mcpdiff_oracle::annotations::{
     extract, tool_header_params, AnnotationError, Extracted, HeaderParam, ParamKind,
 };
 use mcpdiff_props::strategies::schemas::{
-    labelled_schema, schema_like_json, valid_schema, Defect, LabelledSchema,
+    labelled_schema, schema_like_json, valid_schema, LabelledSchema, SchemaDefect,
 };
 use mcpdiff_props::strategies::values::{header_string, integer};
 use proptest::prelude::*;
@@ -77,13 +77,13 @@ proptest! {
                 let e = got.err();
                 let ok = matches!(
                     (d, &e),
-                    (Defect::Empty, Some(AnnotationError::Empty { .. }))
-                        | (Defect::NotAToken, Some(AnnotationError::NotAToken { .. }))
-                        | (Defect::NotAString, Some(AnnotationError::NotAString { .. }))
-                        | (Defect::Duplicate, Some(AnnotationError::Duplicate { .. }))
-                        | (Defect::NotPrimitive, Some(AnnotationError::NotPrimitive { .. }))
-                        | (Defect::UnsafeBounds, Some(AnnotationError::UnsafeIntegerBounds { .. }))
-                        | (Defect::Unreachable, Some(AnnotationError::NotStaticallyReachable { .. }))
+                    (SchemaDefect::Empty, Some(AnnotationError::Empty { .. }))
+                        | (SchemaDefect::NotAToken, Some(AnnotationError::NotAToken { .. }))
+                        | (SchemaDefect::NotAString, Some(AnnotationError::NotAString { .. }))
+                        | (SchemaDefect::Duplicate, Some(AnnotationError::Duplicate { .. }))
+                        | (SchemaDefect::NotPrimitive, Some(AnnotationError::NotPrimitive { .. }))
+                        | (SchemaDefect::UnsafeBounds, Some(AnnotationError::UnsafeIntegerBounds { .. }))
+                        | (SchemaDefect::Unreachable, Some(AnnotationError::NotStaticallyReachable { .. }))
                 );
                 prop_assert!(ok, "{:?} gave {:?} for {}", d, e, schema);
             }

@@ -1,13 +1,24 @@
-//! Sanity properties of the case generators: valid cases really are conformant-looking
-//! requests for the fixture, and every near-valid case carries exactly one defect label.
+//! Sanity properties of the case strategies: valid cases really are conformant-looking
+//! requests for the fixture, and every near-valid case carries one label per planted edit.
 
 use mcpdiff_oracle::annotations::{extract, header_text, Extracted};
 use mcpdiff_oracle::encoding::{decode_header_value, sentinel::decoded_text};
 use mcpdiff_oracle::{Case, HeaderField};
 use mcpdiff_props::fixture_surface;
-use mcpdiff_props::strategies::case::{arbitrary_case, garbage_case, near_valid_case, valid_case};
+use mcpdiff_props::strategies::case::{garbage_case, mixed_case, near_valid_case, valid_case};
 use proptest::prelude::*;
 use serde_json::Value;
+
+/// The labels of every edit (the rows of the three families).
+fn edit_labels() -> Vec<&'static str> {
+    use mcpdiff_props::edit::{body::BODY_EDITS, header::HEADER_EDITS, wide::WIDE_EDITS};
+    HEADER_EDITS
+        .iter()
+        .map(|r| r.name)
+        .chain(BODY_EDITS.iter().map(|r| r.name))
+        .chain(WIDE_EDITS.iter().map(|r| r.name))
+        .collect()
+}
 
 fn one<'a>(c: &'a Case, name: &str) -> Option<&'a [u8]> {
     match c.header(name) {
@@ -56,18 +67,46 @@ proptest! {
         }
     }
 
+    /// One label per planted edit, each the name of a row of the edit tables.
     #[test]
-    fn near_valid_cases_carry_one_label(case in near_valid_case()) {
-        prop_assert_eq!(case.labels.len(), 1);
+    fn near_valid_cases_carry_a_label_per_edit(case in near_valid_case()) {
+        prop_assert!((1..=3).contains(&case.labels.len()), "{:?}", case.labels);
+        for l in &case.labels {
+            prop_assert!(edit_labels().contains(&l.as_str()), "{}", l);
+        }
     }
 
     #[test]
-    fn arbitrary_cases_have_at_most_one_label(case in arbitrary_case()) {
-        prop_assert!(case.labels.len() <= 1);
+    fn mixed_cases_have_at_most_three_labels(case in mixed_case()) {
+        prop_assert!(case.labels.len() <= 3);
     }
 
     #[test]
     fn garbage_cases_are_labelled(case in garbage_case()) {
         prop_assert_eq!(case.labels, vec!["Garbage".to_string()]);
+    }
+}
+
+/// proptest shrinks the planted edits: a property that fails whenever a `Mismatch` is
+/// planted shrinks to a case with that one edit and no other.
+#[test]
+fn planted_edits_shrink_to_the_one_that_matters() {
+    use proptest::test_runner::{Config, TestError, TestRunner};
+    let mut runner = TestRunner::new(Config {
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let result = runner.run(&near_valid_case(), |case| {
+        if case.labels.iter().any(|l| l == "Mismatch") {
+            Err(TestCaseError::fail("a Mismatch was planted"))
+        } else {
+            Ok(())
+        }
+    });
+    match result {
+        Err(TestError::Fail(_, minimal)) => {
+            assert_eq!(minimal.labels, vec!["Mismatch".to_string()]);
+        }
+        other => panic!("expected a shrunk failure, got {other:?}"),
     }
 }

@@ -1,5 +1,5 @@
-//! Every judged rule is isolated by at least one probe and by some generated cases (issue 14
-//! §1): a rule no case isolates can be broken by a server that another check saves.
+//! Every judged rule is isolated by at least one probe and by some generated cases: a
+//! rule no case isolates can be broken by a server that another check saves.
 
 use mcpdiff_oracle::fixture;
 use mcpdiff_props::coverage::{coverage, COVERAGE_CASES, COVERAGE_SEED};

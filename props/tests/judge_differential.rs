@@ -11,7 +11,7 @@ use mcpdiff_oracle::reference::probes::probes;
 use mcpdiff_oracle::{fixture, judge, Capabilities, Case, Surface};
 use mcpdiff_props::fuzz_props::case_from_bytes;
 use mcpdiff_props::gen::{case_for, case_strategy};
-use mcpdiff_props::strategies::case::arbitrary_case;
+use mcpdiff_props::strategies::case::mixed_case;
 use proptest::prelude::*;
 use proptest::test_runner::{RngAlgorithm, TestRng};
 use serde_json::Value;
@@ -126,7 +126,7 @@ fn fuzz_byte_cases_read_alike() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1500))]
     #[test]
-    fn arbitrary_cases_read_alike(case in arbitrary_case(), seed in any::<[u8; 32]>()) {
+    fn arbitrary_cases_read_alike(case in mixed_case(), seed in any::<[u8; 32]>()) {
         let mut rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
         let mut rewritten = case.clone();
         rewritten.body = rewrite_body(&case.body, &mut rng);

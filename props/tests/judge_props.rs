@@ -3,12 +3,12 @@
 
 use mcpdiff_oracle::{judge, Demand};
 use mcpdiff_props::fixture_surface;
-use mcpdiff_props::strategies::case::{arbitrary_case, valid_case};
+use mcpdiff_props::strategies::case::{mixed_case, valid_case};
 use proptest::prelude::*;
 
 proptest! {
     #[test]
-    fn judge_is_total_deterministic_and_allows_something(case in arbitrary_case()) {
+    fn judge_is_total_deterministic_and_allows_something(case in mixed_case()) {
         let surface = fixture_surface();
         let first = judge(&case, &surface);
         let second = judge(&case, &surface);

@@ -4,7 +4,7 @@
 
 use mcpdiff_oracle::annotations::tool_header_params;
 use mcpdiff_oracle::toolset::ToolSet;
-use mcpdiff_props::strategies::schemas::Defect;
+use mcpdiff_props::strategies::schemas::SchemaDefect;
 use mcpdiff_props::toolgen::{
     generate_toolset, leaves, planned_schema, planned_tool, reason_matches, tool_name,
 };
@@ -57,7 +57,7 @@ proptest! {
         let mut twin = s.schema.clone();
         let flipped: String = params[0].header.chars().map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect();
         twin["properties"]["zz_twin"] = json!({"type": "string", "x-mcp-header": flipped});
-        prop_assert!(matches!(tool_header_params(&twin), Err(e) if reason_matches(Defect::Duplicate, &e)));
+        prop_assert!(matches!(tool_header_params(&twin), Err(e) if reason_matches(SchemaDefect::Duplicate, &e)));
     }
 
     /// Wrapping a valid schema's first annotated property in `items` (or moving it under
@@ -80,29 +80,32 @@ proptest! {
         } else {
             json!({"allOf": [{"properties": {"x": inner}}]})
         };
-        prop_assert!(matches!(tool_header_params(&moved), Err(e) if reason_matches(Defect::Unreachable, &e)));
+        prop_assert!(matches!(tool_header_params(&moved), Err(e) if reason_matches(SchemaDefect::Unreachable, &e)));
     }
 }
 
 /// One defect and a property schema that plants it, for the planting property.
-fn planted_defect() -> impl Strategy<Value = (Defect, serde_json::Value)> {
+fn planted_defect() -> impl Strategy<Value = (SchemaDefect, serde_json::Value)> {
     use mcpdiff_props::toolgen::BAD_TOKENS;
     prop_oneof![
-        Just((Defect::Empty, json!({"type": "string", "x-mcp-header": ""}))),
+        Just((
+            SchemaDefect::Empty,
+            json!({"type": "string", "x-mcp-header": ""})
+        )),
         prop::sample::select(BAD_TOKENS.to_vec()).prop_map(|t| (
-            Defect::NotAToken,
+            SchemaDefect::NotAToken,
             json!({"type": "string", "x-mcp-header": t})
         )),
         Just((
-            Defect::NotAString,
+            SchemaDefect::NotAString,
             json!({"type": "string", "x-mcp-header": 7})
         )),
         prop::sample::select(vec!["number", "object", "array", "null"]).prop_map(|t| (
-            Defect::NotPrimitive,
+            SchemaDefect::NotPrimitive,
             json!({"type": t, "x-mcp-header": "P"})
         )),
         Just((
-            Defect::UnsafeBounds,
+            SchemaDefect::UnsafeBounds,
             json!({"type": "integer", "maximum": 9_007_199_254_740_992_u64, "x-mcp-header": "P"})
         )),
         prop::sample::select(vec![
@@ -116,7 +119,7 @@ fn planted_defect() -> impl Strategy<Value = (Defect, serde_json::Value)> {
         .prop_map(|k| {
             let mut wrapper = json!({"type": "object"});
             wrapper[k] = json!({"properties": {"r": {"type": "string", "x-mcp-header": "P"}}});
-            (Defect::Unreachable, wrapper)
+            (SchemaDefect::Unreachable, wrapper)
         }),
     ]
 }

@@ -3,7 +3,9 @@
 //! on all of them, and the `Mcp-Param-*` mutants are caught on generated tools alone.
 
 use mcpdiff_oracle::client::conformant_case;
-use mcpdiff_oracle::reference::{respond, respond_mutant, to_observation, Response, ResponseBody};
+use mcpdiff_oracle::reference::{
+    mutants, respond, respond_mutant, to_observation, Response, ResponseBody,
+};
 use mcpdiff_oracle::toolset::{GeneratedTool, ToolCall};
 use mcpdiff_oracle::{check, fixture, judge, Case, Surface};
 use mcpdiff_props::toolgen::generate_toolset;
@@ -84,15 +86,15 @@ fn every_generated_call_is_answered_with_its_arguments_and_judged_clean() {
 fn param_mutants_are_caught_on_generated_tools() {
     let (surface, tools) = surface_and_tools(23, 80);
     for mutant in [
-        "no-base64-decode",
-        "param-null-expected",
-        "param-optional",
-        "param-err-32602",
+        &mutants::NO_BASE64_DECODE,
+        &mutants::PARAM_NULL_EXPECTED,
+        &mutants::PARAM_OPTIONAL,
+        &mutants::PARAM_ERR_32602,
     ] {
         let caught = tools.iter().enumerate().any(|(i, t)| {
             t.calls.iter().enumerate().any(|(j, c)| {
                 let mut case = call_case(&surface, t, c, (i * 100 + j) as i64);
-                if mutant == "param-optional" || mutant == "param-err-32602" {
+                if mutant == &mutants::PARAM_OPTIONAL || mutant == &mutants::PARAM_ERR_32602 {
                     // these rules need a client that leaves a mirrored header out
                     case.headers
                         .retain(|(n, _)| !n.to_ascii_lowercase().starts_with(b"mcp-param-"));
@@ -101,6 +103,10 @@ fn param_mutants_are_caught_on_generated_tools() {
                 !check(&judge(&case, &surface), &to_observation(&r)).is_empty()
             })
         });
-        assert!(caught, "mutant {mutant} not caught by generated calls");
+        assert!(
+            caught,
+            "mutant {} not caught by generated calls",
+            mutant.name
+        );
     }
 }

@@ -7,7 +7,7 @@
 
 use super::url::{parse_url, Origin, Url};
 use super::validate::check_card;
-use super::verdict::Probe;
+use super::verdict::GetProbe;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -86,7 +86,7 @@ pub fn requestable(entry: &EntryRef, scanned: &Origin) -> Result<String, String>
 pub fn entry_row(
     entry: &EntryRef,
     skipped: Option<String>,
-    fetched: Option<(&Probe, Option<&Value>)>,
+    fetched: Option<(&GetProbe, Option<&Value>)>,
     endpoints: &[String],
 ) -> EntryReport {
     let mut row = EntryReport {

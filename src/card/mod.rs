@@ -1,4 +1,4 @@
-//! MCP Server Card scan (`mcpdiff card`, issue 8): check an origin's card the way the public
+//! MCP Server Card scan (`mcpdiff card`): check an origin's card the way the public
 //! scanner does, then check that the card tells the truth about the endpoint it names.
 //!
 //! Files, one concept each; all but `scan` are pure (values in, values out):
@@ -24,7 +24,7 @@ pub mod verdict;
 pub use report::{CardReport, CARD_PATHS};
 pub use scan::{scan, ScanError, ScanOptions};
 pub use validate::{check_card, CardCheck};
-pub use verdict::Verdict;
+pub use verdict::CardStatus;
 
 use mcpdiff_oracle::case::MODERN_VERSION;
 use serde_json::{json, Value};

@@ -5,7 +5,7 @@ use super::catalog::CatalogReport;
 use super::truth::TruthReport;
 use super::url::Origin;
 use super::validate::{name_problem, CardCheck};
-use super::verdict::{RemoteReport, Verdict};
+use super::verdict::{CardStatus, RemoteReport};
 use serde::Serialize;
 
 /// The card locations, in the order the scanner tries them.
@@ -59,7 +59,7 @@ impl CardSummary {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CardReport {
     pub origin: String,
-    pub verdict: Verdict,
+    pub verdict: CardStatus,
     /// One line: what was found, or what is wrong.
     pub detail: String,
     /// One line: what to ship instead (`null` on pass).
@@ -79,8 +79,8 @@ pub struct CardReport {
 
 /// The verdict with its two lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Decision {
-    pub verdict: Verdict,
+pub struct CardDecision {
+    pub verdict: CardStatus,
     pub detail: String,
     pub fix: Option<String>,
 }
@@ -154,14 +154,14 @@ pub fn decide(
     tried: &[Fetch],
     found: Found<'_>,
     rows: &[RemoteReport],
-) -> Decision {
-    let fail = |detail: String, fix: String| Decision {
-        verdict: Verdict::Fail,
+) -> CardDecision {
+    let fail = |detail: String, fix: String| CardDecision {
+        verdict: CardStatus::Fail,
         detail,
         fix: Some(fix),
     };
-    let partial = |detail: String, fix: String| Decision {
-        verdict: Verdict::Partial,
+    let partial = |detail: String, fix: String| CardDecision {
+        verdict: CardStatus::Partial,
         detail,
         fix: Some(fix),
     };
@@ -225,8 +225,8 @@ pub fn decide(
         return partial(format!("the card offers no usable remote: {why}"), fix);
     }
     if let Some(hit) = rows.iter().find(|r| r.counted) {
-        return Decision {
-            verdict: Verdict::Pass,
+        return CardDecision {
+            verdict: CardStatus::Pass,
             detail: format!("{} {}", hit.url, hit.note),
             fix: None,
         };

@@ -3,7 +3,7 @@
 use super::*;
 use crate::card::url::parse_url;
 use crate::card::validate::check_card;
-use crate::card::verdict::{plan, remote_row, Probe};
+use crate::card::verdict::{plan, remote_row, GetProbe};
 use serde_json::{json, Value};
 
 fn origin() -> Origin {
@@ -29,7 +29,7 @@ fn doc(remote_url: &str) -> Value {
 }
 
 /// Decide with every on-origin remote answering `status`.
-fn decide_with(doc: &Value, status: u16) -> Decision {
+fn decide_with(doc: &Value, status: u16) -> CardDecision {
     let check = check_card(doc);
     let plans = plan(&check, &origin(), 5);
     let rows: Vec<RemoteReport> = check
@@ -37,12 +37,12 @@ fn decide_with(doc: &Value, status: u16) -> Decision {
         .iter()
         .zip(&plans)
         .map(|(e, p)| {
-            let probe = Probe {
+            let probe = GetProbe {
                 status: Some(status),
                 www_authenticate: None,
                 summary: format!("{status}"),
             };
-            let requested = matches!(p, crate::card::verdict::Plan::Request(_));
+            let requested = matches!(p, crate::card::verdict::RemotePlan::Request(_));
             remote_row(e, p, requested.then_some(&probe), &origin())
         })
         .collect();
@@ -61,10 +61,10 @@ fn decide_with(doc: &Value, status: u16) -> Decision {
 #[test]
 fn pass_needs_a_remote_on_the_origin_that_answered() {
     let d = decide_with(&doc("http://127.0.0.1:7/mcp"), 405);
-    assert_eq!(d.verdict, Verdict::Pass);
+    assert_eq!(d.verdict, CardStatus::Pass);
     assert_eq!(d.fix, None);
     let d = decide_with(&doc("http://127.0.0.1:7/mcp"), 404);
-    assert_eq!(d.verdict, Verdict::Partial);
+    assert_eq!(d.verdict, CardStatus::Partial);
     assert!(d.detail.contains("did not answer"), "{}", d.detail);
     assert!(d.fix.expect("fix").contains("plain GET"));
 }
@@ -72,7 +72,7 @@ fn pass_needs_a_remote_on_the_origin_that_answered() {
 #[test]
 fn remotes_elsewhere_give_partial() {
     let d = decide_with(&doc("http://example.com/mcp"), 200);
-    assert_eq!(d.verdict, Verdict::Partial);
+    assert_eq!(d.verdict, CardStatus::Partial);
     assert!(
         d.detail
             .contains("1 on another origin (http://example.com/mcp)"),
@@ -84,7 +84,7 @@ fn remotes_elsewhere_give_partial() {
 #[test]
 fn a_bare_401_gives_partial_with_the_header_to_ship() {
     let d = decide_with(&doc("http://127.0.0.1:7/mcp"), 401);
-    assert_eq!(d.verdict, Verdict::Partial);
+    assert_eq!(d.verdict, CardStatus::Partial);
     assert!(d.fix.expect("fix").contains("resource_metadata="));
 }
 
@@ -93,11 +93,11 @@ fn identity_without_usable_remote_is_partial() {
     let mut d = doc("http://127.0.0.1:7/mcp");
     d["remotes"][0]["status"] = json!("declared");
     let out = decide_with(&d, 200);
-    assert_eq!(out.verdict, Verdict::Partial);
+    assert_eq!(out.verdict, CardStatus::Partial);
     assert!(out.fix.expect("fix").contains("declared"));
     d["remotes"] = json!([]);
     let out = decide_with(&d, 200);
-    assert_eq!(out.verdict, Verdict::Partial);
+    assert_eq!(out.verdict, CardStatus::Partial);
     assert!(out.detail.contains("no `remotes`"));
 }
 
@@ -106,12 +106,12 @@ fn missing_fields_fail_and_say_what_to_ship() {
     let mut d = doc("http://127.0.0.1:7/mcp");
     d["name"] = json!("io.github/acme/weather");
     let out = decide_with(&d, 200);
-    assert_eq!(out.verdict, Verdict::Fail);
+    assert_eq!(out.verdict, CardStatus::Fail);
     assert!(out.fix.expect("fix").contains("io.github.acme/weather"));
     d["name"] = json!("io.example/x");
     d.as_object_mut().expect("object").remove("description");
     let out = decide_with(&d, 200);
-    assert_eq!(out.verdict, Verdict::Fail);
+    assert_eq!(out.verdict, CardStatus::Fail);
     assert!(out.detail.contains("`description` is missing"));
 }
 
@@ -119,7 +119,7 @@ fn missing_fields_fail_and_say_what_to_ship() {
 fn no_card_and_not_json_fail() {
     let tried = fetches(&[404, 404, 404]);
     let d = decide(&origin(), &tried, Found::Nothing, &[]);
-    assert_eq!(d.verdict, Verdict::Fail);
+    assert_eq!(d.verdict, CardStatus::Fail);
     assert!(
         d.detail.contains("/.well-known/mcp/server-card.json 404"),
         "{}",
@@ -138,7 +138,7 @@ fn no_card_and_not_json_fail() {
         },
         &[],
     );
-    assert_eq!(d.verdict, Verdict::Fail);
+    assert_eq!(d.verdict, CardStatus::Fail);
     assert!(d.detail.contains("not JSON"));
 }
 

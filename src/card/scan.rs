@@ -12,7 +12,7 @@ use super::report::{decide, CardReport, CardSummary, Fetch, Found, CARD_PATHS};
 use super::truth::{self, TruthReport};
 use super::url::{parse_url, Origin};
 use super::validate::{check_card, CardCheck, TransportKind};
-use super::verdict::{plan, remote_row, Plan, Probe};
+use super::verdict::{plan, remote_row, GetProbe, RemotePlan};
 use crate::transport::{Client, Credentials, Endpoint, Limits, Tls};
 use mcpdiff_oracle::client::{conformant_case, request_meta};
 use mcpdiff_oracle::{Body, Case, Observation, Surface};
@@ -98,12 +98,12 @@ impl Scanner {
     }
 
     /// One plain GET of `path` (an `Accept` only when asked for).
-    async fn get(&self, path: &str, accept: Option<&str>) -> (Probe, Option<Value>) {
+    async fn get(&self, path: &str, accept: Option<&str>) -> (GetProbe, Option<Value>) {
         let headers: Vec<(&str, &str)> = accept.map(|a| ("Accept", a)).into_iter().collect();
         let mut case = Case::post(path, &headers, Vec::new());
         case.method = "GET".to_string();
         let obs = self.send(&case).await;
-        let probe = Probe {
+        let probe = GetProbe {
             status: obs.http().map(|a| a.status),
             www_authenticate: obs.http().and_then(|a| a.www_authenticate.clone()),
             summary: obs.summary(),
@@ -189,13 +189,13 @@ pub async fn scan(origin_arg: &str, opts: &ScanOptions) -> Result<CardReport, Sc
         let plans = plan(check, &origin, opts.max_remotes);
         for (entry, p) in check.remotes.iter().zip(&plans) {
             let probe = match p {
-                Plan::Request(path) => Some(s.get(path, None).await.0),
-                Plan::Skip(_) => None,
+                RemotePlan::Request(path) => Some(s.get(path, None).await.0),
+                RemotePlan::Skip(_) => None,
             };
             let row = remote_row(entry, p, probe.as_ref(), &origin);
             // 3. Beyond the scanner: a reachable streamable-http remote is asked what it
             // supports, and its answer is compared with the card.
-            if let (true, Plan::Request(path), Some(TransportKind::StreamableHttp)) =
+            if let (true, RemotePlan::Request(path), Some(TransportKind::StreamableHttp)) =
                 (opts.truth && row.status.is_some(), p, entry.kind)
             {
                 truth.push(truth_check(&s, path, &row.url, &entry.versions).await);

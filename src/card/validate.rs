@@ -1,6 +1,6 @@
 //! The card validator (pure: JSON in, findings out; no I/O).
 //!
-//! The rules are the public scanner's (issue 8), read strictly where the issue is explicit
+//! The rules are the public scanner's, read strictly where its documentation is explicit
 //! and documented where it is not:
 //!
 //! - `name`: a string matching the registry's reverse-DNS pattern

@@ -8,28 +8,28 @@ use super::url::Origin;
 use super::validate::{CardCheck, RemoteEntry, TransportKind};
 use serde::Serialize;
 
-/// The scanner's verdict.
+/// The scanner's verdict on a card (`pass`, `partial`, `fail` in `--json`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Verdict {
+pub enum CardStatus {
     Pass,
     Partial,
     Fail,
 }
 
-impl Verdict {
+impl CardStatus {
     pub fn as_str(self) -> &'static str {
         match self {
-            Verdict::Pass => "pass",
-            Verdict::Partial => "partial",
-            Verdict::Fail => "fail",
+            CardStatus::Pass => "pass",
+            CardStatus::Partial => "partial",
+            CardStatus::Fail => "fail",
         }
     }
 }
 
 /// What one plain GET got: an HTTP status (with the challenge, for 401), or no answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Probe {
+pub struct GetProbe {
     pub status: Option<u16>,
     pub www_authenticate: Option<String>,
     /// One line for reports (`404 text/plain 10 non-JSON bytes`, `timeout`).
@@ -38,7 +38,7 @@ pub struct Probe {
 
 /// What the scan does with one `remotes[]` entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Plan {
+pub enum RemotePlan {
     /// GET this path on the scanned origin.
     Request(String),
     /// Not requested, and why (not usable, another origin, over the cap, credentials).
@@ -71,24 +71,24 @@ pub struct RemoteReport {
 
 /// Decide, in card order, which remotes are requested: usable ones on the scanned origin,
 /// at most `cap` of them. Entries that are not usable are never requested.
-pub fn plan(check: &CardCheck, scanned: &Origin, cap: usize) -> Vec<Plan> {
+pub fn plan(check: &CardCheck, scanned: &Origin, cap: usize) -> Vec<RemotePlan> {
     let mut budget = cap;
     check
         .remotes
         .iter()
         .map(|r| {
             let Some(url) = r.resolved.as_ref().filter(|_| r.usable()) else {
-                return Plan::Skip(Skip::NotUsable);
+                return RemotePlan::Skip(Skip::NotUsable);
             };
             if &url.origin != scanned {
-                Plan::Skip(Skip::OtherOrigin)
+                RemotePlan::Skip(Skip::OtherOrigin)
             } else if url.has_userinfo {
-                Plan::Skip(Skip::Credentials)
+                RemotePlan::Skip(Skip::Credentials)
             } else if budget == 0 {
-                Plan::Skip(Skip::OverCap)
+                RemotePlan::Skip(Skip::OverCap)
             } else {
                 budget -= 1;
-                Plan::Request(url.path.clone())
+                RemotePlan::Request(url.path.clone())
             }
         })
         .collect()
@@ -114,7 +114,7 @@ pub fn names_resource_metadata(challenge: &str) -> bool {
 }
 
 /// Whether a remote of `kind` that got `probe` answered, and the note that says why.
-pub fn judge(kind: Option<TransportKind>, probe: &Probe) -> (bool, String) {
+pub fn judge(kind: Option<TransportKind>, probe: &GetProbe) -> (bool, String) {
     let Some(status) = probe.status else {
         return (false, format!("no HTTP answer ({})", probe.summary));
     };
@@ -153,8 +153,8 @@ pub fn judge(kind: Option<TransportKind>, probe: &Probe) -> (bool, String) {
 /// The report row of one remote, given its plan and (when requested) its probe.
 pub fn remote_row(
     entry: &RemoteEntry,
-    plan: &Plan,
-    probe: Option<&Probe>,
+    plan: &RemotePlan,
+    probe: Option<&GetProbe>,
     scanned: &Origin,
 ) -> RemoteReport {
     let url = entry
@@ -168,12 +168,12 @@ pub fn remote_row(
         .as_ref()
         .is_some_and(|u| &u.origin == scanned);
     let (requested, status, counted, note) = match (plan, probe) {
-        (Plan::Request(_), Some(p)) => {
+        (RemotePlan::Request(_), Some(p)) => {
             let (counted, note) = judge(entry.kind, p);
             (true, p.status, counted, note)
         }
-        (Plan::Request(_), None) => (false, None, false, "not requested".to_string()),
-        (Plan::Skip(why), _) => {
+        (RemotePlan::Request(_), None) => (false, None, false, "not requested".to_string()),
+        (RemotePlan::Skip(why), _) => {
             let note = match why {
                 Skip::NotUsable => format!("not usable: {}", entry.problems.join("; ")),
                 Skip::OtherOrigin => format!(

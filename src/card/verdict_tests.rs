@@ -9,8 +9,8 @@ fn origin() -> Origin {
     parse_url("http://127.0.0.1:7").expect("valid").origin
 }
 
-fn probe(status: u16, challenge: Option<&str>) -> Probe {
-    Probe {
+fn probe(status: u16, challenge: Option<&str>) -> GetProbe {
+    GetProbe {
         status: Some(status),
         www_authenticate: challenge.map(String::from),
         summary: format!("{status} text/plain empty"),
@@ -86,7 +86,7 @@ fn other_statuses_and_silence_do_not_count() {
     for s in [400, 403, 404, 500, 503] {
         assert!(!judge(SH, &probe(s, None)).0, "{s}");
     }
-    let none = Probe {
+    let none = GetProbe {
         status: None,
         www_authenticate: None,
         summary: "timeout".into(),
@@ -110,15 +110,15 @@ fn only_usable_remotes_on_the_origin_are_requested_up_to_the_cap() {
     assert_eq!(
         p,
         vec![
-            Plan::Skip(Skip::NotUsable),
-            Plan::Skip(Skip::OtherOrigin),
-            Plan::Request("/a".into()),
-            Plan::Request("/b".into()),
-            Plan::Skip(Skip::Credentials),
-            Plan::Skip(Skip::OverCap),
+            RemotePlan::Skip(Skip::NotUsable),
+            RemotePlan::Skip(Skip::OtherOrigin),
+            RemotePlan::Request("/a".into()),
+            RemotePlan::Request("/b".into()),
+            RemotePlan::Skip(Skip::Credentials),
+            RemotePlan::Skip(Skip::OverCap),
         ]
     );
-    assert_eq!(plan(&c, &origin(), 5)[5], Plan::Request("/e".into()));
+    assert_eq!(plan(&c, &origin(), 5)[5], RemotePlan::Request("/e".into()));
 }
 
 #[test]

@@ -12,23 +12,23 @@ pub const LEGACY_VERSION: &str = "2025-11-25";
 
 /// An HTTP answer: status and JSON body (`None`: empty body, for notifications).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Answer {
+pub struct RecorderAnswer {
     pub status: u16,
     pub body: Option<Value>,
 }
 
-fn result(id: &Value, mut result: Value) -> Answer {
+fn result(id: &Value, mut result: Value) -> RecorderAnswer {
     result["resultType"] = json!("complete");
     result["_meta"] = json!({"io.modelcontextprotocol/serverInfo":
         {"name": "mcpdiff-recorder", "version": env!("CARGO_PKG_VERSION")}});
-    Answer {
+    RecorderAnswer {
         status: 200,
         body: Some(json!({"jsonrpc": "2.0", "id": id, "result": result})),
     }
 }
 
-fn error(status: u16, id: Option<&Value>, code: i64, message: &str) -> Answer {
-    Answer {
+fn error(status: u16, id: Option<&Value>, code: i64, message: &str) -> RecorderAnswer {
+    RecorderAnswer {
         status,
         body: Some(
             json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}),
@@ -37,7 +37,7 @@ fn error(status: u16, id: Option<&Value>, code: i64, message: &str) -> Answer {
 }
 
 /// A 400 / -32020 HeaderMismatch refusal of one request (the retry probe).
-pub fn header_mismatch(body: &[u8]) -> Answer {
+pub fn header_mismatch(body: &[u8]) -> RecorderAnswer {
     let id = serde_json::from_slice::<Value>(body)
         .ok()
         .and_then(|b| b.get("id").cloned());
@@ -50,7 +50,7 @@ pub fn header_mismatch(body: &[u8]) -> Answer {
 }
 
 /// The answer to one POST body.
-pub fn answer(set: &ToolSet, body: &[u8]) -> Answer {
+pub fn answer(set: &ToolSet, body: &[u8]) -> RecorderAnswer {
     let Ok(msg) = serde_json::from_slice::<Value>(body) else {
         return error(400, None, -32700, "Parse error");
     };
@@ -58,7 +58,7 @@ pub fn answer(set: &ToolSet, body: &[u8]) -> Answer {
         return error(400, None, -32600, "Invalid Request");
     };
     let Some(id) = msg.get("id") else {
-        return Answer {
+        return RecorderAnswer {
             status: 202,
             body: None,
         };

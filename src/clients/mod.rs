@@ -1,4 +1,4 @@
-//! Client targets (issue #10): mcpdiff serves a tool set from a loopback recording server,
+//! Client targets: mcpdiff serves a tool set from a loopback recording server,
 //! starts one client-SDK driver against it (bundled targets of kind `client`), records
 //! which tools the client kept and every request it sent, and judges both with the oracle's
 //! client rules (`mcpdiff_oracle::client_judge`). Findings are shrunk to one tool definition
@@ -22,7 +22,7 @@ use mcpdiff_oracle::client_judge::{
 };
 use mcpdiff_oracle::toolset::ToolSet;
 use recorder::Recorder;
-pub use report::{ClientTargetReport, Verdict};
+pub use report::{ClientStatus, ClientTargetReport};
 use std::time::{Duration, Instant};
 
 /// How long one driver run may take: `per_run` (`--client-timeout`), never past `until`

@@ -26,7 +26,7 @@ pub const MAX_REQUESTS: usize = 20_000;
 /// The endpoint path.
 pub const ENDPOINT: &str = "/mcp";
 
-struct Shared {
+struct RecorderState {
     set: ToolSet,
     log: Mutex<Recording>,
     /// The retry probe: refuse the first `tools/call` with 400 / -32020 and serve this set
@@ -45,7 +45,7 @@ pub struct Recording {
 /// A running recording server.
 pub struct Recorder {
     pub url: String,
-    shared: Arc<Shared>,
+    shared: Arc<RecorderState>,
     stop: Option<oneshot::Sender<()>>,
     task: JoinHandle<()>,
 }
@@ -56,7 +56,7 @@ impl Recorder {
     pub async fn start(set: ToolSet, then_serve: Option<ToolSet>) -> std::io::Result<Recorder> {
         let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
         let addr = listener.local_addr()?;
-        let shared = Arc::new(Shared {
+        let shared = Arc::new(RecorderState {
             set,
             log: Mutex::new(Recording::default()),
             then_serve,
@@ -103,7 +103,7 @@ impl Recorder {
 
 async fn handle(
     req: Request<Incoming>,
-    s: Arc<Shared>,
+    s: Arc<RecorderState>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     let method = req.method().as_str().to_string();
     let headers: Vec<(String, Vec<u8>)> = req

@@ -16,10 +16,10 @@ use mcpdiff_oracle::toolset::ToolSet;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The verdict of one client target.
+/// The verdict on one client target (`verdict` in the run JSON).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Verdict {
+pub enum ClientStatus {
     /// No MUST client rule broken (SHOULD findings may be listed).
     Pass,
     /// At least one MUST client rule broken.
@@ -31,13 +31,13 @@ pub enum Verdict {
 }
 
 /// The verdict as the JSON writes it (`pass`, `fail`, `error`, `timeout`), for every renderer.
-impl std::fmt::Display for Verdict {
+impl std::fmt::Display for ClientStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Verdict::Pass => "pass",
-            Verdict::Fail => "fail",
-            Verdict::Error => "error",
-            Verdict::Timeout => "timeout",
+            ClientStatus::Pass => "pass",
+            ClientStatus::Fail => "fail",
+            ClientStatus::Error => "error",
+            ClientStatus::Timeout => "timeout",
         })
     }
 }
@@ -67,7 +67,7 @@ pub struct ClientTargetReport {
     pub name: String,
     pub package: String,
     pub version: String,
-    pub verdict: Verdict,
+    pub verdict: ClientStatus,
     /// `2026-07-28`, or `legacy` when the client only ever spoke the initialize era.
     pub era: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -94,7 +94,7 @@ impl ClientTargetReport {
             name: m.name.clone(),
             package: m.sdk.package.clone(),
             version: m.sdk.version.clone(),
-            verdict: Verdict::Error,
+            verdict: ClientStatus::Error,
             era: String::new(),
             note: Some(why),
             tools_served: 0,
@@ -159,17 +159,17 @@ impl ClientTargetReport {
         };
         let findings: Vec<FindingGroup> = groups.into_values().collect();
         let verdict = if j.outcome.kept.is_none() {
-            Verdict::Error
+            ClientStatus::Error
         } else if j.outcome.timed_out {
-            Verdict::Timeout
+            ClientStatus::Timeout
         } else if !findings
             .iter()
             .any(|f| matches!(f.level.as_str(), "MUST" | "MUST NOT"))
         {
             // SHOULD findings are listed but do not fail the target
-            Verdict::Pass
+            ClientStatus::Pass
         } else {
-            Verdict::Fail
+            ClientStatus::Fail
         };
         let tool_calls = j
             .requests

@@ -1,7 +1,7 @@
 //! Shrinking a client finding to a minimal tool definition plus arguments: serve only the
 //! tool concerned with only the offending call, then greedily drop tool fields, schema
 //! properties and argument members, re-running the driver after each step and keeping a
-//! step only when the same rule still fails on that tool in the same way (`Keep`: same
+//! step only when the same rule still fails on that tool in the same way (`ClientKeep`: same
 //! header, something sent or nothing, no rule the full run did not break on that tool) and
 //! the tool's validity label is unchanged. Bounded by a number of driver runs per target. The last reproducing run's
 //! recording is kept as the finding's [`Evidence`] (for the regression corpus).
@@ -16,13 +16,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-/// What a smaller tool set must keep of a client finding (issue 14 §2, the client side of
-/// the server shrinker's `Keep`): the rule, the tool, the header concerned, whether the
+/// What a smaller tool set must keep of a client finding (the client side of
+/// the server shrinker's `CaseKeep`): the rule, the tool, the header concerned, whether the
 /// client sent something there or nothing, and no rule the full run did not break on that
 /// tool's requests. Without it a shrink could slide from "header sent with a wrong value" to
 /// "header missing" (an argument dropped), or onto another header of the same tool.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Keep {
+pub struct ClientKeep {
     pub rule: RuleId,
     pub tool: String,
     pub header: Option<String>,
@@ -40,10 +40,10 @@ fn rules_about(tool: &str, findings: &[ClientFinding]) -> BTreeSet<RuleId> {
         .collect()
 }
 
-impl Keep {
+impl ClientKeep {
     /// What `f` (on `tool`) shows, among all findings of the full run.
-    pub fn of(f: &ClientFinding, tool: &str, all: &[ClientFinding]) -> Keep {
-        Keep {
+    pub fn of(f: &ClientFinding, tool: &str, all: &[ClientFinding]) -> ClientKeep {
+        ClientKeep {
             rule: f.rule,
             tool: tool.to_string(),
             header: f.header.clone(),
@@ -110,7 +110,7 @@ pub async fn shrink_all(
         let Some(t) = set.tools.iter().find(|t| t.name() == tool) else {
             continue;
         };
-        let keep = Keep::of(f, tool, findings);
+        let keep = ClientKeep::of(f, tool, findings);
         let r = shrink_one(m, t, f, &keep, limit, &mut left).await;
         out.push(r);
     }
@@ -136,7 +136,7 @@ fn single(definition: &Value, arguments: &Option<Value>, with_call: bool) -> Too
 async fn reproduces(
     m: &Manifest,
     set: &ToolSet,
-    keep: &Keep,
+    keep: &ClientKeep,
     limit: DriverLimit,
     left: &mut usize,
 ) -> Option<Option<Evidence>> {
@@ -197,7 +197,7 @@ async fn shrink_one(
     m: &Manifest,
     t: &GeneratedTool,
     f: &ClientFinding,
-    keep: &Keep,
+    keep: &ClientKeep,
     limit: DriverLimit,
     left: &mut usize,
 ) -> Repro {
@@ -260,7 +260,7 @@ mod tests {
     #[test]
     fn the_same_failure_is_found_again() {
         let f = finding(B64_REQUIRED, "Mcp-Param-A", Some("caf\\xE9"));
-        let keep = Keep::of(&f, "t", std::slice::from_ref(&f));
+        let keep = ClientKeep::of(&f, "t", std::slice::from_ref(&f));
         assert_eq!(keep.found_in(std::slice::from_ref(&f)), Some(&f));
         // another wrong value on the same header is the same kind of failure
         let g = finding(B64_REQUIRED, "Mcp-Param-A", Some("x"));
@@ -270,7 +270,7 @@ mod tests {
     #[test]
     fn a_slide_to_another_kind_is_refused() {
         let f = finding(B64_REQUIRED, "Mcp-Param-A", Some("caf\\xE9"));
-        let keep = Keep::of(&f, "t", std::slice::from_ref(&f));
+        let keep = ClientKeep::of(&f, "t", std::slice::from_ref(&f));
         // the header now missing (an argument dropped): nothing sent, not a wrong value
         let missing = finding(B64_REQUIRED, "Mcp-Param-A", None);
         assert_eq!(keep.found_in(&[missing]), None);
@@ -282,7 +282,7 @@ mod tests {
         assert_eq!(keep.found_in(&[f.clone(), new]), None);
         // ... unless the full run broke it too
         let both = [f.clone(), finding(PARAM_INCLUDE, "Mcp-Param-B", None)];
-        let keep = Keep::of(&f, "t", &both);
+        let keep = ClientKeep::of(&f, "t", &both);
         assert_eq!(keep.found_in(&both), Some(&f));
         // a finding on another tool does not count against this one
         let mut elsewhere = finding(TOOL_EXCLUDE, "-", None);

@@ -2,6 +2,7 @@
 //! `[[known]]` entry of the baseline format `src/baseline.rs` reads, so a team can adopt
 //! mcpdiff on an imperfect server and fail only on new findings.
 
+use super::exit::fail;
 use mcpdiff::baseline::{Baseline, KnownFinding};
 use mcpdiff::report::RunReport;
 use std::path::PathBuf;
@@ -16,7 +17,7 @@ use std::process::ExitCode;
 EXIT STATUS:
   0  the baseline was printed
   2  the file could not be read or is not an mcpdiff-run/1 report")]
-pub struct Args {
+pub struct BaselineArgs {
     /// A result written by `mcpdiff run --json`.
     pub file: PathBuf,
 }
@@ -40,13 +41,10 @@ pub fn baseline_of(rep: &RunReport) -> Baseline {
     Baseline { known }
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: BaselineArgs) -> ExitCode {
     let rep = match super::report::load(&args.file) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("mcpdiff: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(&e),
     };
     let b = baseline_of(&rep);
     match toml::to_string(&b) {
@@ -59,9 +57,6 @@ pub fn run(args: Args) -> ExitCode {
             print!("{text}");
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("mcpdiff: cannot write the baseline as TOML: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => fail(&format!("cannot write the baseline as TOML: {e}")),
     }
 }

@@ -4,7 +4,8 @@
 //! Human output leads with two lines: the verdict with what is wrong, and what to ship
 //! instead; the details follow. `--json` prints the report object instead.
 
-use mcpdiff::card::{scan, CardReport, ScanOptions, Verdict};
+use super::exit::{self, fail_in};
+use mcpdiff::card::{scan, CardReport, CardStatus, ScanOptions};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -23,7 +24,7 @@ EXIT STATUS:
   0  pass: a usable card and at least one remote on the scanned origin answered
   1  partial or fail
   2  the scan could not run (bad origin, nothing answering)")]
-pub struct Args {
+pub struct CardArgs {
     /// The origin to scan, `http(s)://host[:port]` (a path is ignored: cards live per origin).
     pub origin: String,
     /// Print the report as one JSON object (verdict, card_url, remotes[], ...).
@@ -43,24 +44,17 @@ pub struct Args {
     pub creds: super::credentials::CredentialArgs,
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: CardArgs) -> ExitCode {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 600.0) {
-        eprintln!("mcpdiff card: --timeout must be between 0 and 600 seconds");
-        return ExitCode::from(2);
+        return fail_in("card", "--timeout must be between 0 and 600 seconds");
     }
     let tls = match args.tls.build() {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("mcpdiff card: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail_in("card", &e),
     };
     let credentials = match args.creds.load() {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("mcpdiff card: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail_in("card", &e),
     };
     if let Some(w) = super::tls::warning(&tls) {
         eprintln!("mcpdiff card: {w}");
@@ -72,38 +66,23 @@ pub fn run(args: Args) -> ExitCode {
         timeout: Duration::from_secs_f64(args.timeout),
         ..ScanOptions::default()
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match exit::runtime() {
         Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("mcpdiff card: cannot start the async runtime: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail_in("card", &e),
     };
     let report = match runtime.block_on(scan(&args.origin, &opts)) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("mcpdiff card: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail_in("card", &e.to_string()),
     };
     if args.json {
         match serde_json::to_string_pretty(&report) {
             Ok(text) => println!("{}", mcpdiff::secrets::redact(&text)),
-            Err(e) => {
-                eprintln!("mcpdiff card: cannot encode the report: {e}");
-                return ExitCode::from(2);
-            }
+            Err(e) => return fail_in("card", &format!("cannot encode the report: {e}")),
         }
     } else {
         print!("{}", mcpdiff::secrets::redact(&render(&report)));
     }
-    match report.verdict {
-        Verdict::Pass => ExitCode::SUCCESS,
-        Verdict::Partial | Verdict::Fail => ExitCode::from(1),
-    }
+    exit::findings(report.verdict != CardStatus::Pass)
 }
 
 /// The human report.

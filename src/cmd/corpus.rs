@@ -2,6 +2,7 @@
 //! of the oracle's probe set (what CI replays); `import` turns inputs libFuzzer saved into
 //! entries. The format lives in `mcpdiff::corpus`; this file only parses arguments.
 
+use super::exit::{self, fail};
 use mcpdiff::corpus::{build, import_files};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,13 +16,13 @@ use std::process::ExitCode;
 EXIT STATUS:
   0  every entry written
   2  a file could not be read, judged or written")]
-pub struct Args {
+pub struct CorpusArgs {
     #[command(subcommand)]
-    pub command: Sub,
+    pub command: CorpusCommand,
 }
 
 #[derive(clap::Subcommand)]
-pub enum Sub {
+pub enum CorpusCommand {
     /// Write the seed corpus: the first probe of each rule, with the reference's answer.
     Seed {
         /// Corpus folder.
@@ -43,9 +44,9 @@ pub enum Sub {
     },
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: CorpusArgs) -> ExitCode {
     match args.command {
-        Sub::Seed { dir } => match build::save_all(&dir, &build::seed_entries()) {
+        CorpusCommand::Seed { dir } => match build::save_all(&dir, &build::seed_entries()) {
             Ok((created, updated, unchanged)) => {
                 println!(
                     "corpus {}: {created} new, {updated} updated, {unchanged} already there",
@@ -53,24 +54,21 @@ pub fn run(args: Args) -> ExitCode {
                 );
                 ExitCode::SUCCESS
             }
-            Err(e) => {
-                eprintln!("mcpdiff: {e}");
-                ExitCode::from(2)
-            }
+            Err(e) => fail(&e),
         },
-        Sub::Import { files, dir, rule } => {
+        CorpusCommand::Import { files, dir, rule } => {
             let mut failed = false;
             for line in import_files(&dir, &files, rule.as_deref()) {
                 match line {
                     Ok(l) => println!("{l}"),
                     Err(e) => {
                         failed = true;
-                        eprintln!("mcpdiff: {e}");
+                        exit::say(&e);
                     }
                 }
             }
             if failed {
-                ExitCode::from(2)
+                ExitCode::from(exit::COULD_NOT_RUN)
             } else {
                 ExitCode::SUCCESS
             }

@@ -1,19 +1,20 @@
-//! One module per subcommand.
+//! One module per subcommand, plus what they share: `exit` (error line, exit status, the
+//! tokio runtime), `credentials` and `tls` (flags of the commands that send), `run_args`.
 
 pub mod baseline;
 pub mod bench;
 pub mod card;
 pub mod corpus;
 pub mod credentials;
+pub mod exit;
 pub mod reference_client;
 pub mod replay;
 pub mod report;
 pub mod rules;
 pub mod rules_coverage;
 pub mod run;
+pub mod run_args;
 pub mod run_clients;
-pub mod run_plan;
-pub mod run_prepare;
 pub mod serve;
 pub mod targets;
 pub mod tls;

@@ -4,6 +4,7 @@
 //! It calibrates the client pipeline end to end: the reference scores clean through the
 //! recording server and each mutant is caught by its rule (tests/clients_pipeline.rs).
 
+use super::exit::{self, fail};
 use mcpdiff::transport::{Client, Endpoint, Limits};
 use mcpdiff_oracle::case::MODERN_VERSION;
 use mcpdiff_oracle::client::request_body;
@@ -16,7 +17,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct ReferenceClientArgs {
     /// The MCP endpoint (a loopback URL, e.g. the recording server's).
     url: String,
     /// The calls file (`{"calls": [{"tool", "arguments"?}]}`).
@@ -25,11 +26,6 @@ pub struct Args {
     /// tools/list + retry after a HeaderMismatch refusal).
     #[arg(long)]
     mutant: Option<String>,
-}
-
-fn fail(msg: &str) -> ExitCode {
-    eprintln!("mcpdiff: {msg}");
-    ExitCode::from(2)
 }
 
 fn case(endpoint: &Endpoint, r: RecordedRequest) -> Case {
@@ -83,7 +79,7 @@ fn result(o: &Observation) -> Option<&Value> {
     }
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: ReferenceClientArgs) -> ExitCode {
     if args.mutant.as_deref() == Some("list") {
         for (m, rule) in MUTANTS {
             println!("{:<24} breaks {rule}", m.name());
@@ -126,12 +122,9 @@ pub fn run(args: Args) -> ExitCode {
             ))
         }
     };
-    let rt = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
+    let rt = match exit::runtime() {
         Ok(rt) => rt,
-        Err(e) => return fail(&format!("cannot start the async runtime: {e}")),
+        Err(e) => return fail(&e),
     };
     rt.block_on(drive(ReferenceClient { mutant }, retry, &endpoint, &plan))
 }
@@ -182,7 +175,7 @@ async fn drive(
         .and_then(Value::as_array)
     else {
         println!("{}", json!({"error": "tools/list: no tools in the answer"}));
-        return ExitCode::from(1);
+        return exit::findings(true);
     };
     let set = ToolSet::new(
         None,

@@ -5,6 +5,7 @@
 //! client judge only: they are never sent to targets. The format and the comparisons live in
 //! `mcpdiff::corpus`.
 
+use super::exit::{self, fail};
 use mcpdiff::corpus::replay::stored_for;
 use mcpdiff::corpus::{
     classify, load_all, rejudge, rejudge_client, store, ClientLoaded, Item, Status,
@@ -29,7 +30,7 @@ EXIT STATUS:
   0  no drift, no MUST finding on any target
   1  a stored verdict changed (drift), or a target fails a MUST rule on a stored case
   2  a corpus file is unreadable, or a target could not be reached")]
-pub struct Args {
+pub struct ReplayArgs {
     /// Corpus folders or files, and target URLs (http://...). No folder: `corpus`.
     pub inputs: Vec<String>,
     /// Also replay against the in-process reference server.
@@ -52,16 +53,10 @@ pub struct Args {
     pub creds: super::credentials::CredentialArgs,
 }
 
-pub fn run(args: Args) -> ExitCode {
-    match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+pub fn run(args: ReplayArgs) -> ExitCode {
+    match exit::runtime() {
         Ok(rt) => rt.block_on(run_async(args)),
-        Err(e) => {
-            eprintln!("mcpdiff: cannot start the async runtime: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => fail(&e),
     }
 }
 
@@ -74,7 +69,7 @@ struct ReplayTarget {
     counts: BTreeMap<Status, usize>,
 }
 
-async fn run_async(args: Args) -> ExitCode {
+async fn run_async(args: ReplayArgs) -> ExitCode {
     let (urls, mut paths): (Vec<String>, Vec<String>) = args
         .inputs
         .iter()
@@ -95,8 +90,9 @@ async fn run_async(args: Args) -> ExitCode {
                 server = Some(s);
             }
             Err(e) => {
-                eprintln!("mcpdiff: cannot start the in-process reference server: {e}");
-                return ExitCode::from(2);
+                return fail(&format!(
+                    "cannot start the in-process reference server: {e}"
+                ));
             }
         }
     }
@@ -111,24 +107,17 @@ async fn run_async(args: Args) -> ExitCode {
                 counts: BTreeMap::new(),
             }),
             Err(e) => {
-                eprintln!("mcpdiff: bad target URL '{url}': {e}");
-                return ExitCode::from(2);
+                return fail(&format!("bad target URL '{url}': {e}"));
             }
         }
     }
     let tls = match args.tls.build() {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("mcpdiff: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(&e),
     };
     let creds = match args.creds.load() {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("mcpdiff: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(&e),
     };
     if let Some(w) = super::tls::warning(&tls) {
         eprintln!("mcpdiff: {w}");
@@ -144,8 +133,7 @@ async fn run_async(args: Args) -> ExitCode {
     for t in &targets {
         // an https target whose handshake fails cannot be replayed: say why, once
         if let Err(e) = client.check_tls(&t.endpoint).await {
-            eprintln!("mcpdiff: {e}");
-            return ExitCode::from(2);
+            return fail(&e.to_string());
         }
     }
 
@@ -262,12 +250,11 @@ async fn run_async(args: Args) -> ExitCode {
             );
         }
     }
-    if drifted > 0 || blocking {
-        ExitCode::from(1)
-    } else if unreadable > 0 || unreachable {
-        ExitCode::from(2)
+    let found = drifted > 0 || blocking;
+    if !found && (unreadable > 0 || unreachable) {
+        ExitCode::from(exit::COULD_NOT_RUN)
     } else {
-        ExitCode::SUCCESS
+        exit::findings(found)
     }
 }
 

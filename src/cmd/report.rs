@@ -3,6 +3,7 @@
 //! writes the requested files. Also owns `OutputArgs`/`write_outputs`, which `mcpdiff run`
 //! flattens into its own flags so a live run writes the same files.
 
+use super::exit::{self, fail};
 use mcpdiff::report::{html, json::SCHEMA, junit, markdown, RunReport};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -34,7 +35,7 @@ EXIT STATUS:
   0  no MUST finding outside the baseline (with --strict: no SHOULD finding either)
   1  at least one such finding
   2  the file could not be read or is not an mcpdiff-run/1 report, or an output is unwritable")]
-pub struct Args {
+pub struct ReportArgs {
     /// A result written by `mcpdiff run --json`.
     pub file: PathBuf,
     #[command(flatten)]
@@ -83,7 +84,7 @@ pub fn write_outputs(rep: &RunReport, out: &OutputArgs) -> Result<(), String> {
 /// also a SHOULD finding outside it.
 pub fn fails(rep: &RunReport, strict: bool) -> bool {
     let clients = rep.clients.iter().any(|c| {
-        c.verdict == mcpdiff::clients::Verdict::Fail || (strict && !c.findings.is_empty())
+        c.verdict == mcpdiff::clients::ClientStatus::Fail || (strict && !c.findings.is_empty())
     });
     clients
         || rep.targets.iter().any(|t| {
@@ -95,22 +96,14 @@ pub fn fails(rep: &RunReport, strict: bool) -> bool {
         })
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: ReportArgs) -> ExitCode {
     let rep = match load(&args.file) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("mcpdiff: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(&e),
     };
     print!("{}", markdown::render(&rep));
     if let Err(e) = write_outputs(&rep, &args.out) {
-        eprintln!("mcpdiff: {e}");
-        return ExitCode::from(2);
+        return fail(&e);
     }
-    if fails(&rep, args.out.strict) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    exit::findings(fails(&rep, args.out.strict))
 }

@@ -7,12 +7,13 @@
 //! isolation coverage instead (`rules_coverage.rs`). Output goes through a
 //! locked stdout; a closed pipe (`mcpdiff rules | head`) ends the command quietly.
 
+use super::exit::{self, fail};
 use mcpdiff_oracle::rules::{Level, Rule, RULES};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct RulesArgs {
     /// Print a JSON array of objects (id, level, spec, sentence, ...) instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -53,7 +54,7 @@ impl LevelFilter {
     }
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: RulesArgs) -> ExitCode {
     if args.coverage {
         return super::rules_coverage::run(args.json);
     }
@@ -71,8 +72,9 @@ pub fn run(args: Args) -> ExitCode {
         .collect();
     if let Some(id) = &args.id {
         if selected.is_empty() {
-            eprintln!("mcpdiff: no rule with id {id:?} (see `mcpdiff rules` for the list)");
-            return ExitCode::from(2);
+            return fail(&format!(
+                "no rule with id {id:?} (see `mcpdiff rules` for the list)"
+            ));
         }
     }
 
@@ -91,10 +93,11 @@ pub fn run(args: Args) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         // The reader went away (`| head`): nothing left to do, and nothing to complain about.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("mcpdiff: could not write the rule table: {e}");
-            ExitCode::from(1)
-        }
+        Err(e) => exit::fail_with(
+            "",
+            exit::FOUND,
+            &format!("could not write the rule table: {e}"),
+        ),
     }
 }
 

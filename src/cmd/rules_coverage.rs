@@ -1,7 +1,8 @@
 //! `mcpdiff rules --coverage`: for each judged rule, how many probes and how many generated
-//! cases per 1,000 isolate it (issue 14 §1; `mcpdiff_props::coverage`). Human table, or
+//! cases per 1,000 isolate it (`mcpdiff_props::coverage`). Human table, or
 //! JSON with `--json`. Pure: computed in process, nothing is sent.
 
+use super::exit;
 use mcpdiff_oracle::fixture;
 use mcpdiff_props::coverage::{coverage, Coverage, COVERAGE_CASES, COVERAGE_SEED};
 use std::io::{self, Write};
@@ -21,12 +22,13 @@ pub fn run(json: bool) -> ExitCode {
     match written.and_then(|()| out.flush()) {
         Ok(()) if c.rules.iter().all(|r| r.probes > 0 && r.generated > 0) => ExitCode::SUCCESS,
         // a judged rule nothing isolates: say so in the exit status too
-        Ok(()) => ExitCode::from(1),
+        Ok(()) => exit::findings(true),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("mcpdiff: could not write the coverage table: {e}");
-            ExitCode::from(1)
-        }
+        Err(e) => exit::fail_with(
+            "",
+            exit::FOUND,
+            &format!("could not write the coverage table: {e}"),
+        ),
     }
 }
 

@@ -1,6 +1,7 @@
 //! `mcpdiff serve`: run the reference server, a mutant or the null server on loopback until
 //! Ctrl-C / SIGTERM.
 
+use super::exit::{self, fail};
 use mcpdiff::serve::{slow, spawn_full, tools, ServeOptions, Variant};
 use mcpdiff_oracle::reference::{AUTH_MUTANTS, MUTANTS};
 use mcpdiff_oracle::{fixture, Surface};
@@ -20,7 +21,7 @@ A certificate for loopback, e.g.:
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 \\
     -keyout key.pem -out cert.pem -subj /CN=localhost \\
     -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -addext basicConstraints=critical,CA:FALSE")]
-pub struct Args {
+pub struct ServeArgs {
     /// Port to listen on (0: an ephemeral port, printed at startup).
     #[arg(long, default_value_t = 8931)]
     port: u16,
@@ -73,7 +74,7 @@ pub enum Hostile {
     SseForever,
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: ServeArgs) -> ExitCode {
     if args.list_mutants {
         let all = || MUTANTS.iter().chain(AUTH_MUTANTS);
         let width = all().map(|m| m.name.len()).max().unwrap_or(0);
@@ -93,8 +94,9 @@ pub fn run(args: Args) -> ExitCode {
         (Some(name), _) => match Variant::mutant(name) {
             Some(v) => v,
             None => {
-                eprintln!("mcpdiff: unknown mutant '{name}' (see `mcpdiff serve --list-mutants`)");
-                return ExitCode::from(2);
+                return fail(&format!(
+                    "unknown mutant '{name}' (see `mcpdiff serve --list-mutants`)"
+                ));
             }
         },
         (None, true) => Variant::Null,
@@ -104,10 +106,7 @@ pub fn run(args: Args) -> ExitCode {
         None => fixture::surface(),
         Some(path) => match tools::load(path).and_then(|set| tools::fixture_with(&set)) {
             Ok(s) => s,
-            Err(e) => {
-                eprintln!("mcpdiff: {e}");
-                return ExitCode::from(2);
-            }
+            Err(e) => return fail(&e),
         },
     };
     let surface = match args.slow_tool_ms {
@@ -121,22 +120,13 @@ pub fn run(args: Args) -> ExitCode {
     let tls = match (&args.tls_cert, &args.tls_key) {
         (Some(cert), Some(key)) => match mcpdiff::serve::tls::server_config(cert, key) {
             Ok(c) => Some(c),
-            Err(e) => {
-                eprintln!("mcpdiff: {e}");
-                return ExitCode::from(2);
-            }
+            Err(e) => return fail(&e),
         },
         _ => None,
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match exit::runtime() {
         Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("mcpdiff: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return fail(&e),
     };
     if let Some(t) = args.auth.iter().chain(&args.foreign_token).find(|t| {
         t.is_empty()
@@ -144,11 +134,10 @@ pub fn run(args: Args) -> ExitCode {
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
     }) {
-        eprintln!(
-            "mcpdiff: --auth/--foreign-token must be a bearer token (letters, digits, -._~+/; {} bytes given)",
+        return fail(&format!(
+            "--auth/--foreign-token must be a bearer token (letters, digits, -._~+/; {} bytes given)",
             t.len()
-        );
-        return ExitCode::from(2);
+        ));
     }
     let auth = args.auth.clone().map(|t| (t, args.foreign_token.clone()));
     let code = runtime.block_on(serve(
@@ -177,10 +166,8 @@ async fn serve(
     let extras = opts.extras;
     let server = match spawn_full(variant, addr, surface, opts).await {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("mcpdiff: cannot listen on {addr}: {e}");
-            return ExitCode::FAILURE;
-        }
+        // status 1, as `serve` has always ended on a busy port
+        Err(e) => return exit::fail_with("", 1, &format!("cannot listen on {addr}: {e}")),
     };
     let mut how = String::new();
     if let Some(ms) = extras.slow_tool_ms {

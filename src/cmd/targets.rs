@@ -1,35 +1,31 @@
 //! `mcpdiff targets list|install`: the bundled real-SDK targets under `targets/`.
 
+use super::exit::{self, fail};
 use mcpdiff::targets::{launch, manifest};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct TargetsArgs {
     #[command(subcommand)]
-    pub command: Sub,
+    pub command: TargetsCommand,
 }
 
 #[derive(clap::Subcommand)]
-pub enum Sub {
+pub enum TargetsCommand {
     /// Name, pinned SDK version and whether each bundled target is installed.
     List,
     /// Install the named bundled targets (all when none is named); installed ones are skipped.
     Install { names: Vec<String> },
 }
 
-fn fail(msg: &str) -> ExitCode {
-    eprintln!("mcpdiff: {msg}");
-    ExitCode::from(2)
-}
-
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: TargetsArgs) -> ExitCode {
     let dir = manifest::targets_dir();
     let all = match manifest::load_all(&dir) {
         Ok(a) => a,
         Err(e) => return fail(&e),
     };
     match args.command {
-        Sub::List => {
+        TargetsCommand::List => {
             println!(
                 "{:<14} {:<7} {:<32} {:<10} {:<10} endpoint",
                 "name", "kind", "sdk", "version", "installed"
@@ -53,7 +49,7 @@ pub fn run(args: Args) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Sub::Install { names } => {
+        TargetsCommand::Install { names } => {
             let chosen = match manifest::select(all, &names) {
                 Ok(c) => c,
                 Err(e) => return fail(&e),
@@ -90,13 +86,13 @@ pub fn run(args: Args) -> ExitCode {
                         m.name, m.sdk.package, m.sdk.version
                     ),
                     Err(e) => {
-                        eprintln!("mcpdiff: {e}");
+                        exit::say(&e);
                         failed = true;
                     }
                 }
             }
             if failed {
-                ExitCode::from(2)
+                ExitCode::from(exit::COULD_NOT_RUN)
             } else {
                 ExitCode::SUCCESS
             }

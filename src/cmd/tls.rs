@@ -1,9 +1,8 @@
 //! `--cacert FILE` / `--insecure`, shared by every command that sends to a target (`run`,
 //! `replay`, `card`, `reference-client`): parsed once into the run's `Tls` (the CA file is
-//! read here, not per case), and what the report says about it.
+//! read here, not per case), and the warning printed with `--insecure`.
 
-use mcpdiff::report::RunReport;
-use mcpdiff::transport::{Endpoint, Tls, TlsOptions};
+use mcpdiff::transport::{Tls, TlsOptions};
 use std::path::PathBuf;
 
 /// How `https://` targets are verified.
@@ -35,13 +34,4 @@ pub fn warning(tls: &Tls) -> Option<&'static str> {
     tls.options()
         .insecure
         .then_some("TLS: --insecure: certificates of https:// targets are NOT verified")
-}
-
-/// Record in each https target's report how it was verified (`targets[].tls`).
-pub fn annotate(rep: &mut RunReport, tls: &Tls) {
-    for t in rep.targets.iter_mut() {
-        if Endpoint::parse(&t.url).is_ok_and(|e| e.is_tls()) {
-            t.tls = Some(mcpdiff::report::tls_report::TlsReport::of(tls.options()));
-        }
-    }
 }

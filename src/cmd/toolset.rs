@@ -2,6 +2,7 @@
 //! definitions with annotated `inputSchema`s and the arguments to call them with), or check
 //! one and print each tool's label.
 
+use super::exit::fail;
 use mcpdiff::serve::tools;
 use mcpdiff_oracle::toolset::ToolSet;
 use mcpdiff_oracle::{fixture, Surface};
@@ -13,13 +14,13 @@ use std::process::ExitCode;
 const MAX_COUNT: usize = 10_000;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub struct ToolsetArgs {
     #[command(subcommand)]
-    command: Command,
+    command: ToolsetCommand,
 }
 
 #[derive(clap::Subcommand)]
-enum Command {
+enum ToolsetCommand {
     /// Generate a tool set (deterministic: the same seed and count give the same file).
     Generate {
         /// Generator seed.
@@ -39,14 +40,9 @@ enum Command {
     },
 }
 
-fn fail(msg: &str) -> ExitCode {
-    eprintln!("mcpdiff: {msg}");
-    ExitCode::from(2)
-}
-
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: ToolsetArgs) -> ExitCode {
     match args.command {
-        Command::Generate {
+        ToolsetCommand::Generate {
             seed,
             count,
             output,
@@ -69,7 +65,7 @@ pub fn run(args: Args) -> ExitCode {
                 }
             }
         }
-        Command::Check { file } => {
+        ToolsetCommand::Check { file } => {
             let set = match tools::load(&file) {
                 Ok(s) => s,
                 Err(e) => return fail(&e),

@@ -23,7 +23,7 @@ pub struct Entry {
     pub rules: Vec<String>,
     /// Where it came from: `probe`, `mcpdiff run --seed N`, `fuzz import FILE`.
     pub source: String,
-    pub request: Request,
+    pub request: StoredRequest,
     /// The surface the oracle judges the case against.
     pub surface: SurfaceRef,
     /// The oracle's expectations at save time ([`verdict_json`]); replay compares today's.
@@ -36,7 +36,7 @@ pub struct Entry {
 /// The raw request. Header bytes and body are Base64 (standard alphabet, padded) because a
 /// case may carry bytes no JSON string holds; `readable` is for people and never read back.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Request {
+pub struct StoredRequest {
     pub method: String,
     pub path: String,
     pub headers: Vec<WireHeader>,
@@ -80,9 +80,9 @@ pub struct Recorded {
     pub failing: Vec<String>,
 }
 
-impl Request {
-    pub fn from_case(case: &Case) -> Request {
-        Request {
+impl StoredRequest {
+    pub fn from_case(case: &Case) -> StoredRequest {
+        StoredRequest {
             method: case.method.clone(),
             path: case.path.clone(),
             headers: case
@@ -177,7 +177,7 @@ impl Entry {
             schema: SCHEMA.to_string(),
             rules,
             source: source.to_string(),
-            request: Request::from_case(case),
+            request: StoredRequest::from_case(case),
             surface: SurfaceRef::of(surface),
             verdict: verdict_json(&verdict),
             targets: Vec::new(),

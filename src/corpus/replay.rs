@@ -115,7 +115,7 @@ impl Status {
 }
 
 /// One target's answer to a replayed entry.
-pub struct Outcome {
+pub struct ReplayOutcome {
     pub status: Status,
     /// Rule ids failing now.
     pub failing: Vec<String>,
@@ -124,7 +124,11 @@ pub struct Outcome {
 }
 
 /// Judge `obs` with today's verdict and compare with the stored record for the target.
-pub fn classify(rejudged: &Rejudged, stored: Option<&Recorded>, obs: &Observation) -> Outcome {
+pub fn classify(
+    rejudged: &Rejudged,
+    stored: Option<&Recorded>,
+    obs: &Observation,
+) -> ReplayOutcome {
     let findings = check(&rejudged.verdict, obs);
     let blocking = findings.iter().any(|f| {
         rejudged
@@ -141,7 +145,7 @@ pub fn classify(rejudged: &Rejudged, stored: Option<&Recorded>, obs: &Observatio
         (false, false) => Status::NewlyFailing,
         (false, true) => Status::Passing,
     };
-    Outcome {
+    ReplayOutcome {
         status,
         failing,
         blocking,

@@ -36,7 +36,7 @@ pub fn esc(s: &str) -> String {
 }
 
 /// What one test case says.
-enum Outcome {
+enum TestcaseOutcome {
     Fail(String, String),
     Note(String),
     Skip(String),
@@ -67,17 +67,17 @@ fn detail(t: &TargetReport, f: &FindingReport) -> String {
     )
 }
 
-fn outcome(t: &TargetReport, rule: &str, strict: bool) -> Outcome {
+fn outcome(t: &TargetReport, rule: &str, strict: bool) -> TestcaseOutcome {
     let f = t.findings.iter().find(|f| f.rule == rule);
     match (review::cell(t, rule), f) {
-        (Cell::MustFail, Some(f)) if !f.baselined => Outcome::Fail(
+        (Cell::MustFail, Some(f)) if !f.baselined => TestcaseOutcome::Fail(
             format!(
                 "{}: expected {}, observed {}",
                 f.level, f.expected, f.observed
             ),
             detail(t, f),
         ),
-        (Cell::ShouldFail, Some(f)) if strict && !f.baselined => Outcome::Fail(
+        (Cell::ShouldFail, Some(f)) if strict && !f.baselined => TestcaseOutcome::Fail(
             format!(
                 "{} (--strict): expected {}, observed {}",
                 f.level, f.expected, f.observed
@@ -85,7 +85,7 @@ fn outcome(t: &TargetReport, rule: &str, strict: bool) -> Outcome {
             detail(t, f),
         ),
         (Cell::MustFail | Cell::ShouldFail | Cell::MayFail | Cell::Observed, Some(f)) => {
-            Outcome::Note(format!(
+            TestcaseOutcome::Note(format!(
                 "{}{}",
                 if f.baselined {
                     "known finding (baseline), does not fail the run\n"
@@ -99,16 +99,16 @@ fn outcome(t: &TargetReport, rule: &str, strict: bool) -> Outcome {
                 detail(t, f)
             ))
         }
-        (Cell::Undetermined, _) => Outcome::Skip(
+        (Cell::Undetermined, _) => TestcaseOutcome::Skip(
             super::undetermined::rule_reason(t, rule).unwrap_or_else(|| "not determined".into()),
         ),
-        (Cell::NotObserved, _) => Outcome::Skip(
+        (Cell::NotObserved, _) => TestcaseOutcome::Skip(
             t.not_observed
                 .iter()
                 .find(|n| n.rule == rule)
                 .map_or_else(String::new, |n| format!("not observed: {}", n.reason)),
         ),
-        _ => Outcome::Pass,
+        _ => TestcaseOutcome::Pass,
     }
 }
 
@@ -130,7 +130,7 @@ pub fn render(r: &RunReport, strict: bool) -> String {
                 esc(rule)
             );
             match outcome(t, rule, strict) {
-                Outcome::Fail(msg, body) => {
+                TestcaseOutcome::Fail(msg, body) => {
                     fail += 1;
                     let _ = writeln!(
                         cases,
@@ -140,14 +140,14 @@ pub fn render(r: &RunReport, strict: bool) -> String {
                         esc(&body)
                     );
                 }
-                Outcome::Note(text) => {
+                TestcaseOutcome::Note(text) => {
                     let _ = writeln!(
                         cases,
                         "{open}>\n      <system-out>{}</system-out>\n    </testcase>",
                         esc(&text)
                     );
                 }
-                Outcome::Skip(reason) => {
+                TestcaseOutcome::Skip(reason) => {
                     skip += 1;
                     let _ = writeln!(
                         cases,
@@ -155,7 +155,7 @@ pub fn render(r: &RunReport, strict: bool) -> String {
                         esc(&reason)
                     );
                 }
-                Outcome::Pass => {
+                TestcaseOutcome::Pass => {
                     let _ = writeln!(cases, "{open}/>");
                 }
             }

@@ -1,9 +1,10 @@
-//! Reports of a run: the versioned JSON result (`--json`) and the terminal summary. Both
-//! read a `RunReport`, built once from the runner's `RunResult`, so every renderer shows
-//! the same facts. The richer renderers (Markdown, JUnit, HTML) read only the `RunReport`, so
-//! `mcpdiff report r.json` renders a saved run exactly like a live one; `review` holds what
-//! they share (sections, cell verdicts, "why it matters").
+//! Reports of a run: the versioned JSON result (`--json`, types in `json`) and the terminal
+//! summary. Both read a `RunReport`, built once from the runner's `RunResult` (`build`), so
+//! every renderer shows the same facts. The richer renderers (Markdown, JUnit, HTML) read
+//! only the `RunReport`, so `mcpdiff report r.json` renders a saved run exactly like a live
+//! one; `review` holds what they share (sections, cell verdicts, "why it matters").
 
+pub mod build;
 pub mod html;
 pub mod json;
 pub mod junit;
@@ -13,4 +14,5 @@ pub mod terminal;
 pub mod tls_report;
 pub mod undetermined;
 
-pub use json::{build, RunReport};
+pub use build::build;
+pub use json::RunReport;

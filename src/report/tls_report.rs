@@ -1,5 +1,5 @@
 //! `TlsReport`: how an `https://` target's certificate was verified, as the run report
-//! (`targets[].tls`, docs/run-json.md) records it.
+//! (`targets[].tls`, docs/run-json.md) records it, and [`annotate`], which records it.
 
 use serde::{Deserialize, Serialize};
 
@@ -18,6 +18,15 @@ impl TlsReport {
         TlsReport {
             verified: !o.insecure,
             cacert: o.cacert.as_ref().map(|p| p.display().to_string()),
+        }
+    }
+}
+
+/// Record in each https target's report how it was verified (`targets[].tls`).
+pub fn annotate(rep: &mut super::RunReport, tls: &crate::transport::Tls) {
+    for t in rep.targets.iter_mut() {
+        if crate::transport::Endpoint::parse(&t.url).is_ok_and(|e| e.is_tls()) {
+            t.tls = Some(TlsReport::of(tls.options()));
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The "not determined" part of a target's report (issue 15): answers that decided nothing,
+//! The "not determined" part of a target's report: answers that decided nothing,
 //! per reason (timed out, unauthorized, unreachable) with the rules they left open; slow
 //! tools with the `--timeout-ms` that would let them finish; and the entry of a target that
 //! could not be tested at all. One text rendering (`lines`) shared by the terminal, Markdown

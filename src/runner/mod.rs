@@ -232,7 +232,7 @@ pub async fn run<S: Sender, G: Generator>(
         .map(|g| generator.for_surface(&targets[g.members[0]].gen_surface))
         .collect();
     let workers = cfg.concurrency.max(1);
-    let shared = Arc::new(window::Shared::new(
+    let shared = Arc::new(window::WindowState::new(
         Arc::clone(&targets),
         groups,
         sources,

@@ -38,7 +38,7 @@ pub async fn prepare(
         client: client.clone(),
         endpoint: Arc::new(endpoint.clone()),
     };
-    // the first answer tells whether the target is a protected resource (issue 15)
+    // the first answer tells whether the target is a protected resource
     let first: Arc<std::sync::Mutex<Option<Observation>>> = Arc::default();
     let d = discover::discover(&endpoint.path, |c| {
         let s = sender.clone();

@@ -1,7 +1,7 @@
 //! `Record`: what the fuzzing phase learned, updated by every worker as it finishes a case
 //! (under one mutex, held for the few map updates of one case). Recording where the case was
 //! judged, instead of handing it to a tally task, saves a channel hop and a task wake-up per
-//! case (issue 7 profile: ~6% of the client's CPU).
+//! case (~6% of the client's CPU in a profile).
 //!
 //! Also owns `Verdicts`, the verdicts of one case (one per distinct surface of its group),
 //! and which targets are held to the same verdict when disagreements are looked for.
@@ -42,7 +42,7 @@ impl Verdicts {
 /// One target's answer to a case: target index, its verdict slot, what it answered, the
 /// rules it broke (judged against its own verdict, settled), and whether the answer decided
 /// nothing (`Undetermined`) with how long it was waited for.
-pub(crate) type Answer = (
+pub(crate) type TargetAnswer = (
     usize,
     usize,
     Observation,
@@ -85,7 +85,7 @@ impl Record {
         index: u64,
         case: Case,
         verdicts: &Verdicts,
-        answers: &[Answer],
+        answers: &[TargetAnswer],
         at: Duration,
         tool: Option<&str>,
     ) {

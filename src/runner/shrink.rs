@@ -1,6 +1,6 @@
 //! Shrinking: reduce a failing case to a smaller one that still breaks the same rule on the
 //! same target, with the same kind of answer and no defect the original did not have
-//! (`Keep`, issue 14 §2). Candidate generation is pure (`candidates`); `shrink` drives it
+//! (`CaseKeep`). Candidate generation is pure (`candidates`); `shrink` drives it
 //! against the target with a bounded budget of requests and time.
 
 use mcpdiff_oracle::rules::RuleId;
@@ -152,18 +152,18 @@ impl Default for ShrinkBudget {
 /// original observation, and no rule the original case did not trigger. The acceptance
 /// predicate of every shrink step, and the final check of its result.
 #[derive(Clone, Debug)]
-pub struct Keep {
+pub struct CaseKeep {
     pub rule: RuleId,
     pub signature: Signature,
     /// The verdict of the original case (its triggered rules bound the smaller ones').
     verdict: Verdict,
 }
 
-impl Keep {
+impl CaseKeep {
     /// What `obs`, the answer to `case`, shows of `rule`'s failure.
-    pub fn of(case: &Case, obs: &Observation, rule: RuleId, surface: &Surface) -> Keep {
+    pub fn of(case: &Case, obs: &Observation, rule: RuleId, surface: &Surface) -> CaseKeep {
         let verdict = judge(case, surface);
-        Keep {
+        CaseKeep {
             rule,
             signature: Signature::of(rule, &verdict, obs),
             verdict,
@@ -179,7 +179,7 @@ impl Keep {
     /// After sending: the target still fails the rule, with the same kind of answer.
     pub fn kept_by(&self, verdict: &Verdict, obs: &Observation) -> bool {
         // an answer cut by a limit (or refused by the authorization layer) reproduces
-        // nothing: only what it already decided counts (issue 15)
+        // nothing: only what it already decided counts
         let still_fails = || {
             let mut found = check(verdict, obs);
             mcpdiff_oracle::undetermined::settle(verdict, obs, &mut found);
@@ -191,7 +191,7 @@ impl Keep {
     }
 }
 
-/// The reproducer of a finding: the shrunk case when it fails like the original (`Keep`),
+/// The reproducer of a finding: the shrunk case when it fails like the original (`CaseKeep`),
 /// else the original case with a note saying why. Defensive: `shrink` only keeps such
 /// steps, but whatever produced `shrunk`, a reproducer never differs in kind from the
 /// original observation.
@@ -201,7 +201,7 @@ pub fn settle(
     original: (&Case, &Observation),
     shrunk: (Case, Observation),
 ) -> (Case, Observation, Option<String>) {
-    let keep = Keep::of(original.0, original.1, rule, surface);
+    let keep = CaseKeep::of(original.0, original.1, rule, surface);
     let verdict = judge(&shrunk.0, surface);
     if keep.kept_by(&verdict, &shrunk.1) {
         return (shrunk.0, shrunk.1, None);
@@ -223,7 +223,7 @@ pub fn settle(
 
 /// Greedy shrinking: take the first candidate that the oracle still judges under `rule`
 /// without new defects and that the target still fails on `rule` with the original's
-/// signature (`Keep`); repeat until no candidate helps or the budget ends.
+/// signature (`CaseKeep`); repeat until no candidate helps or the budget ends.
 pub async fn shrink<F, Fut>(
     case: Case,
     obs: Observation,
@@ -237,7 +237,7 @@ where
     Fut: Future<Output = Observation>,
 {
     let start = Instant::now();
-    let keep = Keep::of(&case, &obs, rule, surface);
+    let keep = CaseKeep::of(&case, &obs, rule, surface);
     let mut best = (case, obs);
     let mut requests = 0usize;
     'outer: loop {

@@ -1,4 +1,4 @@
-//! Slow tools (issue 15): a tool whose calls keep running into the per-case limit costs the
+//! Slow tools: a tool whose calls keep running into the per-case limit costs the
 //! run a full limit per call and decides nothing. The runner (not the generator, which stays
 //! a pure function of seed and index) sends such calls only at a falling weight: the case
 //! index is kept or skipped by a hash of (seed, index), so a run against a server with no

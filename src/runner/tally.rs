@@ -27,7 +27,7 @@ pub struct Witness {
 
 impl Witness {
     /// Preference order: a case that isolates the rule beats one that shares the blame
-    /// with other rules; then a case with fewer defects (issue 14: prefer single-defect
+    /// with other rules; then a case with fewer defects (prefer single-defect
     /// cases, the shrinker never adds one); then the lowest index (so the same seed keeps
     /// the same witness).
     fn key(&self) -> (usize, usize, u64) {
@@ -77,7 +77,7 @@ pub struct UndeterminedCount {
     pub example: Option<String>,
 }
 
-/// How one tool's calls went on one target (issue 15: slow tools).
+/// How one tool's calls went on one target (to spot slow tools).
 #[derive(Clone, Debug, Default)]
 pub struct ToolTimes {
     pub calls: u64,
@@ -107,8 +107,8 @@ pub struct Tally {
     pub transport_failures: u64,
     pub rules: BTreeMap<RuleId, RuleCount>,
     pub witnesses: BTreeMap<RuleId, Witness>,
-    /// When each rule first failed, measured from the start of the run (issue 7's
-    /// time-to-first-finding; one entry per failed rule, so it stays small).
+    /// When each rule first failed, measured from the start of the run (the
+    /// time-to-first-finding figure; one entry per failed rule, so it stays small).
     pub first_failed_at: BTreeMap<RuleId, Duration>,
     /// Undetermined answers per reason.
     pub undetermined: BTreeMap<Undetermined, UndeterminedCount>,

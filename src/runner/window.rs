@@ -7,7 +7,7 @@
 //! keep timing out are thinned (`slow.rs`).
 //!
 //! Why workers and not a task per case: a spawned task, a cloned group list and a cloned
-//! case per request were a measurable share of the client's CPU (issue 7 profile), and
+//! case per request were a measurable share of the client's CPU (profiled), and
 //! generation and judging on one tally loop made that loop the bottleneck. Here generation,
 //! judging and checking run on every runtime thread; memory is bounded by the window.
 
@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// What every worker shares.
-pub(crate) struct Shared<S: Sender, C: CaseSource> {
+pub(crate) struct WindowState<S: Sender, C: CaseSource> {
     pub targets: Arc<Vec<Target<S>>>,
     /// The case streams: their targets and the surfaces each case is judged against.
     pub groups: Vec<Group>,
@@ -48,7 +48,7 @@ pub(crate) struct Shared<S: Sender, C: CaseSource> {
     next: AtomicU64,
 }
 
-impl<S: Sender, C: CaseSource> Shared<S, C> {
+impl<S: Sender, C: CaseSource> WindowState<S, C> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         targets: Arc<Vec<Target<S>>>,
@@ -62,7 +62,7 @@ impl<S: Sender, C: CaseSource> Shared<S, C> {
         pacer: Pacer,
         record: Record,
     ) -> Self {
-        Shared {
+        WindowState {
             targets,
             groups,
             sources,
@@ -104,7 +104,7 @@ impl<S: Sender, C: CaseSource> Shared<S, C> {
 }
 
 /// One worker: judged cases into the record until the indices or the time run out.
-pub(crate) async fn worker<S: Sender, C: CaseSource>(shared: Arc<Shared<S, C>>) {
+pub(crate) async fn worker<S: Sender, C: CaseSource>(shared: Arc<WindowState<S, C>>) {
     while let Some(index) = shared.take() {
         // a generator or oracle bug loses its case, never the worker (and so the run)
         let Ok((group_index, case)) = catch_unwind(AssertUnwindSafe(|| shared.case(index))) else {

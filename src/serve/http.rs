@@ -34,7 +34,7 @@ const STREAM_LIMIT: Duration = Duration::from_secs(600);
 type Out = UnsyncBoxBody<Bytes, Infallible>;
 
 /// What every connection shares.
-pub(crate) struct State {
+pub(crate) struct ServeState {
     pub variant: Variant,
     pub surface: Surface,
     /// `http` or `https`: the scheme the server card names.
@@ -50,7 +50,7 @@ pub(crate) struct State {
 pub(crate) async fn serve_connection<S>(
     stream: S,
     local: Option<std::net::SocketAddr>,
-    state: Arc<State>,
+    state: Arc<ServeState>,
 ) where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
@@ -63,13 +63,13 @@ pub(crate) async fn serve_connection<S>(
 
 async fn handle(
     req: Request<Incoming>,
-    state: Arc<State>,
+    state: Arc<ServeState>,
     local: Option<std::net::SocketAddr>,
 ) -> Result<hyper::Response<Out>, Infallible> {
-    let mutant = state.variant.mutant_name();
+    let auth_change = state.variant.auth_change();
     if let (Some(cfg), &hyper::Method::GET) = (&state.auth, req.method()) {
         // the metadata is public: a client reads it before it has a token
-        if let Some(r) = auth::metadata(cfg, req.uri().path(), mutant) {
+        if let Some(r) = auth::metadata(cfg, req.uri().path(), auth_change) {
             return Ok(write(r));
         }
     }
@@ -119,7 +119,7 @@ async fn handle(
     if let Some(refusal) = state
         .auth
         .as_ref()
-        .and_then(|cfg| auth::guard(cfg, &case, mutant))
+        .and_then(|cfg| auth::guard(cfg, &case, auth_change))
     {
         return Ok(write(refusal));
     }

@@ -8,7 +8,7 @@ pub mod slow;
 pub mod tls;
 pub mod tools;
 
-use mcpdiff_oracle::reference::auth::AuthConfig;
+use mcpdiff_oracle::reference::auth::{AuthChange, AuthConfig};
 use mcpdiff_oracle::reference::{self, Mutant, Response};
 use mcpdiff_oracle::{fixture, Case, Surface};
 use std::io;
@@ -30,16 +30,17 @@ pub enum Variant {
 }
 
 impl Variant {
-    /// A mutant by name (`None` if there is no such mutant).
+    /// A mutant by name (`None` if there is no such mutant; `reference::mutant` is the
+    /// lookup).
     pub fn mutant(name: &str) -> Option<Variant> {
-        reference::mutant(name).map(Variant::Mutant)
+        reference::mutant(name).ok().map(Variant::Mutant)
     }
 
-    /// The mutant name, for the auth guard.
-    pub fn mutant_name(&self) -> Option<&'static str> {
+    /// What an auth mutant changes in the guard and the metadata (`None` for the others).
+    pub fn auth_change(&self) -> Option<AuthChange> {
         match self {
-            Variant::Mutant(m) => Some(m.name),
-            _ => None,
+            Variant::Mutant(m) => m.auth_change(),
+            Variant::Reference | Variant::Null => None,
         }
     }
 
@@ -56,11 +57,8 @@ impl Variant {
     pub fn respond(&self, case: &Case, surface: &Surface) -> Response {
         match self {
             Variant::Reference => reference::respond(case, surface),
-            // the auth mutants differ only in the guard in front (`reference::auth`)
-            Variant::Mutant(m) if reference::is_auth_mutant(m.name) => {
-                reference::respond(case, surface)
-            }
-            Variant::Mutant(m) => reference::respond_mutant(m.name, case, surface),
+            // an auth mutant answers like the reference: it differs in the guard in front
+            Variant::Mutant(m) => reference::respond_mutant(m, case, surface),
             Variant::Null => reference::null_response(case),
         }
     }
@@ -181,7 +179,7 @@ pub async fn spawn_full(
         origin: format!("{scheme}://{addr}"),
         endpoint: surface.endpoint.clone(),
     });
-    let state = Arc::new(http::State {
+    let state = Arc::new(http::ServeState {
         variant,
         surface,
         scheme,

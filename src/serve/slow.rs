@@ -1,4 +1,4 @@
-//! Slow and hostile behaviour for `mcpdiff serve` (issue 15), for tests and demos of the
+//! Slow and hostile behaviour for `mcpdiff serve`, for tests and demos of the
 //! per-case limit and `--max-time`. The answers stay the reference server's (or mutant's);
 //! only their timing changes:
 //! - `--slow-tool-ms N` publishes one extra tool, [`SLOW_TOOL`], whose calls answer on an SSE

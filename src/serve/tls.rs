@@ -2,7 +2,7 @@
 //! HTTPS, hyper over tokio-rustls with the `ring` provider. A test fixture for `https://`
 //! targets on loopback, not a hardened service: HTTP/1.1 only, no client certificates.
 
-use super::http::{serve_connection, State};
+use super::http::{serve_connection, ServeState};
 use rustls::crypto::ring;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::ServerConfig;
@@ -51,7 +51,7 @@ pub(crate) async fn serve(
     acceptor: TlsAcceptor,
     stream: TcpStream,
     local: Option<SocketAddr>,
-    state: Arc<State>,
+    state: Arc<ServeState>,
 ) {
     let _ = stream.set_nodelay(true);
     if let Ok(Ok(tls)) = tokio::time::timeout(HANDSHAKE_LIMIT, acceptor.accept(stream)).await {

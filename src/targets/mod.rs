@@ -14,11 +14,15 @@ pub use manifest::Manifest;
 use tokio::sync::mpsc::UnboundedSender;
 
 /// What bringing one target up ended in.
-type Outcome = Result<Running, String>;
+type BringUpResult = Result<Running, String>;
 
 /// Install `m` if missing, then start it with the extra environment `env`; every step is
 /// reported on `tx`.
-async fn up_one(m: Manifest, env: Vec<(String, String)>, tx: UnboundedSender<String>) -> Outcome {
+async fn up_one(
+    m: Manifest,
+    env: Vec<(String, String)>,
+    tx: UnboundedSender<String>,
+) -> BringUpResult {
     if !m.installed() {
         let _ = tx.send(format!(
             "installing {} ({} {})",
@@ -82,7 +86,7 @@ pub async fn bring_up_with(
     while let Some(line) = rx.recv().await {
         progress(&line);
     }
-    let mut done: Vec<(usize, Outcome)> = Vec::new();
+    let mut done: Vec<(usize, BringUpResult)> = Vec::new();
     while let Some(joined) = tasks.join_next().await {
         // a panicked task (a bug) loses its handle, which the JoinSet already dropped
         done.push(joined.unwrap_or_else(|e| (usize::MAX, Err(format!("task failed: {e}")))));

@@ -4,7 +4,7 @@
 //! The decoder hands out pieces instead of a whole body so the caller can stop at its limits
 //! (size, events, time) without ever buffering more than one read beyond them.
 
-use super::conn::{ReadError, Reader};
+use super::conn::{ConnReader, ReadError};
 use super::head::Framing;
 use super::sse::truncate;
 use mcpdiff_oracle::Body;
@@ -23,7 +23,7 @@ pub(crate) enum BodyError {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum State {
+enum FramingState {
     Length(u64),
     UntilClose,
     ChunkSize,
@@ -36,10 +36,10 @@ enum State {
 /// Longest chunk-size line accepted (extensions included); real ones are a few bytes.
 const MAX_CHUNK_LINE: usize = 4096;
 
-/// Decodes one body from a `Reader`.
+/// Decodes one body from a `ConnReader`.
 #[derive(Debug)]
 pub(crate) struct Decoder {
-    state: State,
+    state: FramingState,
     /// Whether the end is marked in the stream (length or last chunk) rather than by close.
     framed: bool,
     /// Bound on trailer bytes.
@@ -49,10 +49,10 @@ pub(crate) struct Decoder {
 impl Decoder {
     pub fn new(framing: Framing, max_trailers: usize) -> Self {
         let state = match framing {
-            Framing::NoBody => State::Done,
-            Framing::Length(n) => State::Length(n),
-            Framing::Chunked => State::ChunkSize,
-            Framing::UntilClose => State::UntilClose,
+            Framing::NoBody => FramingState::Done,
+            Framing::Length(n) => FramingState::Length(n),
+            Framing::Chunked => FramingState::ChunkSize,
+            Framing::UntilClose => FramingState::UntilClose,
         };
         Decoder {
             state,
@@ -63,21 +63,21 @@ impl Decoder {
 
     /// Whether the body ended where its framing said, leaving the connection usable.
     pub fn finished_framed(&self) -> bool {
-        self.framed && self.state == State::Done
+        self.framed && self.state == FramingState::Done
     }
 
     /// The next piece of body, or `None` once the body is complete.
     pub async fn next<R: AsyncRead + Unpin>(
         &mut self,
-        r: &mut Reader<R>,
+        r: &mut ConnReader<R>,
         deadline: Instant,
     ) -> Result<Option<Vec<u8>>, BodyError> {
         loop {
             match self.state {
-                State::Done => return Ok(None),
-                State::Length(0) => self.state = State::Done,
-                State::ChunkData(0) => self.state = State::ChunkEnd,
-                State::Length(n) | State::ChunkData(n) => {
+                FramingState::Done => return Ok(None),
+                FramingState::Length(0) => self.state = FramingState::Done,
+                FramingState::ChunkData(0) => self.state = FramingState::ChunkEnd,
+                FramingState::Length(n) | FramingState::ChunkData(n) => {
                     if r.buf.is_empty() {
                         r.fill(deadline).await.map_err(closed_or_timeout)?;
                     }
@@ -85,12 +85,12 @@ impl Decoder {
                     let piece = r.take(take);
                     let left = n - take as u64;
                     self.state = match self.state {
-                        State::Length(_) => State::Length(left),
-                        _ => State::ChunkData(left),
+                        FramingState::Length(_) => FramingState::Length(left),
+                        _ => FramingState::ChunkData(left),
                     };
                     return Ok(Some(piece));
                 }
-                State::UntilClose => {
+                FramingState::UntilClose => {
                     if r.buf.is_empty() {
                         match r.fill(deadline).await {
                             Ok(_) => {}
@@ -98,7 +98,7 @@ impl Decoder {
                             // Close is the end marker here; a reset at close is common for
                             // servers that close with unread request bytes, so it counts too.
                             Err(ReadError::Eof | ReadError::Io) => {
-                                self.state = State::Done;
+                                self.state = FramingState::Done;
                                 return Ok(None);
                             }
                         }
@@ -106,28 +106,28 @@ impl Decoder {
                     let n = r.buf.len();
                     return Ok(Some(r.take(n)));
                 }
-                State::ChunkSize => {
+                FramingState::ChunkSize => {
                     let line = self.line(r, MAX_CHUNK_LINE, deadline).await?;
                     self.state = match chunk_size(&line) {
-                        Some(0) => State::Trailers(0),
-                        Some(n) => State::ChunkData(n),
+                        Some(0) => FramingState::Trailers(0),
+                        Some(n) => FramingState::ChunkData(n),
                         None => return Err(BodyError::BadFraming),
                     };
                 }
-                State::ChunkEnd => {
+                FramingState::ChunkEnd => {
                     if !self.line(r, 2, deadline).await?.is_empty() {
                         return Err(BodyError::BadFraming);
                     }
-                    self.state = State::ChunkSize;
+                    self.state = FramingState::ChunkSize;
                 }
-                State::Trailers(seen) => {
+                FramingState::Trailers(seen) => {
                     let line = self.line(r, self.max_trailers, deadline).await?;
                     if line.is_empty() {
-                        self.state = State::Done;
+                        self.state = FramingState::Done;
                     } else if seen + line.len() > self.max_trailers {
                         return Err(BodyError::BadFraming);
                     } else {
-                        self.state = State::Trailers(seen + line.len() + 2);
+                        self.state = FramingState::Trailers(seen + line.len() + 2);
                     }
                 }
             }
@@ -136,7 +136,7 @@ impl Decoder {
 
     async fn line<R: AsyncRead + Unpin>(
         &self,
-        r: &mut Reader<R>,
+        r: &mut ConnReader<R>,
         max: usize,
         deadline: Instant,
     ) -> Result<Vec<u8>, BodyError> {
@@ -192,7 +192,7 @@ mod tests {
     use std::time::Duration;
 
     async fn decode(framing: Framing, raw: &[u8]) -> (Result<Vec<u8>, BodyError>, bool, Vec<u8>) {
-        let mut r = Reader::new(raw);
+        let mut r = ConnReader::new(raw);
         let mut d = Decoder::new(framing, 1024);
         let deadline = Instant::now() + Duration::from_secs(1);
         let mut out = Vec::new();

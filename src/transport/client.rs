@@ -7,11 +7,11 @@
 //! keep-alive connection for the next case, and retry once on a fresh connection when a
 //! reused one turns out to be dead before it sent a single byte.
 
-use super::conn::{Pool, Reader};
+use super::conn::{ConnReader, Pool};
 use super::credentials::Credentials;
 use super::endpoint::Endpoint;
 use super::limits::Limits;
-use super::response::{read_response, Outcome};
+use super::response::{read_response, ReadOutcome};
 use super::stream::Stream;
 use super::tls::Tls;
 use super::wire::{encode_request_with, frames_cleanly};
@@ -26,11 +26,11 @@ use tokio::time::{timeout_at, Instant};
 /// as the runner likes.
 #[derive(Clone, Debug, Default)]
 pub struct Client {
-    inner: Arc<Inner>,
+    inner: Arc<ClientInner>,
 }
 
 #[derive(Debug, Default)]
-struct Inner {
+struct ClientInner {
     limits: Limits,
     pool: Pool,
     /// The run's `--header` fields, added at send time (never stored in a case).
@@ -51,7 +51,7 @@ pub struct Exchange {
 
 /// One attempt on one connection.
 struct Attempt {
-    outcome: Outcome,
+    outcome: ReadOutcome,
     stream: Stream,
     /// Bytes received in this attempt (0 on a reused connection means "dead before use").
     received: usize,
@@ -72,7 +72,7 @@ impl Client {
     /// A client with the run's `--header` fields and TLS settings.
     pub fn configured(limits: Limits, creds: Credentials, tls: Tls) -> Client {
         Client {
-            inner: Arc::new(Inner {
+            inner: Arc::new(ClientInner {
                 limits,
                 pool: Pool::default(),
                 creds,
@@ -160,7 +160,7 @@ impl Client {
         let deadline = start + limits.total;
         let request = encode_request_with(case, endpoint, &self.inner.creds, append);
         let pool = &self.inner.pool;
-        let done = |outcome: Outcome, stream: Stream, reused: bool| {
+        let done = |outcome: ReadOutcome, stream: Stream, reused: bool| {
             if outcome.reusable && frames_cleanly(case) && limits.pool_per_endpoint > 0 {
                 pool.checkin(endpoint, stream, limits.pool_per_endpoint);
             }
@@ -284,12 +284,12 @@ async fn exchange_on<R, W>(
     method: &str,
     limits: &Limits,
     deadline: Instant,
-) -> (Outcome, Option<bool>, usize)
+) -> (ReadOutcome, Option<bool>, usize)
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
-    let mut reader = Reader::new(read_half);
+    let mut reader = ConnReader::new(read_half);
     let write = async move {
         write_half.write_all(request).await?;
         // TLS buffers records: flush so the last one leaves now (a no-op for TCP).

@@ -27,7 +27,7 @@ pub(crate) enum ReadError {
 const READ_SIZE: usize = 16 * 1024;
 
 /// A read half with a buffer of received, not yet consumed bytes.
-pub(crate) struct Reader<R> {
+pub(crate) struct ConnReader<R> {
     inner: R,
     /// Received bytes not consumed yet.
     pub buf: Vec<u8>,
@@ -35,9 +35,9 @@ pub(crate) struct Reader<R> {
     pub received: usize,
 }
 
-impl<R: AsyncRead + Unpin> Reader<R> {
+impl<R: AsyncRead + Unpin> ConnReader<R> {
     pub fn new(inner: R) -> Self {
-        Reader {
+        ConnReader {
             inner,
             buf: Vec::new(),
             received: 0,
@@ -46,7 +46,7 @@ impl<R: AsyncRead + Unpin> Reader<R> {
 
     /// Read once more into `buf` (at most `READ_SIZE` bytes), waiting at most until
     /// `deadline`. The bytes land in `buf`'s spare capacity: no zeroed scratch chunk and no
-    /// copy (issue 7 profile: zeroing and copying a 16 KiB chunk per read was ~20% of the
+    /// copy (profiled: zeroing and copying a 16 KiB chunk per read was ~20% of the
     /// client's instructions per case).
     pub async fn fill(&mut self, deadline: Instant) -> Result<usize, ReadError> {
         self.buf.reserve(READ_SIZE);

@@ -48,11 +48,11 @@ struct Field {
 /// The configured fields of a run; cheap to clone.
 #[derive(Clone, Debug, Default)]
 pub struct Credentials {
-    inner: Arc<Inner>,
+    inner: Arc<CredentialFields>,
 }
 
 #[derive(Debug, Default)]
-struct Inner {
+struct CredentialFields {
     fields: Vec<Field>,
     foreign: Option<Secret>,
 }
@@ -125,7 +125,7 @@ impl Credentials {
             None => None,
         };
         Ok(Credentials {
-            inner: Arc::new(Inner { fields, foreign }),
+            inner: Arc::new(CredentialFields { fields, foreign }),
         })
     }
 

@@ -49,10 +49,6 @@ pub struct Endpoint {
     pub path: String,
 }
 
-/// Another name for [`Endpoint`]: in the transport a target is nothing more than its address.
-/// (The runner's richer notion of a target, with a name and a launcher, wraps one of these.)
-pub type Target = Endpoint;
-
 /// Why a URL is not a usable endpoint.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EndpointError(pub String);

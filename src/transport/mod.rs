@@ -3,7 +3,7 @@
 //! bounds.
 //!
 //! Files, one concept each:
-//! - `endpoint`: `Endpoint` (alias `Target`), parsed from `http(s)://host:port/path`;
+//! - `endpoint`: `Endpoint`, parsed from `http(s)://host:port/path`;
 //! - `tls`: `Tls`, the run's rustls client config (`--cacert`, `--insecure`) and the one-line
 //!   handshake errors;
 //! - `stream`: `Stream`, a plain or TLS connection;
@@ -44,7 +44,7 @@ mod tests_conn;
 
 pub use client::{Client, Exchange};
 pub use credentials::{env_name, Credentials, Secret};
-pub use endpoint::{Endpoint, EndpointError, Scheme, Target};
+pub use endpoint::{Endpoint, EndpointError, Scheme};
 pub use limits::Limits;
 pub use reproducer::{
     curl_command, nc_command, printf_command, reproducer, reproducer_tls, reproducer_with,

@@ -6,7 +6,7 @@
 //! in a state another case may use.
 
 use super::body::{classify, BodyError, Decoder};
-use super::conn::{ReadError, Reader};
+use super::conn::{ConnReader, ReadError};
 use super::head::{parse_head, Framing, Head, HeadParse};
 use super::limits::Limits;
 use super::sse::{answers_request, message, SseParser};
@@ -16,15 +16,15 @@ use tokio::time::Instant;
 
 /// What reading one response produced.
 #[derive(Debug)]
-pub(crate) struct Outcome {
+pub(crate) struct ReadOutcome {
     pub observation: Observation,
     /// The response was read to its framed end, the server keeps the connection alive, and
     /// no stray bytes follow: the connection may serve another case.
     pub reusable: bool,
 }
 
-fn failure(failure: TransportFailure) -> Outcome {
-    Outcome {
+fn failure(failure: TransportFailure) -> ReadOutcome {
+    ReadOutcome {
         observation: Observation::Transport { failure },
         reusable: false,
     }
@@ -32,11 +32,11 @@ fn failure(failure: TransportFailure) -> Outcome {
 
 /// Read a response to a request with `method` from `r`, giving up at `deadline`.
 pub(crate) async fn read_response<R: AsyncRead + Unpin>(
-    r: &mut Reader<R>,
+    r: &mut ConnReader<R>,
     method: &str,
     limits: &Limits,
     deadline: Instant,
-) -> Outcome {
+) -> ReadOutcome {
     let head = match read_head(r, limits.max_header_bytes, deadline).await {
         Ok(head) => head,
         Err(f) => return failure(f),
@@ -66,7 +66,7 @@ pub(crate) async fn read_response<R: AsyncRead + Unpin>(
     };
     answer.body = body;
     let reusable = decoder.finished_framed() && head.keeps_alive() && r.buf.is_empty();
-    Outcome {
+    ReadOutcome {
         observation: Observation::Http(answer),
         reusable,
     }
@@ -74,7 +74,7 @@ pub(crate) async fn read_response<R: AsyncRead + Unpin>(
 
 /// Read heads until a final (non-1xx) one.
 async fn read_head<R: AsyncRead + Unpin>(
-    r: &mut Reader<R>,
+    r: &mut ConnReader<R>,
     max_header_bytes: usize,
     deadline: Instant,
 ) -> Result<Head, TransportFailure> {
@@ -113,7 +113,7 @@ async fn read_head<R: AsyncRead + Unpin>(
 
 /// A non-SSE body: collected up to the size limit, then classified.
 async fn read_plain<R: AsyncRead + Unpin>(
-    r: &mut Reader<R>,
+    r: &mut ConnReader<R>,
     decoder: &mut Decoder,
     limits: &Limits,
     deadline: Instant,
@@ -145,7 +145,7 @@ async fn read_plain<R: AsyncRead + Unpin>(
 
 /// An SSE body: events until the server closes the stream or a limit stops mcpdiff.
 async fn read_sse<R: AsyncRead + Unpin>(
-    r: &mut Reader<R>,
+    r: &mut ConnReader<R>,
     decoder: &mut Decoder,
     limits: &Limits,
     deadline: Instant,

@@ -95,7 +95,7 @@ pub(crate) fn truncate(s: &str, keep: usize) -> String {
 /// briefly for the stream to end: a JSON-RPC response, or the acknowledgement that opens a
 /// `subscriptions/listen` stream (such a stream never carries a response; after the
 /// acknowledgement it only waits for changes, and waiting `sse_max_time` on it cost every
-/// run that sends the listen probe a fixed 3 s: issue 7).
+/// run that sends the listen probe a fixed 3 s).
 pub(crate) fn answers_request(m: &SseMessage) -> bool {
     is_rpc_response(m)
         || matches!(m, SseMessage::Json(v)

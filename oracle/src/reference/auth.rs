@@ -1,6 +1,6 @@
 //! The reference server as a protected resource (`mcpdiff serve --auth TOKEN`): a pure guard
 //! in front of `respond`, and the protected-resource metadata document (RFC 9728) it serves.
-//! The auth mutants (`AUTH_MUTANTS`) each break one `AUTH-*` rule here.
+//! The auth mutants (`AUTH_MUTANTS`) each break one `AUTH-*` rule here, by an [`AuthChange`].
 //!
 //! The guard accepts exactly one `Authorization: Bearer TOKEN` field (scheme case-insensitive,
 //! RFC 9110 §11.1) and refuses everything else with `401` and
@@ -14,6 +14,31 @@ use serde_json::{json, Value};
 
 /// The scope the reference challenges with and lists in `scopes_supported`.
 pub const SCOPE: &str = "mcp";
+
+/// What an auth mutant changes in the guard or the metadata (one `AUTH-*` rule each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AuthChange {
+    /// A request without credentials gets 403, not 401.
+    MissingIs403,
+    /// A well-formed bearer token it does not accept gets 403, not 401.
+    InvalidIs403,
+    /// Accepts the token issued for another audience ([`AuthConfig::foreign_token`]).
+    AudienceUnchecked,
+    /// Accepts the token in the `access_token` query parameter.
+    QueryToken,
+    /// Accepts the token under any scheme.
+    SchemeUnchecked,
+    /// Challenges without a `scope` parameter.
+    NoScope,
+    /// Challenges for `offline_access` and lists it in `scopes_supported`.
+    OfflineAccess,
+    /// Names no `resource_metadata` and serves no metadata.
+    NoMetadata,
+    /// The metadata names another resource.
+    ResourceForeign,
+    /// The metadata lists no authorization server.
+    NoAuthorizationServers,
+}
 
 /// How the reference is protected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,30 +93,33 @@ fn query_token(path: &str) -> Option<&str> {
 }
 
 /// `None`: the request may go on to `respond`; `Some`: the refusal (or, for a mutant that
-/// takes a wrong credential, nothing: it lets the request through).
-pub fn guard(cfg: &AuthConfig, case: &Case, mutant: Option<&str>) -> Option<Response> {
+/// takes a wrong credential, nothing: it lets the request through). `change` is the auth
+/// mutant's (`None`: the protected reference).
+pub fn guard(cfg: &AuthConfig, case: &Case, change: Option<AuthChange>) -> Option<Response> {
+    use AuthChange::*;
     let fields: Vec<&[u8]> = case.header_values("authorization").collect();
     let token = cfg.token.as_bytes();
-    let accepted = match (fields.as_slice(), mutant) {
+    let accepted = match (fields.as_slice(), change) {
         ([one], _) if split(one).0.eq_ignore_ascii_case(b"bearer") && split(one).1 == token => true,
-        ([one], Some("auth-audience-unchecked")) => {
+        ([one], Some(AudienceUnchecked)) => {
             split(one).0.eq_ignore_ascii_case(b"bearer")
                 && cfg
                     .foreign_token
                     .as_ref()
                     .is_some_and(|f| split(one).1 == f.as_bytes())
         }
-        ([one], Some("auth-scheme-unchecked")) => split(one).1 == token,
-        ([], Some("auth-query-token")) => query_token(&case.path) == Some(cfg.token.as_str()),
+        ([one], Some(SchemeUnchecked)) => split(one).1 == token,
+        ([], Some(QueryToken)) => query_token(&case.path) == Some(cfg.token.as_str()),
+        // every other change accepts only what the reference accepts
         _ => false,
     };
     if accepted {
         return None;
     }
     let presented = !fields.is_empty();
-    let status = match (mutant, fields.as_slice()) {
-        (Some("auth-missing-403"), []) => 403,
-        (Some("auth-invalid-403"), [one])
+    let status = match (change, fields.as_slice()) {
+        (Some(MissingIs403), []) => 403,
+        (Some(InvalidIs403), [one])
             if split(one).0.eq_ignore_ascii_case(b"bearer") && is_b64token(split(one).1) =>
         {
             403
@@ -102,16 +130,16 @@ pub fn guard(cfg: &AuthConfig, case: &Case, mutant: Option<&str>) -> Option<Resp
     if presented {
         params.push("error=\"invalid_token\"".to_string());
     }
-    if mutant != Some("auth-no-metadata") {
+    if change != Some(NoMetadata) {
         params.push(format!(
             "resource_metadata=\"{}{}\"",
             cfg.origin,
             cfg.metadata_path()
         ));
     }
-    match mutant {
-        Some("auth-no-scope") => {}
-        Some("auth-offline-access") => params.push(format!("scope=\"{SCOPE} offline_access\"")),
+    match change {
+        Some(NoScope) => {}
+        Some(OfflineAccess) => params.push(format!("scope=\"{SCOPE} offline_access\"")),
         _ => params.push(format!("scope=\"{SCOPE}\"")),
     }
     let mut r = Response::empty(status);
@@ -122,24 +150,26 @@ pub fn guard(cfg: &AuthConfig, case: &Case, mutant: Option<&str>) -> Option<Resp
     Some(r)
 }
 
-/// The answer to a GET of `path` when it is the metadata location (`None` otherwise).
-pub fn metadata(cfg: &AuthConfig, path: &str, mutant: Option<&str>) -> Option<Response> {
+/// The answer to a GET of `path` when it is the metadata location (`None` otherwise);
+/// `change` as for [`guard`].
+pub fn metadata(cfg: &AuthConfig, path: &str, change: Option<AuthChange>) -> Option<Response> {
+    use AuthChange::*;
     if path != cfg.metadata_path() {
         return None;
     }
-    if mutant == Some("auth-no-metadata") {
+    if change == Some(NoMetadata) {
         return Some(Response::empty(404));
     }
-    let resource = match mutant {
-        Some("auth-resource-foreign") => "http://resource.invalid/mcp".to_string(),
+    let resource = match change {
+        Some(ResourceForeign) => "http://resource.invalid/mcp".to_string(),
         _ => cfg.resource(),
     };
-    let servers: Value = match mutant {
-        Some("auth-no-authorization-servers") => json!([]),
+    let servers: Value = match change {
+        Some(NoAuthorizationServers) => json!([]),
         _ => json!([format!("{}/authorization-server", cfg.origin)]),
     };
-    let scopes = match mutant {
-        Some("auth-offline-access") => json!([SCOPE, "offline_access"]),
+    let scopes = match change {
+        Some(OfflineAccess) => json!([SCOPE, "offline_access"]),
         _ => json!([SCOPE]),
     };
     Some(Response::json(
@@ -172,7 +202,7 @@ mod tests {
 
     /// What the runner does, in process: the probes with placeholders filled, the guard's
     /// answer (a pass-through counts as a result), then the metadata the challenge names.
-    fn broken(mutant: Option<&str>) -> BTreeSet<&'static str> {
+    fn broken(mutant: Option<AuthChange>) -> BTreeSet<&'static str> {
         let c = cfg();
         let mut out = BTreeSet::new();
         let mut challenge_url = None;
@@ -241,7 +271,7 @@ mod tests {
     fn every_auth_mutant_breaks_exactly_its_rule() {
         let mut covered = BTreeSet::new();
         for m in AUTH_MUTANTS {
-            let b = broken(Some(m.name));
+            let b = broken(m.auth_change());
             assert_eq!(b, BTreeSet::from([m.rule.0]), "mutant {}", m.name);
             covered.insert(m.rule);
         }

@@ -7,20 +7,17 @@
 //!
 //! Files: `response.rs` (the answer type and its conversion to an `Observation`),
 //! `dispatch.rs` (the fixture methods), `auth.rs` (the protected reference of `serve --auth`),
-//! `mutants.rs` (the mutant tables), `mutate.rs` (how a
-//! mutant rewrites the case or the answer), `probes.rs` (one probe per judged rule).
+//! `mutants/` (the mutant table and each mutant's behaviour), `probes/` (the probe set: one or
+//! more requests per judged rule).
 //! Nothing here does I/O; the HTTP shell lives in the CLI crate (`src/serve/`).
 
 pub mod auth;
 mod dispatch;
-mod mutants;
-mod mutate;
-mod mutate_case;
+pub mod mutants;
 pub mod probes;
-mod probes_isolation;
 mod response;
 
-pub use mutants::{is_auth_mutant, mutant, Mutant, AUTH_MUTANTS, MUTANTS};
+pub use mutants::{mutant, respond_mutant, Mutant, UnknownMutant, AUTH_MUTANTS, MUTANTS};
 pub use probes::{probes, Probe};
 pub use response::{to_observation, Response, ResponseBody};
 
@@ -40,12 +37,6 @@ pub const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
 pub fn respond(case: &Case, surface: &Surface) -> Response {
     let verdict = judge(case, surface);
     render(&verdict, case, surface)
-}
-
-/// The answer of the mutant called `name` (see [`MUTANTS`]); an unknown name answers like the
-/// reference server (callers validate names with [`mutant`] first).
-pub fn respond_mutant(name: &str, case: &Case, surface: &Surface) -> Response {
-    mutate::respond(name, case, surface)
 }
 
 /// The null server: `200 {}` to everything. It breaks nearly every rule, which is the point:

@@ -39,8 +39,8 @@ impl fmt::Display for RuleId {
 }
 
 /// The BCP 14 keyword that governs the server in the rule's sentence, or `Observation` when
-/// the sentence carries none and no keyworded sentence binds the behaviour (issue 14: such a
-/// sentence yields observations, never SHOULD or MUST findings).
+/// the sentence carries none and no keyworded sentence binds the behaviour (such a sentence
+/// yields observations, never SHOULD or MUST findings).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum Level {
     #[serde(rename = "MUST")]

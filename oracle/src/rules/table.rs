@@ -7,11 +7,11 @@
 //! ids are RULES.md's. The server-observable sentences of the authorization pages
 //! (`basic/authorization/*`, which RULES.md does not cover) are quoted at the end, ids `AUTH-*`.
 //! Left out: entries that cite only `schema.ts` (not in the snapshot) or `client/*.mdx`, and
-//! DESCRIPTIVE entries the judge does not emit. DERIVED entries (no keyword in the sentence; the behaviour follows from keyworded rules)
-//! have `derived: true` and the level of the rule they follow from (each one's binding sentence is
-//! quoted in DEVIATIONS.md D-60); a keyword-less sentence that no keyworded sentence binds has
-//! level `Observation` (issue 14: observations, never SHOULD or MUST findings). RECOMMENDED counts as SHOULD,
-//! REQUIRED as MUST.
+//! DESCRIPTIVE entries the judge does not emit. DERIVED entries (no keyword in the sentence; the
+//! behaviour follows from keyworded rules) have `derived: true` and the level of the rule they
+//! follow from (each one's binding sentence is quoted in DEVIATIONS.md D-60); a keyword-less
+//! sentence that no keyworded sentence binds has level `Observation` (observations, never SHOULD
+//! or MUST findings). RECOMMENDED counts as SHOULD, REQUIRED as MUST.
 //!
 //! `spec` is `<file relative to the 2026-07-28 root>#<heading path>`: the `##`…`######` headings
 //! in force at the sentence, joined with ` › `; a sentence before the first heading cites the
@@ -29,8 +29,8 @@
 //! Where the keyworded sentence only introduces a list (`Servers MUST:`), the quote runs on
 //! through the list items that carry the rule (the `- ` markers stay, as in the page).
 //!
-//! Generated once from RULES.md by a throwaway script, then checked by the verbatim test; edit it
-//! by hand from now on.
+//! Edited by hand (no generator is kept); the verbatim test checks every quote against the
+//! pinned pages.
 
 use super::{Level, Rule, RuleId};
 
@@ -1157,10 +1157,8 @@ pub static RULES: &[Rule] = &[
         judged: false,
     },
     // DESCRIPTIVE in RULES.md (the -32602 code is shown by the spec's example and schema.ts's
-    // InvalidParamsError, no keyword). Level MUST: it is a JSON-RPC error the error rules (BASE-
-    // ERROR-*) bind. Level SHOULD: the sentence has no keyword and the -32602 code is shown by
-    // example only (AMB-30). Since 2026-12-03 (issue 14, DEVIATIONS.md D-22): no keyword, and no
-    // keyworded sentence binds the code, so OBSERVATION: an `isError` result is shown, never scored.
+    // InvalidParamsError, no keyword). No keyworded sentence binds the code (DEVIATIONS.md D-22),
+    // so OBSERVATION: an `isError` result is shown, never scored.
     Rule {
         id: RuleId("TOOLS-UNKNOWN-32602"),
         level: Level::Observation,
@@ -1521,7 +1519,7 @@ pub static RULES: &[Rule] = &[
         summary: "Does not adopt the deprecated Logging feature in a new implementation.",
         judged: false,
     },
-    // Client rules (issue #10): judged by oracle/src/client_judge/ on what a client SDK sends.
+    // Client rules: judged by oracle/src/client_judge/ on what a client SDK sends.
     Rule {
         id: RuleId("CLIENT-TOOL-EXCLUDE"),
         level: Level::Must,
@@ -1699,7 +1697,7 @@ pub static RULES: &[Rule] = &[
         summary: "After a -32020 HeaderMismatch on tools/call, calls tools/list and retries the call.",
         judged: true,
     },
-    // basic/authorization/ (helper auth, issue 15): judged on protected targets only, by the
+    // basic/authorization/: judged on protected targets only, by the
     // authorization probe family (`crate::auth`), not by `judge`.
     Rule {
         id: RuleId("AUTH-PRM"),

@@ -12,7 +12,7 @@
 pub mod arb_case;
 pub mod arb_json;
 
-pub use arb_case::{arbitrary_case, case_from_bytes};
+pub use arb_case::{case_from_bytes, case_from_unstructured};
 
 use arbitrary::Unstructured;
 use mcpdiff_oracle::annotations::{extract, tool_header_params, Extracted, ParamKind};

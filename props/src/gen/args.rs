@@ -5,8 +5,8 @@
 //! The schema is compiled once per surface into an `ObjectPlan`, so a draw walks a small
 //! tree instead of looking keys up in JSON.
 
-use super::rng::Rng;
 use super::text::{header_string, integer};
+use crate::choice::{Draw, Rng, Source};
 use serde_json::{Map, Value};
 
 /// How to draw one value.

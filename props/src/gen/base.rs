@@ -8,7 +8,7 @@
 
 use super::args::ObjectPlan;
 use super::render::Renderer;
-use super::rng::Rng;
+use crate::choice::{Draw, Rng, Source};
 use crate::strategies::values::MAX_SAFE;
 use mcpdiff_oracle::{Case, Surface};
 use serde_json::{json, Map, Value};
@@ -18,7 +18,7 @@ const TOOLS_EACH: usize = 32;
 
 /// One kind of call, with its parameters or how to draw them.
 #[derive(Clone, Debug)]
-enum Call {
+enum PlannedCall {
     /// A fixed method and params.
     Fixed(&'static str, Map<String, Value>),
     /// `tools/call` of a declared tool, arguments drawn from its schema.
@@ -40,29 +40,32 @@ enum Call {
 #[derive(Clone, Debug)]
 pub struct BasePlan {
     renderer: Renderer,
-    calls: Vec<Call>,
+    calls: Vec<PlannedCall>,
     weights: Vec<u32>,
 }
 
 impl BasePlan {
     pub fn compile(s: &Surface) -> BasePlan {
-        let mut calls: Vec<(u32, Call)> = Vec::new();
-        calls.push((2, Call::Fixed("server/discover", obj(json!({})))));
-        calls.push((1, Call::Fixed("tools/list", obj(json!({})))));
+        let mut calls: Vec<(u32, PlannedCall)> = Vec::new();
+        calls.push((2, PlannedCall::Fixed("server/discover", obj(json!({})))));
+        calls.push((1, PlannedCall::Fixed("tools/list", obj(json!({})))));
         // the message pattern every server must support (BASE-ALL-SUPPORT)
         calls.push((
             1,
-            Call::Fixed(
+            PlannedCall::Fixed(
                 "subscriptions/listen",
                 obj(json!({"notifications": {"toolsListChanged": true}})),
             ),
         ));
         if s.capabilities.resources || !s.resources.is_empty() {
-            calls.push((1, Call::Fixed("resources/list", obj(json!({})))));
-            calls.push((1, Call::Fixed("resources/templates/list", obj(json!({})))));
+            calls.push((1, PlannedCall::Fixed("resources/list", obj(json!({})))));
+            calls.push((
+                1,
+                PlannedCall::Fixed("resources/templates/list", obj(json!({}))),
+            ));
         }
         if s.capabilities.prompts || !s.prompts.is_empty() {
-            calls.push((1, Call::Fixed("prompts/list", obj(json!({})))));
+            calls.push((1, PlannedCall::Fixed("prompts/list", obj(json!({})))));
         }
         for t in s.tools.iter().take(TOOLS_EACH) {
             // annotated tools are where header bugs hide: weight them up
@@ -70,7 +73,7 @@ impl BasePlan {
             let w = if annotated { 12 } else { 3 };
             calls.push((
                 w,
-                Call::Tool(t.name.clone(), ObjectPlan::compile(&t.input_schema)),
+                PlannedCall::Tool(t.name.clone(), ObjectPlan::compile(&t.input_schema)),
             ));
         }
         // a large surface (`run --tools FILE`: a generated tool set): the tools past the first
@@ -83,31 +86,34 @@ impl BasePlan {
             .collect();
         if !rest.is_empty() {
             let w = 12 * rest.len().min(TOOLS_EACH) as u32;
-            calls.push((w, Call::AnyTool(rest)));
+            calls.push((w, PlannedCall::AnyTool(rest)));
         }
-        calls.push((1, Call::UnknownTool));
+        calls.push((1, PlannedCall::UnknownTool));
         for r in s.resources.iter().take(8) {
-            calls.push((2, Call::Fixed("resources/read", obj(json!({"uri": r})))));
+            calls.push((
+                2,
+                PlannedCall::Fixed("resources/read", obj(json!({"uri": r}))),
+            ));
         }
         for t in s.resource_templates.iter().take(8) {
-            calls.push((1, Call::Template(t.clone())));
+            calls.push((1, PlannedCall::Template(t.clone())));
         }
         if s.capabilities.resources {
-            calls.push((1, Call::OddResource));
+            calls.push((1, PlannedCall::OddResource));
         }
         for p in s.prompts.iter().take(8) {
             calls.push((
                 2,
-                Call::Fixed("prompts/get", obj(json!({"name": p, "arguments": {}}))),
+                PlannedCall::Fixed("prompts/get", obj(json!({"name": p, "arguments": {}}))),
             ));
         }
         if s.capabilities.prompts {
             calls.push((
                 1,
-                Call::Fixed("prompts/get", obj(json!({"name": "no_such_prompt"}))),
+                PlannedCall::Fixed("prompts/get", obj(json!({"name": "no_such_prompt"}))),
             ));
         }
-        calls.push((1, Call::OddMethod));
+        calls.push((1, PlannedCall::OddMethod));
         let (weights, calls) = calls.into_iter().unzip();
         BasePlan {
             renderer: Renderer::new(s),
@@ -126,31 +132,31 @@ impl BasePlan {
     pub fn draw_call(&self, r: &mut Rng) -> (Value, &'static str, Map<String, Value>) {
         let id = id(r);
         let (method, params) = match &self.calls[r.weighted(&self.weights)] {
-            Call::Fixed(m, p) => return (id, m, p.clone()),
-            Call::Tool(name, plan) => (
+            PlannedCall::Fixed(m, p) => return (id, m, p.clone()),
+            PlannedCall::Tool(name, plan) => (
                 "tools/call",
                 json!({"name": name, "arguments": plan.draw(r)}),
             ),
-            Call::AnyTool(tools) => {
+            PlannedCall::AnyTool(tools) => {
                 let (name, plan) = &tools[r.below(tools.len())];
                 (
                     "tools/call",
                     json!({"name": name, "arguments": plan.draw(r)}),
                 )
             }
-            Call::UnknownTool => {
+            PlannedCall::UnknownTool => {
                 let mut n = String::new();
                 let len = r.len(1, 10);
                 r.push_from(&mut n, len, b"abcdefghijklmnopqrstuvwxyz_");
                 ("tools/call", json!({"name": n, "arguments": {}}))
             }
-            Call::Template(t) => {
+            PlannedCall::Template(t) => {
                 let mut v = String::new();
                 let len = r.len(1, 6);
                 r.push_from(&mut v, len, b"abcdefghijklmnopqrstuvwxyz0123456789");
                 ("resources/read", json!({"uri": instantiate(t, &v)}))
             }
-            Call::OddResource => {
+            PlannedCall::OddResource => {
                 let uri = r.pick(&[
                     "file:///no/such/file",
                     "file:///projects/caf\u{e9}.json",
@@ -158,7 +164,7 @@ impl BasePlan {
                 ]);
                 ("resources/read", json!({"uri": uri}))
             }
-            Call::OddMethod => {
+            PlannedCall::OddMethod => {
                 let m = r.pick(&[
                     "ping",
                     "initialize",

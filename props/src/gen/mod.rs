@@ -1,66 +1,34 @@
 //! The runner's case generator: conformant requests drawn from a target's `Surface`, with
 //! planted defects. Weighted so most cases are one defect away from valid (where bugs hide),
-//! some are valid (benign variations included) and some are far off: 15% no mutation, 65%
-//! one, 20% two or three; a mutation is a header operation (65%) or a body operation (35%).
+//! some are valid (benign variations included) and some are far off: 15% no edit, 65% one,
+//! 20% two or three, each a `CaseEdit` drawn with `Mix::RUNNER` (header edits 65%, body
+//! edits 35%; the edits themselves live in `crate::edit`).
 //!
 //! `CaseGen::case(seed, index)` is a pure function: the same seed, surface and index always
 //! give the same case, whatever order the runner asks in. Each case draws from its own
 //! `Rng` keyed by (seed, index) and a plan compiled once per surface (`BasePlan`), so the
 //! hot path is a few dozen random draws, one conformant request and the edits: no strategy
-//! tree, no regex (issue 7: proptest machinery cost ~50 µs per case, more than the rest of
-//! a judged case). `case_strategy` wraps the same generator as a proptest `Strategy` for the
-//! property tests.
+//! tree, no regex (proptest's machinery cost more per case than the rest of a judged case).
+//! `case_strategy` wraps the same generator as a proptest `Strategy` for the property tests.
 
 mod args;
 mod base;
-mod body_ops;
-mod header_ops;
-mod reading_ops;
 mod render;
-pub mod rng;
 mod text;
 
 pub use base::BasePlan;
-pub use body_ops::BodyOp;
-pub use header_ops::HeaderOp;
 
+use crate::choice::{Draw, Rng};
+use crate::edit::{apply_all, CaseEdit, Mix};
 use mcpdiff_oracle::{Case, Surface};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use rng::Rng;
-use serde_json::Value;
 use std::sync::Arc;
 
-/// One planted defect (or benign variation).
-#[derive(Clone, Debug)]
-pub enum Mutation {
-    Header(HeaderOp),
-    Body(BodyOp),
-}
-
-impl Mutation {
-    /// The case label of this mutation (the operation's name).
-    pub fn name(&self) -> &'static str {
-        match self {
-            Mutation::Header(h) => h.name(),
-            Mutation::Body(b) => b.name(),
-        }
-    }
-}
-
-/// How many mutations a case gets: 0 (15%), 1 (65%), 2 (14%), 3 (6%).
-fn mutation_count(r: &mut Rng) -> usize {
+/// How many edits a case gets: 0 (15%), 1 (65%), 2 (14%), 3 (6%).
+fn edit_count(r: &mut Rng) -> usize {
     r.weighted(&[15, 65, 14, 6])
-}
-
-/// A header operation (65%) or a body operation (35%).
-pub fn mutation(r: &mut Rng) -> Mutation {
-    if r.weighted(&[65, 35]) == 0 {
-        Mutation::Header(header_ops::draw(r))
-    } else {
-        Mutation::Body(body_ops::draw(r))
-    }
 }
 
 /// The case generator of one surface (compiled once; cheap to share across threads).
@@ -83,63 +51,13 @@ impl CaseGen {
         let mut r = Rng::for_case(seed, index);
         let mut case = self.base.draw(&mut r);
         case.path.clone_from(&self.endpoint);
-        let n = mutation_count(&mut r);
-        let mut muts = [None, None, None];
-        for m in muts.iter_mut().take(n) {
-            *m = Some(mutation(&mut r));
+        let n = edit_count(&mut r);
+        let mut edits = [None, None, None];
+        for e in edits.iter_mut().take(n) {
+            *e = Some(CaseEdit::draw(&mut r, &Mix::RUNNER));
         }
-        apply_all(case, muts.iter().flatten())
+        apply_all(case, edits.iter().flatten())
     }
-}
-
-/// Where the body stands while mutations are applied: bytes never parsed (header-only cases
-/// skip JSON entirely), JSON being edited, or bytes after a raw-byte edit (no more JSON
-/// editing, as the bytes may no longer parse or no longer mean the same).
-enum BodyState {
-    Bytes,
-    Json(Option<Value>),
-    Raw,
-}
-
-/// Apply mutations in order. The body is edited as JSON while it still parses; a raw-byte
-/// mutation ends JSON editing.
-pub fn apply_all<'a>(mut case: Case, muts: impl IntoIterator<Item = &'a Mutation>) -> Case {
-    let mut state = BodyState::Bytes;
-    for m in muts {
-        case.labels.push(m.name().to_string());
-        match m {
-            Mutation::Header(op) => header_ops::apply(op, &mut case),
-            Mutation::Body(op) => {
-                if op.on_bytes() {
-                    let mut body = match std::mem::replace(&mut state, BodyState::Raw) {
-                        BodyState::Json(v) => v,
-                        BodyState::Bytes | BodyState::Raw => None,
-                    };
-                    body_ops::apply(op, &mut case, &mut body);
-                } else {
-                    if matches!(state, BodyState::Bytes) {
-                        state = BodyState::Json(serde_json::from_slice(&case.body).ok());
-                    }
-                    if let BodyState::Json(body) = &mut state {
-                        body_ops::apply(op, &mut case, body);
-                    }
-                }
-            }
-        }
-    }
-    if let BodyState::Json(Some(v)) = state {
-        // serializing a Value cannot fail (keys are strings)
-        case.body = serde_json::to_vec(&v).unwrap_or_default();
-    }
-    case
-}
-
-/// A regex string strategy, parsed once. A `&str` used as a strategy re-parses its regex
-/// on every draw (the largest cost of generation in the issue 7 profile); this draws the
-/// same values from the same RNG.
-pub(crate) fn regex(pattern: &str) -> proptest::string::RegexGeneratorStrategy<String> {
-    // the patterns are constants of this crate, checked by every test that generates a case
-    proptest::string::string_regex(pattern).expect("generator regexes are valid")
 }
 
 /// The runner's cases as a proptest strategy (for property tests): a drawn (seed, index)
@@ -171,6 +89,7 @@ pub fn case_for(strategy: &BoxedStrategy<Case>, seed: u64, index: u64) -> Case {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::edit::header::HEADER_EDITS;
     use mcpdiff_oracle::fixture;
 
     #[test]
@@ -186,10 +105,10 @@ mod tests {
         assert!(differ > 80, "another seed changes the cases ({differ}/100)");
     }
 
-    /// The mix the module docs promise: 15% / 65% / 20% cases with 0 / 1 / 2-3 mutations,
-    /// 65% of mutations on headers; measured on the labels of 20,000 cases (±2 points).
+    /// The mix the module docs promise: 15% / 65% / 20% cases with 0 / 1 / 2-3 edits,
+    /// 65% of edits on headers; measured on the labels of 20,000 cases (±2 points).
     #[test]
-    fn mutation_counts_and_families_follow_the_weights() {
+    fn edit_counts_and_families_follow_the_weights() {
         let g = CaseGen::new(&fixture::surface());
         let n = 20_000u64;
         let (mut counts, mut header, mut total) = ([0u64; 4], 0u64, 0u64);
@@ -198,7 +117,7 @@ mod tests {
             counts[c.labels.len().min(3)] += 1;
             for l in &c.labels {
                 total += 1;
-                header += u64::from(HEADER_NAMES.contains(&l.as_str()));
+                header += u64::from(HEADER_EDITS.iter().any(|row| row.name == l));
             }
         }
         let pct = |k: u64, of: u64| 100.0 * k as f64 / of as f64;
@@ -208,27 +127,4 @@ mod tests {
         assert!(near(pct(counts[2] + counts[3], n), 20.0), "{counts:?}");
         assert!(near(pct(header, total), 65.0), "{header}/{total}");
     }
-
-    const HEADER_NAMES: [&str; 20] = [
-        "Remove",
-        "Mismatch",
-        "Duplicate",
-        "NameCase",
-        "ValueCase",
-        "Pad",
-        "Empty",
-        "Control",
-        "NonAscii",
-        "SentinelValid",
-        "SentinelInvalid",
-        "IntSpelling",
-        "BoolSpelling",
-        "Origin",
-        "SessionId",
-        "LastEventId",
-        "ContentType",
-        "Accept",
-        "Verb",
-        "UnknownParam",
-    ];
 }

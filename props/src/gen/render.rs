@@ -1,8 +1,8 @@
 //! A conformant request rendered straight to bytes: exactly what the oracle's
 //! `client::conformant_case` builds (which stays the definition), without building the body
 //! as a JSON tree first, cloning the parameters into it and serializing it again, and with
-//! each tool's mirrored-header list looked up once per surface instead of per case (issue 7
-//! profile: `conformant_case` was ~18% of the client's instructions per case).
+//! each tool's mirrored-header list looked up once per surface instead of per case
+//! (`conformant_case` was ~18% of the client's instructions per case).
 //!
 //! `tests::renders_what_the_conformant_client_builds` compares the two byte for byte over
 //! the generator's whole call mix, on surfaces that exercise every header rule.
@@ -134,8 +134,8 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
 #[cfg(test)]
 mod tests {
     use super::super::base::BasePlan;
-    use super::super::rng::Rng;
     use super::*;
+    use crate::choice::Rng;
     use mcpdiff_oracle::client::conformant_case;
     use mcpdiff_oracle::{fixture, ToolDecl};
     use serde_json::json;

@@ -3,7 +3,7 @@
 //! padding, sentinel look-alikes, then any text) with the same weights, without a strategy
 //! tree per draw.
 
-use super::rng::Rng;
+use crate::choice::{Draw, Rng, Source};
 use crate::strategies::values::{INTEGER_EDGES, MAX_SAFE};
 use mcpdiff_oracle::encoding::sentinel::matches_sentinel_pattern;
 

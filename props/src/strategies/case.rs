@@ -1,15 +1,16 @@
-//! Arbitrary `Case`s: mostly near-valid MCP requests against the fixture surface with one
-//! planted defect (labelled in `Case::labels`), some fully valid ones, and some garbage
-//! (random methods, paths, header bytes and bodies).
+//! proptest strategies of `Case`s against the fixture surface: conformant requests
+//! (`valid_case`), the same with planted edits from the edit algebra (`near_valid_case`,
+//! labelled in `Case::labels`), garbage (random methods, paths, header bytes and bodies),
+//! and a mix of the three (`mixed_case`).
 
-use super::values::{header_string, integer, primitive_value, raw_header_bytes};
+use super::values::{header_string, integer, raw_header_bytes};
+use crate::edit::{apply_all, edit_strategy, Mix};
 use crate::fixture::{CAFE_TOOL, CODE_REVIEW, CONFIG_URI, ENDPOINT, EXECUTE_SQL, GET_WEATHER};
 use mcpdiff_oracle::annotations::header_text;
 use mcpdiff_oracle::case::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, MODERN_VERSION};
 use mcpdiff_oracle::encoding::encode_header_value;
 use mcpdiff_oracle::Case;
 use proptest::prelude::*;
-use proptest::sample::Index;
 use serde_json::{json, Map, Value};
 
 /// The `_meta` every modern request carries.
@@ -17,7 +18,7 @@ pub fn modern_meta() -> Value {
     json!({META_PROTOCOL_VERSION: MODERN_VERSION, META_CLIENT_CAPABILITIES: {}})
 }
 
-/// A request under construction: the body stays JSON until the end so defects can edit it.
+/// A request under construction: the body stays JSON until the case is finished.
 #[derive(Clone, Debug)]
 struct Draft {
     case: Case,
@@ -147,200 +148,19 @@ fn valid_draft() -> impl Strategy<Value = Draft> {
         .boxed()
 }
 
-/// One planted defect (or, for `NameCase`/`Ows`, a variation the spec says must not matter).
-#[derive(Clone, Debug)]
-pub enum Defect {
-    DropHeader(Index),
-    HeaderValue(Index, Vec<u8>),
-    NameCase(Index),
-    Ows(Index),
-    DuplicateHeader(Index),
-    ExtraHeader(Vec<u8>, Vec<u8>),
-    ProtocolVersion(String),
-    MetaVersion(String),
-    DropMeta,
-    DropCapabilities,
-    Id(Option<Value>),
-    JsonRpc(Value),
-    RpcMethod(String),
-    ParamName(String),
-    Argument(String, Value),
-    Truncate(Index),
-    Batch,
-    RawBody(Vec<u8>),
-    HttpMethod(String),
-    Path(String),
-    Origin(String),
-}
-
-fn version() -> impl Strategy<Value = String> {
-    prop_oneof![
-        prop::sample::select(vec![
-            "2025-06-18",
-            "2025-03-26",
-            "2099-01-01",
-            "",
-            "2026-07-28 "
-        ])
-        .prop_map(str::to_string),
-        "[0-9-]{0,12}",
-    ]
-}
-
-fn rpc_method() -> impl Strategy<Value = String> {
-    prop_oneof![
-        prop::sample::select(vec![
-            "tools/list",
-            "tools/call",
-            "TOOLS/LIST",
-            "initialize",
-            "ping",
-            "foo/bar",
-            "subscriptions/listen",
-            "resources/read",
-            "prompts/get",
-            "notifications/cancelled",
-        ])
-        .prop_map(str::to_string),
-        "[a-z/]{0,12}",
-    ]
-}
-
-/// A defect strategy.
-pub fn defect() -> impl Strategy<Value = Defect> {
-    prop_oneof![
-        3 => any::<Index>().prop_map(Defect::DropHeader),
-        3 => (any::<Index>(), raw_header_bytes()).prop_map(|(i, v)| Defect::HeaderValue(i, v)),
-        1 => any::<Index>().prop_map(Defect::NameCase),
-        1 => any::<Index>().prop_map(Defect::Ows),
-        1 => any::<Index>().prop_map(Defect::DuplicateHeader),
-        1 => ("Mcp-Param-[A-Za-z]{1,8}|Mcp-Name|Origin|Mcp-Session-Id", raw_header_bytes())
-            .prop_map(|(n, v)| Defect::ExtraHeader(n.into_bytes(), v)),
-        2 => version().prop_map(Defect::ProtocolVersion),
-        1 => version().prop_map(Defect::MetaVersion),
-        1 => Just(Defect::DropMeta),
-        1 => Just(Defect::DropCapabilities),
-        1 => prop_oneof![
-            Just(None),
-            Just(Some(Value::Null)),
-            Just(Some(json!("1"))),
-            Just(Some(json!(1.5))),
-            Just(Some(json!({"a": 1}))),
-        ]
-        .prop_map(Defect::Id),
-        1 => prop::sample::select(vec![json!("1.0"), json!(2.0), Value::Null]).prop_map(Defect::JsonRpc),
-        2 => rpc_method().prop_map(Defect::RpcMethod),
-        2 => prop_oneof![header_string(), Just("nope".to_string())].prop_map(Defect::ParamName),
-        3 => (
-            prop::sample::select(vec!["region", "count", "flag", "opt", "target", "location"]),
-            prop_oneof![primitive_value(), Just(json!({"region": "x"})), Just(json!([1]))],
-        )
-            .prop_map(|(k, v)| Defect::Argument(k.to_string(), v)),
-        1 => any::<Index>().prop_map(Defect::Truncate),
-        1 => Just(Defect::Batch),
-        1 => prop::collection::vec(any::<u8>(), 0..32).prop_map(Defect::RawBody),
-        1 => prop::sample::select(vec!["GET", "PUT", "DELETE", "PATCH", "OPTIONS", "post"])
-            .prop_map(|m| Defect::HttpMethod(m.to_string())),
-        1 => prop::sample::select(vec!["/", "/mcp/", "/MCP", "/sse", "/mcp?x=1"])
-            .prop_map(|p| Defect::Path(p.to_string())),
-        1 => prop::sample::select(vec!["http://evil.example", "null", "http://localhost"])
-            .prop_map(|o| Defect::Origin(o.to_string())),
-    ]
-    .boxed()
-}
-
-fn label(d: &Defect) -> String {
-    let s = format!("{d:?}");
-    s.split(['(', ' ']).next().unwrap_or_default().to_string()
-}
-
-fn params(b: &mut Value) -> Option<&mut Map<String, Value>> {
-    b.get_mut("params").and_then(Value::as_object_mut)
-}
-
-/// Apply `d` to `draft`, returning the finished case.
-fn plant(mut draft: Draft, d: Defect) -> Case {
-    draft.case.labels.push(label(&d));
-    let n = draft.case.headers.len();
-    match d {
-        Defect::DropHeader(i) if n > 0 => {
-            draft.case.headers.remove(i.index(n));
-        }
-        Defect::HeaderValue(i, v) if n > 0 => draft.case.headers[i.index(n)].1 = v,
-        Defect::NameCase(i) if n > 0 => {
-            let name = &mut draft.case.headers[i.index(n)].0;
-            *name = name.iter().map(u8::to_ascii_uppercase).collect();
-        }
-        Defect::Ows(i) if n > 0 => {
-            let v = &mut draft.case.headers[i.index(n)].1;
-            *v = [b" \t".as_slice(), v, b"  "].concat();
-        }
-        Defect::DuplicateHeader(i) if n > 0 => {
-            let h = draft.case.headers[i.index(n)].clone();
-            draft.case.headers.push(h);
-        }
-        Defect::ExtraHeader(name, v) => draft.case.headers.push((name, v)),
-        Defect::ProtocolVersion(v) => draft
-            .case
-            .set_header("MCP-Protocol-Version", Some(v.as_bytes())),
-        Defect::MetaVersion(v) => {
-            draft.body["params"]["_meta"][META_PROTOCOL_VERSION] = json!(v);
-        }
-        Defect::DropMeta => {
-            params(&mut draft.body).map(|p| p.remove("_meta"));
-        }
-        Defect::DropCapabilities => {
-            if let Some(m) = draft.body["params"]["_meta"].as_object_mut() {
-                m.remove(META_CLIENT_CAPABILITIES);
-            }
-        }
-        Defect::Id(None) => {
-            draft.body.as_object_mut().map(|o| o.remove("id"));
-        }
-        Defect::Id(Some(v)) => draft.body["id"] = v,
-        Defect::JsonRpc(v) => draft.body["jsonrpc"] = v,
-        Defect::RpcMethod(m) => draft.body["method"] = json!(m),
-        Defect::ParamName(name) => {
-            if let Some(p) = params(&mut draft.body) {
-                let key = if p.contains_key("uri") { "uri" } else { "name" };
-                p.insert(key.into(), json!(name));
-            }
-        }
-        Defect::Argument(k, v) => {
-            if let Some(args) = draft.body["params"]["arguments"].as_object_mut() {
-                args.insert(k, v);
-            }
-        }
-        Defect::Truncate(i) => {
-            let mut c = draft.finish();
-            let len = c.body.len();
-            c.body.truncate(i.index(len.max(1)));
-            return c;
-        }
-        Defect::Batch => draft.body = json!([draft.body]),
-        Defect::RawBody(bytes) => {
-            let mut c = draft.finish();
-            c.body = bytes;
-            return c;
-        }
-        Defect::HttpMethod(m) => draft.case.method = m,
-        Defect::Path(p) => draft.case.path = p,
-        Defect::Origin(o) => draft.case.set_header("Origin", Some(o.as_bytes())),
-        // an index into no headers: nothing to plant
-        _ => {}
-    }
-    draft.finish()
-}
-
 /// A conformant request to the fixture surface (no defect).
 pub fn valid_case() -> impl Strategy<Value = Case> {
     valid_draft().prop_map(Draft::finish).boxed()
 }
 
-/// A conformant request with exactly one planted defect.
+/// A conformant request with one to three planted edits (`crate::edit`, `Mix::WIDE`), each
+/// labelled. The edits are a list proptest shrinks: fewer edits first, then simpler ones.
 pub fn near_valid_case() -> impl Strategy<Value = Case> {
-    (valid_draft(), defect())
-        .prop_map(|(d, x)| plant(d, x))
+    (
+        valid_case(),
+        prop::collection::vec(edit_strategy(Mix::WIDE), 1..=3),
+    )
+        .prop_map(|(case, edits)| apply_all(case, &edits))
         .boxed()
 }
 
@@ -388,8 +208,9 @@ pub fn garbage_case() -> impl Strategy<Value = Case> {
         .boxed()
 }
 
-/// The mix the fuzzer draws from: mostly near-valid, some valid, some garbage.
-pub fn arbitrary_case() -> impl Strategy<Value = Case> {
+/// Valid, near-valid and garbage cases mixed (mostly near-valid): the property tests' widest
+/// distribution over the fixture surface.
+pub fn mixed_case() -> impl Strategy<Value = Case> {
     prop_oneof![
         1 => valid_case(),
         6 => near_valid_case(),

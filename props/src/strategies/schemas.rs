@@ -20,7 +20,7 @@ pub struct Planted {
 
 /// Which constraint an invalid schema breaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Defect {
+pub enum SchemaDefect {
     /// XH-1.
     Empty,
     /// XH-2/XH-3 (space, colon, non-ASCII, HTAB, CR/LF, ...).
@@ -42,7 +42,7 @@ pub enum Defect {
 pub struct LabelledSchema {
     pub schema: Value,
     /// `None`: valid, with exactly `planted` as its annotations.
-    pub defect: Option<Defect>,
+    pub defect: Option<SchemaDefect>,
     pub planted: Vec<Planted>,
 }
 
@@ -180,7 +180,7 @@ fn off_chain(annotated: Value) -> impl Strategy<Value = Value> {
 }
 
 /// One defect and the schema fragment (or whole-schema change) that plants it.
-fn defect() -> impl Strategy<Value = (Defect, Value)> {
+fn defect() -> impl Strategy<Value = (SchemaDefect, Value)> {
     let bad_token = prop::sample::select(vec![
         "My Region",
         "Region:Primary",
@@ -192,23 +192,26 @@ fn defect() -> impl Strategy<Value = (Defect, Value)> {
         "a/b",
     ]);
     prop_oneof![
-        Just((Defect::Empty, json!({"type": "string", "x-mcp-header": ""}))),
+        Just((
+            SchemaDefect::Empty,
+            json!({"type": "string", "x-mcp-header": ""})
+        )),
         bad_token.prop_map(|t| (
-            Defect::NotAToken,
+            SchemaDefect::NotAToken,
             json!({"type": "string", "x-mcp-header": t})
         )),
         prop::sample::select(vec![json!(5), json!(true), json!(null), json!(["X"])]).prop_map(
             |v| (
-                Defect::NotAString,
+                SchemaDefect::NotAString,
                 json!({"type": "string", "x-mcp-header": v})
             )
         ),
         prop::sample::select(vec!["number", "array", "object", "null"]).prop_map(|t| (
-            Defect::NotPrimitive,
+            SchemaDefect::NotPrimitive,
             json!({"type": t, "x-mcp-header": "Bad"})
         )),
         Just((
-            Defect::NotPrimitive,
+            SchemaDefect::NotPrimitive,
             json!({"type": ["string", "null"], "x-mcp-header": "Bad"})
         )),
         prop::sample::select(vec![
@@ -219,10 +222,10 @@ fn defect() -> impl Strategy<Value = (Defect, Value)> {
         .prop_map(|mut b| {
             b["type"] = json!("integer");
             b["x-mcp-header"] = json!("Bad");
-            (Defect::UnsafeBounds, b)
+            (SchemaDefect::UnsafeBounds, b)
         }),
         off_chain(json!({"type": "string", "x-mcp-header": "Bad"}))
-            .prop_map(|s| (Defect::Unreachable, s)),
+            .prop_map(|s| (SchemaDefect::Unreachable, s)),
     ]
 }
 
@@ -250,12 +253,12 @@ pub fn invalid_schema() -> impl Strategy<Value = LabelledSchema> {
             };
             properties_of(&mut l.schema)
                 .insert("dup_b".into(), json!({"type": "boolean", "x-mcp-header": dup}));
-            l.defect = Some(Defect::Duplicate);
+            l.defect = Some(SchemaDefect::Duplicate);
             l
         }),
         1 => valid_schema().prop_map(|mut l| {
             l.schema["x-mcp-header"] = json!("Root");
-            l.defect = Some(Defect::Unreachable);
+            l.defect = Some(SchemaDefect::Unreachable);
             l
         }),
     ]

@@ -1,11 +1,11 @@
-//! The tool-set generator (issue #10): tool definitions whose `inputSchema`s carry
+//! The tool-set generator: tool definitions whose `inputSchema`s carry
 //! `x-mcp-header` annotations, valid and invalid, each labelled by the oracle, with the call
 //! arguments to try on them.
 //!
 //! `generate_toolset(seed, count)` is a pure function: tool `i` depends only on `(seed, i)`,
 //! so a longer set extends a shorter one with the same seed, and a file can always be
 //! regenerated. The strategies ([`planned_tool`], [`toolset`]) are the same generator for
-//! property tests. What the generator *meant* (the planted [`Defect`], or none) travels next
+//! property tests. What the generator *meant* (the planted [`SchemaDefect`], or none) travels next
 //! to the oracle's label in [`PlannedTool`], so a test can check that the two agree.
 //!
 //! Files: `schema.rs` (the schema families), `calls.rs` (call arguments).
@@ -16,7 +16,7 @@ mod schema;
 pub use calls::{calls_for, leaves, Leaf};
 pub use schema::{planned_schema, PlannedSchema, BAD_TOKENS, EDGE_TOKENS};
 
-use crate::strategies::schemas::Defect;
+use crate::strategies::schemas::SchemaDefect;
 use mcpdiff_oracle::annotations::AnnotationError;
 use mcpdiff_oracle::toolset::{GeneratedTool, ToolSet};
 use proptest::prelude::*;
@@ -30,7 +30,7 @@ pub struct PlannedTool {
     /// Labelled by the oracle (`GeneratedTool::labelled`), never by the generator.
     pub tool: GeneratedTool,
     /// The defect the generator planted (`None`: meant to be valid).
-    pub intended: Option<Defect>,
+    pub intended: Option<SchemaDefect>,
 }
 
 /// The name of the `index`-th generated tool (unique in a set; plain ASCII so `Mcp-Name`
@@ -40,20 +40,23 @@ pub fn tool_name(index: usize) -> String {
 }
 
 /// Whether the oracle's reason is the one `defect` plants.
-pub fn reason_matches(defect: Defect, reason: &AnnotationError) -> bool {
+pub fn reason_matches(defect: SchemaDefect, reason: &AnnotationError) -> bool {
     matches!(
         (defect, reason),
-        (Defect::Empty, AnnotationError::Empty { .. })
-            | (Defect::NotAToken, AnnotationError::NotAToken { .. })
-            | (Defect::NotAString, AnnotationError::NotAString { .. })
-            | (Defect::Duplicate, AnnotationError::Duplicate { .. })
-            | (Defect::NotPrimitive, AnnotationError::NotPrimitive { .. })
+        (SchemaDefect::Empty, AnnotationError::Empty { .. })
+            | (SchemaDefect::NotAToken, AnnotationError::NotAToken { .. })
+            | (SchemaDefect::NotAString, AnnotationError::NotAString { .. })
+            | (SchemaDefect::Duplicate, AnnotationError::Duplicate { .. })
             | (
-                Defect::UnsafeBounds,
+                SchemaDefect::NotPrimitive,
+                AnnotationError::NotPrimitive { .. }
+            )
+            | (
+                SchemaDefect::UnsafeBounds,
                 AnnotationError::UnsafeIntegerBounds { .. }
             )
             | (
-                Defect::Unreachable,
+                SchemaDefect::Unreachable,
                 AnnotationError::NotStaticallyReachable { .. }
             )
     )

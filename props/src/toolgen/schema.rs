@@ -7,7 +7,7 @@
 //! Each draw says what it planted ([`PlannedSchema::intended`]) and why, in words
 //! ([`PlannedSchema::note`]); the oracle labels it separately (`GeneratedTool::labelled`).
 
-use crate::strategies::schemas::{insert_at, invalid_schema, valid_schema, Defect};
+use crate::strategies::schemas::{insert_at, invalid_schema, valid_schema, SchemaDefect};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 pub struct PlannedSchema {
     pub schema: Value,
     /// `None`: meant to be valid.
-    pub intended: Option<Defect>,
+    pub intended: Option<SchemaDefect>,
     pub note: String,
 }
 
@@ -259,7 +259,7 @@ fn invalid_families() -> BoxedStrategy<PlannedSchema> {
         );
         PlannedSchema {
             schema,
-            intended: Some(Defect::Empty),
+            intended: Some(SchemaDefect::Empty),
             note: "invalid: empty annotation".into(),
         }
     });
@@ -272,7 +272,7 @@ fn invalid_families() -> BoxedStrategy<PlannedSchema> {
             );
             PlannedSchema {
                 schema,
-                intended: Some(Defect::NotAToken),
+                intended: Some(SchemaDefect::NotAToken),
                 note: format!("invalid: not a token {t:?}"),
             }
         });
@@ -304,7 +304,7 @@ fn invalid_families() -> BoxedStrategy<PlannedSchema> {
             );
             PlannedSchema {
                 schema,
-                intended: Some(Defect::Duplicate),
+                intended: Some(SchemaDefect::Duplicate),
                 note: format!("invalid: {h:?} and {twin:?} differ only by case"),
             }
         });
@@ -325,7 +325,7 @@ fn invalid_families() -> BoxedStrategy<PlannedSchema> {
             plant(&mut schema, "bad_shape", frag);
             PlannedSchema {
                 schema,
-                intended: Some(Defect::NotPrimitive),
+                intended: Some(SchemaDefect::NotPrimitive),
                 note,
             }
         });
@@ -345,7 +345,7 @@ fn invalid_families() -> BoxedStrategy<PlannedSchema> {
             plant(&mut schema, "bad_int", bounds);
             PlannedSchema {
                 schema,
-                intended: Some(Defect::UnsafeBounds),
+                intended: Some(SchemaDefect::UnsafeBounds),
                 note,
             }
         });
@@ -356,7 +356,7 @@ fn invalid_families() -> BoxedStrategy<PlannedSchema> {
             plant(&mut schema, "bad_reach", wrapper);
             PlannedSchema {
                 schema,
-                intended: Some(Defect::Unreachable),
+                intended: Some(SchemaDefect::Unreachable),
                 note: format!("invalid: annotation reached through `{keyword}`"),
             }
         },
@@ -366,7 +366,7 @@ fn invalid_families() -> BoxedStrategy<PlannedSchema> {
         plant(&mut schema, "bad_ref", json!({"$ref": "#/$defs/Hidden"}));
         PlannedSchema {
             schema,
-            intended: Some(Defect::Unreachable),
+            intended: Some(SchemaDefect::Unreachable),
             note: "invalid: annotation reached through `$ref` ($defs)".into(),
         }
     });
@@ -374,7 +374,7 @@ fn invalid_families() -> BoxedStrategy<PlannedSchema> {
         schema["x-mcp-header"] = json!("Root");
         PlannedSchema {
             schema,
-            intended: Some(Defect::Unreachable),
+            intended: Some(SchemaDefect::Unreachable),
             note: "invalid: annotation on the root schema".into(),
         }
     });

@@ -1,11 +1,11 @@
-//! Probes in the byte forms real HTTP stacks differ on (issue 14 §1): each departs from a
+//! Probes in the byte forms real HTTP stacks differ on: each departs from a
 //! conformant request only along one rule's own dimension, and where the header carries
 //! forbidden bytes it says exactly what the body says under one reading (ISO-8859-1 or
 //! UTF-8, `isolation::readings`; control bytes placed in the body value too), so a server
 //! that skips the character check but compares values is caught on the character rule, not
 //! saved by the mismatch rule (DEVIATIONS.md D-51, D-52).
 
-use super::probes::Probe;
+use super::Probe;
 use crate::case::Case;
 use crate::client::conformant_case;
 use crate::fixture::{HEADER_TOOL, PLAIN_TOOL, SENTINEL_TOOL, TEMPLATE};
@@ -14,7 +14,7 @@ use crate::surface::Surface;
 use serde_json::{json, Value};
 
 /// The isolation-form probes for `surface` (meant for `fixture::surface()`).
-pub fn isolation_probes(s: &Surface) -> Vec<Probe> {
+pub(super) fn isolation_probes(s: &Surface) -> Vec<Probe> {
     let mut out = Vec::new();
     let mut add = |rule, case| out.push(Probe { rule, case });
     let c = |id: i64, method: &str, params: Value| conformant_case(s, json!(id), method, params);

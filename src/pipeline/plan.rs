@@ -1,6 +1,6 @@
-//! What `mcpdiff run` runs (issue 15, "selections mean what they say"): with no selection,
-//! everything bundled (the in-process reference server and mutants, every bundled SDK server
-//! target, every bundled client target); with any selection, exactly what it names.
+//! What a run runs (`RunPlan`): with no selection, everything bundled (the in-process
+//! reference server and mutants, every bundled SDK server target, every bundled client
+//! target); with any selection, exactly what it names.
 //!
 //! Selections: URLs; `--bundled [NAME,...]` (bundled server targets, all without a name);
 //! `--mutants NAME,...` (the in-process reference server and those mutants); `--no-bundled`
@@ -10,7 +10,7 @@
 
 /// The parts of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
+pub struct RunPlan {
     /// Start the in-process reference server and the mutants.
     pub in_process: bool,
     /// Bundled server targets to bring up (empty list: all); `None`: none.
@@ -19,7 +19,7 @@ pub struct Plan {
     pub clients: Option<Vec<String>>,
 }
 
-impl Plan {
+impl RunPlan {
     /// Only client targets: no server matrix at all.
     pub fn clients_only(&self, urls: &[String]) -> bool {
         self.clients.is_some() && !self.in_process && self.bundled.is_none() && urls.is_empty()
@@ -33,20 +33,20 @@ pub fn plan(
     no_bundled: bool,
     mutants: Option<&[String]>,
     clients: Option<&[String]>,
-) -> Plan {
+) -> RunPlan {
     let selected = !urls.is_empty()
         || bundled.is_some()
         || no_bundled
         || mutants.is_some()
         || clients.is_some();
     if !selected {
-        return Plan {
+        return RunPlan {
             in_process: true,
             bundled: Some(Vec::new()),
             clients: Some(Vec::new()),
         };
     }
-    Plan {
+    RunPlan {
         in_process: mutants.is_some() || (no_bundled && urls.is_empty() && clients.is_none()),
         bundled: bundled.map(<[String]>::to_vec),
         clients: clients.map(<[String]>::to_vec),
@@ -66,7 +66,7 @@ mod tests {
         let p = plan(&[], None, false, None, None);
         assert_eq!(
             p,
-            Plan {
+            RunPlan {
                 in_process: true,
                 bundled: Some(Vec::new()),
                 clients: Some(Vec::new())
@@ -81,7 +81,7 @@ mod tests {
         let p = plan(&[], Some(&py), false, None, None);
         assert_eq!(
             p,
-            Plan {
+            RunPlan {
                 in_process: false,
                 bundled: Some(py.clone()),
                 clients: None
@@ -112,7 +112,7 @@ mod tests {
         let p = plan(&url, None, false, None, None);
         assert_eq!(
             p,
-            Plan {
+            RunPlan {
                 in_process: false,
                 bundled: None,
                 clients: None

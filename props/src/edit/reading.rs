@@ -1,4 +1,4 @@
-//! Isolation forms of the character rules (issue 14 §1, DEVIATIONS.md D-51): one `Mcp-Name`
+//! Isolation forms of the character rules (DEVIATIONS.md D-51): one `Mcp-Name`
 //! or `Mcp-Param-*` header carries forbidden bytes that say exactly what the body says under
 //! one reading (ISO-8859-1, UTF-8), or a control byte placed in the body value too, so the
 //! character rule alone decides the case: a server that skips the character check but
@@ -8,7 +8,7 @@
 //! would call something else); an `Mcp-Param-*` argument gets a non-ASCII or control
 //! character in the body when it has none.
 
-use super::rng::Pick;
+use crate::choice::Pick;
 use mcpdiff_oracle::encoding::{decode_header_value, DecodedValue};
 use mcpdiff_oracle::isolation::readings::{is_name_header, is_param_header, Reading};
 use mcpdiff_oracle::Case;

@@ -1,16 +1,20 @@
-//! Defects planted in header fields: mirrored headers removed, mismatched, duplicated,
-//! recased, padded, emptied, with control or non-ASCII bytes, sentinel-encoded validly and
-//! invalidly; integer and boolean spellings in `Mcp-Param-*`; Origin values; session and
-//! resume headers; Content-Type and Accept; the HTTP verb.
+//! Header edits: the MCP headers a case carries (`MCP-Protocol-Version`, `Mcp-Method`,
+//! `Mcp-Name`, `Mcp-Param-*`) removed, mismatched, duplicated, recased, padded, emptied,
+//! given control or non-ASCII bytes, sentinel-encoded validly and invalidly; integer and
+//! boolean spellings in `Mcp-Param-*`; Origin values; session and resume headers;
+//! Content-Type and Accept; the HTTP verb.
+//!
+//! `HEADER_EDITS` is the family's table: each row is one variant's label, weight and draw.
 
-use super::rng::{Pick, Rng};
+use super::EditRow;
+use crate::choice::{Draw, Pick, Source};
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
 use mcpdiff_oracle::Case;
 
-/// One header operation. `Pick` chooses among the MCP headers the case carries.
-#[derive(Clone, Debug)]
-pub enum HeaderOp {
+/// One header edit. `Pick` chooses among the MCP headers the case carries.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HeaderEdit {
     Remove(Pick),
     /// Replace the value by a plausible but different one.
     Mismatch(Pick, &'static str),
@@ -34,7 +38,7 @@ pub enum HeaderOp {
     UnknownParam(String),
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SentinelFlaw {
     BadChars,
     NoPadding,
@@ -43,9 +47,6 @@ pub enum SentinelFlaw {
     UpperMarkers,
     NoSuffix,
 }
-
-/// Weights of the `HeaderOp` variants, in declaration order.
-const WEIGHTS: [u32; 20] = [8, 10, 3, 3, 4, 3, 2, 3, 3, 5, 5, 5, 3, 5, 2, 1, 2, 2, 3, 1];
 
 const MISMATCHES: [&str; 11] = [
     "tools/list",
@@ -80,79 +81,108 @@ const FLAWS: [SentinelFlaw; 6] = [
     SentinelFlaw::NoSuffix,
 ];
 
-/// A header operation, weighted as the families matter (mismatches and removals most).
-pub fn draw(r: &mut Rng) -> HeaderOp {
-    let pick = Pick(r.next_u64());
-    match r.weighted(&WEIGHTS) {
-        0 => HeaderOp::Remove(pick),
-        1 => HeaderOp::Mismatch(pick, r.pick(&MISMATCHES)),
-        2 => HeaderOp::Duplicate(pick, r.coin()),
-        3 => HeaderOp::NameCase(pick, r.below(3) as u8),
-        4 => HeaderOp::ValueCase(pick),
-        5 => HeaderOp::Pad(pick, r.pick(&[" ", "\t", "  \t", " \t "])),
-        6 => HeaderOp::Empty(pick),
-        7 => HeaderOp::Control(pick, r.pick(&[0u8, 1, 8, 9, 0x1b, 0x7f])),
-        8 => HeaderOp::NonAscii(
-            pick,
+/// A header row's draw: the variant's values, given the target drawn before the row.
+pub type HeaderDraw = fn(&mut dyn Source, Pick) -> HeaderEdit;
+
+/// The header edits, weighted as the families matter (mismatches and removals most). The
+/// target is drawn before the row (`draw`), so every row gets one whether it uses it or not.
+pub const HEADER_EDITS: &[EditRow<HeaderDraw>] = &[
+    EditRow::new("Remove", 8, |_, p| HeaderEdit::Remove(p)),
+    EditRow::new("Mismatch", 10, |r, p| {
+        HeaderEdit::Mismatch(p, r.pick(&MISMATCHES))
+    }),
+    EditRow::new("Duplicate", 3, |r, p| HeaderEdit::Duplicate(p, r.coin())),
+    EditRow::new("NameCase", 3, |r, p| {
+        HeaderEdit::NameCase(p, r.below(3) as u8)
+    }),
+    EditRow::new("ValueCase", 4, |_, p| HeaderEdit::ValueCase(p)),
+    EditRow::new("Pad", 3, |r, p| {
+        HeaderEdit::Pad(p, r.pick(&[" ", "\t", "  \t", " \t "]))
+    }),
+    EditRow::new("Empty", 2, |_, p| HeaderEdit::Empty(p)),
+    EditRow::new("Control", 3, |r, p| {
+        HeaderEdit::Control(p, r.pick(&[0u8, 1, 8, 9, 0x1b, 0x7f]))
+    }),
+    EditRow::new("NonAscii", 3, |r, p| {
+        HeaderEdit::NonAscii(
+            p,
             r.pick(&["é".as_bytes(), "世界".as_bytes(), &[0x80], &[0xff, 0xfe]]),
-        ),
-        9 => HeaderOp::SentinelValid(pick),
-        10 => HeaderOp::SentinelInvalid(pick, r.pick(&FLAWS)),
-        11 => HeaderOp::IntSpelling(pick, r.pick(&["{}.0", "0{}", "+{}", "{}e0", "{}.", " {} "])),
-        12 => HeaderOp::BoolSpelling(pick, r.pick(&["True", "TRUE", "1", "yes", "False", "0"])),
-        13 => HeaderOp::Origin(r.pick(&ORIGINS)),
-        14 => HeaderOp::SessionId,
-        15 => HeaderOp::LastEventId,
-        16 => HeaderOp::ContentType(r.pick(&[
+        )
+    }),
+    EditRow::new("SentinelValid", 5, |_, p| HeaderEdit::SentinelValid(p)),
+    EditRow::new("SentinelInvalid", 5, |r, p| {
+        HeaderEdit::SentinelInvalid(p, r.pick(&FLAWS))
+    }),
+    EditRow::new("IntSpelling", 5, |r, p| {
+        HeaderEdit::IntSpelling(p, r.pick(&["{}.0", "0{}", "+{}", "{}e0", "{}.", " {} "]))
+    }),
+    EditRow::new("BoolSpelling", 3, |r, p| {
+        HeaderEdit::BoolSpelling(p, r.pick(&["True", "TRUE", "1", "yes", "False", "0"]))
+    }),
+    EditRow::new("Origin", 5, |r, _| HeaderEdit::Origin(r.pick(&ORIGINS))),
+    EditRow::new("SessionId", 2, |_, _| HeaderEdit::SessionId),
+    EditRow::new("LastEventId", 1, |_, _| HeaderEdit::LastEventId),
+    EditRow::new("ContentType", 2, |r, _| {
+        HeaderEdit::ContentType(r.pick(&[
             None,
             Some("text/plain"),
             Some("application/json; charset=utf-8"),
             Some("APPLICATION/JSON"),
-        ])),
-        17 => HeaderOp::Accept(r.pick(&[
+        ]))
+    }),
+    EditRow::new("Accept", 2, |r, _| {
+        HeaderEdit::Accept(r.pick(&[
             None,
             Some("application/json"),
             Some("text/event-stream"),
             Some("*/*"),
-        ])),
-        18 => HeaderOp::Verb(r.pick(&["GET", "DELETE", "PUT", "PATCH", "OPTIONS"])),
-        _ => {
-            let mut n = String::new();
-            let len = r.len(1, 8);
-            r.push_from(
-                &mut n,
-                len,
-                b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
-            );
-            HeaderOp::UnknownParam(n)
-        }
-    }
+        ]))
+    }),
+    EditRow::new("Verb", 3, |r, _| {
+        HeaderEdit::Verb(r.pick(&["GET", "DELETE", "PUT", "PATCH", "OPTIONS"]))
+    }),
+    EditRow::new("UnknownParam", 1, |r, _| {
+        let mut n = String::new();
+        let len = r.len(1, 8);
+        r.push_from(
+            &mut n,
+            len,
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+        );
+        HeaderEdit::UnknownParam(n)
+    }),
+];
+
+/// A header edit: the target first, then a weighted row and its values.
+pub fn draw(r: &mut dyn Source) -> HeaderEdit {
+    let pick = Pick(r.next_u64());
+    (r.weighted_row(HEADER_EDITS, |row| row.weight).draw)(r, pick)
 }
 
-impl HeaderOp {
+impl HeaderEdit {
     /// The variant's name (the case label).
     pub fn name(&self) -> &'static str {
         match self {
-            HeaderOp::Remove(_) => "Remove",
-            HeaderOp::Mismatch(..) => "Mismatch",
-            HeaderOp::Duplicate(..) => "Duplicate",
-            HeaderOp::NameCase(..) => "NameCase",
-            HeaderOp::ValueCase(_) => "ValueCase",
-            HeaderOp::Pad(..) => "Pad",
-            HeaderOp::Empty(_) => "Empty",
-            HeaderOp::Control(..) => "Control",
-            HeaderOp::NonAscii(..) => "NonAscii",
-            HeaderOp::SentinelValid(_) => "SentinelValid",
-            HeaderOp::SentinelInvalid(..) => "SentinelInvalid",
-            HeaderOp::IntSpelling(..) => "IntSpelling",
-            HeaderOp::BoolSpelling(..) => "BoolSpelling",
-            HeaderOp::Origin(_) => "Origin",
-            HeaderOp::SessionId => "SessionId",
-            HeaderOp::LastEventId => "LastEventId",
-            HeaderOp::ContentType(_) => "ContentType",
-            HeaderOp::Accept(_) => "Accept",
-            HeaderOp::Verb(_) => "Verb",
-            HeaderOp::UnknownParam(_) => "UnknownParam",
+            HeaderEdit::Remove(_) => "Remove",
+            HeaderEdit::Mismatch(..) => "Mismatch",
+            HeaderEdit::Duplicate(..) => "Duplicate",
+            HeaderEdit::NameCase(..) => "NameCase",
+            HeaderEdit::ValueCase(_) => "ValueCase",
+            HeaderEdit::Pad(..) => "Pad",
+            HeaderEdit::Empty(_) => "Empty",
+            HeaderEdit::Control(..) => "Control",
+            HeaderEdit::NonAscii(..) => "NonAscii",
+            HeaderEdit::SentinelValid(_) => "SentinelValid",
+            HeaderEdit::SentinelInvalid(..) => "SentinelInvalid",
+            HeaderEdit::IntSpelling(..) => "IntSpelling",
+            HeaderEdit::BoolSpelling(..) => "BoolSpelling",
+            HeaderEdit::Origin(_) => "Origin",
+            HeaderEdit::SessionId => "SessionId",
+            HeaderEdit::LastEventId => "LastEventId",
+            HeaderEdit::ContentType(_) => "ContentType",
+            HeaderEdit::Accept(_) => "Accept",
+            HeaderEdit::Verb(_) => "Verb",
+            HeaderEdit::UnknownParam(_) => "UnknownParam",
         }
     }
 }
@@ -205,15 +235,15 @@ fn sentinel(flaw: SentinelFlaw, value: &[u8]) -> Vec<u8> {
     }
 }
 
-pub fn apply(op: &HeaderOp, case: &mut Case) {
+pub fn apply(op: &HeaderEdit, case: &mut Case) {
     let h = &mut case.headers;
     match op {
-        HeaderOp::Remove(i) => {
+        HeaderEdit::Remove(i) => {
             if let Some(k) = target(case, i) {
                 case.headers.remove(k);
             }
         }
-        HeaderOp::Mismatch(i, v) => {
+        HeaderEdit::Mismatch(i, v) => {
             if let Some(k) = target(case, i) {
                 if case.headers[k].1 != v.as_bytes() {
                     case.headers[k].1.clear();
@@ -221,7 +251,7 @@ pub fn apply(op: &HeaderOp, case: &mut Case) {
                 }
             }
         }
-        HeaderOp::Duplicate(i, same) => {
+        HeaderEdit::Duplicate(i, same) => {
             if let Some(k) = target(case, i) {
                 let (n, mut v) = case.headers[k].clone();
                 if !same {
@@ -230,7 +260,7 @@ pub fn apply(op: &HeaderOp, case: &mut Case) {
                 case.headers.push((n, v));
             }
         }
-        HeaderOp::NameCase(i, mode) => {
+        HeaderEdit::NameCase(i, mode) => {
             if let Some(k) = target(case, i) {
                 let n = &mut case.headers[k].0;
                 *n = match mode {
@@ -250,7 +280,7 @@ pub fn apply(op: &HeaderOp, case: &mut Case) {
                 };
             }
         }
-        HeaderOp::ValueCase(i) => {
+        HeaderEdit::ValueCase(i) => {
             if let Some(k) = target(case, i) {
                 let v = &mut case.headers[k].1;
                 let flipped: Vec<u8> = v
@@ -266,30 +296,30 @@ pub fn apply(op: &HeaderOp, case: &mut Case) {
                 *v = flipped;
             }
         }
-        HeaderOp::Pad(i, p) => {
+        HeaderEdit::Pad(i, p) => {
             if let Some(k) = target(case, i) {
                 let v = &mut case.headers[k].1;
                 *v = [p.as_bytes(), v.as_slice(), p.as_bytes()].concat();
             }
         }
-        HeaderOp::Empty(i) => {
+        HeaderEdit::Empty(i) => {
             if let Some(k) = target(case, i) {
                 case.headers[k].1.clear();
             }
         }
-        HeaderOp::Control(i, b) => {
+        HeaderEdit::Control(i, b) => {
             if let Some(k) = target(case, i) {
                 let v = &mut case.headers[k].1;
                 let at = v.len() / 2;
                 v.insert(at, *b);
             }
         }
-        HeaderOp::NonAscii(i, bytes) => {
+        HeaderEdit::NonAscii(i, bytes) => {
             if let Some(k) = target(case, i) {
                 case.headers[k].1.extend_from_slice(bytes);
             }
         }
-        HeaderOp::SentinelValid(i) => {
+        HeaderEdit::SentinelValid(i) => {
             if let Some(k) = target(case, i) {
                 let v = &mut case.headers[k].1;
                 if !v.starts_with(b"=?base64?") {
@@ -297,13 +327,13 @@ pub fn apply(op: &HeaderOp, case: &mut Case) {
                 }
             }
         }
-        HeaderOp::SentinelInvalid(i, flaw) => {
+        HeaderEdit::SentinelInvalid(i, flaw) => {
             if let Some(k) = target(case, i) {
                 let v = case.headers[k].1.clone();
                 case.headers[k].1 = sentinel(*flaw, &v);
             }
         }
-        HeaderOp::IntSpelling(i, form) => {
+        HeaderEdit::IntSpelling(i, form) => {
             let is_int = |s: &str| {
                 !s.is_empty()
                     && s.trim_start_matches('-')
@@ -315,17 +345,21 @@ pub fn apply(op: &HeaderOp, case: &mut Case) {
                 case.headers[k].1 = form.replace("{}", &v).into_bytes();
             }
         }
-        HeaderOp::BoolSpelling(i, b) => {
+        HeaderEdit::BoolSpelling(i, b) => {
             if let Some(k) = typed_param(case, i, |s| s == "true" || s == "false") {
                 case.headers[k].1 = b.as_bytes().to_vec();
             }
         }
-        HeaderOp::Origin(o) => case.set_header("Origin", Some(o.as_bytes())),
-        HeaderOp::SessionId => h.push((b"Mcp-Session-Id".to_vec(), b"1f3a4b5c-dead-beef".to_vec())),
-        HeaderOp::LastEventId => h.push((b"Last-Event-ID".to_vec(), b"42".to_vec())),
-        HeaderOp::ContentType(ct) => case.set_header("Content-Type", ct.map(str::as_bytes)),
-        HeaderOp::Accept(a) => case.set_header("Accept", a.map(str::as_bytes)),
-        HeaderOp::Verb(v) => case.method = v.to_string(),
-        HeaderOp::UnknownParam(n) => h.push((format!("Mcp-Param-{n}").into_bytes(), b"x".to_vec())),
+        HeaderEdit::Origin(o) => case.set_header("Origin", Some(o.as_bytes())),
+        HeaderEdit::SessionId => {
+            h.push((b"Mcp-Session-Id".to_vec(), b"1f3a4b5c-dead-beef".to_vec()))
+        }
+        HeaderEdit::LastEventId => h.push((b"Last-Event-ID".to_vec(), b"42".to_vec())),
+        HeaderEdit::ContentType(ct) => case.set_header("Content-Type", ct.map(str::as_bytes)),
+        HeaderEdit::Accept(a) => case.set_header("Accept", a.map(str::as_bytes)),
+        HeaderEdit::Verb(v) => case.method = v.to_string(),
+        HeaderEdit::UnknownParam(n) => {
+            h.push((format!("Mcp-Param-{n}").into_bytes(), b"x".to_vec()))
+        }
     }
 }

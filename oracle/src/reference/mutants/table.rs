@@ -1,0 +1,261 @@
+//! The mutant table: one row per mutant, carrying its name, the rule it breaks, what it does
+//! wrong and its behaviour. Each row is also a constant (`ORIGIN_UNCHECKED`), the handle code
+//! uses to name one mutant.
+//!
+//! Every judged rule has a mutant. `BASE-MISSING-CAP-32021` is not judged: a -32021 answer is
+//! only ever *tolerated* (no fixture tool requires a client capability), so no answer could
+//! break it; the rule table marks it `judged: false`.
+
+use super::super::auth::AuthChange;
+use super::super::render_canonical;
+use super::Behaviour::{Answer, Auth, Render, Request};
+use super::{answer, request, request_headers, request_params, Mutant};
+use crate::rules;
+
+/// Declares each row once: as the constant named on its left and as an element of the table
+/// (and, for the tests, the constant's name beside the mutant's in `$handles`).
+macro_rules! table {
+    (
+        $(#[$meta:meta])*
+        static $table:ident (handles: $handles:ident) = [
+            $($id:ident = $name:literal, $rule:expr, $description:literal, $behaviour:expr;)*
+        ];
+    ) => {
+        $(
+            #[doc = concat!("`", $name, "`: ", $description, ".")]
+            pub const $id: Mutant = Mutant {
+                name: $name,
+                rule: $rule,
+                description: $description,
+                behaviour: $behaviour,
+            };
+        )*
+        $(#[$meta])*
+        pub static $table: &[Mutant] = &[$($id),*];
+        #[cfg(test)]
+        pub(super) static $handles: &[(&str, &str)] = &[$((stringify!($id), $name)),*];
+    };
+}
+
+table! {
+    /// Every mutant, grouped by the part of the spec it breaks.
+    static MUTANTS (handles: MUTANT_HANDLES) = [
+        // endpoint, origin, notifications, content types, SSE
+        LIST_REFUSED = "list-refused", rules::EP_POST,
+            "answers resources/templates/list with 500 / -32603 instead of a result",
+            Answer(answer::list_refused);
+        ORIGIN_UNCHECKED = "origin-unchecked", rules::ORIGIN_403,
+            "never looks at Origin: a foreign origin is served",
+            Request(request::origin_unchecked);
+        NOTIF_BODY_ON_202 = "notif-body-on-202", rules::NOTIF_202,
+            "answers notifications 202 with a `{}` body",
+            Answer(answer::notif_body_on_202);
+        NOTIF_ANSWERED = "notif-answered", rules::NOTIF_NO_RESPONSE,
+            "answers notifications 400 with an error carrying id 0",
+            Answer(answer::notif_answered);
+        RESULT_TEXT_PLAIN = "result-text-plain", rules::REQ_CT,
+            "labels JSON answers `Content-Type: text/plain`",
+            Answer(answer::result_text_plain);
+        SSE_SERVER_REQUEST = "sse-server-request", rules::SSE_NO_REQUESTS,
+            "sends a `ping` request on response streams",
+            Answer(answer::sse_server_request);
+        NO_X_ACCEL = "no-x-accel", rules::SSE_XACCEL,
+            "omits `X-Accel-Buffering: no` on SSE answers",
+            Answer(answer::no_x_accel);
+        // protocol version
+        PV_MISMATCH_UNCHECKED = "pv-mismatch-unchecked", rules::PV_MISMATCH,
+            "believes the MCP-Protocol-Version header over _meta",
+            Request(request::pv_mismatch_unchecked);
+        PV_ANY_VERSION = "pv-any-version", rules::PV_UNSUPPORTED,
+            "serves any protocol version the client names",
+            Request(request::pv_any_version);
+        INIT_VERSIONS_UNNAMED = "init-versions-unnamed", rules::VER_INIT_NAMES,
+            "refuses a legacy `initialize` without naming the protocol versions it supports",
+            Render(render_canonical);
+        PV_MISSING_DEFAULT = "pv-missing-default", rules::PV_MISSING,
+            "treats a missing MCP-Protocol-Version as the _meta version",
+            Request(request::pv_missing_default);
+        // methods
+        UNKNOWN_METHOD_400 = "unknown-method-400", rules::METHOD_404,
+            "answers -32601 with HTTP 400 instead of 404",
+            Answer(answer::unknown_method_400);
+        NO_DISCOVER = "no-discover", rules::VER_DISCOVER,
+            "does not implement server/discover (404 / -32601)",
+            Answer(answer::no_discover);
+        NO_LISTEN = "no-listen", rules::BASE_ALL_SUPPORT,
+            "does not implement subscriptions/listen (404 / -32601)",
+            Answer(answer::no_listen);
+        UNKNOWN_TOOL_IS_ERROR = "unknown-tool-is-error", rules::TOOLS_UNKNOWN,
+            "answers an unknown tool with an isError result, not -32602",
+            Answer(answer::unknown_tool_is_error);
+        UNKNOWN_RESOURCE_EMPTY = "unknown-resource-empty", rules::RES_NOTFOUND,
+            "answers an unknown resource with empty contents",
+            Answer(answer::unknown_resource_empty);
+        UNKNOWN_PROMPT_EMPTY = "unknown-prompt-empty", rules::PROMPTS_ERRORS,
+            "answers an unknown prompt with an empty message list",
+            Answer(answer::unknown_prompt_empty);
+        META_UNCHECKED = "meta-unchecked", rules::META_REQUIRED,
+            "fills in missing _meta protocol fields instead of refusing",
+            Request(request::meta_unchecked);
+        // standard headers
+        MCP_METHOD_PREFIX = "mcp-method-prefix", rules::HDR_MISMATCH,
+            "compares Mcp-Method by namespace only (tools/list = tools/call)",
+            Request(request_headers::mcp_method_prefix);
+        HDR_ERR_32602 = "hdr-err-32602", rules::HDR_ERR,
+            "refuses standard-header mismatches with -32602 instead of -32020",
+            Answer(answer::hdr_err_32602);
+        MCP_NAME_OPTIONAL = "mcp-name-optional", rules::HDR_MISSING,
+            "accepts a request without its Mcp-Name header",
+            Request(request_headers::mcp_name_optional);
+        HDR_NON_ASCII_STRIPPED = "hdr-non-ascii-stripped", rules::HDR_INVALID_CHARS,
+            "drops non-ASCII bytes from standard headers before comparing",
+            Request(request_headers::hdr_non_ascii_stripped);
+        HDR_CHARS_UNCHECKED = "hdr-chars-unchecked", rules::HDR_INVALID_CHARS,
+            "skips the invalid-character check on Mcp-Name, comparing its bytes read as UTF-8",
+            Request(request_headers::hdr_chars_unchecked);
+        HDR_LATIN1 = "hdr-latin1", rules::HDR_INVALID_CHARS,
+            "reads Mcp-Name as ISO-8859-1 (`caf\\xE9` matches `café`), no character check",
+            Request(request_headers::hdr_latin1);
+        HEADER_NAMES_CASE_SENSITIVE = "header-names-case-sensitive", rules::HDR_NAME_CI,
+            "only recognizes canonically-cased header names",
+            Request(request_headers::header_names_case_sensitive);
+        MCP_NAME_CASE_INSENSITIVE = "mcp-name-case-insensitive", rules::HDR_VALUE_CASE,
+            "compares Mcp-Name ignoring ASCII case",
+            Request(request_headers::mcp_name_case_insensitive);
+        OWS_NOT_TRIMMED = "ows-not-trimmed", rules::HDR_OWS,
+            "refuses mirrored header values padded with spaces or tabs",
+            Request(request_headers::ows_not_trimmed);
+        MCP_NAME_FROM_NAME = "mcp-name-from-name", rules::HDR_MN_SOURCE,
+            "compares Mcp-Name of resources/read with params.name, not params.uri",
+            Answer(answer::mcp_name_from_name);
+        // Mcp-Param headers and value encoding
+        PARAM_INT_UNCHECKED = "param-int-unchecked", rules::PARAM_VALIDATE,
+            "accepts any integer in an integer Mcp-Param header",
+            Request(request_params::param_int_unchecked);
+        PARAM_ERR_32602 = "param-err-32602", rules::PARAM_ERR,
+            "refuses Mcp-Param mismatches with -32602 instead of -32020",
+            Answer(answer::param_err_32602);
+        PARAM_NON_ASCII_STRIPPED = "param-non-ascii-stripped", rules::PARAM_INVALID_CHARS,
+            "drops non-ASCII bytes from Mcp-Param headers before comparing",
+            Request(request_params::param_non_ascii_stripped);
+        PARAM_CHARS_UNCHECKED = "param-chars-unchecked", rules::PARAM_INVALID_CHARS,
+            "skips the invalid-character check on Mcp-Param headers, comparing bytes read as UTF-8",
+            Request(request_params::param_chars_unchecked);
+        PARAM_LATIN1 = "param-latin1", rules::PARAM_INVALID_CHARS,
+            "reads Mcp-Param headers as ISO-8859-1 (`caf\\xE9` matches `café`), no character check",
+            Request(request_params::param_latin1);
+        PARAM_OPTIONAL = "param-optional", rules::PARAM_OMITTED,
+            "accepts a call whose Mcp-Param header is missing",
+            Request(request_params::param_optional);
+        PARAM_NULL_EXPECTED = "param-null-expected", rules::PARAM_NULL,
+            "demands Mcp-Param headers for null arguments",
+            Request(request_params::param_null_expected);
+        PARAM_ABSENT_EXPECTED = "param-absent-expected", rules::PARAM_ABSENT,
+            "demands Mcp-Param-Region even when region is absent",
+            Request(request_params::param_absent_expected);
+        NO_BASE64_DECODE = "no-base64-decode", rules::B64_DECODE,
+            "compares Base64 sentinels without decoding them",
+            Request(request_params::no_base64_decode);
+        BASE64_MARKERS_STRIPPED = "base64-markers-stripped", rules::B64_MARKERS,
+            "strips `=?`/`?=` from plain values before comparing",
+            Request(request_params::base64_markers_stripped);
+        BASE64_MARKERS_ANY_CASE = "base64-markers-any-case", rules::B64_MARKERS,
+            "reads `=?BASE64?...?=` markers in any case as the sentinel",
+            Request(request_params::base64_markers_any_case);
+        BASE64_MALFORMED_IGNORED = "base64-malformed-ignored", rules::B64_MALFORMED,
+            "skips validation of headers whose sentinel does not decode",
+            Request(request_params::base64_malformed_ignored);
+        BASE64_METHOD_DECODED = "base64-method-decoded", rules::B64_ONLY_NAME_PARAM,
+            "decodes a Base64 sentinel in Mcp-Method",
+            Request(request_headers::base64_method_decoded);
+        INT_STRING_COMPARE = "int-string-compare", rules::INT_NUMERIC,
+            "compares integer Mcp-Param values as strings",
+            Request(request_params::int_string_compare);
+        BOOL_CASE_INSENSITIVE = "bool-case-insensitive", rules::BOOL_LOWER,
+            "compares boolean Mcp-Param values ignoring case",
+            Request(request_params::bool_case_insensitive);
+        // backwards compatibility
+        GET_200 = "get-200", rules::BC_GET_DELETE,
+            "answers GET with 200 `{}` instead of 405",
+            Answer(answer::get_200);
+        NO_ALLOW_405 = "405-no-allow", rules::BC_GET_DELETE,
+            "answers 405 without an Allow header",
+            Answer(answer::no_allow_405);
+        SESSION_ID_HEADER = "session-id-header", rules::BC_SESSION,
+            "sends an Mcp-Session-Id header",
+            Answer(answer::session_id_header);
+        SESSION_ID_REJECTED = "session-id-rejected", rules::BC_SESSION,
+            "refuses requests that carry Mcp-Session-Id",
+            Request(request::session_id_rejected);
+        LAST_EVENT_ID_REJECTED = "last-event-id-rejected", rules::BC_LAST_EVENT_ID,
+            "refuses requests that carry Last-Event-ID",
+            Request(request::last_event_id_rejected);
+        // JSON-RPC shape
+        RESULT_ID_STRING = "result-id-string", rules::RESULT_ID,
+            "echoes integer request ids as strings on results",
+            Answer(answer::result_id_string);
+        NO_RESULT_TYPE = "no-result-type", rules::RESULTTYPE,
+            "omits resultType from results",
+            Answer(answer::no_result_type);
+        ERROR_ID_NULL = "error-id-null", rules::ERROR_ID,
+            "answers errors with `id: null` even when the id was readable",
+            Answer(answer::error_id_null);
+        ERROR_NO_MESSAGE = "error-no-message", rules::ERROR_SHAPE,
+            "omits `message` from error objects",
+            Answer(answer::error_no_message);
+        LEGACY_CODE_32000 = "legacy-code-32000", rules::ERRCODE_LEGACY,
+            "uses -32000 in place of -32700 for parse errors",
+            Answer(answer::legacy_code_32000);
+        RESERVED_CODE_32050 = "reserved-code-32050", rules::ERRCODE_RESERVED,
+            "uses the undefined reserved code -32050 for parse errors",
+            Answer(answer::reserved_code_32050);
+        // -32002 also lies in the legacy range -32019..-32000, so this one breaks the SHOULD NOT
+        // BASE-ERRCODE-LEGACY too; the other retired code, -32042, would instead break the MUST NOT
+        // on undefined reserved codes.
+        RETIRED_CODE_32002 = "retired-code-32002", rules::ERRCODE_RETIRED,
+            "uses the retired code -32002 for parse errors",
+            Answer(answer::retired_code_32002);
+        SERVERINFO_DROPPED = "serverinfo-dropped", rules::SERVERINFO,
+            "omits _meta serverInfo from results",
+            Answer(answer::serverinfo_dropped);
+    ];
+}
+
+table! {
+    /// The mutants of the protected reference (`serve --auth TOKEN --mutant NAME`), one per
+    /// `AUTH-*` rule (`reference::auth` applies their [`AuthChange`]). Without `--auth` they
+    /// answer like the reference; they are kept out of [`MUTANTS`], whose mutants break rules
+    /// of `judge`.
+    static AUTH_MUTANTS (handles: AUTH_HANDLES) = [
+        AUTH_MISSING_403 = "auth-missing-403", rules::auth::STATUS,
+            "answers a request without credentials 403 instead of 401",
+            Auth(AuthChange::MissingIs403);
+        AUTH_INVALID_403 = "auth-invalid-403", rules::auth::INVALID_401,
+            "answers an unknown or foreign bearer token 403 instead of 401",
+            Auth(AuthChange::InvalidIs403);
+        AUTH_AUDIENCE_UNCHECKED = "auth-audience-unchecked", rules::auth::AUDIENCE,
+            "accepts a token its authorization server issued for another audience",
+            Auth(AuthChange::AudienceUnchecked);
+        AUTH_QUERY_TOKEN = "auth-query-token", rules::auth::QUERY,
+            "accepts the token in the access_token query parameter",
+            Auth(AuthChange::QueryToken);
+        AUTH_SCHEME_UNCHECKED = "auth-scheme-unchecked", rules::auth::NO_DATA,
+            "accepts the token under any scheme (Basic TOKEN)",
+            Auth(AuthChange::SchemeUnchecked);
+        AUTH_NO_SCOPE = "auth-no-scope", rules::auth::SCOPE,
+            "challenges without a scope parameter",
+            Auth(AuthChange::NoScope);
+        AUTH_OFFLINE_ACCESS = "auth-offline-access", rules::auth::OFFLINE_ACCESS,
+            "challenges for offline_access and lists it in scopes_supported",
+            Auth(AuthChange::OfflineAccess);
+        AUTH_NO_METADATA = "auth-no-metadata", rules::auth::DISCOVERY,
+            "names no resource_metadata and serves no well-known metadata",
+            Auth(AuthChange::NoMetadata);
+        AUTH_RESOURCE_FOREIGN = "auth-resource-foreign", rules::auth::PRM,
+            "its metadata names another resource",
+            Auth(AuthChange::ResourceForeign);
+        AUTH_NO_AUTHORIZATION_SERVERS = "auth-no-authorization-servers", rules::auth::PRM_AS,
+            "its metadata lists no authorization server",
+            Auth(AuthChange::NoAuthorizationServers);
+    ];
+}

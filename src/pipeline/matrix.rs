@@ -1,0 +1,213 @@
+//! The server matrix of a run: prepare every target, fuzz the ready ones, probe the protected
+//! ones, all within `--max-time` ([`run_matrix`]); then the report, each target's entry
+//! reading that target's evidence ([`Matrix::report`]).
+
+use super::prepare::{prepare_all, PrepareOptions, TargetEvidence, Untested};
+use super::start::TargetSpec;
+use super::Events;
+use crate::baseline::Baseline;
+use crate::report::{self, undetermined, RunReport};
+use crate::runner::{self, shrink::ShrinkBudget, PropsGenerator, RunConfig, RunResult};
+use crate::transport::{reproducer_tls, Client, Endpoint};
+use mcpdiff_oracle::fixture;
+use mcpdiff_oracle::reference::probes::probes;
+use mcpdiff_oracle::toolset::ToolSet;
+use std::future::Future;
+use std::time::{Duration, Instant};
+
+/// The knobs of a server matrix.
+pub struct Settings {
+    /// Sends every request (limits, `--header` credentials, TLS).
+    pub client: Client,
+    /// Tools called on non-loopback targets besides the `readOnlyHint` ones.
+    pub allow_tools: Vec<String>,
+    /// `--tools`: the set each target's `tools/list` is compared with.
+    pub toolset: Option<ToolSet>,
+    pub cases: u64,
+    pub seed: u64,
+    /// Requests per second (`None`: unlimited on loopback, 20 when any target is not).
+    pub rate: Option<f64>,
+    /// Cases in flight at once.
+    pub concurrency: usize,
+    /// Requests the shrinker may spend per finding.
+    pub shrink_budget: usize,
+    /// Send the oracle's probe set (one case per rule) before the generated cases.
+    pub probes: bool,
+    /// The whole matrix (discovery gets at most half of it), reports included.
+    pub max_time: Duration,
+    /// A client matrix follows: it keeps a third of the time left after discovery.
+    pub clients_after: bool,
+}
+
+/// The run was interrupted (Ctrl-C) while fuzzing.
+#[derive(Debug)]
+pub struct Interrupted;
+
+/// What the server matrix found.
+pub struct Matrix {
+    pub result: RunResult,
+    pub config: RunConfig,
+    /// One per fuzzed target, in the runner's order.
+    pub evidence: Vec<TargetEvidence>,
+    /// Targets that could not be tested (each still gets an entry in the report).
+    pub untested: Vec<Untested>,
+    /// Bundled targets that died after start-up, one line each.
+    pub notes: Vec<String>,
+    /// The end of `--max-time`.
+    pub end: Instant,
+}
+
+/// Prepare `specs`, fuzz the ready ones and run the authorization probes, within
+/// `settings.max_time` from now. `stop` resolving while the cases run gives up.
+pub async fn run_matrix<E: Events>(
+    specs: &[TargetSpec],
+    settings: &Settings,
+    events: &E,
+    stop: impl Future<Output = ()>,
+) -> Result<Matrix, Interrupted> {
+    let began = Instant::now();
+    let end = began + settings.max_time;
+    let opts = PrepareOptions {
+        client: &settings.client,
+        allow_tools: &settings.allow_tools,
+        toolset: settings.toolset.as_ref(),
+    };
+    // discovery gets at most half of the run
+    let prepared = prepare_all(specs, &opts, began + settings.max_time / 2).await;
+    let (mut targets, mut evidence, mut untested, mut notes) = (vec![], vec![], vec![], vec![]);
+    for p in prepared {
+        match p {
+            Ok(r) => {
+                targets.push(r.target);
+                evidence.push(r.evidence);
+            }
+            // a bundled SDK that died after start-up is a note, not a failed run
+            Err(u) if u.bundled => {
+                notes.push(format!("bundled target skipped: {}: {}", u.name, u.error));
+            }
+            Err(u) => {
+                events.line(&format!("{} not tested: {}", u.name, u.error));
+                untested.push(u);
+            }
+        }
+    }
+    let all_loopback = evidence.iter().all(|e| e.loopback);
+    let config = config(settings, all_loopback, end);
+    let result = if targets.is_empty() {
+        RunResult::empty(began.elapsed())
+    } else {
+        events.line(&format!(
+            "{} target(s), {} cases, seed {}{}",
+            targets.len(),
+            config.cases,
+            config.seed,
+            config
+                .rate
+                .map(|r| format!(", at most {r} requests/s"))
+                .unwrap_or_default()
+        ));
+        let generator = PropsGenerator::default();
+        let mut result = tokio::select! {
+            r = runner::run(targets, &generator, &config, events) => r,
+            _ = stop => {
+                events.fuzzed();
+                return Err(Interrupted);
+            }
+        };
+        events.fuzzed();
+        // protected targets: the authorization probe family (AUTH-* rules), within --max-time
+        let probing = crate::auth::after_run(&settings.client, &mut result);
+        if tokio::time::timeout_at(end.into(), probing).await.is_err() {
+            events.line("authorization probes cut short by --max-time");
+        }
+        result
+    };
+    Ok(Matrix {
+        result,
+        config,
+        evidence,
+        untested,
+        notes,
+        end,
+    })
+}
+
+/// The runner's configuration, made once discovery is done (the time left and whether every
+/// target is on loopback decide it).
+fn config(settings: &Settings, all_loopback: bool, end: Instant) -> RunConfig {
+    let rate = settings
+        .rate
+        .or(if all_loopback { None } else { Some(20.0) });
+    // the client matrix, when planned, keeps a third of what is left
+    let left = end.saturating_duration_since(Instant::now());
+    let matrix_time = if settings.clients_after {
+        left * 2 / 3
+    } else {
+        left
+    };
+    RunConfig {
+        cases: settings.cases,
+        seed: settings.seed,
+        // a second stays for the reports
+        max_time: matrix_time.saturating_sub(Duration::from_secs(1)),
+        rate,
+        concurrency: settings.concurrency.max(1),
+        shrink: ShrinkBudget {
+            max_requests: settings.shrink_budget,
+            max_time: Duration::from_secs(10),
+            max_time_per_target: Duration::from_secs(60),
+            deadline: Some(end),
+        },
+        max_disagreements: 20,
+        probes: if settings.probes {
+            probes(&fixture::surface())
+                .into_iter()
+                .map(|p| (p.rule, p.case))
+                .collect()
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+impl Matrix {
+    /// The evidence of the target named `name`.
+    pub fn evidence_of(&self, name: &str) -> Option<&TargetEvidence> {
+        self.evidence.iter().find(|e| e.name == name)
+    }
+
+    /// The run's report: findings judged against `baseline`, reproducers that send what
+    /// `client` sends, each target's entry completed from its evidence, then one entry per
+    /// untested target.
+    pub fn report(&self, baseline: &Baseline, client: &Client) -> RunReport {
+        let (creds, tls) = (client.credentials(), client.tls());
+        let mut rep = report::build(&self.result, &self.config, baseline, &|case, url| {
+            match Endpoint::parse(url) {
+                // an authorization probe carries its own credentials (or none, on purpose)
+                Ok(e) if crate::auth::is_auth_probe(case) => {
+                    reproducer_tls(case, &e, &Default::default(), tls.options())
+                }
+                Ok(e) => reproducer_tls(case, &e, creds, tls.options()),
+                Err(_) => String::new(),
+            }
+        });
+        report::tls_report::annotate(&mut rep, tls);
+        for t in rep.targets.iter_mut() {
+            if let Some(e) = self.evidence_of(&t.name) {
+                t.revision = Some(e.revision.clone());
+                t.toolset = e.toolset.clone();
+                t.version = e.version.clone();
+            }
+        }
+        for u in &self.untested {
+            rep.targets
+                .push(undetermined::untested(&u.name, &u.url, u.reason, &u.error));
+        }
+        rep
+    }
+
+    /// Whether the run could not be done for some target (the report says which and why).
+    pub fn untested_names(&self) -> Vec<&str> {
+        self.untested.iter().map(|u| u.name.as_str()).collect()
+    }
+}

@@ -1,0 +1,183 @@
+//! Preparing the targets of a run, all at once and within a time bound: discovery
+//! (`runner::prepare`), the revision probe (`runner::revision`), the server-card scan and the
+//! `--tools` comparison. Each target yields one [`Preparation`]: ready to fuzz with its
+//! [`TargetEvidence`], or [`Untested`] (refused every connection, asked for credentials, or
+//! did not finish in its share of `--max-time`) so the reports still carry an entry for it.
+
+use super::start::TargetSpec;
+use crate::card::{self, CardStatus};
+use crate::runner::{self, revision, NetSender, Target};
+use crate::transport::Client;
+use mcpdiff_oracle::toolset::{PublishedCheck, ToolSet};
+use mcpdiff_oracle::Undetermined;
+use std::time::{Duration, Instant};
+
+/// What preparing one target found besides its surface (which the runner's [`Target`]
+/// carries): the report reads it by target name.
+#[derive(Clone, Debug)]
+pub struct TargetEvidence {
+    pub name: String,
+    pub url: String,
+    /// The pinned SDK version of a bundled target.
+    pub version: Option<String>,
+    /// On a loopback host (every tool may be called, no default rate limit).
+    pub loopback: bool,
+    /// Which era the target speaks, and why.
+    pub revision: revision::RevisionEvidence,
+    /// The origin's server card, read the way the public scanner reads it.
+    pub card: CardEvidence,
+    /// With `--tools`: what the target's `tools/list` made of the tool set.
+    pub toolset: Option<PublishedCheck>,
+}
+
+/// The server-card scan of a target's origin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CardEvidence {
+    Scanned {
+        status: CardStatus,
+        /// One line: what was found, or what is wrong.
+        detail: String,
+        /// One line: what to ship instead.
+        fix: Option<String>,
+    },
+    /// The scan could not be done (the error, one line).
+    NotScanned(String),
+}
+
+impl CardEvidence {
+    /// The target's note on its card.
+    pub fn note(&self) -> String {
+        match self {
+            CardEvidence::Scanned {
+                status,
+                detail,
+                fix,
+            } => {
+                let fix = fix
+                    .as_ref()
+                    .map(|f| format!("; ship: {f}"))
+                    .unwrap_or_default();
+                format!("server card: {} ({detail}){fix}", status.as_str())
+            }
+            CardEvidence::NotScanned(e) => format!("server card: not scanned ({e})"),
+        }
+    }
+}
+
+/// A target ready to be fuzzed, with its evidence.
+pub struct Ready {
+    pub target: Target<NetSender>,
+    pub evidence: TargetEvidence,
+}
+
+/// A target that could not be tested.
+#[derive(Clone, Debug)]
+pub struct Untested {
+    pub name: String,
+    pub url: String,
+    /// A bundled SDK target (that died after start-up: a note, not a failed run).
+    pub bundled: bool,
+    pub reason: Undetermined,
+    pub error: String,
+}
+
+/// The outcome of preparing one target.
+pub type Preparation = Result<Ready, Untested>;
+
+/// What preparation needs besides the targets.
+pub struct PrepareOptions<'a> {
+    pub client: &'a Client,
+    /// Tools called on non-loopback targets besides the `readOnlyHint` ones.
+    pub allow_tools: &'a [String],
+    /// The `--tools` set each target's `tools/list` is compared with.
+    pub toolset: Option<&'a ToolSet>,
+}
+
+/// Prepare every target concurrently, in the order given; each gives up at `until`.
+pub async fn prepare_all(
+    specs: &[TargetSpec],
+    opts: &PrepareOptions<'_>,
+    until: Instant,
+) -> Vec<Preparation> {
+    let jobs = specs.iter().map(|spec| async move {
+        let untested = |reason, error: String| Untested {
+            name: spec.name.clone(),
+            url: spec.url.clone(),
+            bundled: spec.bundled,
+            reason,
+            error,
+        };
+        let left = until.saturating_duration_since(Instant::now());
+        match tokio::time::timeout_at(until.into(), prepare_one(spec, opts)).await {
+            Ok(Ok(ready)) => Ok(ready),
+            // `prepare` fails on an authorization challenge at discovery
+            // (`auth::unauthorized_message`), or when the target cannot be reached: a refused
+            // connection ("cannot connect ..."), a failed TLS handshake ("TLS: ...")
+            Ok(Err(e)) if is_auth_refusal(&e) => Err(untested(Undetermined::Unauthorized, e)),
+            Ok(Err(e)) => Err(untested(Undetermined::Unreachable, e)),
+            Err(_) => Err(untested(
+                Undetermined::TimedOut,
+                format!(
+                    "discovery did not finish within its share of --max-time ({} s)",
+                    left.as_secs()
+                ),
+            )),
+        }
+    });
+    futures::future::join_all(jobs).await
+}
+
+/// Whether a preparation error is the discovery-time authorization stop (src/auth.rs words).
+fn is_auth_refusal(e: &str) -> bool {
+    e.contains("requires authorization") || e.contains("refused the credentials")
+}
+
+/// Discover one target, probe its revision, scan its card, compare its tools.
+pub async fn prepare_one(spec: &TargetSpec, opts: &PrepareOptions<'_>) -> Result<Ready, String> {
+    let client = opts.client;
+    let t = runner::prepare::prepare(&spec.name, &spec.url, client, opts.allow_tools).await?;
+    let s = t.target.sender.clone();
+    let send = |c| runner::Sender::send(&s, c);
+    let rev = revision::probe(&t.target.surface.endpoint, send).await;
+    let mut target = t.target;
+    // only the endpoints the user named are theirs to call protected
+    target.surface.protected &= spec.user;
+    if rev.verdict == revision::RevisionVerdict::DualEra {
+        // rules addressed to servers that support only this revision step aside
+        target.surface.legacy_era = true;
+        target.gen_surface.legacy_era = true;
+        target
+            .notes
+            .push("answers the legacy initialize handshake too: judged as dual-era".into());
+    }
+    let card_opts = card::ScanOptions {
+        timeout: Duration::from_secs(2),
+        truth: false,
+        catalog: false,
+        tls: client.tls().clone(),
+        credentials: client.credentials().clone(),
+        ..Default::default()
+    };
+    let card = match card::scan(&spec.url, &card_opts).await {
+        Ok(c) => CardEvidence::Scanned {
+            status: c.verdict,
+            detail: c.detail,
+            fix: c.fix,
+        },
+        Err(e) => CardEvidence::NotScanned(e.to_string()),
+    };
+    target.notes.push(card.note());
+    let toolset = opts
+        .toolset
+        .map(|set| set.compare_published(&target.surface.tools));
+    let evidence = TargetEvidence {
+        name: spec.name.clone(),
+        url: spec.url.clone(),
+        version: spec.version.clone(),
+        loopback: t.loopback,
+        revision: rev,
+        card,
+        toolset,
+    };
+    Ok(Ready { target, evidence })
+}

@@ -1,0 +1,274 @@
+//! Building the `RunReport` from the runner's `RunResult`: per target, the findings left
+//! after attribution (a finding explained by another rule that failed alone is dropped),
+//! sorted blocking first; the rules passed and why the others were not observed; the
+//! baseline's stale entries. Evidence from preparation (revision, tool set, version) is added
+//! by `pipeline::Matrix::report`.
+
+use super::json::{
+    DisagreementReport, FindingReport, NotObserved, RunReport, Stats, SurfaceSummary, TargetReport,
+    SCHEMA,
+};
+use crate::runner::{RunConfig, RunResult};
+use mcpdiff_oracle::rules::{self, level_of, RuleId, JUDGED_IDS};
+use mcpdiff_oracle::signature::Signature;
+use mcpdiff_oracle::{check, judge, Case, Observation, Surface};
+
+/// Rules whose findings are security findings (report section 3).
+pub fn is_security(rule: RuleId) -> bool {
+    rules::auth::AUTH_JUDGED_IDS.contains(&rule)
+        || rule == rules::ORIGIN_403
+        || [
+            rules::HDR_MISMATCH,
+            rules::PARAM_VALIDATE,
+            rules::PARAM_OMITTED,
+            rules::PV_MISMATCH,
+            rules::B64_DECODE,
+            rules::HDR_VALUE_CASE,
+            rules::BOOL_LOWER,
+            rules::B64_MARKERS,
+            rules::B64_ONLY_NAME_PARAM,
+        ]
+        .contains(&rule)
+}
+
+fn why_not_observed(rule: RuleId, s: &Surface) -> String {
+    let annotated = s
+        .tools
+        .iter()
+        .any(|t| t.header_params.as_ref().is_ok_and(|p| !p.is_empty()));
+    let param_rules = [
+        rules::PARAM_VALIDATE,
+        rules::PARAM_ERR,
+        rules::PARAM_INVALID_CHARS,
+        rules::PARAM_OMITTED,
+        rules::PARAM_NULL,
+        rules::PARAM_ABSENT,
+        rules::INT_NUMERIC,
+        rules::BOOL_LOWER,
+    ];
+    if param_rules.contains(&rule) && !annotated {
+        return "the target declares no tool with a valid x-mcp-header annotation".into();
+    }
+    if rule == rules::RES_NOTFOUND && !s.capabilities.resources {
+        return "the target does not advertise resources".into();
+    }
+    if rule == rules::PROMPTS_ERRORS && !s.capabilities.prompts {
+        return "the target does not advertise prompts".into();
+    }
+    if rule == rules::TOOLS_UNKNOWN && !s.capabilities.tools {
+        return "the target does not advertise tools".into();
+    }
+    "no generated case exercised it (raise --cases or --max-time)".into()
+}
+
+/// Whether a finding on the benign-input rule `rule` (witness `case`, answer `obs`) is
+/// explained by another rule: the same answer to the case without its benign inputs
+/// (`isolation::benign`, which the spec says must not change the answer) breaks a rule that
+/// `isolated` says failed alone elsewhere. A server that really trips over the benign input
+/// serves the plain case, so no such rule is isolated and the finding stays.
+fn benign_explained(
+    rule: RuleId,
+    case: &Case,
+    obs: &Observation,
+    surface: &Surface,
+    isolated: &dyn Fn(&str) -> bool,
+) -> bool {
+    use mcpdiff_oracle::isolation::benign::{without_benign, BENIGN_RULES};
+    if !BENIGN_RULES.contains(&rule) {
+        return false;
+    }
+    let plain = without_benign(case);
+    if plain == *case {
+        return false;
+    }
+    check(&judge(&plain, surface), obs)
+        .iter()
+        .any(|x| x.rule != rule.0 && isolated(&x.rule))
+}
+
+/// Build the report. `reproducer` renders a case as a shell command for a target URL.
+pub fn build(
+    result: &RunResult,
+    cfg: &RunConfig,
+    baseline: &crate::baseline::Baseline,
+    reproducer: &dyn Fn(&Case, &str) -> String,
+) -> RunReport {
+    let mut targets = Vec::new();
+    for t in &result.targets {
+        let mut findings = Vec::new();
+        let isolated = |r: &str| {
+            t.tally
+                .witnesses
+                .iter()
+                .any(|(id, w)| id.0 == r && w.finding.co_failing.is_empty())
+        };
+        for f in &t.findings {
+            let rule = rules::rule(f.rule);
+            let level = level_of(f.rule);
+            let w = t.tally.witnesses.get(&f.rule);
+            // never isolated, and another rule that failed beside it was: that rule explains
+            // the failure (e.g. a refused sentinel blamed also on header-name case)
+            let explained = w.is_some_and(|w| w.finding.co_failing.iter().any(|r| isolated(r)));
+            // a benign input's rule whose answer, judged on the case without benign inputs,
+            // breaks a rule isolated elsewhere: that rule explains it
+            let benign_explained = w.is_some_and(|w| {
+                benign_explained(f.rule, &w.case, &w.observation, &t.surface, &isolated)
+            });
+            if explained || benign_explained {
+                continue;
+            }
+            let kind_of = |c: &Case, o: &Observation| {
+                Signature::of(f.rule, &judge(c, &t.surface), o)
+                    .kind
+                    .to_string()
+            };
+            findings.push(FindingReport {
+                rule: f.rule.0.to_string(),
+                level: level.as_str().to_string(),
+                severity: level.severity().as_str().to_string(),
+                security: is_security(f.rule),
+                spec: rule.map(|r| r.spec.to_string()).unwrap_or_default(),
+                sentence: rule.map(|r| r.sentence.to_string()).unwrap_or_default(),
+                // what the rule allows for the case shown (the shrunk one), not the original
+                expected: check(&judge(&f.case, &t.surface), &f.observation)
+                    .into_iter()
+                    .find(|x| x.rule == f.rule.0)
+                    .map(|x| x.expected)
+                    .or_else(|| w.map(|w| w.finding.expected.clone()))
+                    .unwrap_or_default(),
+                observed: f.observation.summary(),
+                count: f.count,
+                reproducer: reproducer(&f.case, &t.url),
+                case: f.case.clone(),
+                observation: f.observation.clone(),
+                original_size: crate::runner::shrink::size(&f.original),
+                shrunk_size: crate::runner::shrink::size(&f.case),
+                baselined: baseline.knows(&t.name, &t.url, f.rule.0),
+                shrink_cut_short: f.cut_short,
+                original_observed: f.original_observation.summary(),
+                original_case: Some(f.original.clone()),
+                original_observation: Some(f.original_observation.clone()),
+                kind: kind_of(&f.case, &f.observation),
+                original_kind: kind_of(&f.original, &f.original_observation),
+                kept_original: f.kept_original.clone(),
+            });
+        }
+        // blocking first, then advisory, then by rule id
+        let rank = |s: &str| match s {
+            "blocking" => 0,
+            "advisory" => 1,
+            _ => 2,
+        };
+        findings.sort_by(|a, b| (rank(&a.severity), &a.rule).cmp(&(rank(&b.severity), &b.rule)));
+        let passed = t
+            .tally
+            .rules
+            .iter()
+            .filter(|(_, c)| c.failed == 0)
+            .map(|(r, _)| r.0.to_string())
+            .collect();
+        let (undetermined, slow_tools) = super::undetermined::of_tally(&t.tally);
+        let open = |r: &RuleId| {
+            t.tally
+                .undetermined
+                .values()
+                .any(|u| u.rules.contains_key(r))
+        };
+        let not_observed = JUDGED_IDS
+            .iter()
+            .filter(|r| !t.tally.rules.contains_key(r) && !open(r))
+            .map(|r| NotObserved {
+                rule: r.0.to_string(),
+                level: level_of(*r).as_str().to_string(),
+                reason: why_not_observed(*r, &t.surface),
+            })
+            .collect();
+        let blocking = findings
+            .iter()
+            .any(|f| f.severity == "blocking" && !f.baselined);
+        // the score tells the truth; the baseline only decides what fails the run
+        let score = t.tally.score();
+        let s = &t.surface;
+        targets.push(TargetReport {
+            name: t.name.clone(),
+            url: t.url.clone(),
+            // filled from the target's evidence (`pipeline::Matrix::report`)
+            version: None,
+            score,
+            blocking,
+            cases: t.tally.cases,
+            transport_failures: t.tally.transport_failures,
+            findings,
+            passed,
+            not_observed,
+            notes: t.notes.clone(),
+            surface: SurfaceSummary {
+                supported_versions: s.supported_versions.clone(),
+                tools: s.tools.iter().map(|t| t.name.clone()).collect(),
+                annotated_tools: s
+                    .tools
+                    .iter()
+                    .filter(|t| t.header_params.as_ref().is_ok_and(|p| !p.is_empty()))
+                    .map(|t| t.name.clone())
+                    .collect(),
+                resources: s.resources.len(),
+                resource_templates: s.resource_templates.len(),
+                prompts: s.prompts.len(),
+                protected: s.protected,
+            },
+            revision: None,
+            toolset: None,
+            undetermined,
+            slow_tools,
+            tls: None,
+        });
+    }
+    let found: Vec<(String, String, String)> = targets
+        .iter()
+        .flat_map(|t| {
+            t.findings
+                .iter()
+                .map(|f| (t.name.clone(), t.url.clone(), f.rule.clone()))
+        })
+        .collect();
+    let baseline_stale = baseline
+        .stale(&found)
+        .into_iter()
+        .filter(|k| {
+            k.target == "*"
+                || targets
+                    .iter()
+                    .any(|t| t.name == k.target || t.url == k.target)
+        })
+        .collect();
+    let secs = result.elapsed.as_secs_f64();
+    RunReport {
+        schema: SCHEMA.to_string(),
+        mcpdiff_version: env!("CARGO_PKG_VERSION").to_string(),
+        seed: cfg.seed,
+        stats: Stats {
+            cases: result.cases,
+            requests: result.requests,
+            seconds: secs,
+            cases_per_second: if secs > 0.0 {
+                result.cases as f64 / secs
+            } else {
+                0.0
+            },
+            stopped_by_time: result.stopped_by_time,
+            disagreements_total: result.disagreement_total,
+        },
+        targets,
+        disagreements: result
+            .disagreements
+            .iter()
+            .map(|d| DisagreementReport {
+                case_index: d.case_index,
+                answers: d.answers.clone(),
+                case: d.case.clone(),
+            })
+            .collect(),
+        baseline_stale,
+        clients: Vec::new(),
+    }
+}
