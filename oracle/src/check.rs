@@ -27,7 +27,7 @@ pub struct Finding {
 /// Judge an observation against a verdict.
 pub fn check(verdict: &Verdict, obs: &Observation) -> Vec<Finding> {
     let mut out = Vec::new();
-    // what the answer carries, read once for every expectation (issue 7)
+    // what the answer carries, read once for every expectation
     let facts = obs.http().map(Facts::of);
     for e in &verdict.expectations {
         let ok = match (&e.demand, &facts) {
@@ -217,13 +217,13 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
                 && e.get("message").is_some_and(Value::is_string)
         }),
         Lint::ResultIdEcho(id) => match result {
-            Some(_) => resp_id == Some(id),
+            Some(_) => resp_id.is_some_and(|r| id.is(r)),
             None => true,
         },
         Lint::ErrorIdEcho { id, may_omit } => match error {
             Some(_) => {
                 let unread = resp_id.is_none_or(Value::is_null);
-                resp_id == Some(id) || (unread && (*may_omit || a.status == 403))
+                resp_id.is_some_and(|r| id.is(r)) || (unread && (*may_omit || a.status == 403))
             }
             None => true,
         },

@@ -5,8 +5,8 @@
 //! id 23", never `ErrorIdEcho { id: Number(23), may_omit: false }`).
 
 use crate::observation::TransportFailure;
+use crate::request_id::RequestId;
 use crate::verdict::{Answer, DataRule, Demand, Lint, StatusSet};
-use serde_json::Value;
 use std::fmt;
 
 impl fmt::Display for StatusSet {
@@ -75,7 +75,7 @@ impl fmt::Display for Answer {
 }
 
 /// A request id as JSON, so its type shows: `23`, `"23"`.
-fn id_text(id: &Value) -> String {
+fn id_text(id: &RequestId) -> String {
     id.to_string()
 }
 
@@ -152,7 +152,6 @@ impl fmt::Display for TransportFailure {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     fn no_debug(s: &str) {
         for bad in [
@@ -165,7 +164,7 @@ mod tests {
     #[test]
     fn id_echo_lints_read_as_sentences() {
         let l = Lint::ErrorIdEcho {
-            id: json!(23),
+            id: RequestId::from(23),
             may_omit: false,
         };
         assert_eq!(
@@ -173,7 +172,7 @@ mod tests {
             "an error echoing id 23 (a 403 may carry no id)"
         );
         let l = Lint::ErrorIdEcho {
-            id: json!("23"),
+            id: RequestId::text("23"),
             may_omit: true,
         };
         assert_eq!(
@@ -181,7 +180,7 @@ mod tests {
             "an error echoing id \"23\", or carrying no id"
         );
         assert_eq!(
-            Lint::ResultIdEcho(json!(7)).to_string(),
+            Lint::ResultIdEcho(RequestId::from(7)).to_string(),
             "a result echoing id 7"
         );
     }
@@ -199,7 +198,7 @@ mod tests {
             code: -32602,
             data: DataRule::None,
         };
-        let d = Demand::OneOf(vec![Answer::RpcResult, any]);
+        let d = Demand::OneOf(smallvec::smallvec![Answer::RpcResult, any]);
         assert_eq!(
             d.to_string(),
             "a result (2xx), or JSON-RPC error -32602 (any status)"
@@ -208,7 +207,7 @@ mod tests {
             status: StatusSet::Exact(400),
             code: -32022,
             data: DataRule::UnsupportedVersion {
-                requested: vec!["1999-01-01".into()],
+                requested: crate::verdict::Requested::new(["1999-01-01"]),
             },
         };
         assert_eq!(
@@ -262,9 +261,9 @@ mod tests {
             Lint::NoLegacyRangeCode,
             Lint::ResultType,
             Lint::ErrorShape,
-            Lint::ResultIdEcho(json!({"a": 1})),
+            Lint::ResultIdEcho(RequestId::text("a")),
             Lint::ErrorIdEcho {
-                id: json!(null),
+                id: RequestId::from(-1),
                 may_omit: false,
             },
             Lint::ServerInfo,

@@ -14,13 +14,13 @@ pub mod client_judge;
 mod describe;
 pub mod encoding;
 pub mod fixture;
+pub mod inline_text;
 pub mod isolation;
 pub mod judge;
-#[cfg(any(test, feature = "judge-reference"))]
-#[doc(hidden)]
-pub mod judge_reference;
+pub mod message;
 pub mod observation;
 pub mod reference;
+pub mod request_id;
 pub mod rules;
 pub mod signature;
 pub mod soft_params;
@@ -31,9 +31,15 @@ pub mod verdict;
 
 pub use case::{Case, HeaderField};
 pub use check::{check, Finding};
+pub use inline_text::InlineText;
 pub use judge::judge;
+pub use message::Message;
 pub use observation::{Body, HttpAnswer, Observation, SseMessage, TransportFailure};
+pub use request_id::RequestId;
 pub use rules::{Level, Rule, RuleId, Severity, RULES};
 pub use surface::{Capabilities, Surface, ToolDecl};
 pub use undetermined::{settle, Undetermined};
-pub use verdict::{Answer, Canonical, DataRule, Demand, Expectation, Lint, StatusSet, Verdict};
+pub use verdict::{
+    Answer, AnswerSet, Canonical, DataRule, Demand, Expectation, Lint, RejectData, Requested,
+    StatusSet, Verdict,
+};

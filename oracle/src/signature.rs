@@ -181,7 +181,7 @@ mod tests {
 
     #[test]
     fn served_200_and_refused_400_differ() {
-        let v = verdict(R, Demand::OneOf(vec![Answer::AnyError]));
+        let v = verdict(R, Demand::OneOf(smallvec::smallvec![Answer::AnyError]));
         let served = json(200, json!({"jsonrpc":"2.0","id":1,"result":{}}));
         let refused = json(
             400,
@@ -202,13 +202,13 @@ mod tests {
 
     #[test]
     fn class_unless_the_rule_names_a_status() {
-        let any = verdict(R, Demand::OneOf(vec![Answer::AnyError]));
+        let any = verdict(R, Demand::OneOf(smallvec::smallvec![Answer::AnyError]));
         let o400 = json(400, json!({}));
         let o404 = json(404, json!({}));
         assert_eq!(Signature::of(R, &any, &o400), Signature::of(R, &any, &o404));
         let exact = verdict(
             R,
-            Demand::OneOf(vec![Answer::HttpStatus {
+            Demand::OneOf(smallvec::smallvec![Answer::HttpStatus {
                 status: StatusSet::Exact(403),
             }]),
         );
@@ -218,7 +218,7 @@ mod tests {
         );
         let code = verdict(
             R,
-            Demand::OneOf(vec![Answer::RpcError {
+            Demand::OneOf(smallvec::smallvec![Answer::RpcError {
                 status: StatusSet::Exact(400),
                 code: -32020,
                 data: DataRule::None,
@@ -230,7 +230,7 @@ mod tests {
 
     #[test]
     fn code_stream_and_transport_count() {
-        let v = verdict(R, Demand::OneOf(vec![Answer::AnyError]));
+        let v = verdict(R, Demand::OneOf(smallvec::smallvec![Answer::AnyError]));
         let e1 = json(
             200,
             json!({"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"x"}}),
@@ -262,12 +262,12 @@ mod tests {
 
     #[test]
     fn new_defects_are_rules_the_original_lacked() {
-        let a = verdict(R, Demand::OneOf(vec![Answer::AnyError]));
+        let a = verdict(R, Demand::OneOf(smallvec::smallvec![Answer::AnyError]));
         let mut b = a.clone();
         assert!(no_new_defects(&a, &b));
         b.expectations.push(Expectation {
             rule: crate::rules::HDR_MISMATCH,
-            demand: Demand::OneOf(vec![Answer::AnyError]),
+            demand: Demand::OneOf(smallvec::smallvec![Answer::AnyError]),
         });
         assert!(!no_new_defects(&a, &b));
         assert!(no_new_defects(&b, &a));

@@ -6,6 +6,7 @@
 
 use crate::case::META_LOG_LEVEL;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// The log levels of server/utilities/logging.mdx § Log Levels.
 pub const LOG_LEVELS: [&str; 8] = [
@@ -56,15 +57,43 @@ pub fn should_refuse(body: &[u8]) -> Option<&'static str> {
     let v: Value = serde_json::from_slice(body).ok()?;
     let method = v.get("method").and_then(Value::as_str)?;
     let params = v.get("params").and_then(Value::as_object)?;
-    if LIST_METHODS.contains(&method) && params.contains_key("cursor") {
-        return Some("Invalid params: unknown cursor");
-    }
     let level = params
         .get("_meta")
         .and_then(Value::as_object)
-        .and_then(|m| m.get(META_LOG_LEVEL))?;
-    match level.as_str() {
-        Some(l) if LOG_LEVELS.contains(&l) => None,
+        .and_then(|m| m.get(META_LOG_LEVEL));
+    refusal(method, params.contains_key("cursor"), &LogLevel::of(level))
+}
+
+/// The `io.modelcontextprotocol/logLevel` member of a request's `_meta`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LogLevel<'a> {
+    /// No such member (or no `_meta` object).
+    Absent,
+    Text(Cow<'a, str>),
+    /// A member that is not a string.
+    NotText,
+}
+
+impl<'a> LogLevel<'a> {
+    /// The member as found in a parsed `_meta`.
+    pub fn of(member: Option<&'a Value>) -> LogLevel<'a> {
+        match member {
+            None => LogLevel::Absent,
+            Some(Value::String(s)) => LogLevel::Text(Cow::Borrowed(s)),
+            Some(_) => LogLevel::NotText,
+        }
+    }
+}
+
+/// `should_refuse` for a request with an object `params` (holding a `cursor` member or
+/// not) and this log level.
+pub fn refusal(method: &str, has_cursor: bool, level: &LogLevel<'_>) -> Option<&'static str> {
+    if LIST_METHODS.contains(&method) && has_cursor {
+        return Some("Invalid params: unknown cursor");
+    }
+    match level {
+        LogLevel::Absent => None,
+        LogLevel::Text(l) if LOG_LEVELS.contains(&&**l) => None,
         _ => Some("Invalid params: unrecognized log level"),
     }
 }

@@ -5,9 +5,16 @@
 //! a `Lint` (a property every answer must have, e.g. no `Mcp-Session-Id`). A rule that is
 //! not in the Verdict was not exercised by this case.
 
+use crate::inline_text::InlineText;
+use crate::message::Message;
+use crate::request_id::RequestId;
 use crate::rules::RuleId;
-use serde::Serialize;
+use crate::surface::Surface;
+use serde::{Serialize, Serializer};
 use serde_json::Value;
+use smallvec::SmallVec;
+use std::ops::Deref;
+use std::sync::Arc;
 
 /// A set of HTTP status codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -29,6 +36,33 @@ impl StatusSet {
     }
 }
 
+/// The versions a -32022 answer may name as `data.requested` (header and body, AMB-06),
+/// shared by every copy of the answer: an answer is copied into several sets, and this keeps
+/// `Answer` small.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Requested(Arc<[InlineText]>);
+
+impl Requested {
+    pub fn new<'s>(versions: impl IntoIterator<Item = &'s str>) -> Requested {
+        Requested(versions.into_iter().map(InlineText::new).collect())
+    }
+}
+
+impl Deref for Requested {
+    type Target = [InlineText];
+
+    fn deref(&self) -> &[InlineText] {
+        &self.0
+    }
+}
+
+/// As the list of strings it holds.
+impl Serialize for Requested {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter())
+    }
+}
+
 /// Extra requirements on `error.data` (P-SHAPE).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum DataRule {
@@ -36,7 +70,7 @@ pub enum DataRule {
     /// -32022: `data.supported` a string array not containing `data.requested`, and
     /// `data.requested` one of these values (AMB-06: header or body).
     UnsupportedVersion {
-        requested: Vec<String>,
+        requested: Requested,
     },
     /// -32021: `data.requiredCapabilities` an object.
     RequiredCapabilities,
@@ -89,13 +123,13 @@ pub enum Lint {
     /// Every `error` has an integer `code` and a string `message`.
     ErrorShape,
     /// A success response's `id` equals the request id (value and JSON type).
-    ResultIdEcho(Value),
+    ResultIdEcho(RequestId),
     /// An error response's `id` equals the request id; a 403 body may carry none ("The HTTP
     /// response body MAY comprise a JSON-RPC error response that has no `id`"). `may_omit`
     /// allowed an id-less error whenever the media headers were off; DEVIATIONS.md D-32 was
     /// narrowed on 2026-12-03 (a well-formed request's id "could" be read), so the judges
     /// always set it false; the field stays so stored verdicts keep their shape.
-    ErrorIdEcho { id: Value, may_omit: bool },
+    ErrorIdEcho { id: RequestId, may_omit: bool },
     /// Every result's `_meta` has `io.modelcontextprotocol/serverInfo` with name and version.
     ServerInfo,
     /// An error answer (an HTTP error status or a JSON-RPC error) names every one of these
@@ -108,11 +142,15 @@ pub enum Lint {
     NoResponseToNotification,
 }
 
+/// A set of acceptable answers, inline up to four (nearly every set): building a Verdict
+/// allocates no set of its own.
+pub type AnswerSet = SmallVec<[Answer; 4]>;
+
 /// What one rule demands of the answer.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Demand {
     /// The answer must match one of these.
-    OneOf(Vec<Answer>),
+    OneOf(AnswerSet),
     /// The answer must satisfy this property.
     Lint(Lint),
 }
@@ -132,9 +170,9 @@ pub enum Canonical {
         status: u16,
         code: Option<i64>,
         /// `None`: the error carries no `id` member.
-        id: Option<Value>,
-        data: Option<Value>,
-        message: String,
+        id: Option<RequestId>,
+        data: Option<RejectData>,
+        message: Message,
     },
     /// `202 Accepted`, empty body.
     Accepted,
@@ -142,6 +180,25 @@ pub enum Canonical {
     MethodNotAllowed,
     /// The request is valid: run the method against the fixture and answer its result.
     Dispatch,
+}
+
+/// The `data` of a canonical JSON-RPC error.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum RejectData {
+    /// -32022: the surface's supported versions and the one requested.
+    UnsupportedVersion { requested: InlineText },
+}
+
+impl RejectData {
+    /// The `data` member, for a target declaring `surface` (the one the case was judged for).
+    pub fn to_value(&self, surface: &Surface) -> Value {
+        match self {
+            RejectData::UnsupportedVersion { requested } => serde_json::json!({
+                "supported": surface.supported_versions,
+                "requested": requested,
+            }),
+        }
+    }
 }
 
 /// The oracle's answer for one case.

@@ -3,7 +3,9 @@
 
 use mcpdiff_oracle::client::conformant_case;
 use mcpdiff_oracle::fixture::{self, HEADER_TOOL, PLAIN_TOOL, RESOURCE, SENTINEL_TOOL};
-use mcpdiff_oracle::{check, judge, Body, Canonical, Case, HttpAnswer, Observation, Verdict};
+use mcpdiff_oracle::{
+    check, judge, Body, Canonical, Case, HttpAnswer, Observation, RequestId, Verdict,
+};
 use serde_json::{json, Value};
 
 fn ok_result(id: &Value) -> Observation {
@@ -43,7 +45,12 @@ fn canonical(v: &Verdict, id: &Value) -> Observation {
             id,
             data,
             ..
-        } => error(*status, id.as_ref(), *code, data.clone()),
+        } => error(
+            *status,
+            id.as_ref().map(RequestId::to_value).as_ref(),
+            *code,
+            data.as_ref().map(|d| d.to_value(&fixture::surface())),
+        ),
         Canonical::Reject { status, .. } => {
             Observation::Http(HttpAnswer::new(*status, None, Body::Empty))
         }

@@ -248,7 +248,7 @@ mod tests {
             .iter()
             .map(|&rule| Expectation {
                 rule,
-                demand: Demand::OneOf(vec![Answer::AnyError]),
+                demand: Demand::OneOf(vec![Answer::AnyError].into()),
             })
             .collect();
         expectations.push(Expectation {

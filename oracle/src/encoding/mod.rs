@@ -5,6 +5,6 @@ pub mod compare;
 pub mod field_value;
 pub mod sentinel;
 
-pub use compare::{compare_param, ParamMatch};
+pub use compare::{compare_param, compare_param_text, ParamMatch};
 pub use field_value::{field_value_class, FieldValueClass};
 pub use sentinel::{decode_header_value, encode_header_value, needs_encoding, DecodedValue};

@@ -121,6 +121,18 @@ pub fn outside_base_alphabet(raw: &[u8]) -> bool {
             .any(|b| *b == b'-' || *b == b'_')
 }
 
+/// The `Decoded` text of a sentinel, written into `buf` rather than a new `String`, when
+/// [`decode_header_value`] reads `raw` as `Decoded` and the text fits; otherwise `None` (the
+/// caller decodes the usual way). [`server_decode`] keeps every `Decoded` as it is.
+pub fn decoded_into<'b>(raw: &[u8], buf: &'b mut [u8]) -> Option<&'b str> {
+    if !looks_like_sentinel(raw) {
+        return None;
+    }
+    let payload = &raw[PREFIX.len()..raw.len() - SUFFIX.len()];
+    let n = STANDARD.decode_slice(payload, buf).ok()?;
+    std::str::from_utf8(&buf[..n]).ok()
+}
+
 /// A header value as a server reads it: [`decode_header_value`], with a payload outside the
 /// base alphabet `Malformed` (RFC 4648 §3.3).
 pub fn server_decode(raw: &[u8]) -> DecodedValue {

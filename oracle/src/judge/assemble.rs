@@ -3,13 +3,13 @@
 //! (P-MUST-SHOULD), the success set filed under benign inputs (P-BENIGN), and the legacy
 //! path of dual-era targets.
 
-use super::{is_blocking, Answers, Defect, Findings};
+use super::findings::{is_blocking, Answers, Defect, Findings};
 use crate::rules::{self, RuleId};
 use crate::verdict::{Answer, Canonical, Demand, Expectation, Verdict};
 
 /// Combine defects, tolerated answers and the success set into expectations.
 pub(crate) fn assemble(
-    f: Findings,
+    f: &mut Findings,
     success: Answers,
     success_rule: Option<RuleId>,
     dispatch: Canonical,
@@ -40,12 +40,9 @@ pub(crate) fn assemble(
             canonical: dispatch,
         };
     }
-    let Findings {
-        mut defects,
-        tolerated,
-        benign,
-        ..
-    } = f;
+    let defects = &mut f.defects;
+    let tolerated = &f.tolerated[..];
+    let benign = &f.benign[..];
     // whether each defect is at a blocking level (asked once per defect)
     let mut blocks = [false; 16];
     for (i, d) in defects.iter().enumerate().take(blocks.len()) {
@@ -71,7 +68,7 @@ pub(crate) fn assemble(
             }
             _ => expectations.push(Expectation {
                 rule,
-                demand: Demand::OneOf(answers.to_vec()),
+                demand: Demand::OneOf(answers.into()),
             }),
         };
     // the first defect of least priority in the group that decides gives the canonical answer
@@ -93,7 +90,7 @@ pub(crate) fn assemble(
             .enumerate()
             .filter(|(i, d)| blocking(*i, d))
             .flat_map(|(_, d)| d.answers.iter())
-            .chain(&tolerated)
+            .chain(tolerated)
         {
             if !union.contains(a) && !matches!(a, Answer::RpcResult | Answer::OpenStream) {
                 union.push(a.clone());
@@ -129,7 +126,7 @@ pub(crate) fn assemble(
             .flat_map(|d| d.answers.iter().cloned())
             .collect();
         set.extend(tolerated.iter().cloned());
-        for d in &defects {
+        for d in defects.iter() {
             push(d.reject, &set);
         }
         let i = lead(false);
@@ -141,7 +138,7 @@ pub(crate) fn assemble(
         // `set` starts as the success set and only grows: its head is the success set alone
         let success_len = success.len();
         let mut set = success;
-        for a in &tolerated {
+        for a in tolerated {
             if !set.contains(a) {
                 set.push(a.clone());
             }
@@ -154,7 +151,7 @@ pub(crate) fn assemble(
                     push(rule, &set);
                 }
             } else {
-                for r in &benign {
+                for r in benign {
                     // the SHOULD on numeric comparison must see a string-comparing refusal
                     let own = if *r == rules::INT_NUMERIC {
                         &set[..success_len]

@@ -2,100 +2,36 @@
 //! version in `_meta`, the other required `_meta` fields, and the benign inputs that must
 //! not change anything (session ids, `Last-Event-ID`, header-name case, padding).
 
-use super::envelope::Request;
-use super::header_index::HeaderIndex;
-use super::{header_mismatch, Findings};
-use crate::case::HeaderField;
-use crate::encoding::{
-    decode_header_value, field_value_class, sentinel::looks_like_sentinel, DecodedValue,
-    FieldValueClass,
+use super::findings::{header_mismatch, Defect, Findings};
+use super::header_values::{
+    invalid_chars, mismatch_answer, overlap, read_header_value, HeaderValue,
 };
-use crate::rules::{self, RuleId};
+use super::view::{HeaderQuirk, HeaderView, RequestBody};
+use crate::case::HeaderField;
+use crate::encoding::{decode_header_value, sentinel::looks_like_sentinel, DecodedValue};
+use crate::message::Message;
+use crate::request_id::RequestId;
+use crate::rules;
 use crate::surface::Surface;
-use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
-use serde_json::Value;
+use crate::verdict::{Answer, Canonical, DataRule, RejectData, Requested, StatusSet};
 
 /// Published revisions before 2026-07-28 (the initialize-handshake era).
 pub const LEGACY_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 
-/// A header value as the server must read it (`DecodedValue`), borrowing a plain value
-/// instead of copying it: most values are plain, and the judge reads several per case.
-pub(crate) enum HeaderValue<'r> {
-    Plain(&'r [u8]),
-    Decoded(String),
-    Lenient(String),
-    Malformed,
-}
-
-pub(crate) fn read_header_value(raw: &[u8]) -> HeaderValue<'_> {
-    if !looks_like_sentinel(raw) {
-        return HeaderValue::Plain(raw);
-    }
-    match crate::encoding::sentinel::server_decode(raw) {
-        DecodedValue::Plain(_) => HeaderValue::Plain(raw),
-        DecodedValue::Decoded(s) => HeaderValue::Decoded(s),
-        DecodedValue::Lenient(s) => HeaderValue::Lenient(s),
-        DecodedValue::Malformed => HeaderValue::Malformed,
-    }
-}
-
-pub(crate) fn mismatch_answer() -> Answer {
-    Answer::RpcError {
-        status: StatusSet::Exact(400),
-        code: -32020,
-        data: DataRule::None,
-    }
-}
-
-/// A refusal an HTTP parser makes before MCP code runs (control bytes in a field value):
-/// accepted in place of 400/-32020 (DEVIATIONS.md D-05).
-pub(crate) fn parser_refusal() -> Answer {
-    // RFC 9110 §5.5 ("a recipient of CR, LF, or NUL within a field value MUST either reject
-    // the message or replace each of those characters with SP"; other CTLs "are also
-    // invalid") and §15.5.1 (400: "malformed request syntax"): 400, any body (D-05)
-    Answer::HttpStatus {
-        status: StatusSet::Exact(400),
-    }
-}
-
-/// Header value classes that make a field invalid; records the defect and returns true.
-pub(crate) fn invalid_chars(
-    raw: &[u8],
-    rule: RuleId,
-    shape: RuleId,
-    what: &dyn std::fmt::Display,
-    id: &Value,
+pub(crate) fn check(
+    h: &HeaderView<'_>,
+    surface: &Surface,
+    req: &RequestBody<'_>,
     f: &mut Findings,
-) -> bool {
-    match field_value_class(raw) {
-        FieldValueClass::Valid => false,
-        FieldValueClass::InternalTab => {
-            // AMB-03: a valid field character that clients must nevertheless encode
-            f.tolerate(mismatch_answer());
-            false
-        }
-        class => {
-            f.mismatch(rule, shape, 4, id, || {
-                format!("{what} contains invalid characters")
-            });
-            if class == FieldValueClass::Control {
-                if let Some(d) = f.defects.last_mut() {
-                    d.answers.push(parser_refusal());
-                }
-            }
-            true
-        }
-    }
-}
-
-pub(crate) fn check(h: &HeaderIndex<'_>, surface: &Surface, req: &Request<'_>, f: &mut Findings) {
+) {
     benign_inputs(h, f);
     let id = &req.id;
-    let (body_version, caps_ok) = req.params.map_or((None, false), |p| p.meta());
-    let body_version = body_version.as_deref();
+    let params = req.params.as_ref();
+    let body_version = params.and_then(|p| p.version.as_deref());
+    let caps_ok = params.is_some_and(|p| p.capabilities);
 
     protocol_version(h, surface, id, body_version, f);
-    if req.params.is_some_and(|p| p.client_info_malformed()) {
+    if params.is_some_and(|p| p.client_info_malformed) {
         // optional, but an `Implementation` requires `name` and `version`: refusing a
         // malformed one as invalid params is as right as ignoring it (DEVIATIONS.md D-47)
         f.tolerate(Answer::RpcError {
@@ -120,8 +56,9 @@ pub(crate) fn check(h: &HeaderIndex<'_>, surface: &Surface, req: &Request<'_>, f
                 code: Some(-32602),
                 id: Some(id.clone()),
                 data: None,
-                message: "Invalid params: _meta lacks a required io.modelcontextprotocol field"
-                    .to_string(),
+                message: Message::Fixed(
+                    "Invalid params: _meta lacks a required io.modelcontextprotocol field",
+                ),
             },
         );
     }
@@ -130,14 +67,14 @@ pub(crate) fn check(h: &HeaderIndex<'_>, surface: &Surface, req: &Request<'_>, f
 }
 
 fn protocol_version(
-    h: &HeaderIndex<'_>,
+    h: &HeaderView<'_>,
     surface: &Surface,
-    id: &Value,
+    id: &RequestId,
     body: Option<&str>,
     f: &mut Findings,
 ) {
     let unsupported = |v: &str| !surface.supports_version(v);
-    let upv = |requested: Vec<String>| Answer::RpcError {
+    let upv = |requested: Requested| Answer::RpcError {
         status: StatusSet::Exact(400),
         code: -32022,
         data: DataRule::UnsupportedVersion { requested },
@@ -146,11 +83,10 @@ fn protocol_version(
         status: 400,
         code: Some(-32022),
         id: Some(id.clone()),
-        data: Some(serde_json::json!({
-            "supported": surface.supported_versions,
-            "requested": requested,
-        })),
-        message: "Unsupported protocol version".to_string(),
+        data: Some(RejectData::UnsupportedVersion {
+            requested: requested.into(),
+        }),
+        message: Message::Fixed("Unsupported protocol version"),
     };
     // a dual-era server serves a request that names a legacy version on its legacy path,
     // where this oracle's modern rules do not apply (D-33)
@@ -179,11 +115,11 @@ fn protocol_version(
                 return;
             }
             f.mismatch(rules::PV_MISSING, rules::HDR_ERR, 3, id, || {
-                "MCP-Protocol-Version header is missing".to_string()
+                Message::Fixed("Header mismatch: MCP-Protocol-Version header is missing")
             });
             if let Some(b) = body.filter(|b| unsupported(b)) {
                 // PRECEDENCE.md row 8
-                f.tolerate(upv(vec![b.to_string()]));
+                f.tolerate(upv(Requested::new([b])));
             }
             return;
         }
@@ -220,12 +156,12 @@ fn protocol_version(
             // AMB-02: no body value to compare with; -32602 (missing field) or -32020
             f.tolerate(mismatch_answer());
             if unsupported(h) {
-                f.tolerate(upv(vec![h.to_string()]));
+                f.tolerate(upv(Requested::new([h])));
             }
         }
         Some(b) if b == h => {
             if unsupported(h) {
-                let answer = upv(vec![h.to_string()]);
+                let answer = upv(Requested::new([h]));
                 f.defect_lazy(
                     rules::PV_UNSUPPORTED,
                     rules::PV_UNSUPPORTED,
@@ -236,12 +172,8 @@ fn protocol_version(
             }
         }
         Some(b) => {
-            let mut requested = Vec::new();
-            for v in [h, b] {
-                if unsupported(v) {
-                    requested.push(v.to_string());
-                }
-            }
+            // (built only when some version is unsupported)
+            let requested = || Requested::new([h, b].into_iter().filter(|v| unsupported(v)));
             // P-VERSION-FIRST: an unsupported header version goes first
             let priority = if unsupported(h) { 3 } else { 4 };
             let canonical = if !f.could_lead(rules::PV_MISMATCH, priority) {
@@ -250,10 +182,17 @@ fn protocol_version(
             } else if unsupported(h) {
                 upv_canonical(h)
             } else {
-                let msg = format!("MCP-Protocol-Version header '{h}' does not match _meta '{b}'");
-                header_mismatch(id, &msg)
+                let msg = Message::parts(
+                    &[
+                        "Header mismatch: MCP-Protocol-Version header '",
+                        "' does not match _meta '",
+                        "'",
+                    ],
+                    &[&h, &b],
+                );
+                header_mismatch(id, msg)
             };
-            let mut d = super::Defect {
+            let mut d = Defect {
                 reject: rules::PV_MISMATCH,
                 shape: rules::HDR_ERR,
                 answers: smallvec::smallvec![mismatch_answer()],
@@ -261,9 +200,9 @@ fn protocol_version(
                 canonical,
             };
             if unsupported(h) {
-                d.answers.insert(0, upv(requested.clone()));
-            } else if !requested.is_empty() {
-                d.answers.push(upv(requested));
+                d.answers.insert(0, upv(requested()));
+            } else if unsupported(b) {
+                d.answers.push(upv(requested()));
             }
             f.defects.push(d);
         }
@@ -276,13 +215,14 @@ fn protocol_version(
 fn required_field<'c>(
     field: HeaderField<'c>,
     name: &str,
-    id: &Value,
+    missing: &'static str,
+    id: &RequestId,
     f: &mut Findings,
 ) -> Option<&'c [u8]> {
     let raw = match field {
         HeaderField::Absent => {
             f.mismatch(rules::HDR_MISSING, rules::HDR_ERR, 4, id, || {
-                format!("{name} header is missing")
+                Message::Fixed(missing)
             });
             return None;
         }
@@ -296,9 +236,15 @@ fn required_field<'c>(
     (!invalid).then_some(raw)
 }
 
-fn mcp_method(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
+fn mcp_method(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
     let id = &req.id;
-    let Some(raw) = required_field(h.method, "Mcp-Method", id, f) else {
+    let Some(raw) = required_field(
+        h.method,
+        "Mcp-Method",
+        "Header mismatch: Mcp-Method header is missing",
+        id,
+        f,
+    ) else {
         return;
     };
     if raw == req.method.as_bytes() {
@@ -307,17 +253,22 @@ fn mcp_method(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
     // name the most specific sentence the mismatch breaks
     let rule = if raw.eq_ignore_ascii_case(req.method.as_bytes()) {
         rules::HDR_VALUE_CASE
-    } else if decode_header_value(raw) == DecodedValue::Decoded(req.method.to_string()) {
+    } else if looks_like_sentinel(raw)
+        && matches!(decode_header_value(raw), DecodedValue::Decoded(m) if m == *req.method)
+    {
         // only Mcp-Name and Mcp-Param-* permit the sentinel (AMB-17: literal comparison)
         rules::B64_ONLY_NAME_PARAM
     } else {
         rules::HDR_MISMATCH
     };
     f.mismatch(rule, rules::HDR_ERR, 4, id, || {
-        format!(
-            "Mcp-Method header '{}' does not match body '{}'",
-            String::from_utf8_lossy(raw),
-            req.method
+        Message::parts(
+            &[
+                "Header mismatch: Mcp-Method header '",
+                "' does not match body '",
+                "'",
+            ],
+            &[&String::from_utf8_lossy(raw), &req.method],
         )
     });
 }
@@ -331,7 +282,7 @@ pub fn name_source(method: &str) -> Option<&'static str> {
     }
 }
 
-fn mcp_name(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
+fn mcp_name(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
     let id = &req.id;
     let header = h.name;
     let Some(field) = name_source(&req.method) else {
@@ -341,9 +292,14 @@ fn mcp_name(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
         }
         return;
     };
-    let body = req.params.and_then(|p| p.get_str(field));
-    let body = body.as_deref();
-    let Some(raw) = required_field(h.name, "Mcp-Name", id, f) else {
+    let body = req.params.as_ref().and_then(|p| p.get_str(field));
+    let Some(raw) = required_field(
+        h.name,
+        "Mcp-Name",
+        "Header mismatch: Mcp-Name header is missing",
+        id,
+        f,
+    ) else {
         return;
     };
     let Some(body) = body else {
@@ -351,12 +307,17 @@ fn mcp_name(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
         return f.tolerate(mismatch_answer());
     };
     let msg = || {
-        format!(
-            "Mcp-Name header '{}' does not match body value '{body}'",
-            String::from_utf8_lossy(raw)
+        Message::parts(
+            &[
+                "Header mismatch: Mcp-Name header '",
+                "' does not match body value '",
+                "'",
+            ],
+            &[&String::from_utf8_lossy(raw), &body],
         )
     };
-    match read_header_value(raw) {
+    let mut buf = [0; 96];
+    match read_header_value(raw, &mut buf) {
         HeaderValue::Plain(v) if v == body.as_bytes() => overlap(v, f),
         HeaderValue::Plain(v) => {
             let rule = if v.starts_with(b"=?") && v.ends_with(b"?=") {
@@ -374,29 +335,23 @@ fn mcp_name(h: &HeaderIndex<'_>, req: &Request<'_>, f: &mut Findings) {
             f.mismatch(rules::HDR_MISMATCH, rules::HDR_ERR, 4, id, msg)
         }
         HeaderValue::Malformed => f.mismatch(rules::B64_MALFORMED, rules::HDR_ERR, 4, id, || {
-            "Mcp-Name carries a malformed base64 sentinel".to_string()
+            Message::Fixed("Header mismatch: Mcp-Name carries a malformed base64 sentinel")
         }),
     }
 }
 
-/// The overlap `=?base64?=` sent plain and equal to the body: it matches "the sentinel
-/// pattern (i.e., starts with `=?base64?` and ends with `?=`)", so a server may refuse it as
-/// a sentinel with no payload ("missing/malformed", 400/-32020) or read it plain (D-12).
-pub(crate) fn overlap(plain: &[u8], f: &mut Findings) {
-    if plain == crate::encoding::sentinel::OVERLAP.as_bytes() {
-        f.tolerate(mismatch_answer());
-    }
-}
-
 /// Inputs that must not change the outcome (P-BENIGN).
-fn benign_inputs(h: &HeaderIndex<'_>, f: &mut Findings) {
+fn benign_inputs(h: &HeaderView<'_>, f: &mut Findings) {
     if h.session_id != HeaderField::Absent {
         f.benign(rules::BC_SESSION);
     }
     if h.last_event_id != HeaderField::Absent {
         f.benign(rules::BC_LAST_EVENT_ID);
     }
-    for r in h.benign.into_iter().flatten() {
-        f.benign(r);
+    for q in &h.quirks {
+        f.benign(match q {
+            HeaderQuirk::NameCase => rules::HDR_NAME_CI,
+            HeaderQuirk::Padding => rules::HDR_OWS,
+        });
     }
 }

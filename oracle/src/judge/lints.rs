@@ -2,18 +2,20 @@
 //! Accept), bytes an HTTP parser may refuse before MCP code runs, and the lints every answer
 //! to a request must satisfy.
 
-use super::header_index::HeaderIndex;
+use super::view::HeaderView;
 use crate::case::HeaderField;
+use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::verdict::{Demand, Expectation, Lint};
-use serde_json::Value;
 
 /// Whether the request's media headers depart from what a conformant client sends, as
 /// (Content-Type off, Accept off): a Content-Type other than `application/json`, and an
 /// Accept that does not list both `application/json` and `text/event-stream`
 /// (streamable-http.mdx § Sending Messages).
-pub(crate) fn media_defects(h: &HeaderIndex<'_>) -> (bool, bool) {
+pub(crate) fn media_defects(h: &HeaderView<'_>) -> (bool, bool) {
+    // the values a conformant client sends, recognised before any parsing
     let ct_ok = match h.content_type {
+        HeaderField::One(b"application/json") => true,
         HeaderField::One(v) => with_media_types(v, |types| {
             types
                 .next()
@@ -23,6 +25,7 @@ pub(crate) fn media_defects(h: &HeaderIndex<'_>) -> (bool, bool) {
         _ => false,
     };
     let accept_ok = match h.accept {
+        HeaderField::One(b"application/json, text/event-stream") => true,
         // both types looked for in one pass over the value
         HeaderField::One(v) => with_media_types(v, |types| {
             let (mut json, mut sse) = (false, false);
@@ -88,7 +91,7 @@ pub(crate) fn error_lints(out: &mut Vec<Expectation>) {
 /// The lints every answer to a well-formed request must satisfy. Its id was readable, so an
 /// error must echo it whatever the media headers said (DEVIATIONS.md D-32, narrowed
 /// 2026-12-03): `may_omit` stays false (the field is kept so stored verdicts keep their shape).
-pub(crate) fn request_lints(out: &mut Vec<Expectation>, id: &Value) {
+pub(crate) fn request_lints(out: &mut Vec<Expectation>, id: &RequestId) {
     error_lints(out);
     // pushed one by one rather than through an array: each is written in place, not built
     // on the stack and copied (the caller's Vec has room for all of them)

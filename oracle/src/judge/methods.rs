@@ -2,15 +2,16 @@
 //! to each looks like, and the method-specific refusals (unknown method, tool, resource or
 //! prompt).
 
-use super::envelope::Request;
-use super::header_index::HeaderIndex;
-use super::headers::{mismatch_answer, name_source};
-use super::{params, Answers, Findings};
-use crate::case::Case;
+use super::findings::{Answers, Findings};
+use super::header_values::mismatch_answer;
+use super::headers::name_source;
+use super::params;
+use super::view::{HeaderView, RequestBody};
+use crate::message::Message;
+use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
-use serde_json::Value;
 
 /// Methods the revision defines for clients to send (schema.json ClientRequest).
 pub const MODERN_METHODS: [&str; 10] = [
@@ -52,17 +53,17 @@ fn missing_capability() -> Answer {
     }
 }
 
-fn not_found(id: &Value) -> Canonical {
+fn not_found(id: &RequestId) -> Canonical {
     Canonical::Reject {
         status: 404,
         code: Some(-32601),
         id: Some(id.clone()),
         data: None,
-        message: "Method not found".to_string(),
+        message: Message::Fixed("Method not found"),
     }
 }
 
-fn invalid(id: &Value, message: String) -> Canonical {
+fn invalid(id: &RequestId, message: Message) -> Canonical {
     Canonical::Reject {
         status: 200,
         code: Some(-32602),
@@ -77,20 +78,20 @@ fn invalid(id: &Value, message: String) -> Canonical {
 /// per-request `_meta` is served statelessly according to this revision" (versioning.mdx),
 /// so any other removed method whose `_meta` names a modern version is judged as modern
 /// (DEVIATIONS.md D-36, narrowed 2026-12-03).
-fn legacy_opening(m: &str, req: &Request<'_>) -> bool {
+fn legacy_opening(m: &str, req: &RequestBody<'_>) -> bool {
     m == "initialize"
         || req
             .params
-            .and_then(|p| p.meta().0)
-            .is_none_or(|v| super::headers::LEGACY_VERSIONS.contains(&&*v))
+            .as_ref()
+            .and_then(|p| p.version.as_deref())
+            .is_none_or(|v| super::headers::LEGACY_VERSIONS.contains(&v))
 }
 
 /// Record method-level defects; return the success set and the rule that carries it.
 pub(crate) fn check(
-    case: &Case,
-    h: &HeaderIndex<'_>,
+    h: &HeaderView<'_>,
     surface: &Surface,
-    req: &Request<'_>,
+    req: &RequestBody<'_>,
     f: &mut Findings,
 ) -> (Answers, RuleId) {
     let m = &*req.method;
@@ -117,7 +118,7 @@ pub(crate) fn check(
         "completion/complete" => !caps.completions,
         _ => false,
     };
-    if m != "tools/call" && h.any_param {
+    if m != "tools/call" && h.any_param() {
         // only a tools/call has arguments to mirror: an Mcp-Param-* header elsewhere has no
         // body value to match, which D-08 / D-16 (AMB-02, AMB-14) let a server ignore or refuse
         f.tolerate(mismatch_answer());
@@ -134,8 +135,7 @@ pub(crate) fn check(
         });
         return (success, rules::EP_POST);
     }
-    let name = name_source(m).and_then(|field| req.params.and_then(|p| p.get_str(field)));
-    let name = name.as_deref();
+    let name = name_source(m).and_then(|field| req.params.as_ref().and_then(|p| p.get_str(field)));
     let version_ok = !f.defects.iter().any(|d| {
         d.reject == rules::PV_UNSUPPORTED
             || (d.reject == rules::PV_MISMATCH
@@ -158,17 +158,17 @@ pub(crate) fn check(
                         rules::TOOLS_UNKNOWN,
                         7,
                         invalid_params(),
-                        || invalid(&req.id, format!("Unknown tool: {name}")),
+                        || invalid(&req.id, Message::parts(&["Unknown tool: ", ""], &[&name])),
                     );
                     // an unknown tool has no recognized Mcp-Param headers (P-LOGIC, AMB-14)
-                    if h.any_param {
+                    if h.any_param() {
                         f.tolerate(mismatch_answer());
                     }
                     (success, rules::HDR_MN_SOURCE)
                 }
                 None => (success, rules::HDR_MN_SOURCE),
                 Some(tool) => {
-                    let rule = params::check(case, tool, req, version_ok, f);
+                    let rule = params::check(h, tool, req, version_ok, f);
                     (success, rule.unwrap_or(rules::HDR_MN_SOURCE))
                 }
             }
@@ -182,7 +182,12 @@ pub(crate) fn check(
                         rules::RES_NOTFOUND,
                         7,
                         invalid_params(),
-                        || invalid(&req.id, format!("Resource not found: {uri}")),
+                        || {
+                            invalid(
+                                &req.id,
+                                Message::parts(&["Resource not found: ", ""], &[&uri]),
+                            )
+                        },
                     );
                 }
                 None => f.tolerate(invalid_params()),
@@ -199,7 +204,7 @@ pub(crate) fn check(
                         rules::PROMPTS_ERRORS,
                         7,
                         invalid_params(),
-                        || invalid(&req.id, format!("Unknown prompt: {p}")),
+                        || invalid(&req.id, Message::parts(&["Unknown prompt: ", ""], &[&p])),
                     );
                 }
                 None => f.tolerate(invalid_params()),

@@ -2,9 +2,10 @@
 //! Origin gets 403. What counts as invalid is the deployment's allow-list (AMB-11), so the
 //! oracle only insists on 403 for origins no sane policy of a loopback server allows.
 
-use super::header_index::HeaderIndex;
-use super::Defect;
+use super::findings::Defect;
+use super::view::HeaderView;
 use crate::case::HeaderField;
+use crate::message::Message;
 use crate::rules;
 use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, StatusSet};
@@ -21,7 +22,7 @@ pub(crate) enum OriginClass {
     Unclear,
 }
 
-pub(crate) fn classify(h: &HeaderIndex<'_>, surface: &Surface) -> OriginClass {
+pub(crate) fn classify(h: &HeaderView<'_>, surface: &Surface) -> OriginClass {
     let raw = match h.origin {
         HeaderField::Absent => return OriginClass::Absent,
         HeaderField::Repeated => return OriginClass::Unclear,
@@ -81,7 +82,7 @@ pub(crate) fn defect() -> Defect {
             code: Some(-32600),
             id: None,
             data: None,
-            message: "Forbidden: invalid Origin".to_string(),
+            message: Message::Fixed("Forbidden: invalid Origin"),
         },
     }
 }

@@ -23,6 +23,7 @@ pub use response::{to_observation, Response, ResponseBody};
 
 use crate::case::Case;
 use crate::judge::judge;
+use crate::request_id::RequestId;
 use crate::surface::Surface;
 use crate::verdict::{Canonical, Verdict};
 use serde_json::{json, Map, Value};
@@ -88,7 +89,12 @@ pub(crate) fn render_canonical(verdict: &Verdict, case: &Case, surface: &Surface
             message,
         } => Response::json(
             *status,
-            error_body(id.as_ref(), *code, message, data.as_ref()),
+            error_body(
+                id.as_ref().map(RequestId::to_value).as_ref(),
+                *code,
+                &message.to_string(),
+                data.as_ref().map(|d| d.to_value(surface)).as_ref(),
+            ),
         ),
         Canonical::Reject {
             status, code: None, ..

@@ -1,33 +1,37 @@
 //! A borrowed reading of a POST body in one pass: validate it and note where the members
 //! the judge reads are (`id`, `method`, `params.name`, `params._meta...`), with no
-//! `serde_json::Value` tree and no allocation (issue 7: building the tree and looking
-//! members up in it was the largest part of the judge's time).
+//! `serde_json::Value` tree and no allocation.
 //!
 //! The scanner accepts only a subset of JSON for which its readings are sure to agree with
 //! `serde_json::from_slice::<Value>`: valid UTF-8, keys without escapes, string escapes
 //! other than `\u` surrogates, no control byte in a string, numbers with a mantissa of at
-//! most 20 bytes and an exponent of at most 280 (never out of range), nesting at most 100 deep (serde_json stops
-//! at 128). Anything else, valid JSON or not, makes [`read`] answer `None` and the caller
-//! parses the body the full way, so odd inputs keep exactly the old semantics. Like
-//! `Value`'s map, a repeated key keeps its *last* value. Escaped string values are decoded
-//! by serde_json itself when read.
+//! most 20 bytes and an exponent of at most 280 (never out of range), nesting at most 127
+//! deep (serde_json stops at 128). Anything else, valid JSON or not, makes [`read`] answer
+//! `None` and the caller reads the body the simple way (`simple::read_body`). Like
+//! `Value`'s map, a repeated key keeps its *last* value. The values found are read by
+//! `validated`.
 
 use super::swar::skip_plain;
-use std::borrow::Cow;
 
-/// Nesting beyond this falls back to the full parse.
-const MAX_DEPTH: usize = 100;
+/// Nesting beyond this falls back to the full parse: `serde_json` refuses a value nested
+/// `simple::PARSE_DEPTH` deep, and the scanner's readings agree with it only below that.
+const MAX_DEPTH: usize = super::simple::PARSE_DEPTH - 1;
 /// Longer mantissas fall back to the full parse (they may overflow `f64`).
 const MAX_NUMBER_LEN: usize = 20;
 /// Larger exponents fall back to the full parse (with a 20-digit mantissa, `1e280` times
 /// `1e20` stays below `f64::MAX`; tiny values round to zero without error).
 const MAX_EXPONENT: u32 = 280;
+/// A positive exponent may reach this minus the mantissa's length: the value stays below
+/// `10^305`, under `f64::MAX` (`1e+300` is a common spelling of a huge id).
+const MAX_MAGNITUDE: u32 = 305;
 
 /// The members of the top-level object the judge reads (value texts; the last of a
 /// repeated key, as `Value`'s map keeps it).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Top<'a> {
     pub is_object: bool,
+    /// The deepest nesting of arrays and objects (the top-level value's own counts 1).
+    pub depth: usize,
     pub id: Option<&'a str>,
     pub jsonrpc: Option<&'a str>,
     pub method: Option<&'a str>,
@@ -49,6 +53,9 @@ pub(crate) struct ParamsIdx<'a> {
     pub version: Option<&'a str>,
     pub capabilities: Option<&'a str>,
     pub client_info: Option<&'a str>,
+    pub log_level: Option<&'a str>,
+    /// A `cursor` member is present.
+    pub cursor: bool,
 }
 
 /// Which object a validated value is, as far as the judge reads members.
@@ -81,11 +88,11 @@ pub(crate) fn validate(body: &[u8]) -> Option<()> {
     read(body).map(|_| ())
 }
 
-fn is_ws(c: u8) -> bool {
+pub(crate) fn is_ws(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while i < b.len() && is_ws(b[i]) {
         i += 1;
     }
@@ -125,7 +132,8 @@ fn string(b: &[u8], i: usize) -> Option<(usize, bool)> {
 }
 
 /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]{1,3})?` with a mantissa of at most
-/// `MAX_NUMBER_LEN` bytes and an exponent of at most `MAX_EXPONENT` (never out of range).
+/// `MAX_NUMBER_LEN` bytes and an exponent of at most `MAX_EXPONENT`, or `MAX_MAGNITUDE` minus
+/// the mantissa's length when positive (never out of range).
 fn number(b: &[u8], i: usize) -> Option<usize> {
     let mut j = i;
     if b.get(j) == Some(&b'-') {
@@ -150,11 +158,13 @@ fn number(b: &[u8], i: usize) -> Option<usize> {
             return None;
         }
     }
-    if j - i > MAX_NUMBER_LEN {
+    let mantissa = j - i;
+    if mantissa > MAX_NUMBER_LEN {
         return None;
     }
     if matches!(b.get(j), Some(b'e' | b'E')) {
         j += 1;
+        let negative = b.get(j) == Some(&b'-');
         if matches!(b.get(j), Some(b'+' | b'-')) {
             j += 1;
         }
@@ -167,7 +177,13 @@ fn number(b: &[u8], i: usize) -> Option<usize> {
                 return None;
             }
         }
-        if j == start || exponent > MAX_EXPONENT {
+        // below 10^(mantissa + exponent): short mantissas may take larger exponents
+        let limit = if negative {
+            MAX_EXPONENT
+        } else {
+            MAX_EXPONENT.max(MAX_MAGNITUDE - mantissa as u32)
+        };
+        if j == start || exponent > limit {
             return None;
         }
     }
@@ -201,10 +217,39 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Note member `key` of an object in `role` with value text `v`, if the judge reads it.
+    fn record(&mut self, role: Role, key: &[u8], v: &'a str) {
+        use crate::case::{
+            META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
+        };
+        let top = &mut self.top;
+        let v = Some(v);
+        match (role, key) {
+            (Role::Top, b"id") => top.id = v,
+            (Role::Top, b"jsonrpc") => top.jsonrpc = v,
+            (Role::Top, b"method") => top.method = v,
+            (Role::Top, b"params") => top.params = v,
+            (Role::Top, b"result" | b"error") => top.response = true,
+            // a member JSON-RPC 2.0 does not list is valid (schema.json JSONRPCRequest
+            // has no `additionalProperties: false`; DEVIATIONS.md D-48)
+            (Role::Params, b"name") => top.p.name = v,
+            (Role::Params, b"uri") => top.p.uri = v,
+            (Role::Params, b"_meta") => top.p.meta = v,
+            (Role::Params, b"arguments") => top.p.arguments = v,
+            (Role::Params, b"cursor") => top.p.cursor = true,
+            (Role::Meta, k) if k == META_PROTOCOL_VERSION.as_bytes() => top.p.version = v,
+            (Role::Meta, k) if k == META_CLIENT_CAPABILITIES.as_bytes() => top.p.capabilities = v,
+            (Role::Meta, k) if k == META_CLIENT_INFO.as_bytes() => top.p.client_info = v,
+            (Role::Meta, k) if k == META_LOG_LEVEL.as_bytes() => top.p.log_level = v,
+            _ => {}
+        }
+    }
+
     fn array(&mut self, i: usize, depth: usize) -> Option<usize> {
         if depth > MAX_DEPTH {
             return None;
         }
+        self.top.depth = self.top.depth.max(depth);
         let b = self.b;
         let mut j = skip_ws(b, i + 1);
         if *b.get(j)? == b']' {
@@ -225,6 +270,7 @@ impl<'a> Reader<'a> {
         if depth > MAX_DEPTH {
             return None;
         }
+        self.top.depth = self.top.depth.max(depth);
         let b = self.b;
         let mut j = skip_ws(b, i + 1);
         if *b.get(j)? == b'}' {
@@ -239,7 +285,8 @@ impl<'a> Reader<'a> {
                 // a key spelled with escapes: compare it decoded, the full way
                 return None;
             }
-            let key = &self.t[j + 1..key_end - 1];
+            // (compared as bytes: slicing the text would check char boundaries per key)
+            let key = &b[j + 1..key_end - 1];
             j = skip_ws(b, key_end);
             if *b.get(j)? != b':' {
                 return None;
@@ -247,41 +294,24 @@ impl<'a> Reader<'a> {
             j = skip_ws(b, j + 1);
             let child = match (role, key) {
                 (Role::Other, _) => Role::Other,
-                (Role::Top, "params") => {
+                (Role::Top, b"params") => {
                     // a later `params` replaces an earlier one, members and all
                     self.top.p = ParamsIdx::default();
                     Role::Params
                 }
-                (Role::Params, "_meta") => {
+                (Role::Params, b"_meta") => {
                     self.top.p.version = None;
                     self.top.p.capabilities = None;
                     self.top.p.client_info = None;
+                    self.top.p.log_level = None;
                     Role::Meta
                 }
                 _ => Role::Other,
             };
             let start = j;
             j = self.value(j, depth, child)?;
-            let v = Some(&self.t[start..j]);
-            let top = &mut self.top;
-            match (role, key) {
-                (Role::Other, _) => {}
-                (Role::Top, "id") => top.id = v,
-                (Role::Top, "jsonrpc") => top.jsonrpc = v,
-                (Role::Top, "method") => top.method = v,
-                (Role::Top, "params") => top.params = v,
-                (Role::Top, "result" | "error") => top.response = true,
-                // a member JSON-RPC 2.0 does not list is valid (schema.json JSONRPCRequest
-                // has no `additionalProperties: false`; DEVIATIONS.md D-48)
-                (Role::Top, _) => {}
-                (Role::Params, "name") => top.p.name = v,
-                (Role::Params, "uri") => top.p.uri = v,
-                (Role::Params, "_meta") => top.p.meta = v,
-                (Role::Params, "arguments") => top.p.arguments = v,
-                (Role::Meta, crate::case::META_PROTOCOL_VERSION) => top.p.version = v,
-                (Role::Meta, crate::case::META_CLIENT_CAPABILITIES) => top.p.capabilities = v,
-                (Role::Meta, crate::case::META_CLIENT_INFO) => top.p.client_info = v,
-                _ => {}
+            if role != Role::Other {
+                self.record(role, key, &self.t[start..j]);
             }
             j = skip_ws(b, j);
             match *b.get(j)? {
@@ -291,140 +321,6 @@ impl<'a> Reader<'a> {
             }
         }
     }
-}
-
-/// The kind of a validated value, from its first byte.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Object,
-    Array,
-    String,
-    Bool,
-    Null,
-    Number,
-}
-
-pub(crate) fn kind(v: &str) -> Kind {
-    match v.as_bytes().first() {
-        Some(b'{') => Kind::Object,
-        Some(b'[') => Kind::Array,
-        Some(b'"') => Kind::String,
-        Some(b't' | b'f') => Kind::Bool,
-        Some(b'n') => Kind::Null,
-        _ => Kind::Number,
-    }
-}
-
-/// The content of a validated string value, decoded when it holds escapes.
-pub(crate) fn as_str(v: &str) -> Option<Cow<'_, str>> {
-    if kind(v) != Kind::String {
-        return None;
-    }
-    let inner = &v[1..v.len() - 1];
-    if !inner.contains('\\') {
-        return Some(Cow::Borrowed(inner));
-    }
-    // validated: serde_json decodes it exactly as it would inside the whole body
-    serde_json::from_str::<String>(v).ok().map(Cow::Owned)
-}
-
-/// The end of the validated value starting at `i`.
-fn skip_value(b: &[u8], i: usize) -> usize {
-    match b[i] {
-        b'"' => skip_string(b, i),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut j = i;
-            loop {
-                match b[j] {
-                    b'"' => {
-                        j = skip_string(b, j);
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return j + 1;
-                        }
-                    }
-                    _ => {}
-                }
-                j += 1;
-            }
-        }
-        _ => {
-            let mut j = i;
-            while j < b.len() && !matches!(b[j], b',' | b'}' | b']') && !is_ws(b[j]) {
-                j += 1;
-            }
-            j
-        }
-    }
-}
-
-/// The end of the validated string at `i` (escapes are well-formed).
-fn skip_string(b: &[u8], i: usize) -> usize {
-    let mut j = i + 1;
-    loop {
-        // validated text: no control byte, so the run ends at a quote or a backslash
-        j = skip_plain(b, j);
-        if b[j] == b'"' {
-            return j + 1;
-        }
-        j += 2;
-    }
-}
-
-/// The members of a validated object value, in order (repeated keys included).
-pub(crate) fn members(obj: &str) -> Members<'_> {
-    Members {
-        text: obj,
-        at: if kind(obj) == Kind::Object {
-            1
-        } else {
-            obj.len()
-        },
-    }
-}
-
-pub(crate) struct Members<'a> {
-    text: &'a str,
-    at: usize,
-}
-
-impl<'a> Iterator for Members<'a> {
-    /// (key, value text)
-    type Item = (&'a str, &'a str);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let b = self.text.as_bytes();
-        let i = skip_ws(b, self.at);
-        if i >= b.len() || b[i] != b'"' {
-            self.at = b.len();
-            return None;
-        }
-        let key_end = skip_string(b, i);
-        let v = skip_ws(b, skip_ws(b, key_end) + 1);
-        let v_end = skip_value(b, v);
-        let after = skip_ws(b, v_end);
-        // past the `,` (or onto the `}`, where the next call stops)
-        self.at = if b.get(after) == Some(&b',') {
-            after + 1
-        } else {
-            b.len()
-        };
-        Some((&self.text[i + 1..key_end - 1], &self.text[v..v_end]))
-    }
-}
-
-/// The value of member `key` of a validated object (the last one if repeated; `None` when
-/// absent or when `obj` is not an object), like `Value::get`.
-pub(crate) fn get<'a>(obj: &'a str, key: &str) -> Option<&'a str> {
-    members(obj)
-        .filter(|(k, _)| *k == key)
-        .last()
-        .map(|(_, v)| v)
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! `props/tests/judge_differential.rs`.
 
 use super::*;
+use crate::judge::read::validated::{as_str, get, members};
 use serde_json::Value;
 
 #[test]
@@ -39,7 +40,9 @@ fn falls_back_on_what_it_does_not_model() {
         br#"{"a": "\ud83d\ude00"}"#,
         br#"{"a": "\x"}"#,
         b"{\"a\": \"\x01\"}",
-        br#"{"a": 1e281}"#,
+        br#"{"a": 1e-281}"#,
+        br#"{"a": 1e305}"#,
+        br#"{"a": 12e304}"#,
         br#"{"a": 1e0001}"#,
         br#"{"a": 1e}"#,
         br#"{"a": 123456789012345678901}"#,
@@ -65,7 +68,7 @@ fn falls_back_on_what_it_does_not_model() {
     let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
     assert!(validate(ok.as_bytes()).is_some());
     assert!(validate(br#"{"a": "\u00e9\n\/"}"#).is_some());
-    assert!(validate(br#"{"a": [1e3, -2.5E+280, 3e-280]}"#).is_some());
+    assert!(validate(br#"{"a": [1e3, -2.5E+280, 3e-280, 1e+300, 1e304]}"#).is_some());
 }
 
 #[test]

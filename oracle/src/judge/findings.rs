@@ -1,0 +1,208 @@
+//! What the rules learn about one request while they read it (`Findings`: defects with
+//! the answers each mandates alone, tolerated answers, benign stimuli), and the answer
+//! patterns several rules share.
+
+use super::header_values;
+use crate::message::Message;
+use crate::request_id::RequestId;
+use crate::rules::{self, RuleId};
+use crate::rules::{level_of, Severity};
+use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
+use smallvec::{smallvec, SmallVec};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
+
+/// An answer set while the rules build it (the Verdict's own set type).
+pub(crate) type Answers = crate::verdict::AnswerSet;
+
+/// One departure from a conformant request.
+#[derive(Clone, Debug)]
+pub(crate) struct Defect {
+    /// The rule that says the request must be refused.
+    pub reject: RuleId,
+    /// The rule that says how a refusal looks.
+    pub shape: RuleId,
+    /// The answers this defect mandates when it is alone (the first is canonical).
+    pub answers: Answers,
+    /// Position in the recommended canonical order (PRECEDENCE.md §5); lower goes first.
+    pub priority: u8,
+    /// The reference server's answer for this defect.
+    pub canonical: Canonical,
+}
+
+/// Everything the per-part checks learn about one request.
+#[derive(Default)]
+pub(crate) struct Findings {
+    pub defects: SmallVec<[Defect; 4]>,
+    /// Answers that become acceptable because the spec leaves a point open (AMB-nn).
+    pub tolerated: Answers,
+    /// Rules exercised by benign inputs: the acceptable set must stay as if they were absent.
+    pub benign: SmallVec<[RuleId; 4]>,
+    /// When set, the spec allows any answer at all for this request (legacy MAY paths).
+    pub anything_goes: bool,
+}
+
+/// Whether `rule` is at a blocking level (MUST-like), from a table built once: the judge asks
+/// for every defect, and the rules table is a list.
+pub(crate) fn is_blocking(rule: RuleId) -> bool {
+    static BLOCKING: OnceLock<HashMap<&'static str, bool, BuildHasherDefault<Fnv>>> =
+        OnceLock::new();
+    let table = BLOCKING.get_or_init(|| {
+        rules::RULES
+            .iter()
+            .map(|r| (r.id.0, level_of(r.id).severity() == Severity::Blocking))
+            .collect()
+    });
+    match table.get(rule.0) {
+        Some(b) => *b,
+        None => level_of(rule).severity() == Severity::Blocking,
+    }
+}
+
+/// FNV-1a: rule ids are short static strings and the table is fixed, so a simple hash
+/// beats SipHash here (no untrusted keys reach it).
+#[derive(Default)]
+pub(crate) struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+impl Findings {
+    /// Whether a new defect on `reject` at `priority` could still give the canonical answer
+    /// (`assemble` takes the first defect of least priority among the blocking ones, or
+    /// among all when none blocks): when it cannot, its canonical answer is never built.
+    pub fn could_lead(&self, reject: RuleId, priority: u8) -> bool {
+        let blocking = is_blocking(reject);
+        !self.defects.iter().any(|d| {
+            let earlier_blocks = is_blocking(d.reject);
+            (earlier_blocks || !blocking) && (d.priority <= priority || earlier_blocks != blocking)
+        })
+    }
+
+    /// A defect whose canonical answer (with its message) is built only when it could be the
+    /// canonical one; `answer` is the answer the defect mandates alone.
+    pub fn defect_lazy(
+        &mut self,
+        reject: RuleId,
+        shape: RuleId,
+        priority: u8,
+        answer: Answer,
+        canonical: impl FnOnce() -> Canonical,
+    ) {
+        let canonical = if self.could_lead(reject, priority) {
+            canonical()
+        } else {
+            // never read: an earlier defect gives the canonical answer
+            Canonical::Dispatch
+        };
+        self.defects.push(Defect {
+            reject,
+            shape,
+            answers: smallvec![answer],
+            priority,
+            canonical,
+        });
+    }
+
+    /// A 400/-32020 defect whose message is written only when it could be canonical.
+    pub fn mismatch(
+        &mut self,
+        reject: RuleId,
+        shape: RuleId,
+        priority: u8,
+        id: &RequestId,
+        message: impl FnOnce() -> Message,
+    ) {
+        self.defect_lazy(
+            reject,
+            shape,
+            priority,
+            header_values::mismatch_answer(),
+            || header_mismatch(id, message()),
+        );
+    }
+
+    pub fn tolerate(&mut self, a: Answer) {
+        if !self.tolerated.contains(&a) {
+            self.tolerated.push(a);
+        }
+    }
+
+    pub fn benign(&mut self, r: RuleId) {
+        if !self.benign.contains(&r) {
+            self.benign.push(r);
+        }
+    }
+}
+
+/// The canonical 400/-32020 rejection; `message` starts "Header mismatch: ".
+pub(crate) fn header_mismatch(id: &RequestId, message: Message) -> Canonical {
+    Canonical::Reject {
+        status: 400,
+        code: Some(-32020),
+        id: Some(id.clone()),
+        data: None,
+        message,
+    }
+}
+
+/// A limited JSON reader's refusal (D-48): -32600 Invalid Request, any status (D-23).
+pub(crate) fn strict_refusal() -> Answer {
+    Answer::RpcError {
+        status: StatusSet::ANY,
+        code: -32600,
+        data: DataRule::None,
+    }
+}
+
+/// The acceptable-answer pattern a canonical rejection belongs to.
+pub(crate) fn answer_of(c: &Canonical) -> Answer {
+    match c {
+        Canonical::Reject {
+            status,
+            code: Some(code),
+            ..
+        } => {
+            let status = match *code {
+                // unspecified statuses (AMB-08): only the code is checked
+                -32602 | -32603 | -32700 | -32600 if *status != 400 => StatusSet::ANY,
+                _ => StatusSet::Exact(*status),
+            };
+            let data = match *code {
+                -32021 => DataRule::RequiredCapabilities,
+                _ => DataRule::None,
+            };
+            Answer::RpcError {
+                status,
+                code: *code,
+                data,
+            }
+        }
+        Canonical::Reject {
+            status, code: None, ..
+        } => Answer::HttpStatus {
+            status: StatusSet::Exact(*status),
+        },
+        Canonical::Accepted => Answer::Accepted,
+        Canonical::MethodNotAllowed => Answer::HttpStatus {
+            status: StatusSet::Exact(405),
+        },
+        Canonical::Dispatch => Answer::RpcResult,
+    }
+}

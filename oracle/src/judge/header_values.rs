@@ -1,0 +1,100 @@
+//! What the server reads in one header value: its sentinel decoding (`HeaderValue`), the
+//! characters that make a field invalid, and the answers a header refusal takes.
+
+use super::findings::Findings;
+use crate::encoding::{
+    field_value_class, sentinel::looks_like_sentinel, DecodedValue, FieldValueClass,
+};
+use crate::message::Message;
+use crate::request_id::RequestId;
+use crate::rules::RuleId;
+use crate::verdict::{Answer, DataRule, StatusSet};
+use std::borrow::Cow;
+
+/// A header value as the server must read it (`DecodedValue`), borrowing a plain value
+/// instead of copying it: most values are plain, and the judge reads several per case.
+pub(crate) enum HeaderValue<'r> {
+    Plain(&'r [u8]),
+    Decoded(Cow<'r, str>),
+    Lenient(String),
+    Malformed,
+}
+
+/// Room for a decoded sentinel payload read without allocating (longer ones allocate).
+pub(crate) type DecodeBuffer = [u8; 96];
+
+pub(crate) fn read_header_value<'r>(raw: &'r [u8], buf: &'r mut DecodeBuffer) -> HeaderValue<'r> {
+    if !looks_like_sentinel(raw) {
+        return HeaderValue::Plain(raw);
+    }
+    if let Some(text) = crate::encoding::sentinel::decoded_into(raw, buf) {
+        return HeaderValue::Decoded(Cow::Borrowed(text));
+    }
+    match crate::encoding::sentinel::server_decode(raw) {
+        DecodedValue::Plain(_) => HeaderValue::Plain(raw),
+        DecodedValue::Decoded(s) => HeaderValue::Decoded(Cow::Owned(s)),
+        DecodedValue::Lenient(s) => HeaderValue::Lenient(s),
+        DecodedValue::Malformed => HeaderValue::Malformed,
+    }
+}
+
+pub(crate) fn mismatch_answer() -> Answer {
+    Answer::RpcError {
+        status: StatusSet::Exact(400),
+        code: -32020,
+        data: DataRule::None,
+    }
+}
+
+/// A refusal an HTTP parser makes before MCP code runs (control bytes in a field value):
+/// accepted in place of 400/-32020 (DEVIATIONS.md D-05).
+pub(crate) fn parser_refusal() -> Answer {
+    // RFC 9110 §5.5 ("a recipient of CR, LF, or NUL within a field value MUST either reject
+    // the message or replace each of those characters with SP"; other CTLs "are also
+    // invalid") and §15.5.1 (400: "malformed request syntax"): 400, any body (D-05)
+    Answer::HttpStatus {
+        status: StatusSet::Exact(400),
+    }
+}
+
+/// Header value classes that make a field invalid; records the defect and returns true.
+pub(crate) fn invalid_chars(
+    raw: &[u8],
+    rule: RuleId,
+    shape: RuleId,
+    what: &dyn std::fmt::Display,
+    id: &RequestId,
+    f: &mut Findings,
+) -> bool {
+    match field_value_class(raw) {
+        FieldValueClass::Valid => false,
+        FieldValueClass::InternalTab => {
+            // AMB-03: a valid field character that clients must nevertheless encode
+            f.tolerate(mismatch_answer());
+            false
+        }
+        class => {
+            f.mismatch(rule, shape, 4, id, || {
+                Message::parts(
+                    &["Header mismatch: ", " contains invalid characters"],
+                    &[what],
+                )
+            });
+            if class == FieldValueClass::Control {
+                if let Some(d) = f.defects.last_mut() {
+                    d.answers.push(parser_refusal());
+                }
+            }
+            true
+        }
+    }
+}
+
+/// The overlap `=?base64?=` sent plain and equal to the body: it matches "the sentinel
+/// pattern (i.e., starts with `=?base64?` and ends with `?=`)", so a server may refuse it as
+/// a sentinel with no payload ("missing/malformed", 400/-32020) or read it plain (D-12).
+pub(crate) fn overlap(plain: &[u8], f: &mut Findings) {
+    if plain == crate::encoding::sentinel::OVERLAP.as_bytes() {
+        f.tolerate(mismatch_answer());
+    }
+}

@@ -1,0 +1,99 @@
+//! The body's envelope from the scanner's reading (`scan::read`): the id, method and
+//! `params` members taken from where the scanner found them in the validated text.
+
+use super::arguments::Arguments;
+use super::scan::{self, ParamsIdx, Top};
+use super::validated::{self, Kind};
+use crate::judge::view::{
+    BodyView, ParamsView, RequestBody, Unusable, BAD_ID, BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST,
+    NO_METHOD,
+};
+use crate::request_id::RequestId;
+use crate::soft_params::LogLevel;
+
+/// The envelope of `body` when it is in the scanner's subset, and whether it nests deeper
+/// than `case::NESTING_LIMIT`; else `None`.
+pub(crate) fn read_body(body: &[u8]) -> Option<(BodyView<'_>, bool)> {
+    scan::read(body).map(|top| (envelope(top), top.depth > crate::case::NESTING_LIMIT))
+}
+
+fn unusable<'b>(code: i64, id: Option<RequestId>, message: &'static str) -> BodyView<'b> {
+    BodyView::Unusable(Unusable { code, id, message })
+}
+
+/// An integer or string id; `Err` for any other id (AMB-27, AMB-39).
+fn read_id(v: &str) -> Result<RequestId, ()> {
+    match validated::kind(v) {
+        Kind::String => validated::as_str(v).map(|s| RequestId::text(&s)).ok_or(()),
+        Kind::Number => validated::value(v)
+            .and_then(|n| RequestId::of(&n))
+            .ok_or(()),
+        _ => Err(()),
+    }
+}
+
+fn envelope(top: Top<'_>) -> BodyView<'_> {
+    if !top.is_object {
+        return unusable(-32600, None, NOT_OBJECT);
+    }
+    let id = match top.id.map(read_id) {
+        None => None,
+        Some(Ok(v)) => Some(v),
+        Some(Err(())) => return unusable(-32600, None, BAD_ID),
+    };
+    if top.jsonrpc.and_then(validated::as_str).as_deref() != Some("2.0") {
+        return unusable(-32600, id, BAD_JSONRPC);
+    }
+    let Some(method) = top.method.and_then(validated::as_str) else {
+        return unusable(-32600, id, NO_METHOD);
+    };
+    if top.response {
+        return unusable(-32600, id, NOT_REQUEST);
+    }
+    let (params, params_malformed) = match top.params {
+        None => (None, false),
+        Some(p) if validated::kind(p) == Kind::Object => (Some(params(top.p)), false),
+        Some(_) => (None, true),
+    };
+    match id {
+        None => BodyView::Notification,
+        Some(id) => BodyView::Request(RequestBody {
+            id,
+            method,
+            params,
+            params_malformed,
+        }),
+    }
+}
+
+fn params(p: ParamsIdx<'_>) -> ParamsView<'_> {
+    let is_object = |v: &str| validated::kind(v) == Kind::Object;
+    let meta = p.meta.is_some_and(is_object);
+    ParamsView {
+        name: p.name.and_then(validated::as_str),
+        uri: p.uri.and_then(validated::as_str),
+        version: p.version.filter(|_| meta).and_then(validated::as_str),
+        capabilities: meta && p.capabilities.is_some_and(is_object),
+        client_info_malformed: meta && p.client_info.is_some_and(|i| !implementation(i)),
+        arguments: p.arguments.map(Arguments::Raw),
+        cursor: p.cursor,
+        log_level: match p.log_level.filter(|_| meta) {
+            None => LogLevel::Absent,
+            Some(v) => validated::as_str(v).map_or(LogLevel::NotText, LogLevel::Text),
+        },
+    }
+}
+
+/// The schema's `Implementation`: an object with string `name` and `version` (both found in
+/// one walk; the last of a repeated key counts, as with `validated::get`).
+fn implementation(info: &str) -> bool {
+    let (mut name, mut version) = (None, None);
+    for (k, v) in validated::members(info) {
+        match k {
+            "name" => name = Some(validated::kind(v)),
+            "version" => version = Some(validated::kind(v)),
+            _ => {}
+        }
+    }
+    name == Some(Kind::String) && version == Some(Kind::String)
+}

@@ -1,0 +1,71 @@
+//! The two readers of a request into its `RequestView`: `read_fast`, which the judge runs
+//! (one pass over the headers, the body scanned in place, a full parse only for bodies
+//! outside the scanner's subset), and `read_simple`, which looks every header up on its own
+//! and parses every body into a `serde_json::Value` (the fast reader's differential twin).
+
+pub(crate) mod arguments;
+mod fast_body;
+mod fast_headers;
+mod scan;
+mod simple;
+mod swar;
+mod validated;
+
+use super::view::{self, RequestView};
+use crate::case::Case;
+use serde_json::Value;
+
+/// Where a reader keeps a body it had to parse into a tree: the view borrows from it.
+pub type ParsedBody = Option<Value>;
+
+fn path(case: &Case) -> &str {
+    case.path.split('?').next().unwrap_or("")
+}
+
+/// The view the judge reads.
+pub fn read_fast<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<'a> {
+    let (body, nesting_beyond) = match fast_body::read_body(&case.body) {
+        Some(read) => read,
+        None => {
+            let depth = simple::depth(&case.body);
+            let body = if depth < simple::PARSE_DEPTH && simple::is_json(&case.body) {
+                simple::read_body(&case.body, parsed)
+            } else {
+                // not JSON, or too deep for `serde_json`'s reader: said without building a
+                // tree (`simple::read_body` would build one up to the error, then drop it)
+                view::BodyView::Unusable(view::Unusable {
+                    code: -32700,
+                    id: None,
+                    message: view::PARSE_ERROR,
+                })
+            };
+            (body, depth > crate::case::NESTING_LIMIT)
+        }
+    };
+    RequestView {
+        path: path(case),
+        verb: &case.method,
+        headers: fast_headers::read_headers(case),
+        body,
+        nesting_beyond,
+    }
+}
+
+/// The same view read the simple way.
+#[cfg(any(test, feature = "judge-reference"))]
+pub fn read_simple<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<'a> {
+    RequestView {
+        path: path(case),
+        verb: &case.method,
+        headers: simple::read_headers(case),
+        body: simple::read_body(&case.body, parsed),
+        nesting_beyond: crate::case::nesting_beyond(&case.body),
+    }
+}
+
+/// Whether `read_fast` reads `body` in place (the scanner's subset) rather than through a
+/// full parse; the differential test uses it to show both paths are exercised.
+#[doc(hidden)]
+pub fn body_read_in_place(body: &[u8]) -> bool {
+    scan::validate(body).is_some()
+}

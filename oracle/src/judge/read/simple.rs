@@ -1,0 +1,185 @@
+//! The simple reading of a request: the body parsed into a `serde_json::Value` and its
+//! members looked up in the tree, the headers looked up one by one with `Case::header`.
+//!
+//! The body reading is also the fast reader's own for bodies outside the scanner's subset;
+//! the header reading exists only as the fast one's differential twin
+//! (`props/tests/judge_differential.rs` compares the two views).
+
+use super::arguments::Arguments;
+use crate::case::{
+    META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
+};
+use crate::judge::view::{
+    BodyView, ParamsView, RequestBody, Unusable, BAD_ID, BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST,
+    NO_METHOD, PARSE_ERROR,
+};
+use crate::request_id::RequestId;
+use crate::soft_params::LogLevel;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+fn unusable<'b>(code: i64, id: Option<RequestId>, message: &'static str) -> BodyView<'b> {
+    BodyView::Unusable(Unusable { code, id, message })
+}
+
+/// Whether `body` is one JSON value, checked without building it. `serde_json` reads
+/// `IgnoredAny` with the same grammar as `Value` but more leniently (numbers out of range,
+/// lone surrogates and invalid UTF-8 in strings pass), so a body this refuses would not
+/// parse into a `Value` either.
+pub(crate) fn is_json(body: &[u8]) -> bool {
+    serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok()
+}
+
+/// The nesting depth at which `serde_json` refuses to parse a value (its recursion limit).
+pub(crate) const PARSE_DEPTH: usize = 128;
+
+/// The deepest nesting of `[` and `{` in `body` outside strings, read as
+/// `case::nesting_beyond` reads it.
+pub(crate) fn depth(body: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &b in body {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// Read `body` through a full parse, kept in `holder` (the view borrows it).
+pub(crate) fn read_body<'b>(body: &[u8], holder: &'b mut Option<Value>) -> BodyView<'b> {
+    let value: &'b Value = match serde_json::from_slice(body) {
+        Ok(v) => holder.insert(v),
+        Err(_) => return unusable(-32700, None, PARSE_ERROR),
+    };
+    let Value::Object(obj) = value else {
+        return unusable(-32600, None, NOT_OBJECT);
+    };
+    let id = match obj.get("id").map(RequestId::of) {
+        None => None,
+        Some(Some(id)) => Some(id),
+        // null, fractional, or non-scalar ids: the id is unreadable (AMB-27, AMB-39)
+        Some(None) => return unusable(-32600, None, BAD_ID),
+    };
+    if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return unusable(-32600, id, BAD_JSONRPC);
+    }
+    let Some(method) = obj.get("method").and_then(Value::as_str) else {
+        return unusable(-32600, id, NO_METHOD);
+    };
+    if obj.contains_key("result") || obj.contains_key("error") {
+        return unusable(-32600, id, NOT_REQUEST);
+    }
+    let (params, params_malformed) = match obj.get("params") {
+        None => (None, false),
+        Some(Value::Object(m)) => (Some(params(m)), false),
+        Some(_) => (None, true),
+    };
+    match id {
+        None => BodyView::Notification,
+        Some(id) => BodyView::Request(RequestBody {
+            id,
+            method: Cow::Borrowed(method),
+            params,
+            params_malformed,
+        }),
+    }
+}
+
+fn string(v: &Value) -> Option<Cow<'_, str>> {
+    v.as_str().map(Cow::Borrowed)
+}
+
+fn params(p: &Map<String, Value>) -> ParamsView<'_> {
+    let meta = p.get("_meta").and_then(Value::as_object);
+    let meta_member = |key: &str| meta.and_then(|m| m.get(key));
+    ParamsView {
+        name: p.get("name").and_then(string),
+        uri: p.get("uri").and_then(string),
+        version: meta_member(META_PROTOCOL_VERSION).and_then(string),
+        capabilities: meta_member(META_CLIENT_CAPABILITIES).is_some_and(Value::is_object),
+        client_info_malformed: meta_member(META_CLIENT_INFO).is_some_and(|info| {
+            !(info.get("name").is_some_and(Value::is_string)
+                && info.get("version").is_some_and(Value::is_string))
+        }),
+        arguments: p.get("arguments").map(Arguments::Parsed),
+        cursor: p.contains_key("cursor"),
+        log_level: LogLevel::of(meta_member(META_LOG_LEVEL)),
+    }
+}
+
+#[cfg(any(test, feature = "judge-reference"))]
+pub(crate) use headers::read_headers;
+
+#[cfg(any(test, feature = "judge-reference"))]
+mod headers {
+    use crate::case::{trim_ows, Case};
+    use crate::judge::view::{HeaderQuirk, HeaderView};
+
+    /// The headers whose values the server validates against the body, as the spec spells
+    /// their names.
+    const MIRRORED: [&str; 3] = ["MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"];
+
+    pub(crate) fn read_headers(case: &Case) -> HeaderView<'_> {
+        let mut quirks = smallvec::SmallVec::new();
+        let mut quirk = |q: HeaderQuirk| {
+            if !quirks.contains(&q) {
+                quirks.push(q);
+            }
+        };
+        let mut params = smallvec::SmallVec::new();
+        let mut parser_refusable = false;
+        for (name, value) in &case.headers {
+            parser_refusable |= name.is_empty()
+                || !name.iter().all(|b| crate::annotations::is_tchar(*b))
+                || value
+                    .iter()
+                    .any(|b| (*b < 0x20 && *b != b'\t') || *b == 0x7f);
+            let mirrored = MIRRORED
+                .iter()
+                .find(|m| name.eq_ignore_ascii_case(m.as_bytes()))
+                .map(|m| m.as_bytes());
+            let is_param = name.len() > 10 && name[..10].eq_ignore_ascii_case(b"mcp-param-");
+            if is_param {
+                params.push((name.as_slice(), trim_ows(value)));
+            }
+            if let Some(canonical_name) = mirrored {
+                if name.as_slice() != canonical_name {
+                    quirk(HeaderQuirk::NameCase);
+                }
+            } else if is_param && !name.starts_with(b"Mcp-Param-") {
+                quirk(HeaderQuirk::NameCase);
+            }
+            if (mirrored.is_some() || is_param) && trim_ows(value).len() != value.len() {
+                quirk(HeaderQuirk::Padding);
+            }
+        }
+        HeaderView {
+            origin: case.header("Origin"),
+            content_type: case.header("Content-Type"),
+            accept: case.header("Accept"),
+            protocol_version: case.header("MCP-Protocol-Version"),
+            method: case.header("Mcp-Method"),
+            name: case.header("Mcp-Name"),
+            session_id: case.header("Mcp-Session-Id"),
+            last_event_id: case.header("Last-Event-ID"),
+            params,
+            parser_refusable,
+            quirks,
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! `RequestView`: everything the judge's rules read about one request, and nothing they
+//! decide. Two readers produce it (`read::read_fast`, the borrowed scanner the judge runs,
+//! and `read::read_simple`, a plain `serde_json::Value` reading kept as its differential
+//! twin); the rules in the sibling modules are written once, against this view.
+//!
+//! A view holds facts as the server's HTTP and JSON layers see them: header fields by
+//! canonical name (trimmed of OWS, or repeated), the `Mcp-Param-*` fields in order, the shape
+//! quirks of the mirrored header names, and the JSON-RPC envelope of the body with the
+//! `params` members the rules compare headers with.
+
+use super::read::arguments::Arguments;
+use crate::case::HeaderField;
+use crate::request_id::RequestId;
+use crate::soft_params::LogLevel;
+use smallvec::SmallVec;
+use std::borrow::Cow;
+
+/// One request as the rules read it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequestView<'a> {
+    /// The request target without its query.
+    pub path: &'a str,
+    /// The HTTP method, as sent.
+    pub verb: &'a str,
+    pub headers: HeaderView<'a>,
+    /// The body's JSON-RPC envelope (read whatever the verb).
+    pub body: BodyView<'a>,
+    /// The body nests arrays and objects deeper than `case::NESTING_LIMIT`.
+    pub nesting_beyond: bool,
+}
+
+/// A way a mirrored or `Mcp-Param-*` header departs in shape, not meaning, from what a
+/// conformant client sends (P-BENIGN).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeaderQuirk {
+    /// The name is spelled in another case than the spec's (`mcp-method`).
+    NameCase,
+    /// The value has leading or trailing SP/HTAB.
+    Padding,
+}
+
+/// The header fields the rules read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeaderView<'a> {
+    pub origin: HeaderField<'a>,
+    pub content_type: HeaderField<'a>,
+    pub accept: HeaderField<'a>,
+    pub protocol_version: HeaderField<'a>,
+    pub method: HeaderField<'a>,
+    pub name: HeaderField<'a>,
+    pub session_id: HeaderField<'a>,
+    pub last_event_id: HeaderField<'a>,
+    /// Every field named `Mcp-Param-*` (any case, non-empty suffix), in order: its name as
+    /// sent and its value with OWS trimmed.
+    pub params: SmallVec<[(&'a [u8], &'a [u8]); 4]>,
+    /// A field an HTTP parser may refuse on its own: a name that is not a token, or a value
+    /// with control bytes other than HTAB (or DEL).
+    pub parser_refusable: bool,
+    /// The quirks of the mirrored and `Mcp-Param-*` fields, each once, in the order their
+    /// first field appears.
+    pub quirks: SmallVec<[HeaderQuirk; 2]>,
+}
+
+const PARAM_PREFIX: &[u8] = b"mcp-param-";
+
+/// Whether `name` is `Mcp-Param-*` in any case (with a non-empty suffix).
+pub(crate) fn is_param_name(name: &[u8]) -> bool {
+    name.len() > PARAM_PREFIX.len() && name[..PARAM_PREFIX.len()].eq_ignore_ascii_case(PARAM_PREFIX)
+}
+
+/// Whether `name` is `Mcp-Param-{header}` in any case.
+pub(crate) fn is_param_named(name: &[u8], header: &str) -> bool {
+    // the length first: it rules out nearly every other field without reading a byte
+    name.len() == PARAM_PREFIX.len() + header.len()
+        && is_param_name(name)
+        && name[PARAM_PREFIX.len()..].eq_ignore_ascii_case(header.as_bytes())
+}
+
+impl<'a> HeaderView<'a> {
+    /// The field `Mcp-Param-{header}`, as `Case::header` would give it.
+    pub fn param(&self, header: &str) -> HeaderField<'a> {
+        let mut field = HeaderField::Absent;
+        for (n, v) in &self.params {
+            if is_param_named(n, header) {
+                field = match field {
+                    HeaderField::Absent => HeaderField::One(v),
+                    _ => HeaderField::Repeated,
+                };
+            }
+        }
+        field
+    }
+
+    /// Some field is named `Mcp-Param-*`.
+    pub fn any_param(&self) -> bool {
+        !self.params.is_empty()
+    }
+}
+
+/// The JSON-RPC envelope of a POST body.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BodyView<'a> {
+    Request(RequestBody<'a>),
+    Notification,
+    /// Something the spec gives no server rule for (US-PARSE, US-BATCH, US-NOTRPC,
+    /// US-RESPONSE-BODY).
+    Unusable(Unusable),
+}
+
+/// Why a body is not a request or a notification, as the conventional JSON-RPC refusal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unusable {
+    /// -32700 (not JSON) or -32600 (not a request).
+    pub code: i64,
+    /// The id, when it was readable.
+    pub id: Option<RequestId>,
+    pub message: &'static str,
+}
+
+pub(crate) const PARSE_ERROR: &str = "Parse error";
+pub(crate) const NOT_OBJECT: &str = "Invalid Request: not a single JSON-RPC object";
+pub(crate) const BAD_ID: &str = "Invalid Request: bad id";
+pub(crate) const BAD_JSONRPC: &str = "Invalid Request: jsonrpc must be \"2.0\"";
+pub(crate) const NO_METHOD: &str = "Invalid Request: no method";
+pub(crate) const NOT_REQUEST: &str = "Invalid Request: not a request";
+
+/// A readable request.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequestBody<'a> {
+    /// An integer or string id.
+    pub id: RequestId,
+    pub method: Cow<'a, str>,
+    /// `params` when it is an object.
+    pub params: Option<ParamsView<'a>>,
+    /// `params` is present but not an object.
+    pub params_malformed: bool,
+}
+
+/// The members of `params` the rules read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamsView<'a> {
+    /// `name`, when it is a string.
+    pub name: Option<Cow<'a, str>>,
+    /// `uri`, when it is a string.
+    pub uri: Option<Cow<'a, str>>,
+    /// `_meta`'s `io.modelcontextprotocol/protocolVersion`, when `_meta` is an object and
+    /// the version a string.
+    pub version: Option<Cow<'a, str>>,
+    /// `_meta`'s `io.modelcontextprotocol/clientCapabilities` is an object.
+    pub capabilities: bool,
+    /// `_meta` is an object holding an `io.modelcontextprotocol/clientInfo` that is not the
+    /// schema's `Implementation` (an object with string `name` and `version`).
+    pub client_info_malformed: bool,
+    /// `arguments`, any JSON type.
+    pub arguments: Option<Arguments<'a>>,
+    /// A `cursor` member is present.
+    pub cursor: bool,
+    /// `_meta`'s `io.modelcontextprotocol/logLevel`, when `_meta` is an object.
+    pub log_level: LogLevel<'a>,
+}
+
+impl<'a> ParamsView<'a> {
+    /// Member `key` (`name` or `uri`) when it is a string.
+    pub fn get_str(&self, key: &str) -> Option<&str> {
+        match key {
+            "name" => self.name.as_deref(),
+            "uri" => self.uri.as_deref(),
+            _ => None,
+        }
+    }
+}
