@@ -2,7 +2,7 @@
 //! `params` members taken from where the scanner found them in the validated text.
 
 use super::arguments::Arguments;
-use super::scan::{self, ParamsIdx, Top};
+use super::scan::{self, Outside, ParamsIdx, Top};
 use super::validated::{self, Kind};
 use crate::judge::view::{
     BodyView, ParamsView, RequestBody, Unusable, BAD_ID, BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST,
@@ -12,8 +12,8 @@ use crate::request_id::RequestId;
 use crate::soft_params::LogLevel;
 
 /// The envelope of `body` when it is in the scanner's subset, and whether it nests deeper
-/// than `case::NESTING_LIMIT`; else `None`.
-pub(crate) fn read_body(body: &[u8]) -> Option<(BodyView<'_>, bool)> {
+/// than `case::NESTING_LIMIT`; else why the scanner could not read it.
+pub(crate) fn read_body(body: &[u8]) -> Result<(BodyView<'_>, bool), Outside> {
     scan::read(body).map(|top| (envelope(top), top.depth > crate::case::NESTING_LIMIT))
 }
 

@@ -22,22 +22,29 @@ fn path(case: &Case) -> &str {
     case.path.split('?').next().unwrap_or("")
 }
 
+fn parse_error<'a>() -> view::BodyView<'a> {
+    view::BodyView::Unusable(view::Unusable {
+        code: -32700,
+        id: None,
+        message: view::PARSE_ERROR,
+    })
+}
+
 /// The view the judge reads.
 pub fn read_fast<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<'a> {
     let (body, nesting_beyond) = match fast_body::read_body(&case.body) {
-        Some(read) => read,
-        None => {
+        Ok(read) => read,
+        // nested too deep for `serde_json` (so deeper than `case::NESTING_LIMIT` too): the
+        // answer the fallback below would give, without walking the rest of the body
+        Err(scan::Outside::TooDeep) => (parse_error(), true),
+        Err(scan::Outside::Other) => {
             let depth = simple::depth(&case.body);
             let body = if depth < simple::PARSE_DEPTH && simple::is_json(&case.body) {
                 simple::read_body(&case.body, parsed)
             } else {
                 // not JSON, or too deep for `serde_json`'s reader: said without building a
                 // tree (`simple::read_body` would build one up to the error, then drop it)
-                view::BodyView::Unusable(view::Unusable {
-                    code: -32700,
-                    id: None,
-                    message: view::PARSE_ERROR,
-                })
+                parse_error()
             };
             (body, depth > crate::case::NESTING_LIMIT)
         }

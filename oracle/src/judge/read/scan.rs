@@ -67,25 +67,48 @@ enum Role {
     Other,
 }
 
+/// Why a body is outside the scanner's subset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outside {
+    /// A prefix the scanner validated nests `simple::PARSE_DEPTH` deep: `serde_json`
+    /// refuses the body, and `simple::depth` (which reads a valid prefix as the scanner
+    /// does) finds at least that depth.
+    TooDeep,
+    /// Anything else: only the full parse can tell.
+    Other,
+}
+
 /// `body` read in one pass when it is one JSON value of the supported subset (surrounding
-/// JSON whitespace allowed), else `None`.
-pub(crate) fn read(body: &[u8]) -> Option<Top<'_>> {
-    let text = std::str::from_utf8(body).ok()?;
+/// JSON whitespace allowed), else why not.
+pub(crate) fn read(body: &[u8]) -> Result<Top<'_>, Outside> {
+    let text = std::str::from_utf8(body).map_err(|_| Outside::Other)?;
     let mut r = Reader {
         t: text,
         b: text.as_bytes(),
         top: Top::default(),
+        too_deep: false,
     };
     let mut i = skip_ws(r.b, 0);
     r.top.is_object = r.b.get(i) == Some(&b'{');
-    i = r.value(i, 0, Role::Top)?;
-    i = skip_ws(r.b, i);
-    (i == r.b.len()).then_some(r.top)
+    // (the first refusal ends the scan: `too_deep` set means all before it was valid)
+    let Some(end) = r.value(i, 0, Role::Top) else {
+        return Err(if r.too_deep {
+            Outside::TooDeep
+        } else {
+            Outside::Other
+        });
+    };
+    i = skip_ws(r.b, end);
+    if i == r.b.len() {
+        Ok(r.top)
+    } else {
+        Err(Outside::Other)
+    }
 }
 
 /// Whether `body` is in the scanner's subset.
 pub(crate) fn validate(body: &[u8]) -> Option<()> {
-    read(body).map(|_| ())
+    read(body).ok().map(|_| ())
 }
 
 pub(crate) fn is_ws(c: u8) -> bool {
@@ -200,6 +223,8 @@ struct Reader<'a> {
     t: &'a str,
     b: &'a [u8],
     top: Top<'a>,
+    /// The scan stopped at a value nested deeper than `MAX_DEPTH`.
+    too_deep: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -247,6 +272,7 @@ impl<'a> Reader<'a> {
 
     fn array(&mut self, i: usize, depth: usize) -> Option<usize> {
         if depth > MAX_DEPTH {
+            self.too_deep = true;
             return None;
         }
         self.top.depth = self.top.depth.max(depth);
@@ -268,6 +294,7 @@ impl<'a> Reader<'a> {
 
     fn object(&mut self, i: usize, depth: usize, role: Role) -> Option<usize> {
         if depth > MAX_DEPTH {
+            self.too_deep = true;
             return None;
         }
         self.top.depth = self.top.depth.max(depth);

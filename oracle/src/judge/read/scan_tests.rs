@@ -65,6 +65,12 @@ fn falls_back_on_what_it_does_not_model() {
     }
     let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
     assert!(validate(deep.as_bytes()).is_none());
+    assert_eq!(read(deep.as_bytes()).err(), Some(Outside::TooDeep));
+    // a refusal before the depth is reached is not a depth refusal
+    let broken = format!("[x{}", "[".repeat(MAX_DEPTH + 1));
+    assert_eq!(read(broken.as_bytes()).err(), Some(Outside::Other));
+    let in_string = format!("[\"{}\"]", "[".repeat(MAX_DEPTH + 1));
+    assert!(validate(in_string.as_bytes()).is_some());
     let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
     assert!(validate(ok.as_bytes()).is_some());
     assert!(validate(br#"{"a": "\u00e9\n\/"}"#).is_some());
