@@ -42,10 +42,11 @@ static TCHAR: [bool; 256] = {
     t
 };
 
-fn refusable(name: &[u8], value: &[u8]) -> bool {
+/// Whether `name` is empty or holds a byte outside `tchar`.
+fn bad_name(name: &[u8]) -> bool {
     // no early exit: branch-free loops over short fields are faster than `any`
-    let bad_name = name.iter().fold(false, |acc, b| acc | !TCHAR[*b as usize]);
-    name.is_empty() || bad_name || bad_value(value)
+    let bad = name.iter().fold(false, |acc, b| acc | !TCHAR[*b as usize]);
+    name.is_empty() || bad
 }
 
 /// A control byte other than HTAB, or DEL.
@@ -88,11 +89,12 @@ pub(crate) fn read_headers(case: &Case) -> HeaderView<'_> {
     for (n, v) in &case.headers {
         let n = n.as_slice();
         let v = v.as_slice();
-        h.parser_refusable = h.parser_refusable || refusable(n, v);
         let eq = |known: &str| n.eq_ignore_ascii_case(known.as_bytes());
         // (the canonical spelling, when the field is a mirrored one)
         let mut mirrored: Option<&str> = None;
         let mut param = false;
+        // a name equal (ASCII case aside) to one of these is all `tchar`: no byte to check
+        let mut known = true;
         match n.len() {
             6 if eq("origin") => add(&mut h.origin, v),
             6 if eq("accept") => add(&mut h.accept, v),
@@ -111,8 +113,9 @@ pub(crate) fn read_headers(case: &Case) -> HeaderView<'_> {
                 add(&mut h.protocol_version, v);
                 mirrored = Some("MCP-Protocol-Version");
             }
-            _ => {}
+            _ => known = false,
         }
+        h.parser_refusable = h.parser_refusable || (!known && bad_name(n)) || bad_value(v);
         if mirrored.is_none() && is_param_name(n) {
             h.params.push((n, trim_ows(v)));
             param = true;
