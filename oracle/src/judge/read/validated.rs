@@ -48,9 +48,10 @@ pub(crate) fn as_str(v: &str) -> Option<Cow<'_, str>> {
     if kind(v) != Kind::String {
         return None;
     }
-    let inner = &v[1..v.len() - 1];
-    if !inner.contains('\\') {
-        return Some(Cow::Borrowed(inner));
+    // validated: no control byte and no bare quote inside, so the first stop past the
+    // opening quote is the closing one unless the string holds an escape
+    if skip_plain(v.as_bytes(), 1) == v.len() - 1 {
+        return Some(Cow::Borrowed(&v[1..v.len() - 1]));
     }
     // validated: serde_json decodes it exactly as it would inside the whole body
     serde_json::from_str::<String>(v).ok().map(Cow::Owned)
