@@ -6,7 +6,7 @@ use super::header_values::{
     invalid_chars, mismatch_answer, overlap, read_header_value, HeaderValue,
 };
 use super::read::arguments::{ArgumentReader, Leaf};
-use super::view::{is_param_named, HeaderView, RequestBody};
+use super::view::{param_suffix_is, HeaderView, RequestBody};
 use crate::annotations::HeaderParam;
 use crate::case::HeaderField;
 use crate::encoding::ParamMatch;
@@ -68,7 +68,7 @@ pub(crate) fn check(
         }
     }
     // Mcp-Param-* headers the tool does not declare: AMB-14 (ignore or reject)
-    let declared = |n: &[u8]| params.iter().any(|p| is_param_named(n, &p.header));
+    let declared = |n: &[u8]| params.iter().any(|p| param_suffix_is(n, &p.header));
     if h.params.iter().any(|(n, _)| !declared(n)) {
         f.tolerate(mismatch_answer());
     }

@@ -68,11 +68,9 @@ pub(crate) fn is_param_name(name: &[u8]) -> bool {
     name.len() > PARAM_PREFIX.len() && name[..PARAM_PREFIX.len()].eq_ignore_ascii_case(PARAM_PREFIX)
 }
 
-/// Whether `name` is `Mcp-Param-{header}` in any case.
-pub(crate) fn is_param_named(name: &[u8], header: &str) -> bool {
-    // the length first: it rules out nearly every other field without reading a byte
+/// Whether `name`, known to be `Mcp-Param-*` (any case), is `Mcp-Param-{header}`.
+pub(crate) fn param_suffix_is(name: &[u8], header: &str) -> bool {
     name.len() == PARAM_PREFIX.len() + header.len()
-        && is_param_name(name)
         && name[PARAM_PREFIX.len()..].eq_ignore_ascii_case(header.as_bytes())
 }
 
@@ -81,7 +79,8 @@ impl<'a> HeaderView<'a> {
     pub fn param(&self, header: &str) -> HeaderField<'a> {
         let mut field = HeaderField::Absent;
         for (n, v) in &self.params {
-            if is_param_named(n, header) {
+            // (every name here is `Mcp-Param-*` already: only the rest is compared)
+            if param_suffix_is(n, header) {
                 field = match field {
                     HeaderField::Absent => HeaderField::One(v),
                     _ => HeaderField::Repeated,

@@ -116,7 +116,11 @@ pub(crate) fn is_ws(c: u8) -> bool {
 }
 
 pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && is_ws(b[i]) {
+    // (every JSON whitespace byte is at most a space: one comparison settles the usual case)
+    while let Some(&c) = b.get(i) {
+        if c > b' ' || !is_ws(c) {
+            break;
+        }
         i += 1;
     }
     i
