@@ -2,6 +2,7 @@
 //! characters that make a field invalid, and the answers a header refusal takes.
 
 use super::findings::Findings;
+use super::read::swar::all_visible;
 use crate::encoding::{
     field_value_class, sentinel::looks_like_sentinel, DecodedValue, FieldValueClass,
 };
@@ -66,6 +67,10 @@ pub(crate) fn invalid_chars(
     id: &RequestId,
     f: &mut Findings,
 ) -> bool {
+    if all_visible(raw) {
+        // (nearly every value: `field_value_class` would say `Valid`)
+        return false;
+    }
     match field_value_class(raw) {
         FieldValueClass::Valid => false,
         FieldValueClass::InternalTab => {

@@ -8,7 +8,7 @@ mod fast_body;
 mod fast_headers;
 mod scan;
 mod simple;
-mod swar;
+pub(crate) mod swar;
 mod validated;
 
 use super::view::{self, RequestView};
