@@ -17,7 +17,7 @@ use mcpdiff::transport::{reproducer, Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::mutants::hidden_by_http_parsers;
 use mcpdiff_oracle::reference::probes::probes;
-use mcpdiff_oracle::reference::{mutant, Mutant, MUTANTS};
+use mcpdiff_oracle::reference::{mutant, MUTANTS};
 use std::net::SocketAddr;
 use std::time::Duration;
 
