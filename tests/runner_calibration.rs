@@ -14,7 +14,7 @@ use mcpdiff_oracle::reference::mutants::{
     hidden_by_http_parsers, NO_BASE64_DECODE, ORIGIN_UNCHECKED,
 };
 use mcpdiff_oracle::reference::probes::probes;
-use mcpdiff_oracle::reference::{Mutant, MUTANTS};
+use mcpdiff_oracle::reference::MUTANTS;
 use std::net::SocketAddr;
 use std::time::Duration;
 
