@@ -15,25 +15,11 @@ use mcpdiff::runner::{disagree::MUTANT_PREFIX, RunConfig};
 use mcpdiff::serve::{spawn, Variant};
 use mcpdiff::transport::{reproducer, Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
-use mcpdiff_oracle::reference::mutants::{HEADER_NAMES_CASE_SENSITIVE, OWS_NOT_TRIMMED};
+use mcpdiff_oracle::reference::mutants::hidden_by_http_parsers;
 use mcpdiff_oracle::reference::probes::probes;
-use mcpdiff_oracle::reference::{mutant, Mutant, MUTANTS};
+use mcpdiff_oracle::reference::{mutant, MUTANTS};
 use std::net::SocketAddr;
 use std::time::Duration;
-
-/// Mutants no HTTP client can catch, and why: hyper lowercases header names and strips
-/// optional whitespace before the server sees the request, so over HTTP these answer like
-/// the reference. Their rules are checked in process (oracle/tests/reference_pure.rs).
-const HTTP_INVISIBLE: [(&Mutant, &str); 2] = [
-    (
-        &HEADER_NAMES_CASE_SENSITIVE,
-        "hyper lowercases header names before the server sees them",
-    ),
-    (
-        &OWS_NOT_TRIMMED,
-        "hyper strips optional whitespace from header values",
-    ),
-];
 
 fn config() -> RunConfig {
     RunConfig {
@@ -60,7 +46,7 @@ fn config() -> RunConfig {
 async fn every_mutant_is_reported_under_its_own_rule() {
     let mut variants = vec![("reference".to_string(), Variant::Reference)];
     for m in MUTANTS {
-        if HTTP_INVISIBLE.iter().any(|(n, _)| *n == m) {
+        if hidden_by_http_parsers(m) {
             continue;
         }
         let v = Variant::Mutant(m);

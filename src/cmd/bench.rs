@@ -11,22 +11,18 @@
 //! Output lines are `key=value` pairs separated by spaces, one record per line, so a shell
 //! script can `grep` and `sed` them without a JSON parser.
 
+use super::exit;
 use mcpdiff::runner::{self, prepare::prepare, shrink::ShrinkBudget, PropsGenerator, Quiet};
 use mcpdiff::serve::{spawn, Variant};
 use mcpdiff::transport::{Client, Limits};
-use mcpdiff_oracle::reference::{probes::probes, MUTANTS};
+use mcpdiff_oracle::reference::mutants::hidden_by_http_parsers;
+use mcpdiff_oracle::reference::{mutant, probes::probes, MUTANTS};
 use mcpdiff_oracle::{fixture, judge};
 use mcpdiff_props::gen::CaseGen;
 use std::hint::black_box;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-
-/// Mutants whose broken rule hyper hides (it lowercases names and strips OWS before the
-/// server sees them): they answer like the reference over HTTP, so no HTTP client can catch
-/// them; `oracle/tests/reference_pure.rs` catches them in process. Same list as
-/// `tests/runner_calibration.rs`.
-const HTTP_INVISIBLE: [&str; 2] = ["header-names-case-sensitive", "ows-not-trimmed"];
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -71,17 +67,19 @@ pub fn run(args: Args) -> ExitCode {
             max_time,
             only,
         } => {
-            let rt = match tokio::runtime::Builder::new_multi_thread()
-                .enable_all()
-                .build()
-            {
-                Ok(rt) => rt,
-                Err(e) => {
-                    eprintln!("mcpdiff: cannot start the async runtime: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            rt.block_on(mutants(seed, Duration::from_secs(max_time), only))
+            // a misspelt name would silently measure nothing: refuse it
+            if let Some(unknown) = only.iter().flatten().find(|n| mutant(n).is_err()) {
+                return exit::fail_in(
+                    "bench",
+                    &format!(
+                        "no mutant named '{unknown}' (`mcpdiff serve --list-mutants` names them)"
+                    ),
+                );
+            }
+            match exit::runtime() {
+                Ok(rt) => rt.block_on(mutants(seed, Duration::from_secs(max_time), only)),
+                Err(e) => exit::fail_in("bench", &e),
+            }
         }
     }
 }
@@ -168,7 +166,7 @@ async fn mutants(seed: u64, max_time: Duration, only: Option<Vec<String>>) -> Ex
         {
             continue;
         }
-        if HTTP_INVISIBLE.contains(&m.name) {
+        if hidden_by_http_parsers(m) {
             println!(
                 "mutant={} rule={} status=excluded reason=invisible-over-http",
                 m.name, m.rule
@@ -178,8 +176,7 @@ async fn mutants(seed: u64, max_time: Duration, only: Option<Vec<String>>) -> Ex
         let server = match spawn(Variant::Mutant(m), SocketAddr::from(([127, 0, 0, 1], 0))).await {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("mcpdiff: cannot start mutant {}: {e}", m.name);
-                return ExitCode::from(2);
+                return exit::fail_in("bench", &format!("cannot start mutant {}: {e}", m.name));
             }
         };
         let client = Client::new(defaults.limits.clone());
@@ -187,9 +184,8 @@ async fn mutants(seed: u64, max_time: Duration, only: Option<Vec<String>>) -> Ex
         let prepared = match prepare(m.name, &server.url, &client, &[]).await {
             Ok(p) => p,
             Err(e) => {
-                eprintln!("mcpdiff: {e}");
                 server.shutdown().await;
-                return ExitCode::from(2);
+                return exit::fail_in("bench", &e.to_string());
             }
         };
         let discovery = t0.elapsed();

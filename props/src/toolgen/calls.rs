@@ -20,7 +20,7 @@ const MAX_VARIED_LEAVES: usize = 4;
 
 /// A property reached by a chain of `properties` keys.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Leaf {
+pub struct SchemaLeaf {
     pub path: Vec<String>,
     /// The `type` keyword when it is a single string.
     pub ty: Option<String>,
@@ -29,13 +29,13 @@ pub struct Leaf {
 }
 
 /// Every non-object property on a `properties` chain of `schema` (depth-limited).
-pub fn leaves(schema: &Value) -> Vec<Leaf> {
+pub fn leaves(schema: &Value) -> Vec<SchemaLeaf> {
     let mut out = Vec::new();
     collect(schema, &mut Vec::new(), &mut out);
     out
 }
 
-fn collect(schema: &Value, path: &mut Vec<String>, out: &mut Vec<Leaf>) {
+fn collect(schema: &Value, path: &mut Vec<String>, out: &mut Vec<SchemaLeaf>) {
     let Some(props) = schema.get("properties").and_then(Value::as_object) else {
         return;
     };
@@ -48,7 +48,7 @@ fn collect(schema: &Value, path: &mut Vec<String>, out: &mut Vec<Leaf>) {
         if ty.as_deref() == Some("object") && sub.get(KEYWORD).is_none() {
             collect(sub, path, out);
         } else {
-            out.push(Leaf {
+            out.push(SchemaLeaf {
                 path: path.clone(),
                 ty,
                 annotated: sub.get(KEYWORD).is_some(),

@@ -13,7 +13,7 @@
 mod calls;
 mod schema;
 
-pub use calls::{calls_for, leaves, Leaf};
+pub use calls::{calls_for, leaves, SchemaLeaf};
 pub use schema::{planned_schema, PlannedSchema, BAD_TOKENS, EDGE_TOKENS};
 
 use crate::strategies::schemas::SchemaDefect;

@@ -28,6 +28,28 @@ use crate::surface::Surface;
 use crate::verdict::Verdict;
 use std::fmt;
 
+/// Mutants whose broken rule an HTTP parser hides, with the reason: hyper (and most HTTP
+/// stacks) lowercase header names and strip optional whitespace before the server sees the
+/// request, so over HTTP these answer like the reference and no HTTP client can catch them.
+/// Their rules are checked in process (`oracle/tests/reference_pure.rs`); the HTTP
+/// calibrations (`mcpdiff bench mutants`, tests/runner_calibration.rs, tests/attribution.rs)
+/// skip them.
+pub const HIDDEN_BY_HTTP_PARSERS: [(&Mutant, &str); 2] = [
+    (
+        &HEADER_NAMES_CASE_SENSITIVE,
+        "hyper lowercases header names before the server sees them",
+    ),
+    (
+        &OWS_NOT_TRIMMED,
+        "hyper strips optional whitespace from header values",
+    ),
+];
+
+/// Whether `m` is one of [`HIDDEN_BY_HTTP_PARSERS`].
+pub fn hidden_by_http_parsers(m: &Mutant) -> bool {
+    HIDDEN_BY_HTTP_PARSERS.iter().any(|(h, _)| *h == m)
+}
+
 /// One deliberately broken variant of the reference server. Two rows are the same mutant when
 /// their names are (names are unique: `mutants::tests::names_are_unique_across_both_tables`).
 #[derive(Clone, Copy, Debug)]
