@@ -1,17 +1,18 @@
-//! Oracle corrections found triaging tower-mcp 0.25.0 and rmcp 3.11.0 (targets/FINDINGS.md),
-//! where the SDK turned out to be right:
-//! - an `io.modelcontextprotocol/clientInfo` that is not an `Implementation` (DEVIATIONS.md
-//!   D-47): optional, but when present its schema requires `name` and `version`, so refusing
-//!   `{}` with 400/-32602 is as right as ignoring it;
-//! - an `Mcp-Param-*` header on a method other than `tools/call` (D-16 extended): there is no
-//!   body value to match, so ignoring it and refusing it with 400/-32020 are both right;
+//! Readings where the spec admits two answers and the oracle accepts both, each held to the
+//! words that admit it (oracle/DEVIATIONS.md):
+//! - an `io.modelcontextprotocol/clientInfo` that is not an `Implementation` (D-47): optional,
+//!   but when present its schema requires `name` and `version`, so refusing `{}` with
+//!   400/-32602 is as right as ignoring it;
+//! - an `Mcp-Param-*` header on a method other than `tools/call` (D-16): there is no body value
+//!   to match, so ignoring it and refusing it with 400/-32020 are both right;
 //! - an unsupported protocol version together with an `Mcp-Param-*` defect (PRECEDENCE.md row
-//!   15, AMB-38, D-20): nothing mandates checking the version first, so 400/-32020 is as
-//!   right as 400/-32022;
-//! - an `x-mcp-header` key inside instance data (`examples`): tower-mcp reads it as an
-//!   annotation and refuses the tool's calls, the oracle reads it as data (D-49): both stand;
+//!   15, AMB-38, D-20): nothing mandates checking the version first, so 400/-32020 is as right
+//!   as 400/-32022;
+//! - an `x-mcp-header` key inside instance data (`examples`, D-49): "anywhere else" read
+//!   literally makes it an annotation (the tool invalid, its calls refused); read as data, the
+//!   tool is valid: both stand;
 //! - a dual-era server may answer an unsupported version on a body without `_meta` as
-//!   2025-11-25 does, with a plain 400 (D-50).
+//!   2025-11-25 says, with a plain 400 (D-50).
 
 mod common;
 
@@ -112,10 +113,11 @@ fn unsupported_version_with_a_param_defect_may_be_refused_as_a_mismatch() {
     assert!(check(&judge(&c, &s), &rpc_error(400, &id, -32020)).is_empty());
 }
 
-/// tower-mcp 0.25.0 reads an `x-mcp-header` key anywhere in the schema as an annotation, so
-/// `"examples": [{"x-mcp-header": ""}]` makes it hold the tool invalid and refuse every call
-/// with 400/-32020. The oracle reads the key there as instance data (the tool is valid); the
-/// spec does not settle it, so both answers are accepted (DEVIATIONS.md D-49).
+/// «An `x-mcp-header` annotation anywhere else makes the annotation — and thus the tool
+/// definition — invalid.» Read literally, `"examples": [{"x-mcp-header": ""}]` is such an
+/// annotation: the tool is invalid and every call may be refused with 400/-32020. Read as
+/// instance data, the tool is valid. The spec does not settle it, so both answers are accepted
+/// (DEVIATIONS.md D-49).
 #[test]
 fn annotation_lookalike_in_instance_data_may_make_calls_refused() {
     use mcpdiff_oracle::annotations::has_annotation_lookalike;
@@ -145,10 +147,10 @@ fn annotation_lookalike_in_instance_data_may_make_calls_refused() {
     assert!(!check(&call("plain"), &rpc_error(400, &id, -32020)).is_empty());
 }
 
-/// rmcp 3.11.0 (dual-era) answers an unsupported `MCP-Protocol-Version` on a body without a
-/// `_meta` version with a plain-text 400: nothing names a modern version, and 2025-11-25 says
-/// only "MUST respond with `400 Bad Request`". A dual-era server may follow it (D-50); a
-/// modern-only server still owes the JSON-RPC error, and 200 stays wrong for both.
+/// An unsupported `MCP-Protocol-Version` on a body without a `_meta` version: nothing names a
+/// modern version, and 2025-11-25 says only "MUST respond with `400 Bad Request`", so a
+/// dual-era server may answer a plain-text 400 (D-50); a modern-only server still owes the
+/// JSON-RPC error, and 200 stays wrong for both.
 #[test]
 fn dual_era_unsupported_version_without_meta_may_get_a_plain_400() {
     let plain = |status| {

@@ -1,11 +1,11 @@
-//! Readings first made triaging ts-sdk 2.4.0 (targets/FINDINGS.md), decided on 2026-12-03
-//! against the spec text alone (DEVIATIONS.md D-48): a request object with a member JSON-RPC
-//! 2.0 does not list is valid (schema.json `JSONRPCRequest` allows other members), so it must
-//! be served, unless the body nests beyond a reader's depth limit, which RFC 8259 §9 allows
-//! ("An implementation may set limits on the maximum depth of nesting"); an integer id no
-//! double holds exactly may be refused as -32600 ("may set limits on the range and precision
-//! of numbers"). The id must still be echoed exactly (BASE-ERROR-ID stays a finding when a
-//! rounded id comes back).
+//! Readings of JSON values the spec does not pin down, each held to the words that admit it.
+//! D-48: a request object with a member JSON-RPC 2.0 does not list is valid (schema.json
+//! `JSONRPCRequest` allows other members), so it must be served, unless the body nests beyond
+//! a reader's depth limit, which RFC 8259 §9 allows ("An implementation may set limits on the
+//! maximum depth of nesting"); an integer id no double holds exactly may be refused as -32600
+//! ("may set limits on the range and precision of numbers"). The id must still be echoed
+//! exactly (BASE-ERROR-ID stays a finding when a rounded id comes back). D-42: an object for
+//! an annotated primitive has no header text form.
 
 mod common;
 
@@ -119,9 +119,9 @@ fn an_unsafe_integer_id_may_be_refused_but_must_be_echoed_exactly() {
     assert!(!check(&judge(&c, &s), &rpc_error(400, &id, -32600)).is_empty());
 }
 
-/// Found when the five SDK servers got one case stream: `"opt": {}` for the annotated string
-/// `opt`, no `Mcp-Param-Opt` header; every SDK served it (schema validation → `isError`).
-/// An object has no header text form, so serving and refusing are both right (D-42).
+/// `"opt": {}` for the annotated string `opt`, no `Mcp-Param-Opt` header: the client rules
+/// define text forms for `string`, `integer` and `boolean` only, so an object has none, and
+/// serving it (e.g. with an `isError` result) and refusing it are both right (D-42).
 #[test]
 fn an_object_for_an_annotated_primitive_may_be_served_without_its_header() {
     use mcpdiff_oracle::fixture::HEADER_TOOL;
