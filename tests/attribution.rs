@@ -16,7 +16,7 @@ use mcpdiff::serve::{spawn, Variant};
 use mcpdiff::transport::{reproducer, Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::mutants::hidden_by_http_parsers;
-use mcpdiff_oracle::reference::probes::probes;
+use mcpdiff_oracle::reference::probes::probe_cases;
 use mcpdiff_oracle::reference::{mutant, MUTANTS};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -35,10 +35,7 @@ fn config() -> RunConfig {
             max_time_per_target: Duration::from_secs(60),
         },
         max_disagreements: 20,
-        probes: probes(&fixture::surface())
-            .into_iter()
-            .map(|p| (p.rule, p.case))
-            .collect(),
+        probes: probe_cases(&fixture::surface()),
     }
 }
 

@@ -4,23 +4,26 @@
 
 mod common;
 
+use common::files;
 use common::protected::*;
 use mcpdiff::serve::Variant;
 use mcpdiff_oracle::reference::mutants;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-/// Every file under `dir`, recursively.
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).expect("read dir").flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(files(&p));
-        } else {
-            out.push(p);
-        }
+/// The flags that make a run write every output it has, into `dir`.
+fn every_output(dir: &Path) -> Vec<String> {
+    let p = |f: &str| dir.join(f).to_str().expect("utf-8 path").to_string();
+    let mut out = vec!["--verbose".to_string()];
+    for (flag, file) in [
+        ("--json", "r.json"),
+        ("--html", "r.html"),
+        ("--markdown", "r.md"),
+        ("--junit", "r.xml"),
+        ("--save-corpus", "corpus"),
+    ] {
+        out.extend([flag.to_string(), p(file)]);
     }
     out
 }
@@ -33,26 +36,20 @@ async fn no_output_contains_a_secret() {
     let b = protected(Variant::Mutant(&mutants::AUTH_QUERY_TOKEN)).await;
     let dir = temp_dir("secrets");
     let p = |f: &str| dir.join(f).to_str().expect("utf-8 path").to_string();
-    let out = mcpdiff(with_credentials(vec![
-        "run".into(),
-        a.url.clone(),
-        b.url.clone(),
-        "--cases".into(),
-        "150".into(),
-        "--seed".into(),
-        "4".into(),
-        "--verbose".into(),
-        "--json".into(),
-        p("r.json"),
-        "--html".into(),
-        p("r.html"),
-        "--markdown".into(),
-        p("r.md"),
-        "--junit".into(),
-        p("r.xml"),
-        "--save-corpus".into(),
-        p("corpus"),
-    ]))
+    let out = mcpdiff(with_credentials(
+        vec![
+            "run".into(),
+            a.url.clone(),
+            b.url.clone(),
+            "--cases".into(),
+            "150".into(),
+            "--seed".into(),
+            "4".into(),
+        ]
+        .into_iter()
+        .chain(every_output(&dir))
+        .collect(),
+    ))
     .await;
     assert_eq!(
         out.status.code(),
@@ -211,26 +208,19 @@ async fn echo_server() -> (String, tokio::task::JoinHandle<()>) {
 async fn an_echoed_secret_is_redacted_from_every_output() {
     let (url, task) = echo_server().await;
     let dir = temp_dir("echo");
-    let p = |f: &str| dir.join(f).to_str().expect("utf-8 path").to_string();
-    let out = mcpdiff(with_credentials(vec![
-        "run".into(),
-        url,
-        "--cases".into(),
-        "40".into(),
-        "--shrink-budget".into(),
-        "5".into(),
-        "--verbose".into(),
-        "--json".into(),
-        p("r.json"),
-        "--html".into(),
-        p("r.html"),
-        "--markdown".into(),
-        p("r.md"),
-        "--junit".into(),
-        p("r.xml"),
-        "--save-corpus".into(),
-        p("corpus"),
-    ]))
+    let out = mcpdiff(with_credentials(
+        vec![
+            "run".into(),
+            url,
+            "--cases".into(),
+            "40".into(),
+            "--shrink-budget".into(),
+            "5".into(),
+        ]
+        .into_iter()
+        .chain(every_output(&dir))
+        .collect(),
+    ))
     .await;
     assert_eq!(
         out.status.code(),

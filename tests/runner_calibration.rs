@@ -13,7 +13,7 @@ use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::mutants::{
     hidden_by_http_parsers, NO_BASE64_DECODE, ORIGIN_UNCHECKED,
 };
-use mcpdiff_oracle::reference::probes::probes;
+use mcpdiff_oracle::reference::probes::probe_cases;
 use mcpdiff_oracle::reference::MUTANTS;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -37,10 +37,7 @@ fn config(cases: u64, seed: u64, with_probes: bool) -> RunConfig {
         },
         max_disagreements: 5,
         probes: if with_probes {
-            probes(&fixture::surface())
-                .into_iter()
-                .map(|p| (p.rule, p.case))
-                .collect()
+            probe_cases(&fixture::surface())
         } else {
             Vec::new()
         },

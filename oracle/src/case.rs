@@ -111,7 +111,13 @@ pub const NESTING_LIMIT: usize = 16;
 
 /// Whether `body` opens more than [`NESTING_LIMIT`] arrays/objects at once (strings skipped).
 pub fn nesting_beyond(body: &[u8]) -> bool {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    nesting_depth(body, NESTING_LIMIT) > NESTING_LIMIT
+}
+
+/// The deepest nesting of `[` and `{` in `body` outside strings, or the first depth above
+/// `stop_above` (the walk stops there: callers that only compare with a limit need no more).
+pub fn nesting_depth(body: &[u8], stop_above: usize) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
     for &b in body {
         if in_string {
             match (escaped, b) {
@@ -126,15 +132,16 @@ pub fn nesting_beyond(body: &[u8]) -> bool {
             b'"' => in_string = true,
             b'[' | b'{' => {
                 depth += 1;
-                if depth > NESTING_LIMIT {
-                    return true;
+                deepest = deepest.max(depth);
+                if depth > stop_above {
+                    return depth;
                 }
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
-    false
+    deepest
 }
 
 /// Strip RFC 9110 optional whitespace (SP, HTAB) from both ends.

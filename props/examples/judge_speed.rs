@@ -11,39 +11,13 @@ use mcpdiff_oracle::judge::{judge_view, read_simple};
 use mcpdiff_oracle::reference::mutants::{MCP_METHOD_PREFIX, NO_BASE64_DECODE, ORIGIN_UNCHECKED};
 use mcpdiff_oracle::reference::{probes, respond, respond_mutant, to_observation};
 use mcpdiff_oracle::{check, fixture, judge, Case, Observation, Surface, Verdict};
+use mcpdiff_props::alloc_count::{allocations_per, CountingAllocator};
 use mcpdiff_props::gen::{case_for, case_strategy};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-/// The system allocator, counting allocations.
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is forwarded unchanged to `System`, which upholds the contract.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: the caller's obligations are passed on unchanged
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: as above
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: as above
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 type Judge = fn(&Case, &Surface) -> Verdict;
 
@@ -56,11 +30,9 @@ fn judge_simple(case: &Case, surface: &Surface) -> Verdict {
 
 /// Allocations per Verdict of `f` over `cases`.
 fn allocations(f: Judge, cases: &[Case], surface: &Surface) -> f64 {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
-    for c in cases {
+    allocations_per(cases, |c| {
         black_box(f(c, surface));
-    }
-    (ALLOCATIONS.load(Ordering::Relaxed) - before) as f64 / cases.len() as f64
+    })
 }
 
 /// Seconds per Verdict of each of `fs` over `cases`: best of 5 rounds, the functions

@@ -3,6 +3,7 @@
 //! and the fixture surface they are built against. The property tests of the oracle core
 //! live in `tests/`.
 
+pub mod alloc_count;
 pub mod choice;
 pub mod coverage;
 pub mod edit;

@@ -16,7 +16,7 @@ use mcpdiff::runner::{self, prepare::prepare, shrink::ShrinkBudget, PropsGenerat
 use mcpdiff::serve::{spawn, Variant};
 use mcpdiff::transport::{Client, Limits};
 use mcpdiff_oracle::reference::mutants::hidden_by_http_parsers;
-use mcpdiff_oracle::reference::{mutant, probes::probes, MUTANTS};
+use mcpdiff_oracle::reference::{mutant, probes::probe_cases, MUTANTS};
 use mcpdiff_oracle::{fixture, judge};
 use mcpdiff_props::gen::CaseGen;
 use std::hint::black_box;
@@ -277,10 +277,7 @@ impl RunDefaults {
                 ..ShrinkBudget::default()
             },
             max_disagreements: 20,
-            probes: probes(&fixture::surface())
-                .into_iter()
-                .map(|p| (p.rule, p.case))
-                .collect(),
+            probes: probe_cases(&fixture::surface()),
         }
     }
 }

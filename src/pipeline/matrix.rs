@@ -10,7 +10,7 @@ use crate::report::{self, undetermined, RunReport};
 use crate::runner::{self, shrink::ShrinkBudget, PropsGenerator, RunConfig, RunResult};
 use crate::transport::{reproducer_tls, Client, Endpoint};
 use mcpdiff_oracle::fixture;
-use mcpdiff_oracle::reference::probes::probes;
+use mcpdiff_oracle::reference::probes::probe_cases;
 use mcpdiff_oracle::toolset::ToolSet;
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -160,10 +160,7 @@ fn config(settings: &Settings, all_loopback: bool, end: Instant) -> RunConfig {
         },
         max_disagreements: 20,
         probes: if settings.probes {
-            probes(&fixture::surface())
-                .into_iter()
-                .map(|p| (p.rule, p.case))
-                .collect()
+            probe_cases(&fixture::surface())
         } else {
             Vec::new()
         },

@@ -80,3 +80,17 @@ pub fn tls_serve(dir: &Path, extra: &[&str]) -> Served {
     args.extend_from_slice(extra);
     serve(&args)
 }
+
+/// Every file below `dir`, recursively.
+pub fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).expect("read dir").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(files(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

@@ -38,7 +38,7 @@ pub fn read_fast<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<
         // answer the fallback below would give, without walking the rest of the body
         Err(scan::Outside::TooDeep) => (parse_error(), true),
         Err(scan::Outside::Other) => {
-            let depth = simple::depth(&case.body);
+            let depth = crate::case::nesting_depth(&case.body, simple::PARSE_DEPTH);
             let body = if depth < simple::PARSE_DEPTH && simple::is_json(&case.body) {
                 simple::read_body(&case.body, parsed)
             } else {

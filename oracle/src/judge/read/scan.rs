@@ -71,7 +71,7 @@ enum Role {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Outside {
     /// A prefix the scanner validated nests `simple::PARSE_DEPTH` deep: `serde_json`
-    /// refuses the body, and `simple::depth` (which reads a valid prefix as the scanner
+    /// refuses the body, and `case::nesting_depth` (which reads a valid prefix as the scanner
     /// does) finds at least that depth.
     TooDeep,
     /// Anything else: only the full parse can tell.
@@ -274,12 +274,18 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn array(&mut self, i: usize, depth: usize) -> Option<usize> {
+    /// Enter an array or object at `depth`: `None` (and `too_deep` set) beyond `MAX_DEPTH`.
+    fn enter(&mut self, depth: usize) -> Option<()> {
         if depth > MAX_DEPTH {
             self.too_deep = true;
             return None;
         }
         self.top.depth = self.top.depth.max(depth);
+        Some(())
+    }
+
+    fn array(&mut self, i: usize, depth: usize) -> Option<usize> {
+        self.enter(depth)?;
         let b = self.b;
         let mut j = skip_ws(b, i + 1);
         if *b.get(j)? == b']' {
@@ -297,11 +303,7 @@ impl<'a> Reader<'a> {
     }
 
     fn object(&mut self, i: usize, depth: usize, role: Role) -> Option<usize> {
-        if depth > MAX_DEPTH {
-            self.too_deep = true;
-            return None;
-        }
-        self.top.depth = self.top.depth.max(depth);
+        self.enter(depth)?;
         let b = self.b;
         let mut j = skip_ws(b, i + 1);
         if *b.get(j)? == b'}' {

@@ -33,33 +33,6 @@ pub(crate) fn is_json(body: &[u8]) -> bool {
 /// The nesting depth at which `serde_json` refuses to parse a value (its recursion limit).
 pub(crate) const PARSE_DEPTH: usize = 128;
 
-/// The deepest nesting of `[` and `{` in `body` outside strings, read as
-/// `case::nesting_beyond` reads it.
-pub(crate) fn depth(body: &[u8]) -> usize {
-    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
-    for &b in body {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                deepest = deepest.max(depth);
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    deepest
-}
-
 /// Read `body` through a full parse, kept in `holder` (the view borrows it).
 pub(crate) fn read_body<'b>(body: &[u8], holder: &'b mut Option<Value>) -> BodyView<'b> {
     let value: &'b Value = match serde_json::from_slice(body) {

@@ -63,6 +63,14 @@ pub fn probes(surface: &Surface) -> Vec<Probe> {
     out
 }
 
+/// The probe set as the runner sends it: each probe's rule beside its case.
+pub fn probe_cases(surface: &Surface) -> Vec<(RuleId, Case)> {
+    probes(surface)
+        .into_iter()
+        .map(|p| (p.rule, p.case))
+        .collect()
+}
+
 /// The conformant request `method(params)` with JSON-RPC id `id`.
 fn call(s: &Surface, id: i64, method: &str, params: Value) -> Case {
     conformant_case(s, json!(id), method, params)
