@@ -147,6 +147,10 @@ pub fn nesting_depth(body: &[u8], stop_above: usize) -> usize {
 /// Strip RFC 9110 optional whitespace (SP, HTAB) from both ends.
 pub fn trim_ows(v: &[u8]) -> &[u8] {
     let is_ows = |b: &u8| *b == b' ' || *b == b'\t';
+    // (nearly every value has no OWS at either end: two compares settle it)
+    if v.first().is_some_and(|b| !is_ows(b)) && v.last().is_some_and(|b| !is_ows(b)) {
+        return v;
+    }
     let start = v.iter().position(|b| !is_ows(b)).unwrap_or(v.len());
     let end = v.iter().rposition(|b| !is_ows(b)).map_or(start, |e| e + 1);
     &v[start..end]

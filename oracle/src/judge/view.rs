@@ -63,11 +63,6 @@ pub struct HeaderView<'a> {
 
 const PARAM_PREFIX: &[u8] = b"mcp-param-";
 
-/// Whether `name` is `Mcp-Param-*` in any case (with a non-empty suffix).
-pub(crate) fn is_param_name(name: &[u8]) -> bool {
-    name.len() > PARAM_PREFIX.len() && name[..PARAM_PREFIX.len()].eq_ignore_ascii_case(PARAM_PREFIX)
-}
-
 /// Whether `name`, known to be `Mcp-Param-*` (any case), is `Mcp-Param-{header}`.
 pub(crate) fn param_suffix_is(name: &[u8], header: &str) -> bool {
     name.len() == PARAM_PREFIX.len() + header.len()

@@ -4,7 +4,7 @@
 
 use super::swar::{has_byte_below, has_zero_byte, ONES};
 use crate::case::{trim_ows, Case, HeaderField};
-use crate::judge::view::{is_param_name, HeaderQuirk, HeaderView};
+use crate::judge::view::{HeaderQuirk, HeaderView};
 
 fn add<'c>(field: &mut HeaderField<'c>, value: &'c [u8]) {
     *field = match field {
@@ -55,20 +55,59 @@ fn bad_value_byte(b: u8) -> bool {
 }
 
 /// Whether `value` holds a `bad_value_byte`: eight bytes at a time, a chunk looked at byte
-/// by byte only when it may hold one (values are the longest part of a case's headers).
+/// by byte only when it may hold one (values are the longest part of a case's headers). A
+/// value of eight bytes or more ends with one last word that overlaps the chunks before it,
+/// so no byte is looked at one by one unless it may be a bad one.
 fn bad_value(value: &[u8]) -> bool {
-    let mut chunks = value.chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        let maybe = has_byte_below(w, 0x20) || has_zero_byte(w ^ (ONES * 0x7f));
-        // (a chunk whose only control byte is HTAB goes on to the next)
-        if maybe && chunk.iter().any(|b| bad_value_byte(*b)) {
-            return true;
-        }
+    let maybe_bad = |chunk: &[u8; 8]| {
+        let w = u64::from_le_bytes(*chunk);
+        has_byte_below(w, 0x20) || has_zero_byte(w ^ (ONES * 0x7f))
+    };
+    // (a chunk whose only control byte is HTAB is fine)
+    let bad = |chunk: &[u8; 8]| maybe_bad(chunk) && chunk.iter().any(|b| bad_value_byte(*b));
+    if value.len() < 8 {
+        return value.iter().any(|b| bad_value_byte(*b));
     }
-    chunks.remainder().iter().any(|b| bad_value_byte(*b))
+    let (chunks, rest) = value.as_chunks::<8>();
+    if chunks.iter().any(bad) {
+        return true;
+    }
+    // (the last eight bytes exist: the value is at least eight long)
+    !rest.is_empty() && value.last_chunk::<8>().is_some_and(bad)
+}
+
+/// How a field name compares with a known one.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Spelling {
+    /// Byte for byte the spec's spelling.
+    Exact,
+    /// The same name in another ASCII case.
+    OtherCase,
+    Different,
+}
+
+/// `name` against `canonical` (same length known): the spec's spelling, which conformant
+/// clients send, is one fixed-length compare; any other case falls back to case folding.
+fn spelling(name: &[u8], canonical: &[u8]) -> Spelling {
+    if name == canonical {
+        Spelling::Exact
+    } else if name.eq_ignore_ascii_case(canonical) {
+        Spelling::OtherCase
+    } else {
+        Spelling::Different
+    }
+}
+
+/// `Mcp-Param-*` (with a non-empty suffix) as spelled: `None` when the name is not one.
+fn param_spelling(name: &[u8]) -> Option<Spelling> {
+    const CANONICAL: &[u8] = b"Mcp-Param-";
+    if name.len() <= CANONICAL.len() {
+        return None;
+    }
+    match spelling(&name[..CANONICAL.len()], CANONICAL) {
+        Spelling::Different => None,
+        s => Some(s),
+    }
 }
 
 /// The headers of `case` as the rules read them.
@@ -89,45 +128,55 @@ pub(crate) fn read_headers(case: &Case) -> HeaderView<'_> {
     for (n, v) in &case.headers {
         let n = n.as_slice();
         let v = v.as_slice();
-        let eq = |known: &str| n.eq_ignore_ascii_case(known.as_bytes());
-        // (the canonical spelling, when the field is a mirrored one)
-        let mut mirrored: Option<&str> = None;
-        let mut param = false;
-        // a name equal (ASCII case aside) to one of these is all `tchar`: no byte to check
-        let mut known = true;
-        match n.len() {
-            6 if eq("origin") => add(&mut h.origin, v),
-            6 if eq("accept") => add(&mut h.accept, v),
-            8 if eq("mcp-name") => {
-                add(&mut h.name, v);
-                mirrored = Some("Mcp-Name");
-            }
-            10 if eq("mcp-method") => {
-                add(&mut h.method, v);
-                mirrored = Some("Mcp-Method");
-            }
-            12 if eq("content-type") => add(&mut h.content_type, v),
-            13 if eq("last-event-id") => add(&mut h.last_event_id, v),
-            14 if eq("mcp-session-id") => add(&mut h.session_id, v),
-            20 if eq("mcp-protocol-version") => {
-                add(&mut h.protocol_version, v);
-                mirrored = Some("MCP-Protocol-Version");
-            }
-            _ => known = false,
+        // the field this name is, if the rules read it, and how it is spelled
+        let (field, spelled, mirrored) = match n.len() {
+            6 => match spelling(n, b"Origin") {
+                Spelling::Different => (Some(&mut h.accept), spelling(n, b"Accept"), false),
+                s => (Some(&mut h.origin), s, false),
+            },
+            8 => (Some(&mut h.name), spelling(n, b"Mcp-Name"), true),
+            10 => (Some(&mut h.method), spelling(n, b"Mcp-Method"), true),
+            12 => (
+                Some(&mut h.content_type),
+                spelling(n, b"Content-Type"),
+                false,
+            ),
+            13 => (
+                Some(&mut h.last_event_id),
+                spelling(n, b"Last-Event-ID"),
+                false,
+            ),
+            14 => (
+                Some(&mut h.session_id),
+                spelling(n, b"Mcp-Session-Id"),
+                false,
+            ),
+            20 => (
+                Some(&mut h.protocol_version),
+                spelling(n, b"MCP-Protocol-Version"),
+                true,
+            ),
+            _ => (None, Spelling::Different, false),
+        };
+        let known = spelled != Spelling::Different;
+        if let (Some(field), true) = (field, known) {
+            add(field, v);
         }
+        let mirrored = mirrored && known;
+        // a name equal (ASCII case aside) to a known one is all `tchar`: no byte to check
         h.parser_refusable = h.parser_refusable || (!known && bad_name(n)) || bad_value(v);
-        if mirrored.is_none() && is_param_name(n) {
+        let param = if known { None } else { param_spelling(n) };
+        if param.is_some() {
             h.params.push((n, trim_ows(v)));
-            param = true;
         }
-        let odd_case = match mirrored {
-            Some(canonical) => n != canonical.as_bytes(),
-            None => param && !n.starts_with(b"Mcp-Param-"),
+        let odd_case = match param {
+            Some(s) => s == Spelling::OtherCase,
+            None => mirrored && spelled == Spelling::OtherCase,
         };
         if odd_case {
             note(&mut h, HeaderQuirk::NameCase);
         }
-        if (mirrored.is_some() || param) && trim_ows(v).len() != v.len() {
+        if (mirrored || param.is_some()) && trim_ows(v).len() != v.len() {
             note(&mut h, HeaderQuirk::Padding);
         }
     }
@@ -149,6 +198,45 @@ mod tests {
         for b in 0..=255u8 {
             assert_eq!(TCHAR[b as usize], crate::annotations::is_tchar(b), "{b:#x}");
         }
+    }
+
+    #[test]
+    fn bad_value_is_any_bad_byte_at_every_place_and_length() {
+        // every length around the word size, every byte at every place (chunks, the
+        // overlapping last word, and the short byte-by-byte values)
+        for len in 1..=26 {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut v = vec![b'a'; len];
+                    v[at] = b;
+                    assert_eq!(bad_value(&v), bad_value_byte(b), "{b:#x} at {at} of {len}");
+                }
+            }
+        }
+        assert!(!bad_value(b""));
+    }
+
+    #[test]
+    fn known_names_in_any_case_and_near_misses() {
+        let case = Case::post(
+            "/mcp",
+            &[
+                ("accept", "a"),
+                ("ORIGIN", "o"),
+                ("Mcp-Param-", "no suffix"),
+                ("mcp-paraM-x", "p"),
+                ("Mcp-Methox", "not a known name"),
+                ("mcp-protocol-version", "v"),
+            ],
+            "",
+        );
+        let h = read_headers(&case);
+        assert_eq!(h.accept, HeaderField::One(b"a"));
+        assert_eq!(h.origin, HeaderField::One(b"o"));
+        assert_eq!(h.method, HeaderField::Absent);
+        assert_eq!(h.protocol_version, HeaderField::One(b"v"));
+        assert_eq!(&h.params[..], [(&b"mcp-paraM-x"[..], &b"p"[..])]);
+        assert_eq!(&h.quirks[..], [HeaderQuirk::NameCase]);
     }
 
     #[test]
