@@ -243,7 +243,7 @@ mod tests {
     fn targets_held_to_different_verdicts_are_not_compared() {
         let (case, verdict, result, refused) = setup();
         let mut other = verdict.clone();
-        other.expectations.clear();
+        other.clear_expectations();
         let verdicts = Verdicts::Many(vec![verdict.clone(), other, verdict]);
         let mut r = record(&["a", "b", "c", "d"]);
         // a and b differ but were held to different verdicts; c shares a's verdict (slot 2

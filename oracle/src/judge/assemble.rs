@@ -5,7 +5,7 @@
 
 use super::findings::{is_blocking, Answers, Defect, Findings};
 use crate::rules::{self, RuleId};
-use crate::verdict::{Answer, Canonical, Demand, Expectation, Verdict};
+use crate::verdict::{Answer, Canonical, Demand, Expectation, LintSet, Verdict};
 
 /// Combine defects, tolerated answers and the success set into expectations.
 pub(crate) fn assemble(
@@ -13,10 +13,12 @@ pub(crate) fn assemble(
     success: Answers,
     success_rule: Option<RuleId>,
     dispatch: Canonical,
-    lints: Vec<Expectation>,
+    mut lints: LintSet,
+    listed: Vec<Expectation>,
 ) -> Verdict {
-    // the lints come first; the request-level expectations follow
-    let mut expectations = lints;
+    // the lints come first (`lints`, then any in `listed`); the request-level expectations
+    // follow in `listed`, where alone an answer set can be found again to grow
+    let mut expectations = listed;
     if f.anything_goes {
         // the legacy path of a dual-era server: only what every era of JSON-RPC over HTTP
         // shares still binds it (results and errors echo the id, errors are well-formed,
@@ -25,20 +27,16 @@ pub(crate) fn assemble(
         // serverInfo, the codes "defined by this specification" and those "Implementations
         // of this protocol version MUST NOT emit", and the session rules are modern-only
         // (DEVIATIONS.md D-26, D-33)
-        expectations.retain(|e| {
-            [
-                rules::RESULT_ID,
-                rules::ERROR_ID,
-                rules::ERROR_SHAPE,
-                rules::REQ_CT,
-                rules::ERRCODE_LEGACY,
-            ]
-            .contains(&e.rule)
-        });
-        return Verdict {
-            expectations,
-            canonical: dispatch,
-        };
+        let keep = [
+            rules::RESULT_ID,
+            rules::ERROR_ID,
+            rules::ERROR_SHAPE,
+            rules::REQ_CT,
+            rules::ERRCODE_LEGACY,
+        ];
+        lints.retain_rules(&keep);
+        expectations.retain(|e| keep.contains(&e.rule));
+        return Verdict::from_parts(lints, expectations, dispatch);
     }
     let defects = &mut f.defects;
     let tolerated = &f.tolerated[..];
@@ -164,8 +162,5 @@ pub(crate) fn assemble(
         }
         canonical = dispatch;
     }
-    Verdict {
-        expectations,
-        canonical,
-    }
+    Verdict::from_parts(lints, expectations, canonical)
 }
