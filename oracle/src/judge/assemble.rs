@@ -6,6 +6,7 @@
 use super::findings::{is_blocking, Answers, Defect, Findings};
 use crate::rules::{self, RuleId};
 use crate::verdict::{Answer, Canonical, Demand, Expectation, LintSet, Verdict};
+use smallvec::smallvec;
 
 /// Combine defects, tolerated answers and the success set into expectations.
 pub(crate) fn assemble(
@@ -52,21 +53,22 @@ pub(crate) fn assemble(
     };
     let any_must = defects.iter().enumerate().any(|(i, d)| blocking(i, d));
 
+    // (the set is taken by value: the last use of a set moves it instead of copying it)
     let mut push =
-        |rule: RuleId, answers: &[Answer]| match expectations.iter_mut().find(|e| e.rule == rule) {
+        |rule: RuleId, answers: Answers| match expectations.iter_mut().find(|e| e.rule == rule) {
             Some(Expectation {
                 demand: Demand::OneOf(existing),
                 ..
             }) => {
                 for a in answers {
-                    if !existing.contains(a) {
-                        existing.push(a.clone())
+                    if !existing.contains(&a) {
+                        existing.push(a)
                     }
                 }
             }
             _ => expectations.push(Expectation {
                 rule,
-                demand: Demand::OneOf(answers.into()),
+                demand: Demand::OneOf(answers),
             }),
         };
     // the first defect of least priority in the group that decides gives the canonical answer
@@ -101,15 +103,15 @@ pub(crate) fn assemble(
             }
             if d.reject == d.shape {
                 // one sentence says both "refuse" and how: the union alone
-                push(d.reject, &union);
+                push(d.reject, union.clone());
             } else {
-                push(d.reject, &[Answer::AnyError]);
+                push(d.reject, smallvec![Answer::AnyError]);
                 let shape = shape_set.get_or_insert_with(|| {
                     let mut s = union.clone();
                     s.push(Answer::NotAnError);
                     s
                 });
-                push(d.shape, shape);
+                push(d.shape, shape.clone());
             }
         }
         let i = lead(true);
@@ -125,7 +127,7 @@ pub(crate) fn assemble(
             .collect();
         set.extend(tolerated.iter().cloned());
         for d in defects.iter() {
-            push(d.reject, &set);
+            push(d.reject, set.clone());
         }
         let i = lead(false);
         canonical = match i {
@@ -146,7 +148,7 @@ pub(crate) fn assemble(
         if !set.is_empty() {
             if benign.is_empty() {
                 if let Some(rule) = success_rule {
-                    push(rule, &set);
+                    push(rule, set);
                 }
             } else {
                 for r in benign {
@@ -156,7 +158,7 @@ pub(crate) fn assemble(
                     } else {
                         &set[..]
                     };
-                    push(*r, own);
+                    push(*r, own.into());
                 }
             }
         }
