@@ -3,7 +3,7 @@
 //! (P-MUST-SHOULD), the success set filed under benign inputs (P-BENIGN), and the legacy
 //! path of dual-era targets.
 
-use super::findings::{is_blocking, Answers, Defect, Findings};
+use super::findings::{Answers, Findings};
 use crate::rules::{self, RuleId};
 use crate::verdict::{Answer, Canonical, Demand, Expectation, LintSet, Verdict};
 use smallvec::smallvec;
@@ -42,16 +42,7 @@ pub(crate) fn assemble(
     let defects = &mut f.defects;
     let tolerated = &f.tolerated[..];
     let benign = &f.benign[..];
-    // whether each defect is at a blocking level (asked once per defect)
-    let mut blocks = [false; 16];
-    for (i, d) in defects.iter().enumerate().take(blocks.len()) {
-        blocks[i] = is_blocking(d.reject);
-    }
-    let blocking = |i: usize, d: &Defect| match blocks.get(i) {
-        Some(b) => *b,
-        None => is_blocking(d.reject),
-    };
-    let any_must = defects.iter().enumerate().any(|(i, d)| blocking(i, d));
+    let any_must = defects.iter().any(|d| d.blocking);
 
     // (the set is taken by value: the last use of a set moves it instead of copying it)
     let mut push =
@@ -76,7 +67,7 @@ pub(crate) fn assemble(
         defects
             .iter()
             .enumerate()
-            .filter(|(i, d)| blocking(*i, d) == want_must)
+            .filter(|(_, d)| d.blocking == want_must)
             .min_by_key(|(_, d)| d.priority)
             .map(|(i, _)| i)
     };
@@ -87,9 +78,8 @@ pub(crate) fn assemble(
         let mut union = Answers::new();
         for a in defects
             .iter()
-            .enumerate()
-            .filter(|(i, d)| blocking(*i, d))
-            .flat_map(|(_, d)| d.answers.iter())
+            .filter(|d| d.blocking)
+            .flat_map(|d| d.answers.iter())
             .chain(tolerated)
         {
             if !union.contains(a) && !matches!(a, Answer::RpcResult | Answer::OpenStream) {
@@ -97,8 +87,8 @@ pub(crate) fn assemble(
             }
         }
         let mut shape_set: Option<Answers> = None;
-        for (i, d) in defects.iter().enumerate() {
-            if !blocking(i, d) {
+        for d in defects.iter() {
+            if !d.blocking {
                 continue;
             }
             if d.reject == d.shape {

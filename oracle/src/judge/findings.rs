@@ -23,6 +23,8 @@ pub(crate) struct Defect {
     pub reject: RuleId,
     /// The rule that says how a refusal looks.
     pub shape: RuleId,
+    /// Whether `reject` is at a blocking level (`is_blocking`, asked once per defect).
+    pub blocking: bool,
     /// The answers this defect mandates when it is alone (the first is canonical).
     pub answers: Answers,
     /// Position in the recommended canonical order (PRECEDENCE.md §5); lower goes first.
@@ -89,9 +91,13 @@ impl Findings {
     /// (`assemble` takes the first defect of least priority among the blocking ones, or
     /// among all when none blocks): when it cannot, its canonical answer is never built.
     pub fn could_lead(&self, reject: RuleId, priority: u8) -> bool {
-        let blocking = is_blocking(reject);
+        self.could_lead_at(is_blocking(reject), priority)
+    }
+
+    /// `could_lead` for a defect whose blocking level is known.
+    fn could_lead_at(&self, blocking: bool, priority: u8) -> bool {
         !self.defects.iter().any(|d| {
-            let earlier_blocks = is_blocking(d.reject);
+            let earlier_blocks = d.blocking;
             (earlier_blocks || !blocking) && (d.priority <= priority || earlier_blocks != blocking)
         })
     }
@@ -106,7 +112,8 @@ impl Findings {
         answer: Answer,
         canonical: impl FnOnce() -> Canonical,
     ) {
-        let canonical = if self.could_lead(reject, priority) {
+        let blocking = is_blocking(reject);
+        let canonical = if self.could_lead_at(blocking, priority) {
             canonical()
         } else {
             // never read: an earlier defect gives the canonical answer
@@ -115,6 +122,7 @@ impl Findings {
         self.defects.push(Defect {
             reject,
             shape,
+            blocking,
             answers: smallvec![answer],
             priority,
             canonical,

@@ -2,7 +2,7 @@
 //! version in `_meta`, the other required `_meta` fields, and the benign inputs that must
 //! not change anything (session ids, `Last-Event-ID`, header-name case, padding).
 
-use super::findings::{header_mismatch, Defect, Findings};
+use super::findings::{header_mismatch, is_blocking, Defect, Findings};
 use super::header_values::{
     invalid_chars, mismatch_answer, overlap, read_header_value, HeaderValue,
 };
@@ -199,6 +199,7 @@ fn protocol_version(
             let mut d = Defect {
                 reject: rules::PV_MISMATCH,
                 shape: rules::HDR_ERR,
+                blocking: is_blocking(rules::PV_MISMATCH),
                 answers: smallvec::smallvec![mismatch_answer()],
                 priority,
                 canonical,

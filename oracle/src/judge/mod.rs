@@ -46,7 +46,7 @@ use crate::verdict::{
     Answer, Canonical, DataRule, Demand, Expectation, Lint, LintKind, LintSet, StatusSet, Verdict,
 };
 use assemble::assemble;
-use findings::{answer_of, strict_refusal, Answers, Defect, Findings};
+use findings::{answer_of, is_blocking, strict_refusal, Answers, Defect, Findings};
 use lints::{error_lints, media_defects, request_lints};
 use origin::OriginClass;
 use smallvec::smallvec;
@@ -216,6 +216,7 @@ fn judge_other_verb(
         f.defects.push(Defect {
             reject: rules::BC_GET_DELETE,
             shape: rules::BC_GET_DELETE,
+            blocking: is_blocking(rules::BC_GET_DELETE),
             answers: smallvec![Answer::HttpStatus {
                 status: StatusSet::Exact(405),
             }],
