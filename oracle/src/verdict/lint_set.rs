@@ -158,3 +158,56 @@ impl Iterator for Lints<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lints_render_in_listing_order_with_both_id_lints() {
+        let mut set = LintSet::default();
+        set.insert(LintKind::ServerInfo);
+        set.echo(&RequestId::from(7));
+        set.insert(LintKind::NoSessionId);
+        let rules: Vec<RuleId> = set.iter().map(|(r, _)| r).collect();
+        assert_eq!(
+            rules,
+            [
+                rules::BC_SESSION,
+                rules::RESULT_ID,
+                rules::ERROR_ID,
+                rules::SERVERINFO
+            ]
+        );
+        let lints: Vec<Lint> = set.iter().map(|(_, l)| l).collect();
+        assert_eq!(lints[1], Lint::ResultIdEcho(RequestId::from(7)));
+        assert_eq!(
+            lints[2],
+            Lint::ErrorIdEcho {
+                id: RequestId::from(7),
+                may_omit: false
+            }
+        );
+    }
+
+    #[test]
+    fn retaining_rules_keeps_the_id_lints_together() {
+        let mut set = LintSet::default();
+        set.insert(LintKind::NoSessionId);
+        set.insert(LintKind::ErrorShape);
+        set.echo(&RequestId::from(1));
+        set.retain_rules(&[rules::ERROR_SHAPE, rules::RESULT_ID, rules::ERROR_ID]);
+        let rules: Vec<RuleId> = set.iter().map(|(r, _)| r).collect();
+        assert_eq!(
+            rules,
+            [rules::ERROR_SHAPE, rules::RESULT_ID, rules::ERROR_ID]
+        );
+        set.retain_rules(&[rules::ERROR_SHAPE]);
+        assert_eq!(set.iter().count(), 1);
+        assert_eq!(set, {
+            let mut only = LintSet::default();
+            only.insert(LintKind::ErrorShape);
+            only
+        });
+    }
+}

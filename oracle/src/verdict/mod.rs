@@ -3,7 +3,8 @@
 //!
 //! An `Expectation` is either a set of acceptable `Answer`s (the request-level outcome) or
 //! a `Lint` (a property every answer must have, e.g. no `Mcp-Session-Id`). A rule that is
-//! not in the Verdict was not exercised by this case.
+//! not in the Verdict was not exercised by this case. A Verdict holds its per-answer lints
+//! compactly (`lint_set`) and renders them when its expectations are read.
 
 mod lint_set;
 
