@@ -14,7 +14,8 @@ use std::time::Duration;
 
 /// The verdicts of one case: one per distinct surface of its group (`Group::judges`). `One`
 /// is the common case (reference and mutants, or SDKs that discovered the same surface) and
-/// costs no allocation beyond the verdict itself.
+/// costs no allocation beyond the verdict itself (so it stays unboxed, larger than `Many`).
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Verdicts {
     One(Verdict),
     Many(Vec<Verdict>),
