@@ -29,7 +29,7 @@ pub fn check(verdict: &Verdict, obs: &Observation) -> Vec<Finding> {
     let mut out = Vec::new();
     // what the answer carries, read once for every expectation
     let facts = obs.http().map(Facts::of);
-    for e in &verdict.expectations {
+    for e in verdict.expectations() {
         let ok = match (&e.demand, &facts) {
             (Demand::OneOf(set), Some(a)) => set.iter().any(|x| a.matches(x)),
             (Demand::OneOf(_), None) => false,
@@ -46,10 +46,9 @@ pub fn check(verdict: &Verdict, obs: &Observation) -> Vec<Finding> {
     for i in 0..out.len() {
         let demand_of = |rule: &str| {
             verdict
-                .expectations
-                .iter()
-                .find(|e| e.rule.0 == rule && matches!(e.demand, Demand::OneOf(_)))
-                .map(|e| &e.demand)
+                .answer_sets()
+                .find(|(r, _)| r.0 == rule)
+                .map(|(_, set)| set)
         };
         let Some(mine) = demand_of(&out[i].rule) else {
             continue;
@@ -65,11 +64,8 @@ pub fn check(verdict: &Verdict, obs: &Observation) -> Vec<Finding> {
 }
 
 /// Whether two answer sets have an answer in common.
-fn share(a: &Demand, b: &Demand) -> bool {
-    match (a, b) {
-        (Demand::OneOf(x), Demand::OneOf(y)) => x.iter().any(|ax| y.contains(ax)),
-        _ => a == b,
-    }
+fn share(x: &[Answer], y: &[Answer]) -> bool {
+    x.iter().any(|ax| y.contains(ax))
 }
 
 fn finding(rule: RuleId, expected: String, observed: String) -> Finding {

@@ -40,12 +40,8 @@ pub struct Decision {
 pub fn decide(v: &Verdict) -> Decision {
     let candidates = candidates(v);
     let sets: Vec<(RuleId, &[Answer])> = v
-        .expectations
-        .iter()
-        .filter_map(|e| match &e.demand {
-            Demand::OneOf(s) => Some((e.rule, s.as_slice())),
-            Demand::Lint(_) => None,
-        })
+        .answer_sets()
+        .map(|(rule, s)| (rule, s.as_slice()))
         .collect();
     let holds = |set: &[Answer], a: &HttpAnswer| set.iter().any(|x| matches(x, a));
     // whether `a` satisfies every answer set except (optionally) the one of `skip`
@@ -60,7 +56,7 @@ pub fn decide(v: &Verdict) -> Decision {
             list.push(r);
         }
     };
-    for e in &v.expectations {
+    for e in v.expectations() {
         match &e.demand {
             Demand::OneOf(set) => {
                 add(&mut d.deciding, e.rule);
@@ -144,11 +140,9 @@ fn lint_reads(l: &Lint, a: &HttpAnswer) -> bool {
 /// One concrete answer per pattern the Verdict names, plus generic ones.
 fn candidates(v: &Verdict) -> Vec<HttpAnswer> {
     let mut out = generic();
-    for e in &v.expectations {
-        if let Demand::OneOf(set) = &e.demand {
-            for a in set {
-                out.extend(instances(a));
-            }
+    for (_, set) in v.answer_sets() {
+        for a in set {
+            out.extend(instances(a));
         }
     }
     out

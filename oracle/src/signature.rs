@@ -56,8 +56,7 @@ pub struct Signature {
 /// -32020`): then a different status is a different failure, not the same one reduced.
 pub fn about_status(rule: RuleId, verdict: &Verdict) -> bool {
     verdict
-        .expectations
-        .iter()
+        .expectations()
         .filter(|e| e.rule == rule)
         .any(|e| match &e.demand {
             Demand::OneOf(set) => set.iter().any(|a| match a {
@@ -171,10 +170,7 @@ mod tests {
     }
 
     fn verdict(rule: RuleId, demand: Demand) -> Verdict {
-        Verdict {
-            expectations: vec![Expectation { rule, demand }],
-            canonical: Canonical::Dispatch,
-        }
+        Verdict::new(vec![Expectation { rule, demand }], Canonical::Dispatch)
     }
 
     const R: RuleId = crate::rules::ORIGIN_403;
@@ -265,7 +261,7 @@ mod tests {
         let a = verdict(R, Demand::OneOf(smallvec::smallvec![Answer::AnyError]));
         let mut b = a.clone();
         assert!(no_new_defects(&a, &b));
-        b.expectations.push(Expectation {
+        b.push(Expectation {
             rule: crate::rules::HDR_MISMATCH,
             demand: Demand::OneOf(smallvec::smallvec![Answer::AnyError]),
         });

@@ -78,14 +78,13 @@ pub fn settle(
             // failed in a way no continuation repairs
             findings.retain(|f| {
                 verdict
-                    .expectations
-                    .iter()
+                    .expectations()
                     .filter(|e| e.rule.0 == f.rule)
                     .any(|e| match (&e.demand, http) {
                         // a lint reads what was received: broken already, whatever follows
-                        (Demand::Lint(_), Some(_)) => fails(e, verdict, obs),
+                        (Demand::Lint(_), Some(_)) => fails(&e, verdict, obs),
                         (Demand::OneOf(set), Some(a)) => {
-                            fails(e, verdict, obs) && !set.iter().any(|x| reachable(x, a))
+                            fails(&e, verdict, obs) && !set.iter().any(|x| reachable(x, a))
                         }
                         // no head at all: any answer could still have come
                         (_, None) => false,
@@ -99,20 +98,15 @@ pub fn settle(
 
 /// Whether `verdict` accepts an open stream and `a` is one.
 fn open_stream_allowed(verdict: &Verdict, a: &HttpAnswer) -> bool {
-    verdict.expectations.iter().any(|e| match &e.demand {
-        Demand::OneOf(set) => set
-            .iter()
-            .any(|x| *x == Answer::OpenStream && crate::check::matches(x, a)),
-        Demand::Lint(_) => false,
+    verdict.answer_sets().any(|(_, set)| {
+        set.iter()
+            .any(|x| *x == Answer::OpenStream && crate::check::matches(x, a))
     })
 }
 
 /// Whether expectation `e` of `verdict` fails on `obs` on its own.
 fn fails(e: &crate::verdict::Expectation, verdict: &Verdict, obs: &Observation) -> bool {
-    let one = Verdict {
-        expectations: vec![e.clone()],
-        canonical: verdict.canonical.clone(),
-    };
+    let one = Verdict::new(vec![e.clone()], verdict.canonical.clone());
     !crate::check::check(&one, obs).is_empty()
 }
 

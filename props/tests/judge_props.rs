@@ -1,7 +1,7 @@
 //! Properties of the oracle's `judge` on generated cases against the fixture surface: it
 //! never panics, is deterministic, and every `Demand::OneOf` allows at least one answer.
 
-use mcpdiff_oracle::{judge, Demand};
+use mcpdiff_oracle::judge;
 use mcpdiff_props::fixture_surface;
 use mcpdiff_props::strategies::case::{mixed_case, valid_case};
 use proptest::prelude::*;
@@ -13,10 +13,8 @@ proptest! {
         let first = judge(&case, &surface);
         let second = judge(&case, &surface);
         prop_assert_eq!(&first, &second);
-        for e in &first.expectations {
-            if let Demand::OneOf(answers) = &e.demand {
-                prop_assert!(!answers.is_empty(), "empty OneOf for {:?}", e.rule);
-            }
+        for (rule, answers) in first.answer_sets() {
+            prop_assert!(!answers.is_empty(), "empty OneOf for {:?}", rule);
         }
     }
 

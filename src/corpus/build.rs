@@ -10,7 +10,7 @@ use super::store::{save, save_client, Saved};
 use crate::clients::ClientTargetReport;
 use crate::runner::RunResult;
 use mcpdiff_oracle::reference::{probes, respond, to_observation};
-use mcpdiff_oracle::{check, fixture, judge, Case, Demand, Surface};
+use mcpdiff_oracle::{check, fixture, judge, Case, Surface};
 use std::path::{Path, PathBuf};
 
 /// How the pure reference server is named in entries.
@@ -133,11 +133,11 @@ pub fn import_entry(path: &Path, data: &[u8], rule: Option<&str>) -> Result<Entr
             .cloned()
             .or_else(|| {
                 verdict
-                    .expectations
-                    .iter()
-                    .find(|e| matches!(e.demand, Demand::OneOf(_)))
-                    .or(verdict.expectations.first())
-                    .map(|e| e.rule.0.to_string())
+                    .answer_sets()
+                    .next()
+                    .map(|(rule, _)| rule)
+                    .or(verdict.rules().next())
+                    .map(|rule| rule.0.to_string())
             })
             .unwrap_or_else(|| "NO-RULE".to_string()),
     };

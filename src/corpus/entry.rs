@@ -223,7 +223,8 @@ fn same_answer(a: &Observation, b: &Observation) -> bool {
 /// allowed sets (message texts included), and changing it is not a change of the oracle.
 pub fn verdict_json(v: &Verdict) -> Value {
     // `Expectation` serializes to plain data (ids, enums, JSON values): this cannot fail
-    serde_json::json!({ "expectations": serde_json::to_value(&v.expectations).unwrap_or(Value::Null) })
+    let list: Vec<_> = v.expectations().collect();
+    serde_json::json!({ "expectations": serde_json::to_value(&list).unwrap_or(Value::Null) })
 }
 
 /// `<rule>-<hash of the case bytes>.json`.

@@ -14,7 +14,8 @@ use std::time::Duration;
 
 /// The verdicts of one case: one per distinct surface of its group (`Group::judges`). `One`
 /// is the common case (reference and mutants, or SDKs that discovered the same surface) and
-/// costs no allocation beyond the verdict itself.
+/// costs no allocation beyond the verdict itself (so it stays unboxed, larger than `Many`).
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Verdicts {
     One(Verdict),
     Many(Vec<Verdict>),
@@ -243,7 +244,7 @@ mod tests {
     fn targets_held_to_different_verdicts_are_not_compared() {
         let (case, verdict, result, refused) = setup();
         let mut other = verdict.clone();
-        other.expectations.clear();
+        other.clear_expectations();
         let verdicts = Verdicts::Many(vec![verdict.clone(), other, verdict]);
         let mut r = record(&["a", "b", "c", "d"]);
         // a and b differ but were held to different verdicts; c shares a's verdict (slot 2

@@ -6,7 +6,7 @@
 //! never as a pass or a finding; tool calls are timed per tool so slow tools can be named.
 
 use mcpdiff_oracle::rules::{level_of, RuleId, Severity};
-use mcpdiff_oracle::{Answer, Case, Demand, Finding, Observation, Undetermined, Verdict};
+use mcpdiff_oracle::{Answer, Case, Finding, Observation, Undetermined, Verdict};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -48,11 +48,9 @@ fn defects(verdict: &Verdict, rule: RuleId) -> usize {
         })
     };
     let mut rules: Vec<RuleId> = verdict
-        .expectations
-        .iter()
-        .filter(|e| e.rule != rule)
-        .filter(|e| matches!(&e.demand, Demand::OneOf(set) if refusal_only(set)))
-        .map(|e| e.rule)
+        .answer_sets()
+        .filter(|(r, set)| *r != rule && refusal_only(set))
+        .map(|(r, _)| r)
         .collect();
     rules.sort_unstable();
     rules.dedup();
@@ -241,7 +239,7 @@ impl Tally {
 mod tests {
     use super::*;
     use mcpdiff_oracle::rules::{self, Level, HDR_MISMATCH, ORIGIN_403};
-    use mcpdiff_oracle::{Canonical, Expectation, Lint};
+    use mcpdiff_oracle::{Canonical, Demand, Expectation, Lint};
 
     fn verdict(rules: &[RuleId]) -> Verdict {
         let mut expectations: Vec<Expectation> = rules
@@ -255,10 +253,7 @@ mod tests {
             rule: mcpdiff_oracle::rules::BC_SESSION,
             demand: Demand::Lint(Lint::NoSessionId),
         });
-        Verdict {
-            expectations,
-            canonical: Canonical::Dispatch,
-        }
+        Verdict::new(expectations, Canonical::Dispatch)
     }
 
     #[test]

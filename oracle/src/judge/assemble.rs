@@ -3,9 +3,10 @@
 //! (P-MUST-SHOULD), the success set filed under benign inputs (P-BENIGN), and the legacy
 //! path of dual-era targets.
 
-use super::findings::{is_blocking, Answers, Defect, Findings};
+use super::findings::{Answers, Findings};
 use crate::rules::{self, RuleId};
-use crate::verdict::{Answer, Canonical, Demand, Expectation, Verdict};
+use crate::verdict::{Answer, Canonical, Demand, Expectation, LintSet, Verdict};
+use smallvec::smallvec;
 
 /// Combine defects, tolerated answers and the success set into expectations.
 pub(crate) fn assemble(
@@ -13,10 +14,12 @@ pub(crate) fn assemble(
     success: Answers,
     success_rule: Option<RuleId>,
     dispatch: Canonical,
-    lints: Vec<Expectation>,
+    mut lints: LintSet,
+    listed: Vec<Expectation>,
 ) -> Verdict {
-    // the lints come first; the request-level expectations follow
-    let mut expectations = lints;
+    // the lints come first (`lints`, then any in `listed`); the request-level expectations
+    // follow in `listed`, where alone an answer set can be found again to grow
+    let mut expectations = listed;
     if f.anything_goes {
         // the legacy path of a dual-era server: only what every era of JSON-RPC over HTTP
         // shares still binds it (results and errors echo the id, errors are well-formed,
@@ -25,50 +28,38 @@ pub(crate) fn assemble(
         // serverInfo, the codes "defined by this specification" and those "Implementations
         // of this protocol version MUST NOT emit", and the session rules are modern-only
         // (DEVIATIONS.md D-26, D-33)
-        expectations.retain(|e| {
-            [
-                rules::RESULT_ID,
-                rules::ERROR_ID,
-                rules::ERROR_SHAPE,
-                rules::REQ_CT,
-                rules::ERRCODE_LEGACY,
-            ]
-            .contains(&e.rule)
-        });
-        return Verdict {
-            expectations,
-            canonical: dispatch,
-        };
+        let keep = [
+            rules::RESULT_ID,
+            rules::ERROR_ID,
+            rules::ERROR_SHAPE,
+            rules::REQ_CT,
+            rules::ERRCODE_LEGACY,
+        ];
+        lints.retain_rules(&keep);
+        expectations.retain(|e| keep.contains(&e.rule));
+        return Verdict::from_parts(lints, expectations, dispatch);
     }
     let defects = &mut f.defects;
     let tolerated = &f.tolerated[..];
     let benign = &f.benign[..];
-    // whether each defect is at a blocking level (asked once per defect)
-    let mut blocks = [false; 16];
-    for (i, d) in defects.iter().enumerate().take(blocks.len()) {
-        blocks[i] = is_blocking(d.reject);
-    }
-    let blocking = |i: usize, d: &Defect| match blocks.get(i) {
-        Some(b) => *b,
-        None => is_blocking(d.reject),
-    };
-    let any_must = defects.iter().enumerate().any(|(i, d)| blocking(i, d));
+    let any_must = defects.iter().any(|d| d.blocking);
 
+    // (the set is taken by value: the last use of a set moves it instead of copying it)
     let mut push =
-        |rule: RuleId, answers: &[Answer]| match expectations.iter_mut().find(|e| e.rule == rule) {
+        |rule: RuleId, answers: Answers| match expectations.iter_mut().find(|e| e.rule == rule) {
             Some(Expectation {
                 demand: Demand::OneOf(existing),
                 ..
             }) => {
                 for a in answers {
-                    if !existing.contains(a) {
-                        existing.push(a.clone())
+                    if !existing.contains(&a) {
+                        existing.push(a)
                     }
                 }
             }
             _ => expectations.push(Expectation {
                 rule,
-                demand: Demand::OneOf(answers.into()),
+                demand: Demand::OneOf(answers),
             }),
         };
     // the first defect of least priority in the group that decides gives the canonical answer
@@ -76,7 +67,7 @@ pub(crate) fn assemble(
         defects
             .iter()
             .enumerate()
-            .filter(|(i, d)| blocking(*i, d) == want_must)
+            .filter(|(_, d)| d.blocking == want_must)
             .min_by_key(|(_, d)| d.priority)
             .map(|(i, _)| i)
     };
@@ -87,9 +78,8 @@ pub(crate) fn assemble(
         let mut union = Answers::new();
         for a in defects
             .iter()
-            .enumerate()
-            .filter(|(i, d)| blocking(*i, d))
-            .flat_map(|(_, d)| d.answers.iter())
+            .filter(|d| d.blocking)
+            .flat_map(|d| d.answers.iter())
             .chain(tolerated)
         {
             if !union.contains(a) && !matches!(a, Answer::RpcResult | Answer::OpenStream) {
@@ -97,21 +87,21 @@ pub(crate) fn assemble(
             }
         }
         let mut shape_set: Option<Answers> = None;
-        for (i, d) in defects.iter().enumerate() {
-            if !blocking(i, d) {
+        for d in defects.iter() {
+            if !d.blocking {
                 continue;
             }
             if d.reject == d.shape {
                 // one sentence says both "refuse" and how: the union alone
-                push(d.reject, &union);
+                push(d.reject, union.clone());
             } else {
-                push(d.reject, &[Answer::AnyError]);
+                push(d.reject, smallvec![Answer::AnyError]);
                 let shape = shape_set.get_or_insert_with(|| {
                     let mut s = union.clone();
                     s.push(Answer::NotAnError);
                     s
                 });
-                push(d.shape, shape);
+                push(d.shape, shape.clone());
             }
         }
         let i = lead(true);
@@ -127,7 +117,7 @@ pub(crate) fn assemble(
             .collect();
         set.extend(tolerated.iter().cloned());
         for d in defects.iter() {
-            push(d.reject, &set);
+            push(d.reject, set.clone());
         }
         let i = lead(false);
         canonical = match i {
@@ -148,7 +138,7 @@ pub(crate) fn assemble(
         if !set.is_empty() {
             if benign.is_empty() {
                 if let Some(rule) = success_rule {
-                    push(rule, &set);
+                    push(rule, set);
                 }
             } else {
                 for r in benign {
@@ -158,14 +148,11 @@ pub(crate) fn assemble(
                     } else {
                         &set[..]
                     };
-                    push(*r, own);
+                    push(*r, own.into());
                 }
             }
         }
         canonical = dispatch;
     }
-    Verdict {
-        expectations,
-        canonical,
-    }
+    Verdict::from_parts(lints, expectations, canonical)
 }

@@ -23,6 +23,8 @@ pub(crate) struct Defect {
     pub reject: RuleId,
     /// The rule that says how a refusal looks.
     pub shape: RuleId,
+    /// Whether `reject` is at a blocking level (`is_blocking`, asked once per defect).
+    pub blocking: bool,
     /// The answers this defect mandates when it is alone (the first is canonical).
     pub answers: Answers,
     /// Position in the recommended canonical order (PRECEDENCE.md §5); lower goes first.
@@ -46,7 +48,7 @@ pub(crate) struct Findings {
 /// Whether `rule` is at a blocking level (MUST-like), from a table built once: the judge asks
 /// for every defect, and the rules table is a list.
 pub(crate) fn is_blocking(rule: RuleId) -> bool {
-    static BLOCKING: OnceLock<HashMap<&'static str, bool, BuildHasherDefault<Fnv>>> =
+    static BLOCKING: OnceLock<HashMap<&'static str, bool, BuildHasherDefault<IdHash>>> =
         OnceLock::new();
     let table = BLOCKING.get_or_init(|| {
         rules::RULES
@@ -60,27 +62,28 @@ pub(crate) fn is_blocking(rule: RuleId) -> bool {
     }
 }
 
-/// FNV-1a: rule ids are short static strings and the table is fixed, so a simple hash
-/// beats SipHash here (no untrusted keys reach it).
+/// A hash of a rule id from its length and its last eight bytes, read as one word: the ids
+/// share their prefixes (`SHTTP-HDR-`) and differ at the end, the table is fixed, and no
+/// untrusted key reaches it, so this beats hashing every byte (a collision costs one probe).
 #[derive(Default)]
-pub(crate) struct Fnv(u64);
+pub(crate) struct IdHash(u64);
 
-impl Hasher for Fnv {
+impl Hasher for IdHash {
     fn finish(&self) -> u64 {
-        self.0
+        let h = self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        h ^ (h >> 29)
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
+        let n = bytes.len();
+        let mut tail = [0u8; 8];
+        let k = n.min(8);
+        tail[..k].copy_from_slice(&bytes[n - k..]);
+        self.0 = self.0.rotate_left(5) ^ u64::from_le_bytes(tail) ^ (n as u64);
     }
+
+    /// (`str` hashes as its bytes then `0xff`: the marker adds nothing here)
+    fn write_u8(&mut self, _: u8) {}
 }
 
 impl Findings {
@@ -88,9 +91,13 @@ impl Findings {
     /// (`assemble` takes the first defect of least priority among the blocking ones, or
     /// among all when none blocks): when it cannot, its canonical answer is never built.
     pub fn could_lead(&self, reject: RuleId, priority: u8) -> bool {
-        let blocking = is_blocking(reject);
+        self.could_lead_at(is_blocking(reject), priority)
+    }
+
+    /// `could_lead` for a defect whose blocking level is known.
+    fn could_lead_at(&self, blocking: bool, priority: u8) -> bool {
         !self.defects.iter().any(|d| {
-            let earlier_blocks = is_blocking(d.reject);
+            let earlier_blocks = d.blocking;
             (earlier_blocks || !blocking) && (d.priority <= priority || earlier_blocks != blocking)
         })
     }
@@ -105,7 +112,8 @@ impl Findings {
         answer: Answer,
         canonical: impl FnOnce() -> Canonical,
     ) {
-        let canonical = if self.could_lead(reject, priority) {
+        let blocking = is_blocking(reject);
+        let canonical = if self.could_lead_at(blocking, priority) {
             canonical()
         } else {
             // never read: an earlier defect gives the canonical answer
@@ -114,6 +122,7 @@ impl Findings {
         self.defects.push(Defect {
             reject,
             shape,
+            blocking,
             answers: smallvec![answer],
             priority,
             canonical,

@@ -2,7 +2,7 @@
 //! version in `_meta`, the other required `_meta` fields, and the benign inputs that must
 //! not change anything (session ids, `Last-Event-ID`, header-name case, padding).
 
-use super::findings::{header_mismatch, Defect, Findings};
+use super::findings::{header_mismatch, is_blocking, Defect, Findings};
 use super::header_values::{
     invalid_chars, mismatch_answer, overlap, read_header_value, HeaderValue,
 };
@@ -89,18 +89,16 @@ fn protocol_version(
         message: Message::Fixed("Unsupported protocol version"),
     };
     // a dual-era server serves a request that names a legacy version on its legacy path,
-    // where this oracle's modern rules do not apply (D-33)
-    let legacy = |v: &str| LEGACY_VERSIONS.contains(&v);
-    let header_value = match h.protocol_version {
-        HeaderField::One(raw) => std::str::from_utf8(raw).ok(),
-        _ => None,
-    };
+    // where this oracle's modern rules do not apply (D-33); compared as bytes (the versions
+    // are ASCII, so a header value equal to one is that text)
+    let legacy = |v: &[u8]| LEGACY_VERSIONS.iter().any(|l| l.as_bytes() == v);
     // "A request carrying modern per-request `_meta` is served statelessly according to
     // this revision" (versioning.mdx): a body naming any other version keeps every header
     // rule, whatever the header says (D-36, narrowed 2026-12-03)
-    let legacy_path = match body {
-        Some(v) => legacy(v),
-        None => header_value.is_some_and(legacy),
+    let legacy_path = match (body, h.protocol_version) {
+        (Some(v), _) => legacy(v.as_bytes()),
+        (None, HeaderField::One(raw)) => legacy(raw),
+        (None, _) => false,
     };
     if surface.is_dual_era() && legacy_path {
         f.anything_goes = true;
@@ -130,7 +128,13 @@ fn protocol_version(
         }
         HeaderField::One(raw) => raw,
     };
-    let supported = || std::str::from_utf8(header).is_ok_and(|v| !unsupported(v));
+    // (a supported version is text, so a header value equal to one is that text)
+    let supported = || {
+        surface
+            .supported_versions
+            .iter()
+            .any(|v| v.as_bytes() == header)
+    };
     if surface.is_dual_era() && body.is_none() && !supported() {
         // nothing in the body names a modern version: a dual-era server may answer an
         // "invalid or unsupported" version as 2025-11-25 does, 400 with any body (D-50)
@@ -195,6 +199,7 @@ fn protocol_version(
             let mut d = Defect {
                 reject: rules::PV_MISMATCH,
                 shape: rules::HDR_ERR,
+                blocking: is_blocking(rules::PV_MISMATCH),
                 answers: smallvec::smallvec![mismatch_answer()],
                 priority,
                 canonical,

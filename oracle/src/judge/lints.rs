@@ -5,8 +5,7 @@
 use super::view::HeaderView;
 use crate::case::HeaderField;
 use crate::request_id::RequestId;
-use crate::rules::{self, RuleId};
-use crate::verdict::{Demand, Expectation, Lint};
+use crate::verdict::{LintKind, LintSet};
 
 /// Whether the request's media headers depart from what a conformant client sends, as
 /// (Content-Type off, Accept off): a Content-Type other than `application/json`, and an
@@ -71,41 +70,24 @@ fn with_media_types(v: &[u8], f: impl FnOnce(&mut dyn Iterator<Item = &[u8]>) ->
     f(&mut types)
 }
 
-/// A lint expectation.
-pub(crate) fn lint(rule: RuleId, l: Lint) -> Expectation {
-    Expectation {
-        rule,
-        demand: Demand::Lint(l),
-    }
-}
-
-pub(crate) fn error_lints(out: &mut Vec<Expectation>) {
-    out.extend([
-        lint(rules::ERRCODE_RESERVED, Lint::NoUndefinedReservedCode),
-        lint(rules::ERRCODE_RETIRED, Lint::NoRetiredCode),
-        lint(rules::ERRCODE_LEGACY, Lint::NoLegacyRangeCode),
-        lint(rules::ERROR_SHAPE, Lint::ErrorShape),
-    ]);
+/// The lints on every error answer: the reserved, retired and legacy code ranges, and the
+/// error's shape.
+pub(crate) fn error_lints(out: &mut LintSet) {
+    out.insert(LintKind::NoUndefinedReservedCode);
+    out.insert(LintKind::NoRetiredCode);
+    out.insert(LintKind::NoLegacyRangeCode);
+    out.insert(LintKind::ErrorShape);
 }
 
 /// The lints every answer to a well-formed request must satisfy. Its id was readable, so an
 /// error must echo it whatever the media headers said (DEVIATIONS.md D-32, narrowed
 /// 2026-12-03): `may_omit` stays false (the field is kept so stored verdicts keep their shape).
-pub(crate) fn request_lints(out: &mut Vec<Expectation>, id: &RequestId) {
+pub(crate) fn request_lints(out: &mut LintSet, id: &RequestId) {
     error_lints(out);
-    // pushed one by one rather than through an array: each is written in place, not built
-    // on the stack and copied (the caller's Vec has room for all of them)
-    out.push(lint(rules::REQ_CT, Lint::RequestContentType));
-    out.push(lint(rules::SSE_XACCEL, Lint::SseXAccel));
-    out.push(lint(rules::SSE_NO_REQUESTS, Lint::SseNoRequests));
-    out.push(lint(rules::RESULTTYPE, Lint::ResultType));
-    out.push(lint(rules::RESULT_ID, Lint::ResultIdEcho(id.clone())));
-    out.push(lint(
-        rules::ERROR_ID,
-        Lint::ErrorIdEcho {
-            id: id.clone(),
-            may_omit: false,
-        },
-    ));
-    out.push(lint(rules::SERVERINFO, Lint::ServerInfo));
+    out.insert(LintKind::RequestContentType);
+    out.insert(LintKind::SseXAccel);
+    out.insert(LintKind::SseNoRequests);
+    out.insert(LintKind::ResultType);
+    out.echo(id);
+    out.insert(LintKind::ServerInfo);
 }

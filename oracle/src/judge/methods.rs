@@ -146,7 +146,8 @@ pub(crate) fn check(
     match m {
         "server/discover" => (success, rules::VER_DISCOVER),
         "tools/call" => {
-            success.extend([invalid_params(), missing_capability()]);
+            success.push(invalid_params());
+            success.push(missing_capability());
             let Some(name) = name else {
                 f.tolerate(invalid_params());
                 return (success, rules::HDR_MN_SOURCE);
@@ -196,7 +197,8 @@ pub(crate) fn check(
             (success, rules::HDR_MN_SOURCE)
         }
         "prompts/get" => {
-            success.extend([invalid_params(), missing_capability()]);
+            success.push(invalid_params());
+            success.push(missing_capability());
             match name {
                 Some(p) if !surface.prompts.iter().any(|x| x == p) && version_ok => {
                     f.defect_lazy(
@@ -213,7 +215,8 @@ pub(crate) fn check(
             (success, rules::HDR_MN_SOURCE)
         }
         "subscriptions/listen" => {
-            success.extend([Answer::OpenStream, invalid_params()]);
+            success.push(Answer::OpenStream);
+            success.push(invalid_params());
             (success, rules::BASE_ALL_SUPPORT)
         }
         "completion/complete" => {

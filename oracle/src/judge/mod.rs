@@ -42,10 +42,12 @@ use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules;
 use crate::surface::Surface;
-use crate::verdict::{Answer, Canonical, DataRule, Expectation, Lint, StatusSet, Verdict};
+use crate::verdict::{
+    Answer, Canonical, DataRule, Demand, Expectation, Lint, LintKind, LintSet, StatusSet, Verdict,
+};
 use assemble::assemble;
-use findings::{answer_of, strict_refusal, Answers, Defect, Findings};
-use lints::{error_lints, lint, media_defects, request_lints};
+use findings::{answer_of, is_blocking, strict_refusal, Answers, Defect, Findings};
+use lints::{error_lints, media_defects, request_lints};
 use origin::OriginClass;
 use smallvec::smallvec;
 use view::BodyView;
@@ -62,16 +64,16 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
     if view.path != surface.endpoint {
         // not the MCP endpoint: the transport's rules speak only of the endpoint, so
         // nothing is triggered; the reference server answers 404
-        return Verdict {
-            expectations: Vec::new(),
-            canonical: Canonical::Reject {
+        return Verdict::new(
+            Vec::new(),
+            Canonical::Reject {
                 status: 404,
                 code: None,
                 id: None,
                 data: None,
                 message: Message::Fixed("Not Found"),
             },
-        };
+        );
     }
     let h = &view.headers;
     let origin = origin::classify(h, surface);
@@ -82,10 +84,9 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
         f.tolerate(origin::answer());
     }
     // the session SHOULD binds servers that support only this revision (D-26)
-    // room for every lint and a few request-level expectations: no regrowth
-    let mut lints: Vec<Expectation> = Vec::with_capacity(16);
+    let mut lints = LintSet::default();
     if !surface.is_dual_era() {
-        lints.push(lint(rules::BC_SESSION, Lint::NoSessionId));
+        lints.insert(LintKind::NoSessionId);
     }
     let (ct_off, accept_off) = media_defects(h);
     if ct_off || accept_off {
@@ -128,13 +129,10 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             });
             success.push(answer_of(&canonical));
             error_lints(&mut lints);
-            assemble(&mut f, success, None, canonical, lints)
+            assemble(&mut f, success, None, canonical, lints, Vec::new())
         }
         BodyView::Notification => {
-            lints.push(lint(
-                rules::NOTIF_NO_RESPONSE,
-                Lint::NoResponseToNotification,
-            ));
+            lints.insert(LintKind::NoResponseToNotification);
             // only the Origin defect survives (P-NOTIF)
             f.tolerated.clear();
             f.benign.clear();
@@ -151,17 +149,20 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 Some(rules::NOTIF_202),
                 Canonical::Accepted,
                 lints,
+                Vec::new(),
             )
         }
         BodyView::Request(req) => {
             request_lints(&mut lints, &req.id);
+            // the expectations after the compact lints (allocated when the first is listed)
+            let mut listed = Vec::new();
             if &*req.method == "initialize" && !surface.is_dual_era() {
                 // versioning.mdx: a modern-only server SHOULD name its versions in any
                 // error it returns to `initialize` (legacy clients cannot fall forward)
-                lints.push(lint(
-                    rules::VER_INIT_NAMES,
-                    Lint::NamesVersions(surface.supported_versions.clone()),
-                ));
+                listed.push(Expectation {
+                    rule: rules::VER_INIT_NAMES,
+                    demand: Demand::Lint(Lint::NamesVersions(surface.supported_versions.clone())),
+                });
             }
             if id_unsafe(&req.id) || view.nesting_beyond {
                 // RFC 8259 §9: a reader may limit the range of numbers and the depth of
@@ -183,7 +184,14 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             }
             headers::check(h, surface, req, &mut f);
             let (success, rule) = methods::check(h, surface, req, &mut f);
-            assemble(&mut f, success, Some(rule), Canonical::Dispatch, lints)
+            assemble(
+                &mut f,
+                success,
+                Some(rule),
+                Canonical::Dispatch,
+                lints,
+                listed,
+            )
         }
     }
 }
@@ -193,10 +201,10 @@ fn judge_other_verb(
     verb: &str,
     surface: &Surface,
     f: &mut Findings,
-    mut lints: Vec<Expectation>,
+    mut lints: LintSet,
 ) -> Verdict {
     let legacy_verb = verb.eq_ignore_ascii_case("GET") || verb.eq_ignore_ascii_case("DELETE");
-    lints.push(lint(rules::BC_GET_DELETE, Lint::AllowOn405));
+    lints.insert(LintKind::AllowOn405);
     // an error in the body is still an error response: the code ranges and its shape bind
     // it whatever the verb (DEVIATIONS.md D-26, 2026-12-03)
     error_lints(&mut lints);
@@ -208,6 +216,7 @@ fn judge_other_verb(
         f.defects.push(Defect {
             reject: rules::BC_GET_DELETE,
             shape: rules::BC_GET_DELETE,
+            blocking: is_blocking(rules::BC_GET_DELETE),
             answers: smallvec![Answer::HttpStatus {
                 status: StatusSet::Exact(405),
             }],
@@ -216,7 +225,14 @@ fn judge_other_verb(
         });
     }
     // other verbs: no rule names an answer; 405 is the canonical choice
-    assemble(f, Answers::new(), None, Canonical::MethodNotAllowed, lints)
+    assemble(
+        f,
+        Answers::new(),
+        None,
+        Canonical::MethodNotAllowed,
+        lints,
+        Vec::new(),
+    )
 }
 
 /// An integer id a double-based reader cannot hold exactly: "An implementation may set

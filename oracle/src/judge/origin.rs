@@ -2,7 +2,7 @@
 //! Origin gets 403. What counts as invalid is the deployment's allow-list (AMB-11), so the
 //! oracle only insists on 403 for origins no sane policy of a loopback server allows.
 
-use super::findings::Defect;
+use super::findings::{is_blocking, Defect};
 use super::view::HeaderView;
 use crate::case::HeaderField;
 use crate::message::Message;
@@ -75,6 +75,7 @@ pub(crate) fn defect() -> Defect {
     Defect {
         reject: rules::ORIGIN_403,
         shape: rules::ORIGIN_403,
+        blocking: is_blocking(rules::ORIGIN_403),
         answers: smallvec::smallvec![answer()],
         priority: 1,
         canonical: Canonical::Reject {

@@ -139,7 +139,7 @@ pub fn judge_total(data: &[u8]) -> PropResult {
     if judge(&case, surface) != v {
         return Err(format!("judge is not deterministic on {case:?}"));
     }
-    for e in &v.expectations {
+    for e in v.expectations() {
         if rule(e.rule).is_none() {
             return Err(format!("rule {} is not in the table", e.rule));
         }

@@ -3,16 +3,24 @@
 //!
 //! An `Expectation` is either a set of acceptable `Answer`s (the request-level outcome) or
 //! a `Lint` (a property every answer must have, e.g. no `Mcp-Session-Id`). A rule that is
-//! not in the Verdict was not exercised by this case.
+//! not in the Verdict was not exercised by this case. A Verdict holds its per-answer lints
+//! compactly (`lint_set`) and renders them when its expectations are read.
+
+mod lint_set;
+
+pub(crate) use lint_set::{LintKind, LintSet};
 
 use crate::inline_text::InlineText;
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::RuleId;
 use crate::surface::Surface;
+use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 use smallvec::SmallVec;
+use std::borrow::Cow;
+use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
 
@@ -201,20 +209,122 @@ impl RejectData {
     }
 }
 
-/// The oracle's answer for one case.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The oracle's answer for one case: its expectations (the per-answer lints first, then the
+/// rest in the order the judge found them) and the canonical answer.
+///
+/// The lints are held compactly (`LintSet`) and rendered when read: read the expectations
+/// through [`Verdict::expectations`] (all of them) or [`Verdict::answer_sets`] (the answer
+/// sets alone). It serializes as `{"expectations": [...], "canonical": ...}`.
+#[derive(Clone)]
 pub struct Verdict {
-    pub expectations: Vec<Expectation>,
+    lints: LintSet,
+    /// The expectations after the lints: the lints that carry data, and every answer set.
+    listed: Vec<Expectation>,
     pub canonical: Canonical,
 }
 
 impl Verdict {
-    /// The rules this case exercises.
+    /// A Verdict holding exactly `expectations`, in this order.
+    pub fn new(expectations: Vec<Expectation>, canonical: Canonical) -> Verdict {
+        Verdict {
+            lints: LintSet::default(),
+            listed: expectations,
+            canonical,
+        }
+    }
+
+    /// The judge's Verdict: `lints` first, then `listed`.
+    pub(crate) fn from_parts(
+        lints: LintSet,
+        listed: Vec<Expectation>,
+        canonical: Canonical,
+    ) -> Verdict {
+        Verdict {
+            lints,
+            listed,
+            canonical,
+        }
+    }
+
+    /// Every expectation, in order (the compact lints rendered, the rest borrowed).
+    pub fn expectations(&self) -> impl Iterator<Item = Cow<'_, Expectation>> + '_ {
+        let lints = self.lints.iter().map(|(rule, l)| {
+            Cow::Owned(Expectation {
+                rule,
+                demand: Demand::Lint(l),
+            })
+        });
+        lints.chain(self.listed.iter().map(Cow::Borrowed))
+    }
+
+    /// The answer-set expectations (`Demand::OneOf`) with their rules, in order.
+    pub fn answer_sets(&self) -> impl Iterator<Item = (RuleId, &AnswerSet)> + '_ {
+        self.listed.iter().filter_map(|e| match &e.demand {
+            Demand::OneOf(set) => Some((e.rule, set)),
+            Demand::Lint(_) => None,
+        })
+    }
+
+    /// Add an expectation after the others.
+    pub fn push(&mut self, e: Expectation) {
+        self.listed.push(e);
+    }
+
+    /// Drop every expectation (the canonical answer stays).
+    pub fn clear_expectations(&mut self) {
+        self.lints = LintSet::default();
+        self.listed.clear();
+    }
+
+    /// The rules this case exercises (a rule with several expectations comes once for each).
     pub fn rules(&self) -> impl Iterator<Item = RuleId> + '_ {
-        self.expectations.iter().map(|e| e.rule)
+        let lints = self.lints.iter().map(|(rule, _)| rule);
+        lints.chain(self.listed.iter().map(|e| e.rule))
     }
 
     pub fn triggers(&self, rule: RuleId) -> bool {
         self.rules().any(|r| r == rule)
+    }
+}
+
+/// Verdicts are equal when they list the same expectations and the same canonical answer.
+impl PartialEq for Verdict {
+    fn eq(&self, other: &Verdict) -> bool {
+        self.canonical == other.canonical && self.expectations().eq(other.expectations())
+    }
+}
+
+/// As the expectations it lists, rendered.
+impl fmt::Debug for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Verdict")
+            .field("expectations", &Listed(self))
+            .field("canonical", &self.canonical)
+            .finish()
+    }
+}
+
+/// As `{"expectations": [...], "canonical": ...}`, the lints rendered.
+impl Serialize for Verdict {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Verdict", 2)?;
+        st.serialize_field("expectations", &Listed(self))?;
+        st.serialize_field("canonical", &self.canonical)?;
+        st.end()
+    }
+}
+
+/// The expectations of a Verdict as one list (for `Debug` and `Serialize`).
+struct Listed<'v>(&'v Verdict);
+
+impl Serialize for Listed<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.expectations())
+    }
+}
+
+impl fmt::Debug for Listed<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.0.expectations()).finish()
     }
 }

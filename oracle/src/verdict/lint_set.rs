@@ -1,0 +1,213 @@
+//! `LintSet`: the per-answer lints of a Verdict, kept as one bit each (plus the request id the
+//! two id lints echo) and rendered as `(RuleId, Lint)` pairs when read. Nearly every request
+//! carries the same dozen lints; building each as a full `Expectation` cost the judge more
+//! than the rules that decide the Verdict.
+
+use super::Lint;
+use crate::request_id::RequestId;
+use crate::rules::{self, RuleId};
+
+/// One data-free lint, or the id lints (which render from `LintSet::echo`). The order of the
+/// variants is the order a Verdict lists its lints in: every list the judge builds is in this
+/// order, so a set of bits renders it exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum LintKind {
+    NoSessionId,
+    AllowOn405,
+    NoUndefinedReservedCode,
+    NoRetiredCode,
+    NoLegacyRangeCode,
+    ErrorShape,
+    RequestContentType,
+    SseXAccel,
+    SseNoRequests,
+    ResultType,
+    /// `ResultIdEcho` then `ErrorIdEcho`, both present exactly when `LintSet::echo` is set.
+    IdEcho,
+    ServerInfo,
+    NoResponseToNotification,
+}
+
+impl LintKind {
+    /// Every kind, in listing order.
+    const ALL: [LintKind; 13] = [
+        LintKind::NoSessionId,
+        LintKind::AllowOn405,
+        LintKind::NoUndefinedReservedCode,
+        LintKind::NoRetiredCode,
+        LintKind::NoLegacyRangeCode,
+        LintKind::ErrorShape,
+        LintKind::RequestContentType,
+        LintKind::SseXAccel,
+        LintKind::SseNoRequests,
+        LintKind::ResultType,
+        LintKind::IdEcho,
+        LintKind::ServerInfo,
+        LintKind::NoResponseToNotification,
+    ];
+
+    fn bit(self) -> u16 {
+        1 << self as u8
+    }
+
+    /// The rule and lint of a data-free kind; `None` for `IdEcho` (rendered from the id).
+    fn render(self) -> Option<(RuleId, Lint)> {
+        Some(match self {
+            LintKind::NoSessionId => (rules::BC_SESSION, Lint::NoSessionId),
+            LintKind::AllowOn405 => (rules::BC_GET_DELETE, Lint::AllowOn405),
+            LintKind::NoUndefinedReservedCode => {
+                (rules::ERRCODE_RESERVED, Lint::NoUndefinedReservedCode)
+            }
+            LintKind::NoRetiredCode => (rules::ERRCODE_RETIRED, Lint::NoRetiredCode),
+            LintKind::NoLegacyRangeCode => (rules::ERRCODE_LEGACY, Lint::NoLegacyRangeCode),
+            LintKind::ErrorShape => (rules::ERROR_SHAPE, Lint::ErrorShape),
+            LintKind::RequestContentType => (rules::REQ_CT, Lint::RequestContentType),
+            LintKind::SseXAccel => (rules::SSE_XACCEL, Lint::SseXAccel),
+            LintKind::SseNoRequests => (rules::SSE_NO_REQUESTS, Lint::SseNoRequests),
+            LintKind::ResultType => (rules::RESULTTYPE, Lint::ResultType),
+            LintKind::IdEcho => return None,
+            LintKind::ServerInfo => (rules::SERVERINFO, Lint::ServerInfo),
+            LintKind::NoResponseToNotification => {
+                (rules::NOTIF_NO_RESPONSE, Lint::NoResponseToNotification)
+            }
+        })
+    }
+}
+
+/// The per-answer lints of one Verdict: a bit per kind, and the request id the id lints
+/// name (set exactly when the `IdEcho` bit is).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct LintSet {
+    bits: u16,
+    /// The id `ResultIdEcho` and `ErrorIdEcho` name (`may_omit` is always false, D-32).
+    echo: Option<RequestId>,
+}
+
+impl LintSet {
+    /// Add a data-free lint (`IdEcho` comes with its id, through `echo`).
+    pub fn insert(&mut self, k: LintKind) {
+        debug_assert_ne!(k, LintKind::IdEcho);
+        self.bits |= k.bit();
+    }
+
+    /// Add the two id lints for a request with id `id`.
+    pub fn echo(&mut self, id: &RequestId) {
+        self.bits |= LintKind::IdEcho.bit();
+        self.echo = Some(id.clone());
+    }
+
+    /// Keep the lints whose rule is in `keep` (the two id lints are kept or dropped
+    /// together: `keep` names both or neither).
+    pub fn retain_rules(&mut self, keep: &[RuleId]) {
+        for k in LintKind::ALL {
+            let kept = match k.render() {
+                Some((rule, _)) => keep.contains(&rule),
+                None => keep.contains(&rules::RESULT_ID) && keep.contains(&rules::ERROR_ID),
+            };
+            if !kept {
+                self.bits &= !k.bit();
+            }
+        }
+        if self.bits & LintKind::IdEcho.bit() == 0 {
+            self.echo = None;
+        }
+    }
+
+    /// Each lint with its rule, in listing order.
+    pub fn iter(&self) -> Lints<'_> {
+        Lints {
+            left: self.bits,
+            echo: self.echo.as_ref(),
+            error_id_next: false,
+        }
+    }
+}
+
+/// The lints of a `LintSet`, rendered one by one.
+pub(crate) struct Lints<'a> {
+    /// The kinds not yet rendered, one bit each.
+    left: u16,
+    echo: Option<&'a RequestId>,
+    /// `ResultIdEcho` was the last one rendered: `ErrorIdEcho` follows.
+    error_id_next: bool,
+}
+
+impl Iterator for Lints<'_> {
+    type Item = (RuleId, Lint);
+
+    fn next(&mut self) -> Option<(RuleId, Lint)> {
+        if std::mem::take(&mut self.error_id_next) {
+            let id = self.echo?.clone();
+            return Some((
+                rules::ERROR_ID,
+                Lint::ErrorIdEcho {
+                    id,
+                    may_omit: false,
+                },
+            ));
+        }
+        let k = *LintKind::ALL.get(self.left.trailing_zeros() as usize)?;
+        self.left &= self.left - 1;
+        match k.render() {
+            Some(rendered) => Some(rendered),
+            None => {
+                self.error_id_next = true;
+                Some((rules::RESULT_ID, Lint::ResultIdEcho(self.echo?.clone())))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lints_render_in_listing_order_with_both_id_lints() {
+        let mut set = LintSet::default();
+        set.insert(LintKind::ServerInfo);
+        set.echo(&RequestId::from(7));
+        set.insert(LintKind::NoSessionId);
+        let rules: Vec<RuleId> = set.iter().map(|(r, _)| r).collect();
+        assert_eq!(
+            rules,
+            [
+                rules::BC_SESSION,
+                rules::RESULT_ID,
+                rules::ERROR_ID,
+                rules::SERVERINFO
+            ]
+        );
+        let lints: Vec<Lint> = set.iter().map(|(_, l)| l).collect();
+        assert_eq!(lints[1], Lint::ResultIdEcho(RequestId::from(7)));
+        assert_eq!(
+            lints[2],
+            Lint::ErrorIdEcho {
+                id: RequestId::from(7),
+                may_omit: false
+            }
+        );
+    }
+
+    #[test]
+    fn retaining_rules_keeps_the_id_lints_together() {
+        let mut set = LintSet::default();
+        set.insert(LintKind::NoSessionId);
+        set.insert(LintKind::ErrorShape);
+        set.echo(&RequestId::from(1));
+        set.retain_rules(&[rules::ERROR_SHAPE, rules::RESULT_ID, rules::ERROR_ID]);
+        let rules: Vec<RuleId> = set.iter().map(|(r, _)| r).collect();
+        assert_eq!(
+            rules,
+            [rules::ERROR_SHAPE, rules::RESULT_ID, rules::ERROR_ID]
+        );
+        set.retain_rules(&[rules::ERROR_SHAPE]);
+        assert_eq!(set.iter().count(), 1);
+        assert_eq!(set, {
+            let mut only = LintSet::default();
+            only.insert(LintKind::ErrorShape);
+            only
+        });
+    }
+}
