@@ -65,8 +65,12 @@ const PARAM_PREFIX: &[u8] = b"mcp-param-";
 
 /// Whether `name`, known to be `Mcp-Param-*` (any case), is `Mcp-Param-{header}`.
 pub(crate) fn param_suffix_is(name: &[u8], header: &str) -> bool {
-    name.len() == PARAM_PREFIX.len() + header.len()
-        && name[PARAM_PREFIX.len()..].eq_ignore_ascii_case(header.as_bytes())
+    if name.len() != PARAM_PREFIX.len() + header.len() {
+        return false;
+    }
+    // (clients send the annotation's own spelling: one compare, case folding only after)
+    let suffix = &name[PARAM_PREFIX.len()..];
+    suffix == header.as_bytes() || suffix.eq_ignore_ascii_case(header.as_bytes())
 }
 
 impl<'a> HeaderView<'a> {
