@@ -26,6 +26,7 @@ pub mod tally;
 mod window;
 
 pub use adapters::{NetSender, PropsGenerator};
+use crate::transport::OnAnswer;
 use disagree::Disagreement;
 use mcpdiff_oracle::rules::RuleId;
 use mcpdiff_oracle::{judge, Case, Observation, Surface};
@@ -44,6 +45,19 @@ pub trait Sender: Clone + Send + Sync + 'static {
     /// clones; a sender that only reads the case overrides it.
     fn send_ref(&self, case: &Case) -> impl Future<Output = Observation> + Send {
         self.send(case.clone())
+    }
+
+    /// `send_ref`, calling `on_answer` once the request is answered if the observation goes
+    /// on after that (an SSE stream read for its idle window), so the run can start the next
+    /// case meanwhile. The observation must be `send_ref`'s. The default never calls it: the
+    /// case then counts as answered when its observation is complete.
+    fn send_noting(
+        &self,
+        case: &Case,
+        on_answer: OnAnswer<'_>,
+    ) -> impl Future<Output = Observation> + Send {
+        let _ = on_answer;
+        self.send_ref(case)
     }
 
     /// `send` with a per-case limit of `limit` instead of the sender's own (used once per

@@ -46,6 +46,7 @@ pub use client::{Client, Exchange};
 pub use credentials::{env_name, Credentials, Secret};
 pub use endpoint::{Endpoint, EndpointError, Scheme};
 pub use limits::Limits;
+pub use response::OnAnswer;
 pub use reproducer::{
     curl_command, nc_command, printf_command, reproducer, reproducer_tls, reproducer_with,
     s_client_command,
