@@ -25,8 +25,11 @@ mod slow;
 pub mod tally;
 mod window;
 
-pub use adapters::{NetSender, PropsGenerator};
+#[cfg(test)]
+mod tests_window;
+
 use crate::transport::OnAnswer;
+pub use adapters::{NetSender, PropsGenerator};
 use disagree::Disagreement;
 use mcpdiff_oracle::rules::RuleId;
 use mcpdiff_oracle::{judge, Case, Observation, Surface};
@@ -105,7 +108,8 @@ pub struct RunConfig {
     pub max_time: Duration,
     /// Requests per second across the whole run (None: unlimited).
     pub rate: Option<f64>,
-    /// Cases in flight at once.
+    /// Cases waiting for an answer at once (workers). Each worker also keeps reading up to
+    /// `window::LINGER_PER_WORKER` answered cases whose SSE stream is in its idle window.
     pub concurrency: usize,
     pub shrink: ShrinkBudget,
     /// Disagreement examples kept per group.

@@ -3,8 +3,13 @@
 //! judges it while the answers are on their way (once per distinct surface of the group:
 //! once in the common case), checks every answer against its own target's verdict, and
 //! settles answers cut by a limit (`mcpdiff_oracle::settle`: not determined, never a
-//! finding), and records the result (`Record`, one short lock per case). Calls of tools that
-//! keep timing out are thinned (`slow.rs`).
+//! finding), and records the result by run index (`Record`, one short lock per case). Calls
+//! of tools that keep timing out are thinned (`slow.rs`).
+//!
+//! A worker's request slot is for waiting on an answer: a case whose every request is
+//! answered while an SSE stream is still read for its idle window moves to the worker's
+//! bounded set of lingering cases (`LINGER_PER_WORKER`), which the worker keeps driving while
+//! it sends its next case. The observation, and so the record, is the same either way.
 //!
 //! Why workers and not a task per case: a spawned task, a cloned group list and a cloned
 //! case per request were a measurable share of the client's CPU (profiled), and
@@ -15,9 +20,9 @@ use super::group::Group;
 use super::record::{Record, Verdicts};
 use super::slow::{call_outcome, tool_of, SlowTools};
 use super::{CaseSource, Pacer, Sender, Target};
+use futures::stream::{FuturesUnordered, StreamExt};
 use mcpdiff_oracle::undetermined::is_cut;
 use mcpdiff_oracle::{check, judge, settle, Case};
-use futures::stream::{FuturesUnordered, StreamExt};
 use std::future::{poll_fn, Future};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;

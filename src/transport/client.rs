@@ -278,7 +278,8 @@ async fn attempt(
         Stream::Plain(mut tcp) => {
             // Borrowed halves: no lock on the plain path; the borrows end with the call.
             let (r, w) = tcp.split();
-            let (o, wrote, received) = exchange_on(r, w, request, method, limits, deadline, on_answer).await;
+            let (o, wrote, received) =
+                exchange_on(r, w, request, method, limits, deadline, on_answer).await;
             (o, wrote, received, Stream::Plain(tcp))
         }
         Stream::Tls(tls) => {
