@@ -92,7 +92,7 @@ struct ListenEvery(Surface);
 impl CaseSource for ListenEvery {
     fn case(&self, _seed: u64, index: u64) -> Case {
         let id = json!(index);
-        if index % LISTEN_EVERY == 0 {
+        if index.is_multiple_of(LISTEN_EVERY) {
             conformant_case(&self.0, id, "subscriptions/listen", json!({}))
         } else {
             conformant_case(&self.0, id, "tools/list", json!({}))
