@@ -3,7 +3,7 @@
 //! `CaseGen` compiled per surface).
 
 use super::{CaseSource, Generator, Sender};
-use crate::transport::{Client, Endpoint, Limits};
+use crate::transport::{Client, Endpoint, Limits, OnAnswer};
 use mcpdiff_oracle::{Case, Observation, Surface};
 use mcpdiff_props::gen::CaseGen;
 use std::sync::Arc;
@@ -23,6 +23,12 @@ impl Sender for NetSender {
 
     async fn send_ref(&self, case: &Case) -> Observation {
         self.client.send(case, &self.endpoint).await
+    }
+
+    async fn send_noting(&self, case: &Case, on_answer: OnAnswer<'_>) -> Observation {
+        self.client
+            .send_noting(case, &self.endpoint, on_answer)
+            .await
     }
 
     /// A fresh connection under the same limits stretched to `limit` (SSE included).

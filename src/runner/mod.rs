@@ -25,6 +25,10 @@ mod slow;
 pub mod tally;
 mod window;
 
+#[cfg(test)]
+mod tests_window;
+
+use crate::transport::OnAnswer;
 pub use adapters::{NetSender, PropsGenerator};
 use disagree::Disagreement;
 use mcpdiff_oracle::rules::RuleId;
@@ -44,6 +48,19 @@ pub trait Sender: Clone + Send + Sync + 'static {
     /// clones; a sender that only reads the case overrides it.
     fn send_ref(&self, case: &Case) -> impl Future<Output = Observation> + Send {
         self.send(case.clone())
+    }
+
+    /// `send_ref`, calling `on_answer` once the request is answered if the observation goes
+    /// on after that (an SSE stream read for its idle window), so the run can start the next
+    /// case meanwhile. The observation must be `send_ref`'s. The default never calls it: the
+    /// case then counts as answered when its observation is complete.
+    fn send_noting(
+        &self,
+        case: &Case,
+        on_answer: OnAnswer<'_>,
+    ) -> impl Future<Output = Observation> + Send {
+        let _ = on_answer;
+        self.send_ref(case)
     }
 
     /// `send` with a per-case limit of `limit` instead of the sender's own (used once per
@@ -91,7 +108,8 @@ pub struct RunConfig {
     pub max_time: Duration,
     /// Requests per second across the whole run (None: unlimited).
     pub rate: Option<f64>,
-    /// Cases in flight at once.
+    /// Cases waiting for an answer at once (workers). Each worker also keeps reading up to
+    /// `window::LINGER_PER_WORKER` answered cases whose SSE stream is in its idle window.
     pub concurrency: usize,
     pub shrink: ShrinkBudget,
     /// Disagreement examples kept per group.

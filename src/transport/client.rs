@@ -11,7 +11,7 @@ use super::conn::{ConnReader, Pool};
 use super::credentials::Credentials;
 use super::endpoint::Endpoint;
 use super::limits::Limits;
-use super::response::{read_response, ReadOutcome};
+use super::response::{read_response, OnAnswer, ReadOutcome};
 use super::stream::Stream;
 use super::tls::Tls;
 use super::wire::{encode_request_with, frames_cleanly};
@@ -135,7 +135,9 @@ impl Client {
     /// Send `case` exactly as it is: placeholders filled, but no configured field added
     /// (the authorization probes choose their own credentials, or none).
     pub async fn send_exact(&self, case: &Case, endpoint: &Endpoint) -> Observation {
-        self.exchange_with(case, endpoint, false).await.observation
+        self.exchange_with(case, endpoint, false, &|| {})
+            .await
+            .observation
     }
 
     /// The limits every case runs under.
@@ -151,10 +153,29 @@ impl Client {
 
     /// `send`, with timing and connection details.
     pub async fn exchange(&self, case: &Case, endpoint: &Endpoint) -> Exchange {
-        self.exchange_with(case, endpoint, true).await
+        self.exchange_with(case, endpoint, true, &|| {}).await
     }
 
-    async fn exchange_with(&self, case: &Case, endpoint: &Endpoint, append: bool) -> Exchange {
+    /// `send`, telling `on_answer` when the request is answered before the observation is
+    /// complete (an SSE stream then read for its idle window). The observation is `send`'s.
+    pub async fn send_noting(
+        &self,
+        case: &Case,
+        endpoint: &Endpoint,
+        on_answer: OnAnswer<'_>,
+    ) -> Observation {
+        self.exchange_with(case, endpoint, true, on_answer)
+            .await
+            .observation
+    }
+
+    async fn exchange_with(
+        &self,
+        case: &Case,
+        endpoint: &Endpoint,
+        append: bool,
+        on_answer: OnAnswer<'_>,
+    ) -> Exchange {
         let start = Instant::now();
         let limits = &self.inner.limits;
         let deadline = start + limits.total;
@@ -173,7 +194,7 @@ impl Client {
 
         if limits.pool_per_endpoint > 0 {
             if let Some(stream) = pool.checkout(endpoint) {
-                let a = attempt(stream, &request, &case.method, limits, deadline).await;
+                let a = attempt(stream, &request, &case.method, limits, deadline, on_answer).await;
                 let dead_on_arrival = a.received == 0
                     && a.outcome.observation
                         == (Observation::Transport {
@@ -196,7 +217,7 @@ impl Client {
                 }
             }
         };
-        let a = attempt(stream, &request, &case.method, limits, deadline).await;
+        let a = attempt(stream, &request, &case.method, limits, deadline, on_answer).await;
         done(a.outcome, a.stream, false)
     }
 }
@@ -251,19 +272,21 @@ async fn attempt(
     method: &str,
     limits: &Limits,
     deadline: Instant,
+    on_answer: OnAnswer<'_>,
 ) -> Attempt {
     let (mut outcome, wrote, received, stream) = match stream {
         Stream::Plain(mut tcp) => {
             // Borrowed halves: no lock on the plain path; the borrows end with the call.
             let (r, w) = tcp.split();
-            let (o, wrote, received) = exchange_on(r, w, request, method, limits, deadline).await;
+            let (o, wrote, received) =
+                exchange_on(r, w, request, method, limits, deadline, on_answer).await;
             (o, wrote, received, Stream::Plain(tcp))
         }
         Stream::Tls(tls) => {
             // A TLS session reads and writes shared state: tokio's split (a lock) is needed.
             let (mut r, mut w) = tokio::io::split(*tls);
             let (o, wrote, received) =
-                exchange_on(&mut r, &mut w, request, method, limits, deadline).await;
+                exchange_on(&mut r, &mut w, request, method, limits, deadline, on_answer).await;
             (o, wrote, received, Stream::Tls(Box::new(r.unsplit(w))))
         }
     };
@@ -284,6 +307,7 @@ async fn exchange_on<R, W>(
     method: &str,
     limits: &Limits,
     deadline: Instant,
+    on_answer: OnAnswer<'_>,
 ) -> (ReadOutcome, Option<bool>, usize)
 where
     R: AsyncRead + Unpin,
@@ -298,7 +322,7 @@ where
     tokio::pin!(write);
     let mut wrote: Option<bool> = None;
     let outcome = {
-        let read = read_response(&mut reader, method, limits, deadline);
+        let read = read_response(&mut reader, method, limits, deadline, on_answer);
         tokio::pin!(read);
         loop {
             tokio::select! {

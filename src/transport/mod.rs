@@ -18,7 +18,7 @@
 //! - `response`: one response to an `Observation` (the failure taxonomy lives here);
 //! - `reproducer`: `curl`, bash `/dev/tcp` or `openssl s_client` shell commands that resend a
 //!   case;
-//! - `tests`, `tests_conn` (test only): the client against tiny hostile loopback servers.
+//! - `tests`, `tests_conn`, `tests_answer` (test only): the client against tiny hostile loopback servers.
 //!
 //! Hyper and reqwest are deliberately not used on the client side: they normalize exactly the
 //! header bytes the generators plant.
@@ -40,6 +40,8 @@ mod wire;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_answer;
+#[cfg(test)]
 mod tests_conn;
 
 pub use client::{Client, Exchange};
@@ -50,5 +52,6 @@ pub use reproducer::{
     curl_command, nc_command, printf_command, reproducer, reproducer_tls, reproducer_with,
     s_client_command,
 };
+pub use response::OnAnswer;
 pub use tls::{Tls, TlsOptions};
 pub use wire::{encode_request, encode_request_with, frames_cleanly};

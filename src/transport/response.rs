@@ -30,12 +30,19 @@ fn failure(failure: TransportFailure) -> ReadOutcome {
     }
 }
 
+/// Told once, at most, that the request is answered while its response is still being read:
+/// an SSE stream carried the JSON-RPC response (or listen acknowledgement) and is now watched
+/// for its idle window (`Limits::sse_idle_after_response`). A runner uses it to stop counting
+/// the case as waiting for an answer; the observation is the same whether anyone listens.
+pub type OnAnswer<'a> = &'a (dyn Fn() + Sync);
+
 /// Read a response to a request with `method` from `r`, giving up at `deadline`.
 pub(crate) async fn read_response<R: AsyncRead + Unpin>(
     r: &mut ConnReader<R>,
     method: &str,
     limits: &Limits,
     deadline: Instant,
+    on_answer: OnAnswer<'_>,
 ) -> ReadOutcome {
     let head = match read_head(r, limits.max_header_bytes, deadline).await {
         Ok(head) => head,
@@ -56,7 +63,7 @@ pub(crate) async fn read_response<R: AsyncRead + Unpin>(
     let sse =
         framing != Framing::NoBody && answer.content_type.as_deref() == Some("text/event-stream");
     let body = if sse {
-        read_sse(r, &mut decoder, limits, deadline).await
+        read_sse(r, &mut decoder, limits, deadline, on_answer).await
     } else {
         read_plain(r, &mut decoder, limits, deadline).await
     };
@@ -144,11 +151,13 @@ async fn read_plain<R: AsyncRead + Unpin>(
 }
 
 /// An SSE body: events until the server closes the stream or a limit stops mcpdiff.
+/// `on_answer` is told when the idle window starts.
 async fn read_sse<R: AsyncRead + Unpin>(
     r: &mut ConnReader<R>,
     decoder: &mut Decoder,
     limits: &Limits,
     deadline: Instant,
+    on_answer: OnAnswer<'_>,
 ) -> Result<Body, TransportFailure> {
     let stream_deadline = deadline.min(Instant::now() + limits.sse_max_time);
     let mut parser = SseParser::default();
@@ -167,6 +176,9 @@ async fn read_sse<R: AsyncRead + Unpin>(
                 for data in events.drain(..) {
                     let m = message(&data, limits.keep_chars);
                     if answers_request(&m) {
+                        if idle_deadline.is_none() {
+                            on_answer();
+                        }
                         idle_deadline = Some(Instant::now() + limits.sse_idle_after_response);
                     }
                     messages.push(m);

@@ -1,0 +1,155 @@
+//! A server request sent late on a listen stream, inside the idle window after the
+//! acknowledgement, is still observed by a run (SHTTP-SSE-NO-REQUESTS on every case), now
+//! that answered cases wait out that window outside their request slot. Raw loopback servers
+//! over the real transport (`NetSender`), one case in flight at a time.
+
+use mcpdiff::runner::{
+    self, shrink::ShrinkBudget, CaseSource, Generator, NetSender, Quiet, RunConfig, Target,
+};
+use mcpdiff::transport::{Client, Endpoint, Limits};
+use mcpdiff_oracle::client::conformant_case;
+use mcpdiff_oracle::{fixture, rules, Case, Surface};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// Read one request (head and Content-Length body) within 2 s; its JSON-RPC id.
+async fn request_id(s: &mut TcpStream) -> Option<Value> {
+    let mut buf = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(2);
+    loop {
+        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+            let len: usize = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(0);
+            if buf.len() >= end + 4 + len {
+                let body: Value = serde_json::from_slice(&buf[end + 4..end + 4 + len]).ok()?;
+                return body.get("id").cloned();
+            }
+        }
+        let mut chunk = [0u8; 8192];
+        match tokio::time::timeout_at(deadline, s.read(&mut chunk)).await {
+            Ok(Ok(n)) if n > 0 => buf.extend_from_slice(&chunk[..n]),
+            _ => return None,
+        }
+    }
+}
+
+/// A listen-only server: every request gets a stream with the acknowledgement, then, after
+/// `late` (when set), a JSON-RPC request, then silence until the client leaves (at most 5 s).
+/// Accepts at most 64 connections.
+async fn listen_server(late: Option<Duration>) -> String {
+    let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        for _ in 0..64 {
+            let Ok((mut s, _)) = listener.accept().await else {
+                return;
+            };
+            tokio::spawn(async move {
+                let Some(id) = request_id(&mut s).await else {
+                    return;
+                };
+                let ack = json!({"jsonrpc": "2.0",
+                    "method": "notifications/subscriptions/acknowledged",
+                    "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": id},
+                               "notifications": {}}});
+                let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\
+                            Cache-Control: no-cache\r\n\r\n";
+                let first = format!("{head}event: message\ndata: {ack}\n\n");
+                if s.write_all(first.as_bytes()).await.is_err() {
+                    return;
+                }
+                if let Some(late) = late {
+                    tokio::time::sleep(late).await;
+                    let ping = json!({"jsonrpc": "2.0", "id": "srv-1", "method": "ping"});
+                    let event = format!("event: message\ndata: {ping}\n\n");
+                    if s.write_all(event.as_bytes()).await.is_err() {
+                        return;
+                    }
+                }
+                let mut sink = [0u8; 64];
+                let _ = tokio::time::timeout(Duration::from_secs(5), s.read(&mut sink)).await;
+            });
+        }
+    });
+    format!("http://{addr}/mcp")
+}
+
+/// Only listen cases.
+struct Listens(Surface);
+
+impl CaseSource for Listens {
+    fn case(&self, _seed: u64, index: u64) -> Case {
+        conformant_case(&self.0, json!(index), "subscriptions/listen", json!({}))
+    }
+}
+
+impl Generator for Listens {
+    type Source = Listens;
+    fn for_surface(&self, surface: &Surface) -> Listens {
+        Listens(surface.clone())
+    }
+}
+
+/// Run `cases` listen cases against `url`; the cases and how many broke SSE-NO-REQUESTS.
+async fn run_listens(url: &str, cases: u64) -> (u64, u64) {
+    // an idle window long enough that the late request arrives inside it on a loaded machine
+    let limits = Limits {
+        total: Duration::from_secs(5),
+        sse_max_time: Duration::from_secs(4),
+        sse_idle_after_response: Duration::from_millis(600),
+        ..Limits::default()
+    };
+    let surface = fixture::surface();
+    let target = Target {
+        name: "listener".into(),
+        url: url.into(),
+        sender: NetSender {
+            client: Client::new(limits),
+            endpoint: Arc::new(Endpoint::parse(url).expect("url")),
+        },
+        surface: surface.clone(),
+        gen_surface: surface.clone(),
+        notes: Vec::new(),
+    };
+    let cfg = RunConfig {
+        cases,
+        seed: 5,
+        max_time: Duration::from_secs(60),
+        rate: None,
+        concurrency: 1,
+        shrink: ShrinkBudget {
+            max_requests: 0,
+            max_time: Duration::from_secs(1),
+            max_time_per_target: Duration::from_secs(1),
+            deadline: None,
+        },
+        max_disagreements: 0,
+        probes: Vec::new(),
+    };
+    let result = runner::run(vec![target], &Listens(surface), &cfg, &Quiet).await;
+    let tally = &result.targets[0].tally;
+    let failed = tally
+        .rules
+        .get(&rules::SSE_NO_REQUESTS)
+        .map_or(0, |c| c.failed);
+    (result.cases, failed)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_sent_late_in_the_idle_window_is_a_finding_on_every_case() {
+    let late = listen_server(Some(Duration::from_millis(30))).await;
+    assert_eq!(run_listens(&late, 6).await, (6, 6));
+    // the control: the same streams without the late request break nothing of the rule
+    let quiet = listen_server(None).await;
+    assert_eq!(run_listens(&quiet, 6).await, (6, 0));
+}
