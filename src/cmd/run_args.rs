@@ -62,7 +62,9 @@ pub struct RunArgs {
     /// Requests per second across all targets (default: unlimited on loopback, 20 otherwise).
     #[arg(long)]
     pub rate: Option<f64>,
-    /// Cases in flight at once.
+    /// Cases waiting for an answer at once. Besides these, each of the `concurrency`
+    /// workers keeps reading up to 8 answered cases whose SSE stream is in its short idle
+    /// window after the answer, so a listen stream does not hold a slot.
     #[arg(long, default_value_t = 8)]
     pub concurrency: usize,
     /// Per-case time limit in milliseconds (connect, send, read; default 5000, an SSE stream

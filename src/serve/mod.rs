@@ -193,6 +193,11 @@ pub async fn spawn_full(
                 _ = &mut stopped => break,
                 accepted = listener.accept() => match accepted {
                     Ok((stream, _peer)) => {
+                        // an SSE head and its first event are two small writes: without
+                        // this, Nagle's algorithm holds the event until the client's delayed
+                        // ACK (~40 ms per listen stream, seen in strace); the TLS path sets
+                        // it too (tls.rs). A failure only costs that latency.
+                        let _ = stream.set_nodelay(true);
                         let local = stream.local_addr().ok();
                         let state = state.clone();
                         match &acceptor {
