@@ -6,6 +6,7 @@
 pub(crate) mod arguments;
 mod fast_body;
 mod fast_headers;
+mod lex;
 mod scan;
 mod simple;
 pub(crate) mod swar;
