@@ -1,7 +1,9 @@
 //! The `arguments` of a `tools/call` and the value at a parameter's path in them
 //! (`annotations::extract`), read from the validated body text or from a parsed tree.
 
-use super::validated::{self, Kind};
+use super::lex::skip_ws;
+use super::swar::skip_plain;
+use super::validated::{self, Kind, Val};
 use crate::annotations::{extract, Extracted};
 use crate::encoding::{compare_param, compare_param_text, ParamMatch};
 use serde_json::Value;
@@ -126,15 +128,15 @@ enum RawLeaf<'a> {
 
 fn raw_extract<'a>(arguments: &ArgIndex<'a>, path: &[String]) -> RawLeaf<'a> {
     let Some((first, rest)) = path.split_first() else {
-        return leaf(arguments.text);
+        return leaf(Val::read(arguments.text));
     };
     let Some(mut cur) = arguments.get(first) else {
         return RawLeaf::Absent;
     };
     for key in rest {
         // `Value::get` with a key finds members of objects only
-        match validated::get(cur, key) {
-            Some(v) => cur = v,
+        match validated::get(cur.text, key) {
+            Some(text) => cur = Val::read(text),
             None => return RawLeaf::Absent,
         }
     }
@@ -142,19 +144,14 @@ fn raw_extract<'a>(arguments: &ArgIndex<'a>, path: &[String]) -> RawLeaf<'a> {
 }
 
 /// A validated value as `extract` sees it.
-fn leaf(text: &str) -> RawLeaf<'_> {
-    let value = match validated::kind(text) {
+fn leaf(v: Val<'_>) -> RawLeaf<'_> {
+    let value = match v.kind() {
         Kind::Null => return RawLeaf::Null,
-        Kind::Bool => Value::Bool(text == "true"),
-        Kind::String => {
-            return match validated::as_str(text) {
-                Some(s) => RawLeaf::Text(s),
-                None => RawLeaf::Absent,
-            }
-        }
+        Kind::Bool => Value::Bool(v.text == "true"),
+        Kind::String => return v.as_str().map_or(RawLeaf::Absent, RawLeaf::Text),
         // validated text of the scanner's subset: serde_json parses it the same way it
         // would inside the whole body; a failure cannot happen, but would read as absent
-        _ => match validated::value(text) {
+        _ => match validated::value(v.text) {
             Some(v) => v,
             None => return RawLeaf::Absent,
         },
@@ -162,45 +159,77 @@ fn leaf(text: &str) -> RawLeaf<'_> {
     RawLeaf::Value(value)
 }
 
-/// The members of a validated arguments object, read once (at most `ARG_SLOTS`; a larger
-/// object is searched in place).
+/// The members of a validated arguments object, read in one walk (at most `ARG_SLOTS`; a
+/// larger object is searched in place).
 struct ArgIndex<'a> {
     text: &'a str,
-    members: [(&'a str, &'a str); ARG_SLOTS],
+    /// Each member's key and value, as offsets into `text`: key start and end (inside the
+    /// quotes), value start and end.
+    members: [[u32; 4]; ARG_SLOTS],
+    /// Bit `n` set: member `n`'s value is a string holding escapes.
+    escaped: u16,
     len: usize,
     overflow: bool,
 }
 
-const ARG_SLOTS: usize = 16;
+const ARG_SLOTS: usize = 12;
 
 impl<'a> ArgIndex<'a> {
     fn new(text: &'a str) -> ArgIndex<'a> {
         let mut index = ArgIndex {
             text,
-            members: [("", ""); ARG_SLOTS],
+            members: [[0; 4]; ARG_SLOTS],
+            escaped: 0,
             len: 0,
-            overflow: false,
+            // (offsets are `u32`: a longer text is searched in place)
+            overflow: u32::try_from(text.len()).is_err(),
         };
-        for m in validated::members(text) {
-            if index.len == ARG_SLOTS {
-                index.overflow = true;
-                break;
-            }
-            index.members[index.len] = m;
-            index.len += 1;
+        if !index.overflow && validated::kind(text) == Kind::Object {
+            index.walk();
         }
         index
     }
 
-    /// Like `validated::get`: the last member named `key`.
-    fn get(&self, key: &str) -> Option<&'a str> {
-        if self.overflow {
-            return validated::get(self.text, key);
+    /// Note the members of the (validated) object `text`.
+    fn walk(&mut self) {
+        let b = self.text.as_bytes();
+        let mut i = skip_ws(b, 1);
+        while b.get(i) == Some(&b'"') {
+            if self.len == ARG_SLOTS {
+                self.overflow = true;
+                return;
+            }
+            // validated: a key holds no escape, so its first stop is its closing quote
+            let key_end = skip_plain(b, i + 1);
+            let v = skip_ws(b, skip_ws(b, key_end + 1) + 1);
+            let (v_end, escaped) = validated::value_end(b, v);
+            // (offsets fit: the text is shorter than `u32::MAX`)
+            let at = |n: usize| n as u32;
+            self.members[self.len] = [at(i + 1), at(key_end), at(v), at(v_end)];
+            self.escaped |= u16::from(escaped) << self.len;
+            self.len += 1;
+            let after = skip_ws(b, v_end);
+            if b.get(after) != Some(&b',') {
+                return;
+            }
+            i = skip_ws(b, after + 1);
         }
-        self.members[..self.len]
+    }
+
+    /// Like `validated::get`: the last member named `key`.
+    fn get(&self, key: &str) -> Option<Val<'a>> {
+        if self.overflow {
+            return validated::get(self.text, key).map(Val::read);
+        }
+        let t = self.text;
+        let (n, m) = self.members[..self.len]
             .iter()
+            .enumerate()
             .rev()
-            .find(|(k, _)| *k == key)
-            .map(|(_, v)| *v)
+            .find(|(_, m)| t.as_bytes().get(m[0] as usize..m[1] as usize) == Some(key.as_bytes()))?;
+        Some(Val {
+            text: t.get(m[2] as usize..m[3] as usize)?,
+            escaped: self.escaped & (1 << n) != 0,
+        })
     }
 }

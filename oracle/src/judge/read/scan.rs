@@ -106,7 +106,7 @@ const META_PREFIX: &[u8] = b"io.modelcontextprotocol/";
 /// The slot of the key at `j` (its opening quote) of an object in `role`, when it is one
 /// the judge reads, and the index after the key; `None` for any other key. Read off the
 /// text without scanning the string first: the first byte picks the one candidate.
-#[inline]
+#[inline(always)]
 fn known_key(role: Role, b: &[u8], j: usize) -> Option<(Slot, usize)> {
     // (each `is_key` has a literal: compared with loads, no call)
     let (slot, len) = match (role, *b.get(j + 1)?) {
@@ -133,6 +133,7 @@ fn known_key(role: Role, b: &[u8], j: usize) -> Option<(Slot, usize)> {
 }
 
 /// `known_key` in `_meta`: the byte after the common prefix picks the candidate.
+#[inline(never)]
 fn meta_key(b: &[u8], j: usize) -> Option<(Slot, usize)> {
     let rest = j + 1 + META_PREFIX.len();
     let (slot, key): (Slot, &[u8]) = match *b.get(rest)? {
@@ -323,7 +324,12 @@ impl<'a> Reader<'a> {
             j = skip_ws(b, j + 1);
             let start = j;
             if slot == Slot::Unread {
-                j = self.value(j, depth, Role::Other)?;
+                // (a string, the usual value, read here rather than through a call)
+                j = if *b.get(j)? == b'"' {
+                    string(b, j)?.0
+                } else {
+                    self.value(j, depth, Role::Other)?
+                };
             } else {
                 let role = self.enter_member(slot);
                 let escaped;

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::judge::read::swar::skip_plain;
-use crate::judge::read::validated::{as_str, get, members};
+use crate::judge::read::validated::{get, members};
 use serde_json::Value;
 
 #[test]
@@ -17,7 +17,7 @@ fn reads_the_common_subset_like_serde() {
     assert_eq!(top.id.and_then(Val::as_str).as_deref(), full["id"].as_str());
     assert_eq!(top.p.name.and_then(Val::as_str).as_deref(), Some("n2"));
     assert_eq!(top.p.m.version.and_then(Val::as_str).as_deref(), Some("v"));
-    assert_eq!(as_str(r#""a\"b""#).as_deref(), Some("a\"b"));
+    assert_eq!(Val::read(r#""a\"b""#).as_str().as_deref(), Some("a\"b"));
     let params = r#"{"name": "a\"b", "x": [1, -2.5, {"b": null}],
         "_meta": {"io.modelcontextprotocol/protocolVersion": "v"}, "name": "n2"}"#;
     for key in ["x", "name", "zz"] {

@@ -1,7 +1,7 @@
 //! Reading text the scanner (`scan`) validated: a value's kind, a string's content, a
 //! number's value, an object's members, without building a tree.
 
-use super::lex::{is_ws, skip_ws};
+use super::lex::{is_ws, number, skip_ws};
 use super::swar::skip_plain;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -42,6 +42,14 @@ pub(crate) struct Val<'a> {
 }
 
 impl<'a> Val<'a> {
+    /// A validated value, a string looked at for escapes.
+    pub fn read(text: &'a str) -> Val<'a> {
+        // validated: no control byte and no bare quote inside, so the first stop past the
+        // opening quote is the closing one unless the string holds an escape
+        let escaped = kind(text) == Kind::String && skip_plain(text.as_bytes(), 1) != text.len() - 1;
+        Val { text, escaped }
+    }
+
     pub fn kind(self) -> Kind {
         kind(self.text)
     }
@@ -95,15 +103,23 @@ pub(crate) fn value(v: &str) -> Option<Value> {
     serde_json::from_str(v).ok()
 }
 
-/// The content of a validated string value, decoded when it holds escapes.
-pub(crate) fn as_str(v: &str) -> Option<Cow<'_, str>> {
-    if kind(v) != Kind::String {
-        return None;
+/// The end of the validated value starting at `i`, and whether it is a string holding
+/// escapes.
+pub(crate) fn value_end(b: &[u8], i: usize) -> (usize, bool) {
+    match b.get(i) {
+        Some(b'"') => {
+            // validated: the first stop is the closing quote unless there is an escape
+            let j = skip_plain(b, i + 1);
+            match b.get(j) {
+                Some(b'"') => (j + 1, false),
+                _ => (skip_string(b, i), true),
+            }
+        }
+        Some(b'{' | b'[') => (skip_value(b, i), false),
+        Some(b't' | b'n') => (i + 4, false),
+        Some(b'f') => (i + 5, false),
+        _ => (number(b, i).unwrap_or(b.len()), false),
     }
-    // validated: no control byte and no bare quote inside, so the first stop past the
-    // opening quote is the closing one unless the string holds an escape
-    let escaped = skip_plain(v.as_bytes(), 1) != v.len() - 1;
-    Val { text: v, escaped }.as_str()
 }
 
 /// The end of the validated value starting at `i`.
