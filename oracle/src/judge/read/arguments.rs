@@ -226,7 +226,9 @@ impl<'a> ArgIndex<'a> {
             .iter()
             .enumerate()
             .rev()
-            .find(|(_, m)| t.as_bytes().get(m[0] as usize..m[1] as usize) == Some(key.as_bytes()))?;
+            .find(|(_, m)| {
+                t.as_bytes().get(m[0] as usize..m[1] as usize) == Some(key.as_bytes())
+            })?;
         Some(Val {
             text: t.get(m[2] as usize..m[3] as usize)?,
             escaped: self.escaped & (1 << n) != 0,

@@ -77,3 +77,6 @@ pub fn read_simple<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestVie
 pub fn body_read_in_place(body: &[u8]) -> bool {
     scan::validate(body).is_some()
 }
+
+#[cfg(test)]
+mod read_tests;

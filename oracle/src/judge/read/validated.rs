@@ -46,7 +46,8 @@ impl<'a> Val<'a> {
     pub fn read(text: &'a str) -> Val<'a> {
         // validated: no control byte and no bare quote inside, so the first stop past the
         // opening quote is the closing one unless the string holds an escape
-        let escaped = kind(text) == Kind::String && skip_plain(text.as_bytes(), 1) != text.len() - 1;
+        let escaped =
+            kind(text) == Kind::String && skip_plain(text.as_bytes(), 1) != text.len() - 1;
         Val { text, escaped }
     }
 
