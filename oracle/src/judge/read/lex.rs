@@ -40,7 +40,7 @@ fn skip_ws_run(b: &[u8], mut i: usize) -> usize {
 /// `"..."` at `i` (`b[i]` is the opening quote): its end and whether it holds escapes. No
 /// control byte; escapes are the JSON ones, `\u` outside the surrogate range only (UTF-8
 /// is the caller's to check).
-#[inline]
+#[inline(always)]
 pub(crate) fn string(b: &[u8], i: usize) -> Option<(usize, bool)> {
     let j = skip_plain(b, i + 1);
     match *b.get(j)? {

@@ -238,32 +238,38 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Note the value `v` of a member in `slot`.
-    fn record(&mut self, slot: Slot, v: Val<'a>) {
+    /// Note the value at `start..end` (a string holding escapes if `escaped`) of a member
+    /// in `slot`; `None` if its text is not on char boundaries (it always is: both ends
+    /// touch ASCII bytes of valid UTF-8).
+    fn record(&mut self, slot: Slot, start: usize, end: usize, escaped: bool) -> Option<()> {
+        let t = self.t;
+        // (only the slots that keep the text slice it: the others need only the kind)
+        let val = || t.get(start..end).map(|text| Val { text, escaped });
+        let kind = kind_of(self.b.get(start).copied());
         let top = &mut self.top;
-        let kind = || kind_of(v.text.as_bytes().first().copied());
         match slot {
             Slot::Unread => {}
-            Slot::Id => top.id = Some(v),
-            Slot::Jsonrpc => top.jsonrpc = Some(v),
-            Slot::Method => top.method = Some(v),
-            Slot::Params => top.params = Some(kind()),
+            Slot::Id => top.id = Some(val()?),
+            Slot::Jsonrpc => top.jsonrpc = Some(val()?),
+            Slot::Method => top.method = Some(val()?),
+            Slot::Params => top.params = Some(kind),
             Slot::Response => top.response = true,
-            Slot::Name => top.p.name = Some(v),
-            Slot::Uri => top.p.uri = Some(v),
-            Slot::Meta => top.p.meta = Some(kind()),
-            Slot::Arguments => top.p.arguments = Some(v.text),
+            Slot::Name => top.p.name = Some(val()?),
+            Slot::Uri => top.p.uri = Some(val()?),
+            Slot::Meta => top.p.meta = Some(kind),
+            Slot::Arguments => top.p.arguments = Some(val()?.text),
             Slot::Cursor => top.p.cursor = true,
-            Slot::Version => top.p.m.version = Some(v),
-            Slot::Capabilities => top.p.m.capabilities = Some(kind()),
+            Slot::Version => top.p.m.version = Some(val()?),
+            Slot::Capabilities => top.p.m.capabilities = Some(kind),
             Slot::ClientInfo => {
                 let strings = (Some(Kind::String), Some(Kind::String));
-                top.p.m.client_info = Some(kind() == Kind::Object && self.info == strings);
+                top.p.m.client_info = Some(kind == Kind::Object && self.info == strings);
             }
-            Slot::LogLevel => top.p.m.log_level = Some(v),
-            Slot::InfoName => self.info.0 = Some(kind()),
-            Slot::InfoVersion => self.info.1 = Some(kind()),
+            Slot::LogLevel => top.p.m.log_level = Some(val()?),
+            Slot::InfoName => self.info.0 = Some(kind),
+            Slot::InfoVersion => self.info.1 = Some(kind),
         }
+        Some(())
     }
 
     /// Enter an array or object at `depth`: `None` (and `too_deep` set) beyond `MAX_DEPTH`.
@@ -338,8 +344,7 @@ impl<'a> Reader<'a> {
                 } else {
                     (self.value(j, depth, role)?, false)
                 };
-                let text = self.t.get(start..j)?;
-                self.record(slot, Val { text, escaped });
+                self.record(slot, start, j, escaped)?;
             }
             j = skip_ws(b, j);
             match *b.get(j)? {

@@ -67,7 +67,7 @@ fn string_stops(w: u64) -> u64 {
 /// The first index from `j` holding a `STRING_STOP` byte (or the end): eight bytes at a
 /// time, the stop's place within a word read off its lowest flagged byte (exact, see
 /// `zero_bytes`), then byte by byte for the last few bytes of the text.
-#[inline]
+#[inline(always)]
 pub(crate) fn skip_plain(b: &[u8], mut j: usize) -> usize {
     while let Some(word) = b.get(j..).and_then(<[u8]>::first_chunk::<8>) {
         let stops = string_stops(u64::from_le_bytes(*word));
