@@ -1,8 +1,7 @@
 //! The `arguments` of a `tools/call` and the value at a parameter's path in them
 //! (`annotations::extract`), read from the validated body text or from a parsed tree.
 
-use super::lex::skip_ws;
-use super::swar::skip_plain;
+use super::arg_members::ArgMembers;
 use super::validated::{self, Kind, Val};
 use crate::annotations::{extract, Extracted};
 use crate::encoding::{compare_param, compare_param_text, ParamMatch};
@@ -13,16 +12,24 @@ use std::fmt;
 #[derive(Clone, Copy, Debug)]
 pub enum Arguments<'a> {
     /// Validated JSON text (the scanner's subset).
-    Raw(&'a str),
+    Raw(RawArguments<'a>),
     /// A parsed tree.
     Parsed(&'a Value),
+}
+
+/// The validated text of `arguments` and, when it is an object, its members as the scanner
+/// noted them.
+#[derive(Clone, Copy, Debug)]
+pub struct RawArguments<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) members: ArgMembers,
 }
 
 impl Arguments<'_> {
     /// The arguments as a tree (for comparing two readings).
     pub fn to_value(self) -> Option<Value> {
         match self {
-            Arguments::Raw(text) => serde_json::from_str(text).ok(),
+            Arguments::Raw(raw) => serde_json::from_str(raw.text).ok(),
             Arguments::Parsed(v) => Some(v.clone()),
         }
     }
@@ -35,19 +42,15 @@ impl PartialEq for Arguments<'_> {
     }
 }
 
-/// The arguments of one call, their members read once for all the parameters.
+/// The arguments of one call, read for each parameter (their members were noted once, by
+/// the scanner or the parse).
 pub(crate) struct ArgumentReader<'a> {
     arguments: Option<Arguments<'a>>,
-    index: ArgIndex<'a>,
 }
 
 impl<'a> ArgumentReader<'a> {
     pub fn new(arguments: Option<Arguments<'a>>) -> ArgumentReader<'a> {
-        let index = match arguments {
-            Some(Arguments::Raw(text)) => ArgIndex::new(text),
-            _ => ArgIndex::new("null"),
-        };
-        ArgumentReader { arguments, index }
+        ArgumentReader { arguments }
     }
 
     /// Call `k` with the value at `path` (as `annotations::extract` reads it).
@@ -60,7 +63,7 @@ impl<'a> ArgumentReader<'a> {
                 Extracted::Value(Value::String(s)) => Leaf::Text(s),
                 Extracted::Value(v) => Leaf::Other(v),
             }),
-            Some(Arguments::Raw(_)) => match raw_extract(&self.index, path) {
+            Some(Arguments::Raw(raw)) => match raw_extract(raw, path) {
                 RawLeaf::Absent => k(Leaf::Absent),
                 RawLeaf::Null => k(Leaf::Null),
                 RawLeaf::Text(s) => k(Leaf::Text(&s)),
@@ -126,11 +129,11 @@ enum RawLeaf<'a> {
     Value(Value),
 }
 
-fn raw_extract<'a>(arguments: &ArgIndex<'a>, path: &[String]) -> RawLeaf<'a> {
+fn raw_extract<'a>(arguments: RawArguments<'a>, path: &[String]) -> RawLeaf<'a> {
     let Some((first, rest)) = path.split_first() else {
         return leaf(Val::read(arguments.text));
     };
-    let Some(mut cur) = arguments.get(first) else {
+    let Some(mut cur) = arguments.members.get(arguments.text, first) else {
         return RawLeaf::Absent;
     };
     for key in rest {
@@ -157,81 +160,4 @@ fn leaf(v: Val<'_>) -> RawLeaf<'_> {
         },
     };
     RawLeaf::Value(value)
-}
-
-/// The members of a validated arguments object, read in one walk (at most `ARG_SLOTS`; a
-/// larger object is searched in place).
-struct ArgIndex<'a> {
-    text: &'a str,
-    /// Each member's key and value, as offsets into `text`: key start and end (inside the
-    /// quotes), value start and end.
-    members: [[u32; 4]; ARG_SLOTS],
-    /// Bit `n` set: member `n`'s value is a string holding escapes.
-    escaped: u16,
-    len: usize,
-    overflow: bool,
-}
-
-const ARG_SLOTS: usize = 12;
-
-impl<'a> ArgIndex<'a> {
-    fn new(text: &'a str) -> ArgIndex<'a> {
-        let mut index = ArgIndex {
-            text,
-            members: [[0; 4]; ARG_SLOTS],
-            escaped: 0,
-            len: 0,
-            // (offsets are `u32`: a longer text is searched in place)
-            overflow: u32::try_from(text.len()).is_err(),
-        };
-        if !index.overflow && validated::kind(text) == Kind::Object {
-            index.walk();
-        }
-        index
-    }
-
-    /// Note the members of the (validated) object `text`.
-    fn walk(&mut self) {
-        let b = self.text.as_bytes();
-        let mut i = skip_ws(b, 1);
-        while b.get(i) == Some(&b'"') {
-            if self.len == ARG_SLOTS {
-                self.overflow = true;
-                return;
-            }
-            // validated: a key holds no escape, so its first stop is its closing quote
-            let key_end = skip_plain(b, i + 1);
-            let v = skip_ws(b, skip_ws(b, key_end + 1) + 1);
-            let (v_end, escaped) = validated::value_end(b, v);
-            // (offsets fit: the text is shorter than `u32::MAX`)
-            let at = |n: usize| n as u32;
-            self.members[self.len] = [at(i + 1), at(key_end), at(v), at(v_end)];
-            self.escaped |= u16::from(escaped) << self.len;
-            self.len += 1;
-            let after = skip_ws(b, v_end);
-            if b.get(after) != Some(&b',') {
-                return;
-            }
-            i = skip_ws(b, after + 1);
-        }
-    }
-
-    /// Like `validated::get`: the last member named `key`.
-    fn get(&self, key: &str) -> Option<Val<'a>> {
-        if self.overflow {
-            return validated::get(self.text, key).map(Val::read);
-        }
-        let t = self.text;
-        let (n, m) = self.members[..self.len]
-            .iter()
-            .enumerate()
-            .rev()
-            .find(|(_, m)| {
-                t.as_bytes().get(m[0] as usize..m[1] as usize) == Some(key.as_bytes())
-            })?;
-        Some(Val {
-            text: t.get(m[2] as usize..m[3] as usize)?,
-            escaped: self.escaped & (1 << n) != 0,
-        })
-    }
 }

@@ -1,7 +1,7 @@
 //! The body's envelope from the scanner's reading (`scan::read`): the id, method and
 //! `params` members taken from where the scanner found them in the validated text.
 
-use super::arguments::Arguments;
+use super::arguments::{Arguments, RawArguments};
 use super::scan::{self, MetaIdx, Outside, ParamsIdx, Top};
 use super::validated::{self, Kind, Val};
 use crate::judge::view::{
@@ -79,7 +79,12 @@ fn params(p: ParamsIdx<'_>) -> ParamsView<'_> {
         version: m.version.and_then(Val::as_str),
         capabilities: m.capabilities == Some(Kind::Object),
         client_info_malformed: m.client_info == Some(false),
-        arguments: p.arguments.map(Arguments::Raw),
+        arguments: p.arguments.map(|text| {
+            Arguments::Raw(RawArguments {
+                text,
+                members: p.args,
+            })
+        }),
         cursor: p.cursor,
         log_level: match m.log_level {
             None => LogLevel::Absent,

@@ -3,6 +3,7 @@
 //! outside the scanner's subset), and `read_simple`, which looks every header up on its own
 //! and parses every body into a `serde_json::Value` (the fast reader's differential twin).
 
+mod arg_members;
 pub(crate) mod arguments;
 mod fast_body;
 mod fast_headers;

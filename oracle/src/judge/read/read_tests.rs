@@ -8,6 +8,7 @@ use super::arguments::{ArgumentReader, Arguments};
 use super::validated;
 use super::{body_read_in_place, read_fast, read_simple};
 use crate::case::Case;
+use crate::judge::view::{BodyView, ParamsView, RequestBody};
 use serde_json::Value;
 
 /// Both readings of `body` (in a POST) are the same view; `in_place` says whether the
@@ -172,10 +173,28 @@ fn integers_read_as_serde_reads_them() {
     }
 }
 
-/// Each parameter path read from the validated text as from the parsed tree.
+/// Each parameter path read from the arguments the scanner noted as from the parsed tree.
 fn same_leaves(arguments: &str, paths: &[&[&str]]) {
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","arguments":{arguments}}}}}"#
+    );
+    let case = Case::post("/mcp", &[], body.as_bytes());
+    assert!(body_read_in_place(&case.body), "{body}");
+    let mut unused = None;
+    let view = read_fast(&case, &mut unused);
+    let BodyView::Request(RequestBody {
+        params:
+            Some(ParamsView {
+                arguments: noted @ Some(Arguments::Raw(_)),
+                ..
+            }),
+        ..
+    }) = view.body
+    else {
+        panic!("no arguments read in place from {body}");
+    };
     let tree: Value = serde_json::from_str(arguments).expect("valid JSON");
-    let raw = ArgumentReader::new(Some(Arguments::Raw(arguments)));
+    let raw = ArgumentReader::new(noted);
     let parsed = ArgumentReader::new(Some(Arguments::Parsed(&tree)));
     for path in paths {
         let path: Vec<String> = path.iter().map(|k| k.to_string()).collect();
@@ -206,6 +225,7 @@ fn argument_leaves_read_alike() {
         &["zz"],
         &["k12"],
         &["k0"],
+        &["k5"],
     ];
     same_leaves(
         r#"{"a":1,"b":-2,"s":"x","e":"\u00e9\n","n":null,"t":true,"o":{"a":"in"},"l":[1],"a":"last"}"#,
@@ -217,4 +237,12 @@ fn argument_leaves_read_alike() {
     // more members than the index holds
     let many: Vec<String> = (0..20).map(|i| format!(r#""k{i}":{i}"#)).collect();
     same_leaves(&format!("{{{},\"k0\":\"again\"}}", many.join(",")), paths);
+    let six: Vec<String> = (0..6).map(|i| format!(r#""k{i}":"\u00e9{i}""#)).collect();
+    same_leaves(&format!("{{{}}}", six.join(",")), paths);
+    // offsets beyond 16 bits
+    let long = "x".repeat(70_000);
+    same_leaves(
+        &format!(r#"{{"a":"{long}","k0":"\n{long}","b":true}}"#),
+        paths,
+    );
 }

@@ -11,6 +11,7 @@
 //! `Value`'s map, a repeated key keeps its *last* value. The tokens are `lex`'s; the values
 //! found are read by `validated`.
 
+use super::arg_members::ArgMembers;
 use super::lex::{literal, number, skip_ws, string};
 use super::validated::{kind_of, Kind, Val};
 
@@ -43,6 +44,8 @@ pub(crate) struct ParamsIdx<'a> {
     pub meta: Option<Kind>,
     /// The value text of `arguments`.
     pub arguments: Option<&'a str>,
+    /// The members of the last `arguments` (when it is an object).
+    pub args: ArgMembers,
     /// A `cursor` member is present.
     pub cursor: bool,
     /// The members of the last `_meta` (when it is an object).
@@ -67,6 +70,7 @@ enum Role {
     Params,
     Meta,
     ClientInfo,
+    Arguments,
     Other,
 }
 
@@ -208,6 +212,7 @@ impl<'a> Reader<'a> {
     fn value(&mut self, i: usize, depth: usize, role: Role) -> Option<usize> {
         let b = self.b;
         match *b.get(i)? {
+            b'{' if role == Role::Arguments => self.arguments(i, depth + 1),
             b'{' => self.object(i, depth + 1, role),
             b'[' => self.array(i, depth + 1),
             b'"' => string(b, i).map(|(end, _)| end),
@@ -220,8 +225,13 @@ impl<'a> Reader<'a> {
 
     /// The role of the value of a member in `slot`, forgetting what an earlier member of
     /// the same name left (a later one replaces it, members and all).
+    #[inline(always)]
     fn enter_member(&mut self, slot: Slot) -> Role {
         match slot {
+            Slot::Arguments => {
+                self.top.p.args = ArgMembers::default();
+                Role::Arguments
+            }
             Slot::Params => {
                 self.top.p = ParamsIdx::default();
                 Role::Params
@@ -241,6 +251,7 @@ impl<'a> Reader<'a> {
     /// Note the value at `start..end` (a string holding escapes if `escaped`) of a member
     /// in `slot`; `None` if its text is not on char boundaries (it always is: both ends
     /// touch ASCII bytes of valid UTF-8).
+    #[inline(always)]
     fn record(&mut self, slot: Slot, start: usize, end: usize, escaped: bool) -> Option<()> {
         let t = self.t;
         // (only the slots that keep the text slice it: the others need only the kind)
@@ -346,6 +357,45 @@ impl<'a> Reader<'a> {
                 };
                 self.record(slot, start, j, escaped)?;
             }
+            j = skip_ws(b, j);
+            match *b.get(j)? {
+                b',' => j = skip_ws(b, j + 1),
+                b'}' => return Some(j + 1),
+                _ => return None,
+            }
+        }
+    }
+
+    /// The `arguments` object at `i`: validated as any object, each member noted.
+    fn arguments(&mut self, i: usize, depth: usize) -> Option<usize> {
+        self.enter(depth)?;
+        let b = self.b;
+        let mut j = skip_ws(b, i + 1);
+        if *b.get(j)? == b'}' {
+            return Some(j + 1);
+        }
+        loop {
+            if *b.get(j)? != b'"' {
+                return None;
+            }
+            let key = match string(b, j)? {
+                (end, false) => (j + 1 - i, end - 1 - i),
+                // a key spelled with escapes: compare it decoded, the full way
+                (_, true) => return None,
+            };
+            j = skip_ws(b, key.1 + 1 + i);
+            if *b.get(j)? != b':' {
+                return None;
+            }
+            j = skip_ws(b, j + 1);
+            let start = j;
+            let escaped;
+            (j, escaped) = if *b.get(j)? == b'"' {
+                string(b, j)?
+            } else {
+                (self.value(j, depth, Role::Other)?, false)
+            };
+            self.top.p.args.push(key, (start - i, j - i), escaped);
             j = skip_ws(b, j);
             match *b.get(j)? {
                 b',' => j = skip_ws(b, j + 1),

@@ -1,7 +1,7 @@
 //! Reading text the scanner (`scan`) validated: a value's kind, a string's content, a
 //! number's value, an object's members, without building a tree.
 
-use super::lex::{is_ws, number, skip_ws};
+use super::lex::{is_ws, skip_ws};
 use super::swar::skip_plain;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -102,25 +102,6 @@ pub(crate) fn value(v: &str) -> Option<Value> {
         return Some(Value::from(0u64));
     }
     serde_json::from_str(v).ok()
-}
-
-/// The end of the validated value starting at `i`, and whether it is a string holding
-/// escapes.
-pub(crate) fn value_end(b: &[u8], i: usize) -> (usize, bool) {
-    match b.get(i) {
-        Some(b'"') => {
-            // validated: the first stop is the closing quote unless there is an escape
-            let j = skip_plain(b, i + 1);
-            match b.get(j) {
-                Some(b'"') => (j + 1, false),
-                _ => (skip_string(b, i), true),
-            }
-        }
-        Some(b'{' | b'[') => (skip_value(b, i), false),
-        Some(b't' | b'n') => (i + 4, false),
-        Some(b'f') => (i + 5, false),
-        _ => (number(b, i).unwrap_or(b.len()), false),
-    }
 }
 
 /// The end of the validated value starting at `i`.
