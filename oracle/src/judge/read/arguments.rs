@@ -1,5 +1,6 @@
 //! The `arguments` of a `tools/call` and the value at a parameter's path in them
-//! (`annotations::extract`), read from the validated body text or from a parsed tree.
+//! (`annotations::extract`), read from the members the scanner noted in the body text
+//! (`arg_members`) or from a parsed tree.
 
 use super::arg_members::ArgMembers;
 use super::validated::{self, Kind, Val};

@@ -7,6 +7,7 @@ mod arg_members;
 pub(crate) mod arguments;
 mod fast_body;
 mod fast_headers;
+mod keys;
 mod lex;
 mod scan;
 mod simple;

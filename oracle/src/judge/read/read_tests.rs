@@ -7,7 +7,9 @@
 use super::arguments::{ArgumentReader, Arguments};
 use super::validated;
 use super::{body_read_in_place, read_fast, read_simple};
-use crate::case::Case;
+use crate::case::{
+    Case, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
+};
 use crate::judge::view::{BodyView, ParamsView, RequestBody};
 use serde_json::Value;
 
@@ -129,8 +131,9 @@ fn keys_near_the_ones_the_judge_reads_are_other_keys() {
         r#"[]"#,
         r#""x""#,
     ] {
+        // (spelled from `case`'s names: the scanner's own spellings must agree with them)
         let body = format!(
-            r#"{{"jsonrpc":"2.0","id":1,"method":"m","params":{{"uri":"u","cursor":null,"_meta":{{"{meta}protocolVersion":"v","{meta}clientCapabilities":{{}},"{meta}clientInfo":{info},"{meta}logLevel":"debug"}}}}}}"#
+            r#"{{"jsonrpc":"2.0","id":1,"method":"m","params":{{"uri":"u","cursor":null,"_meta":{{"{META_PROTOCOL_VERSION}":"v","{META_CLIENT_CAPABILITIES}":{{}},"{META_CLIENT_INFO}":{info},"{META_LOG_LEVEL}":"debug"}}}}}}"#
         );
         same_reading(body.as_bytes(), Some(true));
     }
