@@ -1,7 +1,9 @@
 //! The `arguments` of a `tools/call` and the value at a parameter's path in them
-//! (`annotations::extract`), read from the validated body text or from a parsed tree.
+//! (`annotations::extract`), read from the members the scanner noted in the body text
+//! (`arg_members`) or from a parsed tree.
 
-use super::validated::{self, Kind};
+use super::arg_members::ArgMembers;
+use super::validated::{self, Kind, Val};
 use crate::annotations::{extract, Extracted};
 use crate::encoding::{compare_param, compare_param_text, ParamMatch};
 use serde_json::Value;
@@ -11,16 +13,24 @@ use std::fmt;
 #[derive(Clone, Copy, Debug)]
 pub enum Arguments<'a> {
     /// Validated JSON text (the scanner's subset).
-    Raw(&'a str),
+    Raw(RawArguments<'a>),
     /// A parsed tree.
     Parsed(&'a Value),
+}
+
+/// The validated text of `arguments` and, when it is an object, its members as the scanner
+/// noted them.
+#[derive(Clone, Copy, Debug)]
+pub struct RawArguments<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) members: ArgMembers,
 }
 
 impl Arguments<'_> {
     /// The arguments as a tree (for comparing two readings).
     pub fn to_value(self) -> Option<Value> {
         match self {
-            Arguments::Raw(text) => serde_json::from_str(text).ok(),
+            Arguments::Raw(raw) => serde_json::from_str(raw.text).ok(),
             Arguments::Parsed(v) => Some(v.clone()),
         }
     }
@@ -33,19 +43,15 @@ impl PartialEq for Arguments<'_> {
     }
 }
 
-/// The arguments of one call, their members read once for all the parameters.
+/// The arguments of one call, read for each parameter (their members were noted once, by
+/// the scanner or the parse).
 pub(crate) struct ArgumentReader<'a> {
     arguments: Option<Arguments<'a>>,
-    index: ArgIndex<'a>,
 }
 
 impl<'a> ArgumentReader<'a> {
     pub fn new(arguments: Option<Arguments<'a>>) -> ArgumentReader<'a> {
-        let index = match arguments {
-            Some(Arguments::Raw(text)) => ArgIndex::new(text),
-            _ => ArgIndex::new("null"),
-        };
-        ArgumentReader { arguments, index }
+        ArgumentReader { arguments }
     }
 
     /// Call `k` with the value at `path` (as `annotations::extract` reads it).
@@ -58,7 +64,7 @@ impl<'a> ArgumentReader<'a> {
                 Extracted::Value(Value::String(s)) => Leaf::Text(s),
                 Extracted::Value(v) => Leaf::Other(v),
             }),
-            Some(Arguments::Raw(_)) => match raw_extract(&self.index, path) {
+            Some(Arguments::Raw(raw)) => match raw_extract(raw, path) {
                 RawLeaf::Absent => k(Leaf::Absent),
                 RawLeaf::Null => k(Leaf::Null),
                 RawLeaf::Text(s) => k(Leaf::Text(&s)),
@@ -124,17 +130,17 @@ enum RawLeaf<'a> {
     Value(Value),
 }
 
-fn raw_extract<'a>(arguments: &ArgIndex<'a>, path: &[String]) -> RawLeaf<'a> {
+fn raw_extract<'a>(arguments: RawArguments<'a>, path: &[String]) -> RawLeaf<'a> {
     let Some((first, rest)) = path.split_first() else {
-        return leaf(arguments.text);
+        return leaf(Val::read(arguments.text));
     };
-    let Some(mut cur) = arguments.get(first) else {
+    let Some(mut cur) = arguments.members.get(arguments.text, first) else {
         return RawLeaf::Absent;
     };
     for key in rest {
         // `Value::get` with a key finds members of objects only
-        match validated::get(cur, key) {
-            Some(v) => cur = v,
+        match validated::get(cur.text, key) {
+            Some(text) => cur = Val::read(text),
             None => return RawLeaf::Absent,
         }
     }
@@ -142,65 +148,17 @@ fn raw_extract<'a>(arguments: &ArgIndex<'a>, path: &[String]) -> RawLeaf<'a> {
 }
 
 /// A validated value as `extract` sees it.
-fn leaf(text: &str) -> RawLeaf<'_> {
-    let value = match validated::kind(text) {
+fn leaf(v: Val<'_>) -> RawLeaf<'_> {
+    let value = match v.kind() {
         Kind::Null => return RawLeaf::Null,
-        Kind::Bool => Value::Bool(text == "true"),
-        Kind::String => {
-            return match validated::as_str(text) {
-                Some(s) => RawLeaf::Text(s),
-                None => RawLeaf::Absent,
-            }
-        }
+        Kind::Bool => Value::Bool(v.text == "true"),
+        Kind::String => return v.as_str().map_or(RawLeaf::Absent, RawLeaf::Text),
         // validated text of the scanner's subset: serde_json parses it the same way it
         // would inside the whole body; a failure cannot happen, but would read as absent
-        _ => match validated::value(text) {
+        _ => match validated::value(v.text) {
             Some(v) => v,
             None => return RawLeaf::Absent,
         },
     };
     RawLeaf::Value(value)
-}
-
-/// The members of a validated arguments object, read once (at most `ARG_SLOTS`; a larger
-/// object is searched in place).
-struct ArgIndex<'a> {
-    text: &'a str,
-    members: [(&'a str, &'a str); ARG_SLOTS],
-    len: usize,
-    overflow: bool,
-}
-
-const ARG_SLOTS: usize = 16;
-
-impl<'a> ArgIndex<'a> {
-    fn new(text: &'a str) -> ArgIndex<'a> {
-        let mut index = ArgIndex {
-            text,
-            members: [("", ""); ARG_SLOTS],
-            len: 0,
-            overflow: false,
-        };
-        for m in validated::members(text) {
-            if index.len == ARG_SLOTS {
-                index.overflow = true;
-                break;
-            }
-            index.members[index.len] = m;
-            index.len += 1;
-        }
-        index
-    }
-
-    /// Like `validated::get`: the last member named `key`.
-    fn get(&self, key: &str) -> Option<&'a str> {
-        if self.overflow {
-            return validated::get(self.text, key);
-        }
-        self.members[..self.len]
-            .iter()
-            .rev()
-            .find(|(k, _)| *k == key)
-            .map(|(_, v)| *v)
-    }
 }

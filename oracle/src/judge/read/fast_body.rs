@@ -1,9 +1,9 @@
 //! The body's envelope from the scanner's reading (`scan::read`): the id, method and
 //! `params` members taken from where the scanner found them in the validated text.
 
-use super::arguments::Arguments;
-use super::scan::{self, Outside, ParamsIdx, Top};
-use super::validated::{self, Kind};
+use super::arguments::{Arguments, RawArguments};
+use super::scan::{self, MetaIdx, Outside, ParamsIdx, Top};
+use super::validated::{self, Kind, Val};
 use crate::judge::view::{
     BodyView, ParamsView, RequestBody, Unusable, BAD_ID, BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST,
     NO_METHOD,
@@ -22,10 +22,10 @@ fn unusable<'b>(code: i64, id: Option<RequestId>, message: &'static str) -> Body
 }
 
 /// An integer or string id; `Err` for any other id (AMB-27, AMB-39).
-fn read_id(v: &str) -> Result<RequestId, ()> {
-    match validated::kind(v) {
-        Kind::String => validated::as_str(v).map(|s| RequestId::text(&s)).ok_or(()),
-        Kind::Number => validated::value(v)
+fn read_id(v: Val<'_>) -> Result<RequestId, ()> {
+    match v.kind() {
+        Kind::String => v.as_str().map(|s| RequestId::text(&s)).ok_or(()),
+        Kind::Number => validated::value(v.text)
             .and_then(|n| RequestId::of(&n))
             .ok_or(()),
         _ => Err(()),
@@ -41,10 +41,10 @@ fn envelope(top: Top<'_>) -> BodyView<'_> {
         Some(Ok(v)) => Some(v),
         Some(Err(())) => return unusable(-32600, None, BAD_ID),
     };
-    if top.jsonrpc.and_then(validated::as_str).as_deref() != Some("2.0") {
+    if top.jsonrpc.and_then(Val::as_str).as_deref() != Some("2.0") {
         return unusable(-32600, id, BAD_JSONRPC);
     }
-    let Some(method) = top.method.and_then(validated::as_str) else {
+    let Some(method) = top.method.and_then(Val::as_str) else {
         return unusable(-32600, id, NO_METHOD);
     };
     if top.response {
@@ -52,7 +52,7 @@ fn envelope(top: Top<'_>) -> BodyView<'_> {
     }
     let (params, params_malformed) = match top.params {
         None => (None, false),
-        Some(p) if validated::kind(p) == Kind::Object => (Some(params(top.p)), false),
+        Some(Kind::Object) => (Some(params(top.p)), false),
         Some(_) => (None, true),
     };
     match id {
@@ -67,33 +67,28 @@ fn envelope(top: Top<'_>) -> BodyView<'_> {
 }
 
 fn params(p: ParamsIdx<'_>) -> ParamsView<'_> {
-    let is_object = |v: &str| validated::kind(v) == Kind::Object;
-    let meta = p.meta.is_some_and(is_object);
+    // `_meta`'s members count only when it is an object
+    let m = if p.meta == Some(Kind::Object) {
+        p.m
+    } else {
+        MetaIdx::default()
+    };
     ParamsView {
-        name: p.name.and_then(validated::as_str),
-        uri: p.uri.and_then(validated::as_str),
-        version: p.version.filter(|_| meta).and_then(validated::as_str),
-        capabilities: meta && p.capabilities.is_some_and(is_object),
-        client_info_malformed: meta && p.client_info.is_some_and(|i| !implementation(i)),
-        arguments: p.arguments.map(Arguments::Raw),
+        name: p.name.and_then(Val::as_str),
+        uri: p.uri.and_then(Val::as_str),
+        version: m.version.and_then(Val::as_str),
+        capabilities: m.capabilities == Some(Kind::Object),
+        client_info_malformed: m.client_info == Some(false),
+        arguments: p.arguments.map(|text| {
+            Arguments::Raw(RawArguments {
+                text,
+                members: p.args,
+            })
+        }),
         cursor: p.cursor,
-        log_level: match p.log_level.filter(|_| meta) {
+        log_level: match m.log_level {
             None => LogLevel::Absent,
-            Some(v) => validated::as_str(v).map_or(LogLevel::NotText, LogLevel::Text),
+            Some(v) => v.as_str().map_or(LogLevel::NotText, LogLevel::Text),
         },
     }
-}
-
-/// The schema's `Implementation`: an object with string `name` and `version` (both found in
-/// one walk; the last of a repeated key counts, as with `validated::get`).
-fn implementation(info: &str) -> bool {
-    let (mut name, mut version) = (None, None);
-    for (k, v) in validated::members(info) {
-        match k {
-            "name" => name = Some(validated::kind(v)),
-            "version" => version = Some(validated::kind(v)),
-            _ => {}
-        }
-    }
-    name == Some(Kind::String) && version == Some(Kind::String)
 }

@@ -3,9 +3,12 @@
 //! outside the scanner's subset), and `read_simple`, which looks every header up on its own
 //! and parses every body into a `serde_json::Value` (the fast reader's differential twin).
 
+mod arg_members;
 pub(crate) mod arguments;
 mod fast_body;
 mod fast_headers;
+mod keys;
+mod lex;
 mod scan;
 mod simple;
 pub(crate) mod swar;
@@ -76,3 +79,6 @@ pub fn read_simple<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestVie
 pub fn body_read_in_place(body: &[u8]) -> bool {
     scan::validate(body).is_some()
 }
+
+#[cfg(test)]
+mod read_tests;

@@ -1,6 +1,6 @@
-//! A borrowed reading of a POST body in one pass: validate it and note where the members
-//! the judge reads are (`id`, `method`, `params.name`, `params._meta...`), with no
-//! `serde_json::Value` tree and no allocation.
+//! A borrowed reading of a POST body in one pass: validate it and note the members the judge
+//! reads (`id`, `method`, `params.name`, `params._meta...`, the shape of `clientInfo`), with
+//! no `serde_json::Value` tree and no allocation.
 //!
 //! The scanner accepts only a subset of JSON for which its readings are sure to agree with
 //! `serde_json::from_slice::<Value>`: valid UTF-8, keys without escapes, string escapes
@@ -8,34 +8,29 @@
 //! most 20 bytes and an exponent of at most 280 (never out of range), nesting at most 127
 //! deep (serde_json stops at 128). Anything else, valid JSON or not, makes [`read`] answer
 //! `None` and the caller reads the body the simple way (`simple::read_body`). Like
-//! `Value`'s map, a repeated key keeps its *last* value. The values found are read by
-//! `validated`.
+//! `Value`'s map, a repeated key keeps its *last* value. The tokens are `lex`'s; the values
+//! found are read by `validated`.
 
-use super::swar::skip_plain;
+use super::arg_members::ArgMembers;
+use super::keys::{known_key, Role, Slot};
+use super::lex::{literal, number, skip_ws, string};
+use super::validated::{kind_of, Kind, Val};
 
 /// Nesting beyond this falls back to the full parse: `serde_json` refuses a value nested
 /// `simple::PARSE_DEPTH` deep, and the scanner's readings agree with it only below that.
 const MAX_DEPTH: usize = super::simple::PARSE_DEPTH - 1;
-/// Longer mantissas fall back to the full parse (they may overflow `f64`).
-const MAX_NUMBER_LEN: usize = 20;
-/// Larger exponents fall back to the full parse (with a 20-digit mantissa, `1e280` times
-/// `1e20` stays below `f64::MAX`; tiny values round to zero without error).
-const MAX_EXPONENT: u32 = 280;
-/// A positive exponent may reach this minus the mantissa's length: the value stays below
-/// `10^305`, under `f64::MAX` (`1e+300` is a common spelling of a huge id).
-const MAX_MAGNITUDE: u32 = 305;
 
-/// The members of the top-level object the judge reads (value texts; the last of a
-/// repeated key, as `Value`'s map keeps it).
+/// The members of the top-level object the judge reads (the last of a repeated key, as
+/// `Value`'s map keeps it).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Top<'a> {
     pub is_object: bool,
     /// The deepest nesting of arrays and objects (the top-level value's own counts 1).
     pub depth: usize,
-    pub id: Option<&'a str>,
-    pub jsonrpc: Option<&'a str>,
-    pub method: Option<&'a str>,
-    pub params: Option<&'a str>,
+    pub id: Option<Val<'a>>,
+    pub jsonrpc: Option<Val<'a>>,
+    pub method: Option<Val<'a>>,
+    pub params: Option<Kind>,
     /// A `result` or `error` member is present.
     pub response: bool,
     /// The members of the last `params` (when it is an object).
@@ -45,26 +40,28 @@ pub(crate) struct Top<'a> {
 /// The members of `params` the judge reads.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ParamsIdx<'a> {
-    pub name: Option<&'a str>,
-    pub uri: Option<&'a str>,
-    pub meta: Option<&'a str>,
+    pub name: Option<Val<'a>>,
+    pub uri: Option<Val<'a>>,
+    pub meta: Option<Kind>,
+    /// The value text of `arguments`.
     pub arguments: Option<&'a str>,
-    /// The members of the last `_meta` (when it is an object).
-    pub version: Option<&'a str>,
-    pub capabilities: Option<&'a str>,
-    pub client_info: Option<&'a str>,
-    pub log_level: Option<&'a str>,
+    /// The members of the last `arguments` (when it is an object).
+    pub args: ArgMembers,
     /// A `cursor` member is present.
     pub cursor: bool,
+    /// The members of the last `_meta` (when it is an object).
+    pub m: MetaIdx<'a>,
 }
 
-/// Which object a validated value is, as far as the judge reads members.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Top,
-    Params,
-    Meta,
-    Other,
+/// The members of `params._meta` the judge reads.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct MetaIdx<'a> {
+    pub version: Option<Val<'a>>,
+    pub capabilities: Option<Kind>,
+    /// `clientInfo` is present: whether it is the schema's `Implementation` (an object with
+    /// string `name` and `version`).
+    pub client_info: Option<bool>,
+    pub log_level: Option<Val<'a>>,
 }
 
 /// Why a body is outside the scanner's subset.
@@ -86,6 +83,7 @@ pub(crate) fn read(body: &[u8]) -> Result<Top<'_>, Outside> {
         t: text,
         b: text.as_bytes(),
         top: Top::default(),
+        info: (None, None),
         too_deep: false,
     };
     let mut i = skip_ws(r.b, 0);
@@ -111,122 +109,12 @@ pub(crate) fn validate(body: &[u8]) -> Option<()> {
     read(body).ok().map(|_| ())
 }
 
-pub(crate) fn is_ws(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    // (every JSON whitespace byte is at most a space: one comparison settles the usual case)
-    while let Some(&c) = b.get(i) {
-        if c > b' ' || !is_ws(c) {
-            break;
-        }
-        i += 1;
-    }
-    i
-}
-
-/// `"..."` at `i`: its end and whether it holds escapes. No control byte; escapes are the
-/// JSON ones, `\\u` outside the surrogate range only (the text is already valid UTF-8).
-fn string(b: &[u8], i: usize) -> Option<(usize, bool)> {
-    let mut j = i + 1;
-    let mut escaped = false;
-    loop {
-        j = skip_plain(b, j);
-        match *b.get(j)? {
-            b'"' => return Some((j + 1, escaped)),
-            b'\\' => {
-                escaped = true;
-                match *b.get(j + 1)? {
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => j += 2,
-                    b'u' => {
-                        let hex = b.get(j + 2..j + 6)?;
-                        let mut code = 0u32;
-                        for h in hex {
-                            code = code * 16 + (*h as char).to_digit(16)?;
-                        }
-                        if (0xD800..=0xDFFF).contains(&code) {
-                            return None;
-                        }
-                        j += 6;
-                    }
-                    _ => return None,
-                }
-            }
-            _ => return None,
-        }
-    }
-}
-
-/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]{1,3})?` with a mantissa of at most
-/// `MAX_NUMBER_LEN` bytes and an exponent of at most `MAX_EXPONENT`, or `MAX_MAGNITUDE` minus
-/// the mantissa's length when positive (never out of range).
-fn number(b: &[u8], i: usize) -> Option<usize> {
-    let mut j = i;
-    if b.get(j) == Some(&b'-') {
-        j += 1;
-    }
-    match *b.get(j)? {
-        b'0' => j += 1,
-        b'1'..=b'9' => {
-            while b.get(j).is_some_and(u8::is_ascii_digit) {
-                j += 1;
-            }
-        }
-        _ => return None,
-    }
-    if b.get(j) == Some(&b'.') {
-        j += 1;
-        let start = j;
-        while b.get(j).is_some_and(u8::is_ascii_digit) {
-            j += 1;
-        }
-        if j == start {
-            return None;
-        }
-    }
-    let mantissa = j - i;
-    if mantissa > MAX_NUMBER_LEN {
-        return None;
-    }
-    if matches!(b.get(j), Some(b'e' | b'E')) {
-        j += 1;
-        let negative = b.get(j) == Some(&b'-');
-        if matches!(b.get(j), Some(b'+' | b'-')) {
-            j += 1;
-        }
-        let start = j;
-        let mut exponent = 0u32;
-        while let Some(d) = b.get(j).filter(|d| d.is_ascii_digit()) {
-            exponent = exponent * 10 + u32::from(d - b'0');
-            j += 1;
-            if j - start > 3 {
-                return None;
-            }
-        }
-        // below 10^(mantissa + exponent): short mantissas may take larger exponents
-        let limit = if negative {
-            MAX_EXPONENT
-        } else {
-            MAX_EXPONENT.max(MAX_MAGNITUDE - mantissa as u32)
-        };
-        if j == start || exponent > limit {
-            return None;
-        }
-    }
-    Some(j)
-}
-
-fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
-    b.get(i..i + word.len())
-        .filter(|w| *w == word)
-        .map(|_| i + word.len())
-}
-
 struct Reader<'a> {
     t: &'a str,
     b: &'a [u8],
     top: Top<'a>,
+    /// The kinds of `name` and `version` in the `clientInfo` being read.
+    info: (Option<Kind>, Option<Kind>),
     /// The scan stopped at a value nested deeper than `MAX_DEPTH`.
     too_deep: bool,
 }
@@ -236,6 +124,7 @@ impl<'a> Reader<'a> {
     fn value(&mut self, i: usize, depth: usize, role: Role) -> Option<usize> {
         let b = self.b;
         match *b.get(i)? {
+            b'{' if role == Role::Arguments => self.arguments(i, depth + 1),
             b'{' => self.object(i, depth + 1, role),
             b'[' => self.array(i, depth + 1),
             b'"' => string(b, i).map(|(end, _)| end),
@@ -246,32 +135,64 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Note member `key` of an object in `role` with value text `v`, if the judge reads it.
-    fn record(&mut self, role: Role, key: &[u8], v: &'a str) {
-        use crate::case::{
-            META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
-        };
-        let top = &mut self.top;
-        let v = Some(v);
-        match (role, key) {
-            (Role::Top, b"id") => top.id = v,
-            (Role::Top, b"jsonrpc") => top.jsonrpc = v,
-            (Role::Top, b"method") => top.method = v,
-            (Role::Top, b"params") => top.params = v,
-            (Role::Top, b"result" | b"error") => top.response = true,
-            // a member JSON-RPC 2.0 does not list is valid (schema.json JSONRPCRequest
-            // has no `additionalProperties: false`; DEVIATIONS.md D-48)
-            (Role::Params, b"name") => top.p.name = v,
-            (Role::Params, b"uri") => top.p.uri = v,
-            (Role::Params, b"_meta") => top.p.meta = v,
-            (Role::Params, b"arguments") => top.p.arguments = v,
-            (Role::Params, b"cursor") => top.p.cursor = true,
-            (Role::Meta, k) if k == META_PROTOCOL_VERSION.as_bytes() => top.p.version = v,
-            (Role::Meta, k) if k == META_CLIENT_CAPABILITIES.as_bytes() => top.p.capabilities = v,
-            (Role::Meta, k) if k == META_CLIENT_INFO.as_bytes() => top.p.client_info = v,
-            (Role::Meta, k) if k == META_LOG_LEVEL.as_bytes() => top.p.log_level = v,
-            _ => {}
+    /// The role of the value of a member in `slot`, forgetting what an earlier member of
+    /// the same name left (a later one replaces it, members and all).
+    #[inline(always)]
+    fn enter_member(&mut self, slot: Slot) -> Role {
+        match slot {
+            Slot::Arguments => {
+                self.top.p.args = ArgMembers::default();
+                Role::Arguments
+            }
+            Slot::Params => {
+                self.top.p = ParamsIdx::default();
+                Role::Params
+            }
+            Slot::Meta => {
+                self.top.p.m = MetaIdx::default();
+                Role::Meta
+            }
+            Slot::ClientInfo => {
+                self.info = (None, None);
+                Role::ClientInfo
+            }
+            _ => Role::Other,
         }
+    }
+
+    /// Note the value at `start..end` (a string holding escapes if `escaped`) of a member
+    /// in `slot`; `None` if its text is not on char boundaries (it always is: both ends
+    /// touch ASCII bytes of valid UTF-8).
+    #[inline(always)]
+    fn record(&mut self, slot: Slot, start: usize, end: usize, escaped: bool) -> Option<()> {
+        let t = self.t;
+        // (only the slots that keep the text slice it: the others need only the kind)
+        let val = || t.get(start..end).map(|text| Val { text, escaped });
+        let kind = kind_of(self.b.get(start).copied());
+        let top = &mut self.top;
+        match slot {
+            Slot::Unread => {}
+            Slot::Id => top.id = Some(val()?),
+            Slot::Jsonrpc => top.jsonrpc = Some(val()?),
+            Slot::Method => top.method = Some(val()?),
+            Slot::Params => top.params = Some(kind),
+            Slot::Response => top.response = true,
+            Slot::Name => top.p.name = Some(val()?),
+            Slot::Uri => top.p.uri = Some(val()?),
+            Slot::Meta => top.p.meta = Some(kind),
+            Slot::Arguments => top.p.arguments = Some(val()?.text),
+            Slot::Cursor => top.p.cursor = true,
+            Slot::Version => top.p.m.version = Some(val()?),
+            Slot::Capabilities => top.p.m.capabilities = Some(kind),
+            Slot::ClientInfo => {
+                let strings = (Some(Kind::String), Some(Kind::String));
+                top.p.m.client_info = Some(kind == Kind::Object && self.info == strings);
+            }
+            Slot::LogLevel => top.p.m.log_level = Some(val()?),
+            Slot::InfoName => self.info.0 = Some(kind),
+            Slot::InfoVersion => self.info.1 = Some(kind),
+        }
+        Some(())
     }
 
     /// Enter an array or object at `depth`: `None` (and `too_deep` set) beyond `MAX_DEPTH`.
@@ -313,39 +234,80 @@ impl<'a> Reader<'a> {
             if *b.get(j)? != b'"' {
                 return None;
             }
-            let (key_end, escaped) = string(b, j)?;
-            if escaped {
-                // a key spelled with escapes: compare it decoded, the full way
-                return None;
-            }
-            // (compared as bytes: slicing the text would check char boundaries per key)
-            let key = &b[j + 1..key_end - 1];
+            let known = match role {
+                Role::Other => None,
+                _ => known_key(role, b, j),
+            };
+            let (slot, key_end) = match known {
+                Some(found) => found,
+                None => match string(b, j)? {
+                    (end, false) => (Slot::Unread, end),
+                    // a key spelled with escapes: compare it decoded, the full way
+                    (_, true) => return None,
+                },
+            };
             j = skip_ws(b, key_end);
             if *b.get(j)? != b':' {
                 return None;
             }
             j = skip_ws(b, j + 1);
-            let child = match (role, key) {
-                (Role::Other, _) => Role::Other,
-                (Role::Top, b"params") => {
-                    // a later `params` replaces an earlier one, members and all
-                    self.top.p = ParamsIdx::default();
-                    Role::Params
-                }
-                (Role::Params, b"_meta") => {
-                    self.top.p.version = None;
-                    self.top.p.capabilities = None;
-                    self.top.p.client_info = None;
-                    self.top.p.log_level = None;
-                    Role::Meta
-                }
-                _ => Role::Other,
-            };
             let start = j;
-            j = self.value(j, depth, child)?;
-            if role != Role::Other {
-                self.record(role, key, &self.t[start..j]);
+            if slot == Slot::Unread {
+                // (a string, the usual value, read here rather than through a call)
+                j = if *b.get(j)? == b'"' {
+                    string(b, j)?.0
+                } else {
+                    self.value(j, depth, Role::Other)?
+                };
+            } else {
+                let role = self.enter_member(slot);
+                let escaped;
+                (j, escaped) = if *b.get(j)? == b'"' {
+                    string(b, j)?
+                } else {
+                    (self.value(j, depth, role)?, false)
+                };
+                self.record(slot, start, j, escaped)?;
             }
+            j = skip_ws(b, j);
+            match *b.get(j)? {
+                b',' => j = skip_ws(b, j + 1),
+                b'}' => return Some(j + 1),
+                _ => return None,
+            }
+        }
+    }
+
+    /// The `arguments` object at `i`: validated as any object, each member noted.
+    fn arguments(&mut self, i: usize, depth: usize) -> Option<usize> {
+        self.enter(depth)?;
+        let b = self.b;
+        let mut j = skip_ws(b, i + 1);
+        if *b.get(j)? == b'}' {
+            return Some(j + 1);
+        }
+        loop {
+            if *b.get(j)? != b'"' {
+                return None;
+            }
+            let key = match string(b, j)? {
+                (end, false) => (j + 1 - i, end - 1 - i),
+                // a key spelled with escapes: compare it decoded, the full way
+                (_, true) => return None,
+            };
+            j = skip_ws(b, key.1 + 1 + i);
+            if *b.get(j)? != b':' {
+                return None;
+            }
+            j = skip_ws(b, j + 1);
+            let start = j;
+            let escaped;
+            (j, escaped) = if *b.get(j)? == b'"' {
+                string(b, j)?
+            } else {
+                (self.value(j, depth, Role::Other)?, false)
+            };
+            self.top.p.args.push(key, (start - i, j - i), escaped);
             j = skip_ws(b, j);
             match *b.get(j)? {
                 b',' => j = skip_ws(b, j + 1),

@@ -55,24 +55,32 @@ static STRING_STOP: [bool; 256] = {
     t
 };
 
+/// The high bit of every byte of `w` that ends a plain run of string text (a control byte,
+/// `"` or `\\`), plus possibly false ones above the first, as with `zero_bytes`.
+#[inline(always)]
+fn string_stops(w: u64) -> u64 {
+    // `"` (0x22) xor 2 is 0x20, and xor 2 keeps every control byte below 0x20: one test for
+    // both (xor 2 leaves the high bit alone, so non-ASCII bytes are never flagged)
+    bytes_below(w ^ (ONES * 2), 0x21) | zero_bytes(w ^ (ONES * u64::from(b'\\')))
+}
+
 /// The first index from `j` holding a `STRING_STOP` byte (or the end): eight bytes at a
 /// time, the stop's place within a word read off its lowest flagged byte (exact, see
 /// `zero_bytes`), then byte by byte for the last few bytes of the text.
+#[inline(always)]
 pub(crate) fn skip_plain(b: &[u8], mut j: usize) -> usize {
-    while let Some(chunk) = b.get(j..j + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        let stops = bytes_below(w, 0x20)
-            | zero_bytes(w ^ (ONES * u64::from(b'"')))
-            | zero_bytes(w ^ (ONES * u64::from(b'\\')));
+    while let Some(word) = b.get(j..).and_then(<[u8]>::first_chunk::<8>) {
+        let stops = string_stops(u64::from_le_bytes(*word));
         if stops != 0 {
             // little-endian: the lowest bit belongs to the first byte
             return j + (stops.trailing_zeros() / 8) as usize;
         }
         j += 8;
     }
-    while j < b.len() && !STRING_STOP[b[j] as usize] {
+    while let Some(&c) = b.get(j) {
+        if STRING_STOP[usize::from(c)] {
+            break;
+        }
         j += 1;
     }
     j

@@ -1,7 +1,7 @@
-//! Reading text the scanner (`scan`) validated: a value's kind, a string's content, an
-//! object's members, without building a tree.
+//! Reading text the scanner (`scan`) validated: a value's kind, a string's content, a
+//! number's value, an object's members, without building a tree.
 
-use super::scan::{is_ws, skip_ws};
+use super::lex::{is_ws, skip_ws};
 use super::swar::skip_plain;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -18,7 +18,12 @@ pub(crate) enum Kind {
 }
 
 pub(crate) fn kind(v: &str) -> Kind {
-    match v.as_bytes().first() {
+    kind_of(v.as_bytes().first().copied())
+}
+
+/// The kind of a validated value starting with `first`.
+pub(crate) fn kind_of(first: Option<u8>) -> Kind {
+    match first {
         Some(b'{') => Kind::Object,
         Some(b'[') => Kind::Array,
         Some(b'"') => Kind::String,
@@ -28,33 +33,75 @@ pub(crate) fn kind(v: &str) -> Kind {
     }
 }
 
-/// A validated value parsed as `serde_json` parses it inside a whole body. A plain
-/// non-negative integer (`0` or no leading zero, at most 19 digits) is read directly: serde
-/// reads it as the same `u64`.
-pub(crate) fn value(v: &str) -> Option<Value> {
-    let b = v.as_bytes();
-    let plain = !b.is_empty()
-        && b.len() <= 19
-        && b.iter().all(u8::is_ascii_digit)
-        && (b[0] != b'0' || b.len() == 1);
-    if plain {
-        return v.parse::<u64>().ok().map(Value::from);
-    }
-    serde_json::from_str(v).ok()
+/// A validated value the scanner found: its JSON text and, for a string, whether it holds
+/// escapes (so its content needs no second look to be read).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Val<'a> {
+    pub text: &'a str,
+    pub escaped: bool,
 }
 
-/// The content of a validated string value, decoded when it holds escapes.
-pub(crate) fn as_str(v: &str) -> Option<Cow<'_, str>> {
-    if kind(v) != Kind::String {
-        return None;
+impl<'a> Val<'a> {
+    /// A validated value, a string looked at for escapes.
+    pub fn read(text: &'a str) -> Val<'a> {
+        // validated: no control byte and no bare quote inside, so the first stop past the
+        // opening quote is the closing one unless the string holds an escape
+        let escaped =
+            kind(text) == Kind::String && skip_plain(text.as_bytes(), 1) != text.len() - 1;
+        Val { text, escaped }
     }
-    // validated: no control byte and no bare quote inside, so the first stop past the
-    // opening quote is the closing one unless the string holds an escape
-    if skip_plain(v.as_bytes(), 1) == v.len() - 1 {
-        return Some(Cow::Borrowed(&v[1..v.len() - 1]));
+
+    pub fn kind(self) -> Kind {
+        kind(self.text)
     }
-    // validated: serde_json decodes it exactly as it would inside the whole body
-    serde_json::from_str::<String>(v).ok().map(Cow::Owned)
+
+    /// The content of a string value, decoded when it holds escapes.
+    pub fn as_str(self) -> Option<Cow<'a, str>> {
+        if self.kind() != Kind::String {
+            return None;
+        }
+        if !self.escaped {
+            // (the quotes are ASCII: the slice is on char boundaries)
+            return self.text.get(1..self.text.len() - 1).map(Cow::Borrowed);
+        }
+        // validated: serde_json decodes it exactly as it would inside the whole body
+        serde_json::from_str::<String>(self.text)
+            .ok()
+            .map(Cow::Owned)
+    }
+}
+
+/// The largest magnitude of a negative integer that `serde_json` reads as an `i64`.
+const I64_MAGNITUDE: u64 = 1 << 63;
+
+/// A validated value parsed as `serde_json` parses it inside a whole body. An integer of at
+/// most 19 digits (no leading zero, not `-0`) is read directly: serde reads it as the same
+/// `u64`, or `i64` when negative.
+pub(crate) fn value(v: &str) -> Option<Value> {
+    let b = v.as_bytes();
+    let (negative, digits) = match b.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, b),
+    };
+    let plain = matches!(digits.first(), Some(b'1'..=b'9'))
+        && digits.len() <= 19
+        && digits.iter().all(u8::is_ascii_digit);
+    if plain {
+        // (at most 19 digits: no overflow)
+        let n = digits
+            .iter()
+            .fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
+        if !negative {
+            return Some(Value::from(n));
+        }
+        if n <= I64_MAGNITUDE {
+            // `-(2^63)` is `i64::MIN`
+            return Some(Value::from((n as i64).wrapping_neg()));
+        }
+    } else if b == b"0" {
+        return Some(Value::from(0u64));
+    }
+    serde_json::from_str(v).ok()
 }
 
 /// The end of the validated value starting at `i`.
@@ -64,8 +111,8 @@ fn skip_value(b: &[u8], i: usize) -> usize {
         b'{' | b'[' => {
             let mut depth = 0usize;
             let mut j = i;
-            loop {
-                match b[j] {
+            while let Some(&c) = b.get(j) {
+                match c {
                     b'"' => {
                         j = skip_string(b, j);
                         continue;
@@ -81,6 +128,7 @@ fn skip_value(b: &[u8], i: usize) -> usize {
                 }
                 j += 1;
             }
+            j
         }
         _ => {
             let mut j = i;
@@ -98,10 +146,11 @@ fn skip_string(b: &[u8], i: usize) -> usize {
     loop {
         // validated text: no control byte, so the run ends at a quote or a backslash
         j = skip_plain(b, j);
-        if b[j] == b'"' {
-            return j + 1;
+        match b.get(j) {
+            Some(b'"') => return j + 1,
+            Some(_) => j += 2,
+            None => return j,
         }
-        j += 2;
     }
 }
 
@@ -129,7 +178,7 @@ impl<'a> Iterator for Members<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         let b = self.text.as_bytes();
         let i = skip_ws(b, self.at);
-        if i >= b.len() || b[i] != b'"' {
+        if b.get(i) != Some(&b'"') {
             self.at = b.len();
             return None;
         }
@@ -143,7 +192,9 @@ impl<'a> Iterator for Members<'a> {
         } else {
             b.len()
         };
-        Some((&self.text[i + 1..key_end - 1], &self.text[v..v_end]))
+        // (every bound is next to an ASCII byte of the validated text: on char boundaries)
+        let key = self.text.get(i + 1..key_end - 1)?;
+        Some((key, self.text.get(v..v_end)?))
     }
 }
 
