@@ -127,12 +127,7 @@ async fn run_listens(url: &str, cases: u64) -> (u64, u64) {
         max_time: Duration::from_secs(60),
         rate: None,
         concurrency: 1,
-        shrink: ShrinkBudget {
-            max_requests: 0,
-            max_time: Duration::from_secs(1),
-            max_time_per_target: Duration::from_secs(1),
-            deadline: None,
-        },
+        shrink: ShrinkBudget::none(),
         max_disagreements: 0,
         probes: Vec::new(),
     };

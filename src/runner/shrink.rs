@@ -137,6 +137,16 @@ pub struct ShrinkBudget {
     pub deadline: Option<Instant>,
 }
 
+impl ShrinkBudget {
+    /// No shrinking: every finding keeps its original case.
+    pub fn none() -> Self {
+        ShrinkBudget {
+            max_requests: 0,
+            ..ShrinkBudget::default()
+        }
+    }
+}
+
 impl Default for ShrinkBudget {
     fn default() -> Self {
         ShrinkBudget {

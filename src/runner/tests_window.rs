@@ -122,12 +122,7 @@ async fn run_against(sender: &Lingerer, cases: u64, concurrency: usize) -> RunRe
         max_time: Duration::from_secs(120),
         rate: None,
         concurrency,
-        shrink: ShrinkBudget {
-            max_requests: 0,
-            max_time: Duration::from_secs(1),
-            max_time_per_target: Duration::from_secs(1),
-            deadline: None,
-        },
+        shrink: ShrinkBudget::none(),
         max_disagreements: 0,
         probes: Vec::new(),
     };

@@ -75,8 +75,8 @@ impl LintKind {
     }
 }
 
-/// The per-answer lints of one Verdict: a bit per kind, and the request id the id lints
-/// name (set exactly when the `IdEcho` bit is).
+/// The per-answer lints of one Verdict: a bit per data-free kind, and the request id the id
+/// lints name (their presence is the id's: no bit of their own to keep in step).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct LintSet {
     bits: u16,
@@ -93,7 +93,6 @@ impl LintSet {
 
     /// Add the two id lints for a request with id `id`.
     pub fn echo(&mut self, id: &RequestId) {
-        self.bits |= LintKind::IdEcho.bit();
         self.echo = Some(id.clone());
     }
 
@@ -101,23 +100,27 @@ impl LintSet {
     /// together: `keep` names both or neither).
     pub fn retain_rules(&mut self, keep: &[RuleId]) {
         for k in LintKind::ALL {
-            let kept = match k.render() {
-                Some((rule, _)) => keep.contains(&rule),
-                None => keep.contains(&rules::RESULT_ID) && keep.contains(&rules::ERROR_ID),
-            };
-            if !kept {
-                self.bits &= !k.bit();
+            match k.render() {
+                Some((rule, _)) if !keep.contains(&rule) => self.bits &= !k.bit(),
+                Some(_) => {}
+                None => {
+                    if !(keep.contains(&rules::RESULT_ID) && keep.contains(&rules::ERROR_ID)) {
+                        self.echo = None;
+                    }
+                }
             }
-        }
-        if self.bits & LintKind::IdEcho.bit() == 0 {
-            self.echo = None;
         }
     }
 
     /// Each lint with its rule, in listing order.
     pub fn iter(&self) -> Lints<'_> {
+        let echo_bit = if self.echo.is_some() {
+            LintKind::IdEcho.bit()
+        } else {
+            0
+        };
         Lints {
-            left: self.bits,
+            left: self.bits | echo_bit,
             echo: self.echo.as_ref(),
             error_id_next: false,
         }
