@@ -4,7 +4,8 @@
 #      conformant request, and mcpdiff's judged cases per second against the same server, in
 #      interleaved pairs; per pair the rate ratio and the CPU seconds each side spent (client +
 #      server) per unit of work; the median of the pairs with its spread;
-#   2. judge: Verdicts per second on one thread, and heap allocations per Verdict;
+#   2. judge: Verdicts per second on one thread (median of 7 slices), heap allocations per
+#      Verdict, and instructions per Verdict (callgrind: the load-independent figure);
 #   3. time to the first finding of each mutant's named rule with default `run` settings;
 #   4. peak memory (max RSS) of a 100,000-case run, and of a 10,000-case run to show it does
 #      not grow with the number of cases.
@@ -173,6 +174,24 @@ SPEED_OUT=$(timeout 1800 cargo run --release --quiet -p mcpdiff-props --example 
   || die "judge_speed failed: $(printf '%s' "$SPEED_OUT" | tail -3)"
 printf '%s\n' "$SPEED_OUT" | sed 's/^/   /'
 JUDGE_ALLOCS=$(printf '%s\n' "$SPEED_OUT" | sed -n 's/^runner cases.*: judge [0-9]* Verdicts\/s ([0-9]* ns, \([0-9.]*\) allocations).*/\1/p')
+
+# the wall rate above moves with the core's clock and its neighbours; instructions do not
+# (callgrind counts the same total for the same binary and inputs, loaded or idle), so this is
+# the figure to compare across runs and machines of the same kind
+if command -v valgrind >/dev/null 2>&1; then
+  say "== judge: instructions per Verdict (valgrind --tool=callgrind, props/examples/judge_profile)"
+  timeout 1800 cargo build --release --quiet -p mcpdiff-props --example judge_profile \
+    || die "judge_profile build failed"
+  timeout 600 valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.out" \
+    --toggle-collect='*judge_and_drop' target/release/examples/judge_profile \
+    >"$TMP/cg.stdout" 2>"$TMP/cg.err" || die "callgrind failed: $(tail -3 "$TMP/cg.err")"
+  IR=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$TMP/cg.err")
+  PROFILED=$(sed -n 's/^\([0-9]*\) Verdicts$/\1/p' "$TMP/cg.stdout")
+  [ -n "$IR" ] && [ -n "$PROFILED" ] || die "callgrind printed no totals"
+  say "   $((IR / PROFILED)) instructions per Verdict ($IR over $PROFILED Verdicts)"
+else
+  say "== judge: instructions per Verdict: skipped (valgrind not installed)"
+fi
 
 say "== mutants: time to first finding of each mutant's rule, default run settings (seed 1)"
 timeout 900 "$BIN" bench mutants --seed 1 >"$TMP/mutants.out" 2>"$TMP/mutants.err" \

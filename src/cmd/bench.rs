@@ -37,6 +37,9 @@ enum What {
         /// Seconds to measure.
         #[arg(long, default_value_t = 3.0)]
         secs: f64,
+        /// Slices the time is cut into; the median slice's rate is the figure.
+        #[arg(long, default_value_t = 7)]
+        rounds: usize,
     },
     /// Cases per second of the runner's generator (`CaseGen`) on one thread.
     Gen {
@@ -60,7 +63,7 @@ enum What {
 
 pub fn run(args: Args) -> ExitCode {
     match args.what {
-        What::Judge { secs } => judge_rate(secs),
+        What::Judge { secs, rounds } => judge_rate(secs, rounds),
         What::Gen { secs } => gen_rate(secs),
         What::Mutants {
             seed,
@@ -84,31 +87,52 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-/// Judge the runner's first 4096 cases (seed 1) round and round for `secs` on this thread.
-fn judge_rate(secs: f64) -> ExitCode {
+/// Judge the runner's first 4096 cases (seed 1) round and round for `secs` on this thread,
+/// in `rounds` equal slices.
+///
+/// `verdicts_per_second` is the median slice's CPU-time rate: on this kind of shared 2-core
+/// machine one slice now and then runs at half speed (the core's clock, a neighbour's cache),
+/// and a median of several slices moves far less between runs than one long average does.
+/// The min and max slices are printed beside it so the spread stays visible.
+fn judge_rate(secs: f64, rounds: usize) -> ExitCode {
     let surface = fixture::surface();
     let gen = CaseGen::new(&surface);
     let cases: Vec<_> = (0..4096).map(|i| gen.case(1, i)).collect();
-    let budget = Duration::from_secs_f64(secs.clamp(0.1, 60.0));
-    let start = Instant::now();
-    let cpu_start = thread_cpu_secs();
-    let mut judged = 0u64;
-    while start.elapsed() < budget {
-        for c in &cases {
-            black_box(judge(black_box(c), &surface));
+    let rounds = rounds.clamp(1, 50);
+    let slice = Duration::from_secs_f64(secs.clamp(0.1, 60.0) / rounds as f64);
+    let mut rates = Vec::with_capacity(rounds);
+    let (mut judged, mut wall, mut cpu) = (0u64, 0.0, 0.0);
+    for _ in 0..rounds {
+        let start = Instant::now();
+        let cpu_start = thread_cpu_secs();
+        let mut n = 0u64;
+        while start.elapsed() < slice {
+            for c in &cases {
+                black_box(judge(black_box(c), &surface));
+            }
+            n += cases.len() as u64;
         }
-        judged += cases.len() as u64;
+        let w = start.elapsed().as_secs_f64();
+        // CPU time of this thread: on a busy machine the wall clock also counts the time
+        // other processes had the core, which says nothing about the judge
+        let c = match (cpu_start, thread_cpu_secs()) {
+            (Some(a), Some(b)) if b > a => b - a,
+            _ => w,
+        };
+        rates.push(n as f64 / c);
+        judged += n;
+        wall += w;
+        cpu += c;
     }
-    let wall = start.elapsed().as_secs_f64();
-    // CPU time of this thread: on a busy machine the wall clock also counts the time other
-    // processes had the core, which says nothing about the judge
-    let cpu = match (cpu_start, thread_cpu_secs()) {
-        (Some(a), Some(b)) if b > a => b - a,
-        _ => wall,
-    };
+    rates.sort_by(f64::total_cmp);
+    // (`rounds` is at least 1, so `rates` is never empty and these indexes are in range)
+    let median = rates[rates.len() / 2];
     println!(
-        "judge verdicts={judged} verdicts_per_second={:.0} wall_verdicts_per_second={:.0} \
+        "judge verdicts={judged} verdicts_per_second={median:.0} min_round={:.0} max_round={:.0} \
+         rounds={rounds} mean_verdicts_per_second={:.0} wall_verdicts_per_second={:.0} \
          cpu_secs={cpu:.2} wall_secs={wall:.2}",
+        rates[0],
+        rates[rates.len() - 1],
         judged as f64 / cpu,
         judged as f64 / wall
     );
