@@ -6,11 +6,13 @@ mod common;
 
 use common::files;
 use common::protected::*;
+use common::raw_http::read_request;
 use mcpdiff::serve::Variant;
 use mcpdiff_oracle::reference::mutants;
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
+use std::time::Duration;
 
 /// The flags that make a run write every output it has, into `dir`.
 fn every_output(dir: &Path) -> Vec<String> {
@@ -28,27 +30,14 @@ fn every_output(dir: &Path) -> Vec<String> {
     out
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn no_output_contains_a_secret() {
-    // a protected server with an ordinary defect (findings, reproducers, corpus entries) and
-    // one with an auth defect that involves the token itself (it is sent in the query)
-    let a = protected(Variant::Mutant(&mutants::ORIGIN_UNCHECKED)).await;
-    let b = protected(Variant::Mutant(&mutants::AUTH_QUERY_TOKEN)).await;
-    let dir = temp_dir("secrets");
-    let p = |f: &str| dir.join(f).to_str().expect("utf-8 path").to_string();
+/// `mcpdiff run` with `args`, the credentials and every output flag (into `dir`), checked to
+/// exit 1 (the targets have findings).
+async fn run_writing_everything(args: &[&str], dir: &Path) -> Output {
     let out = mcpdiff(with_credentials(
-        vec![
-            "run".into(),
-            a.url.clone(),
-            b.url.clone(),
-            "--cases".into(),
-            "150".into(),
-            "--seed".into(),
-            "4".into(),
-        ]
-        .into_iter()
-        .chain(every_output(&dir))
-        .collect(),
+        std::iter::once("run".to_string())
+            .chain(args.iter().map(|a| a.to_string()))
+            .chain(every_output(dir))
+            .collect(),
     ))
     .await;
     assert_eq!(
@@ -57,6 +46,45 @@ async fn no_output_contains_a_secret() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    out
+}
+
+/// Assert that no text in `named` (a name for the message, the bytes) holds any of `secrets`.
+fn assert_free_of(named: &[(String, Vec<u8>)], secrets: &[&str]) {
+    for (name, bytes) in named {
+        let text = String::from_utf8_lossy(bytes);
+        for secret in secrets {
+            assert!(
+                !text.contains(secret),
+                "{name} contains a secret ({secret})"
+            );
+        }
+    }
+}
+
+/// Every file under `dir`, each with its path as its name.
+fn written_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    files(dir)
+        .iter()
+        .map(|f| {
+            (
+                f.display().to_string(),
+                std::fs::read(f).expect("read output"),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_output_contains_a_secret() {
+    // a protected server with an ordinary defect (findings, reproducers, corpus entries) and
+    // one with an auth defect that involves the token itself (it is sent in the query)
+    let a = protected(Variant::Mutant(&mutants::ORIGIN_UNCHECKED)).await;
+    let b = protected(Variant::Mutant(&mutants::AUTH_QUERY_TOKEN)).await;
+    let dir = temp_dir("secrets");
+    let p = |f: &str| dir.join(f).to_str().expect("utf-8 path").to_string();
+    let out =
+        run_writing_everything(&[&a.url, &b.url, "--cases", "150", "--seed", "4"], &dir).await;
     let baseline = Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
         .args(["baseline", &p("r.json")])
         .output()
@@ -86,17 +114,8 @@ async fn no_output_contains_a_secret() {
         ("replay stdout".into(), replay.stdout.clone()),
         ("replay stderr".into(), replay.stderr.clone()),
     ];
-    for f in &written {
-        texts.push((
-            f.display().to_string(),
-            std::fs::read(f).expect("read output"),
-        ));
-    }
-    for (name, bytes) in &texts {
-        let text = String::from_utf8_lossy(bytes);
-        assert!(!text.contains(TOKEN), "{name} contains the --header token");
-        assert!(!text.contains(FOREIGN), "{name} contains the foreign token");
-    }
+    texts.extend(written_files(&dir));
+    assert_free_of(&texts, &[TOKEN, FOREIGN]);
     // the reproducers name the variables instead, and the report says to set them
     let r = report(&dir.join("r.json"));
     let reproducers: Vec<&str> = r["targets"]
@@ -156,7 +175,7 @@ async fn card_sends_the_header_too() {
 /// error pages do): the value then sits in observations, and only the redaction pass at the
 /// writers keeps it out of the outputs.
 async fn echo_server() -> (String, tokio::task::JoinHandle<()>) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
@@ -168,20 +187,9 @@ async fn echo_server() -> (String, tokio::task::JoinHandle<()>) {
                 return;
             };
             tokio::spawn(async move {
-                let mut buf = Vec::new();
-                let mut chunk = [0u8; 4096];
-                while !buf.windows(4).any(|w| w == b"\r\n\r\n") && buf.len() < 65536 {
-                    match tokio::time::timeout(
-                        std::time::Duration::from_secs(2),
-                        s.read(&mut chunk),
-                    )
-                    .await
-                    {
-                        Ok(Ok(n)) if n > 0 => buf.extend_from_slice(&chunk[..n]),
-                        _ => return,
-                    }
-                }
-                let head = String::from_utf8_lossy(&buf).to_string();
+                let Some((head, _)) = read_request(&mut s, Duration::from_secs(2)).await else {
+                    return;
+                };
                 let auth = head
                     .lines()
                     .find_map(|l| {
@@ -208,39 +216,19 @@ async fn echo_server() -> (String, tokio::task::JoinHandle<()>) {
 async fn an_echoed_secret_is_redacted_from_every_output() {
     let (url, task) = echo_server().await;
     let dir = temp_dir("echo");
-    let out = mcpdiff(with_credentials(
-        vec![
-            "run".into(),
-            url,
-            "--cases".into(),
-            "40".into(),
-            "--shrink-budget".into(),
-            "5".into(),
-        ]
-        .into_iter()
-        .chain(every_output(&dir))
-        .collect(),
-    ))
-    .await;
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = run_writing_everything(&[&url, "--cases", "40", "--shrink-budget", "5"], &dir).await;
     let json = std::fs::read_to_string(dir.join("r.json")).expect("json");
     // the echo reached the report, redacted
     assert!(
         json.contains("bad credential $MCPDIFF_AUTHORIZATION"),
         "no echo recorded"
     );
-    let mut outputs = vec![out.stdout.clone(), out.stderr.clone()];
-    for f in files(&dir) {
-        outputs.push(std::fs::read(&f).expect("read"));
-    }
-    for o in &outputs {
-        assert!(!String::from_utf8_lossy(o).contains(TOKEN));
-    }
+    let mut texts: Vec<(String, Vec<u8>)> = vec![
+        ("run stdout".into(), out.stdout.clone()),
+        ("run stderr".into(), out.stderr.clone()),
+    ];
+    texts.extend(written_files(&dir));
+    assert_free_of(&texts, &[TOKEN]);
     task.abort();
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -10,6 +10,7 @@ use std::net::SocketAddr;
 use std::process::Command;
 use std::time::Duration;
 
+mod common;
 #[path = "card_scan/server.rs"]
 mod server;
 

@@ -3,6 +3,9 @@
 //! that answered cases wait out that window outside their request slot. Raw loopback servers
 //! over the real transport (`NetSender`), one case in flight at a time.
 
+mod common;
+
+use common::raw_http::read_request;
 use mcpdiff::runner::{
     self, shrink::ShrinkBudget, CaseSource, Generator, NetSender, Quiet, RunConfig, Target,
 };
@@ -16,29 +19,11 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-/// Read one request (head and Content-Length body) within 2 s; its JSON-RPC id.
+/// Read one request within 2 s; its JSON-RPC id.
 async fn request_id(s: &mut TcpStream) -> Option<Value> {
-    let mut buf = Vec::new();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(2);
-    loop {
-        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
-            let len: usize = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .and_then(|v| v.trim().parse().ok())
-                .unwrap_or(0);
-            if buf.len() >= end + 4 + len {
-                let body: Value = serde_json::from_slice(&buf[end + 4..end + 4 + len]).ok()?;
-                return body.get("id").cloned();
-            }
-        }
-        let mut chunk = [0u8; 8192];
-        match tokio::time::timeout_at(deadline, s.read(&mut chunk)).await {
-            Ok(Ok(n)) if n > 0 => buf.extend_from_slice(&chunk[..n]),
-            _ => return None,
-        }
-    }
+    let (_, body) = read_request(s, Duration::from_secs(2)).await?;
+    let body: Value = serde_json::from_slice(&body).ok()?;
+    body.get("id").cloned()
 }
 
 /// A listen-only server: every request gets a stream with the acknowledgement, then, after

@@ -195,8 +195,9 @@ pub async fn spawn_full(
                     Ok((stream, _peer)) => {
                         // an SSE head and its first event are two small writes: without
                         // this, Nagle's algorithm holds the event until the client's delayed
-                        // ACK (~40 ms per listen stream, seen in strace); the TLS path sets
-                        // it too (tls.rs). A failure only costs that latency.
+                        // ACK (~40 ms per listen stream, seen in strace). Set here, once, for
+                        // both schemes (TLS records are small writes too). A failure only
+                        // costs that latency.
                         let _ = stream.set_nodelay(true);
                         let local = stream.local_addr().ok();
                         let state = state.clone();

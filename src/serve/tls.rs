@@ -53,7 +53,7 @@ pub(crate) async fn serve(
     local: Option<SocketAddr>,
     state: Arc<ServeState>,
 ) {
-    let _ = stream.set_nodelay(true);
+    // (TCP_NODELAY is already set: the accept loop sets it for both schemes)
     if let Ok(Ok(tls)) = tokio::time::timeout(HANDSHAKE_LIMIT, acceptor.accept(stream)).await {
         serve_connection(tls, local, state).await;
     }

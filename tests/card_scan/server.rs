@@ -2,9 +2,11 @@
 //! one request per connection, and a log of what was requested (to prove what the scan did
 //! *not* send).
 
+use crate::common::raw_http::read_request;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use std::time::Duration;
+use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 
 /// One scripted answer: `(method, path)` → status, extra header, body (`{ORIGIN}` is
@@ -65,32 +67,10 @@ async fn answer(
     origin: String,
     log: Arc<Mutex<Vec<String>>>,
 ) {
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    let head_end = loop {
-        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break i + 4;
-        }
-        match s.read(&mut chunk).await {
-            Ok(0) | Err(_) => return,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-        }
+    // (a test's client sends whole requests at once: 5 s is only the bound on a stuck one)
+    let Some((head, _)) = read_request(&mut s, Duration::from_secs(5)).await else {
+        return;
     };
-    let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
-    let length: usize = head
-        .lines()
-        .find_map(|l| {
-            l.to_ascii_lowercase()
-                .strip_prefix("content-length:")
-                .map(|v| v.trim().parse().unwrap_or(0))
-        })
-        .unwrap_or(0);
-    while buf.len() < head_end + length {
-        match s.read(&mut chunk).await {
-            Ok(0) | Err(_) => break,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-        }
-    }
     let mut words = head.split_whitespace();
     let (method, path) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
     log.lock().expect("log").push(format!("{method} {path}"));

@@ -3,6 +3,7 @@
 #![allow(dead_code)] // each test binary uses its own subset
 
 pub mod protected;
+pub mod raw_http;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
