@@ -23,11 +23,6 @@ use std::time::Duration;
 
 fn config() -> RunConfig {
     RunConfig {
-        cases: 300,
-        seed: 1,
-        max_time: Duration::from_secs(300),
-        rate: None,
-        concurrency: 8,
         shrink: ShrinkBudget {
             max_requests: 5,
             max_time: Duration::from_secs(10),
@@ -36,6 +31,7 @@ fn config() -> RunConfig {
         },
         max_disagreements: 20,
         probes: probe_cases(&fixture::surface()),
+        ..RunConfig::new(300, 1, Duration::from_secs(300))
     }
 }
 

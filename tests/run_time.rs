@@ -61,16 +61,7 @@ async fn a_slow_tool_is_not_determined_never_a_finding() {
         t.surface.tool(slow::SLOW_TOOL).is_some(),
         "slow_tool published"
     );
-    let cfg = RunConfig {
-        cases: 150,
-        seed: 3,
-        max_time: Duration::from_secs(20),
-        rate: None,
-        concurrency: 8,
-        shrink: ShrinkBudget::default(),
-        max_disagreements: 5,
-        probes: Vec::new(),
-    };
+    let cfg = RunConfig::new(150, 3, Duration::from_secs(20));
     let started = Instant::now();
     let result = runner::run(vec![t], &PropsGenerator::default(), &cfg, &Quiet).await;
     let rep = report::build(&result, &cfg, &Baseline::default(), &|_, _| String::new());
@@ -249,14 +240,8 @@ async fn a_token_refused_mid_run_is_not_determined_unauthorized() {
     t.gen_surface.protected = false;
     t.sender.client = Client::new(Limits::default());
     let cfg = RunConfig {
-        cases: 60,
-        seed: 9,
-        max_time: Duration::from_secs(20),
-        rate: None,
         concurrency: 4,
-        shrink: ShrinkBudget::default(),
-        max_disagreements: 5,
-        probes: Vec::new(),
+        ..RunConfig::new(60, 9, Duration::from_secs(20))
     };
     let result = runner::run(vec![t], &PropsGenerator::default(), &cfg, &Quiet).await;
     let rep = report::build(&result, &cfg, &Baseline::default(), &|_, _| String::new());

@@ -24,23 +24,18 @@ fn loopback() -> SocketAddr {
 
 fn config(cases: u64, seed: u64, with_probes: bool) -> RunConfig {
     RunConfig {
-        cases,
-        seed,
-        max_time: Duration::from_secs(120),
-        rate: None,
-        concurrency: 8,
         shrink: ShrinkBudget {
             max_requests: 40,
             max_time: Duration::from_secs(5),
             max_time_per_target: Duration::from_secs(20),
             deadline: None,
         },
-        max_disagreements: 5,
         probes: if with_probes {
             probe_cases(&fixture::surface())
         } else {
             Vec::new()
         },
+        ..RunConfig::new(cases, seed, Duration::from_secs(120))
     }
 }
 

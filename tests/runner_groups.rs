@@ -61,10 +61,6 @@ fn reference(name: &str, surface: Surface) -> Target<Fake> {
 
 fn config(cases: u64) -> RunConfig {
     RunConfig {
-        cases,
-        seed: 11,
-        max_time: Duration::from_secs(60),
-        rate: None,
         // one case at a time: every target sees the cases in run order
         concurrency: 1,
         shrink: ShrinkBudget {
@@ -73,8 +69,7 @@ fn config(cases: u64) -> RunConfig {
             max_time_per_target: Duration::from_secs(5),
             deadline: None,
         },
-        max_disagreements: 5,
-        probes: Vec::new(),
+        ..RunConfig::new(cases, 11, Duration::from_secs(60))
     }
 }
 

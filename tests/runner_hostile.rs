@@ -94,19 +94,13 @@ async fn hostile_targets_finish_in_time_with_findings() {
         );
     }
     let cfg = RunConfig {
-        cases: 200,
-        seed: 5,
-        max_time: Duration::from_secs(20),
-        rate: None,
-        concurrency: 8,
         shrink: ShrinkBudget {
             max_requests: 20,
             max_time: Duration::from_secs(2),
             max_time_per_target: Duration::from_secs(3),
             deadline: None,
         },
-        max_disagreements: 5,
-        probes: Vec::new(),
+        ..RunConfig::new(200, 5, Duration::from_secs(20))
     };
     let result = runner::run(targets, &PropsGenerator::default(), &cfg, &Quiet).await;
     let rep = report::build(&result, &cfg, &Baseline::default(), &|_, _| String::new());

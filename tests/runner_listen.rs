@@ -107,14 +107,10 @@ async fn run_listens(url: &str, cases: u64) -> (u64, u64) {
         notes: Vec::new(),
     };
     let cfg = RunConfig {
-        cases,
-        seed: 5,
-        max_time: Duration::from_secs(60),
-        rate: None,
         concurrency: 1,
         shrink: ShrinkBudget::none(),
         max_disagreements: 0,
-        probes: Vec::new(),
+        ..RunConfig::new(cases, 5, Duration::from_secs(60))
     };
     let result = runner::run(vec![target], &Listens(surface), &cfg, &Quiet).await;
     let tally = &result.targets[0].tally;

@@ -120,6 +120,24 @@ pub struct RunConfig {
     pub probes: Vec<(RuleId, Case)>,
 }
 
+impl RunConfig {
+    /// `cases` cases from `seed` within `max_time`; no rate limit, 8 workers (the CLI's
+    /// default), the default shrink budget, 5 disagreement examples per group, no probes. Callers change a field with struct update syntax
+    /// (`RunConfig { concurrency: 1, ..RunConfig::new(100, 1, secs) }`).
+    pub fn new(cases: u64, seed: u64, max_time: Duration) -> RunConfig {
+        RunConfig {
+            cases,
+            seed,
+            max_time,
+            rate: None,
+            concurrency: 8,
+            shrink: ShrinkBudget::default(),
+            max_disagreements: 5,
+            probes: Vec::new(),
+        }
+    }
+}
+
 /// A finding after shrinking.
 #[derive(Clone, Debug)]
 pub struct ShrunkFinding {

@@ -117,14 +117,10 @@ async fn run_against(sender: &Lingerer, cases: u64, concurrency: usize) -> RunRe
         notes: Vec::new(),
     };
     let cfg = RunConfig {
-        cases,
-        seed: 3,
-        max_time: Duration::from_secs(120),
-        rate: None,
         concurrency,
         shrink: ShrinkBudget::none(),
         max_disagreements: 0,
-        probes: Vec::new(),
+        ..RunConfig::new(cases, 3, Duration::from_secs(120))
     };
     let gen = ListenEvery(sender.surface.clone());
     run(vec![target], &gen, &cfg, &Quiet).await
