@@ -3,13 +3,15 @@
 //! libFuzzer saves and minimizes the input; `mcpdiff corpus import` then turns it into a
 //! corpus entry. Only point it at a server you own: it sends as fast as the target answers.
 //!
-//! The surface is discovered once, on the first input, like `mcpdiff run` does.
+//! The surface is discovered once, on the first input, like `mcpdiff run` does. Answers that
+//! decide nothing (cut by the time limit, refused by auth, never received) are settled as in
+//! a run: only what they broke before the cut can crash.
 #![no_main]
 
 use mcpdiff::runner::discover::discover;
 use mcpdiff::transport::{Client, Endpoint, Limits};
 use mcpdiff_oracle::rules::{level_of, RuleId};
-use mcpdiff_oracle::{check, judge, Level, Surface};
+use mcpdiff_oracle::{check, judge, settle, Level, Surface};
 use mcpdiff_props::fuzz_props::case_from_bytes;
 use std::sync::OnceLock;
 
@@ -65,7 +67,11 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     }
     let obs = l.rt.block_on(l.client.send(&case, &l.endpoint));
     let verdict = judge(&case, &l.surface);
-    for f in check(&verdict, &obs) {
+    let mut findings = check(&verdict, &obs);
+    // an answer cut by the short limits above (or refused by auth, or lost) decides nothing
+    // but what it broke before the cut: it is never a crash (a loaded machine times out)
+    settle(&verdict, &obs, &mut findings);
+    for f in findings {
         let blocking = verdict
             .rules()
             .find(|r: &RuleId| r.0 == f.rule)

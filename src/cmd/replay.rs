@@ -29,7 +29,11 @@ use std::time::Duration;
 EXIT STATUS:
   0  no drift, no MUST finding on any target
   1  a stored verdict changed (drift), or a target fails a MUST rule on a stored case
-  2  a corpus file is unreadable, or a target could not be reached")]
+  2  a corpus file is unreadable, or a target could not be reached, or none of its answers
+     decided anything (every one cut by --timeout-ms or refused by its authorization layer)
+
+A case whose answer decides nothing is shown as \"not determined\" (timed out, unauthorized,
+unreachable) and counted apart: it neither passes nor fails.")]
 pub struct ReplayArgs {
     /// Corpus folders or files, and target URLs (http://...). No folder: `corpus`.
     pub inputs: Vec<String>,
@@ -232,20 +236,46 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
     let mut unreachable = false;
     for t in &targets {
         let n = |s: Status| t.counts.get(&s).copied().unwrap_or(0);
+        // answers that decide nothing are shown, never counted as passing or failing
+        let not_determined: Vec<String> = t
+            .counts
+            .iter()
+            .filter(|(s, _)| matches!(s, Status::NotDetermined(_)))
+            .map(|(s, k)| format!("{k} {}", s.label()))
+            .collect();
+        let determined: usize = t
+            .counts
+            .iter()
+            .filter(|(s, _)| !matches!(s, Status::NotDetermined(_)))
+            .map(|(_, k)| k)
+            .sum();
         println!(
-            "  {} ({}): {} passing, {} fixed, {} still failing, {} newly failing",
+            "  {} ({}): {} passing, {} fixed, {} still failing, {} newly failing{}",
             t.name,
             t.url,
             n(Status::Passing),
             n(Status::Fixed),
             n(Status::StillFailing),
-            n(Status::NewlyFailing)
+            n(Status::NewlyFailing),
+            if not_determined.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", not_determined.join(", "))
+            }
         );
         // client cases are never sent: only server cases can show a target is down
         if entries > client_cases && t.reached == 0 {
             unreachable = true;
             eprintln!(
                 "mcpdiff: {} refused every connection; is it running?",
+                t.url
+            );
+        } else if entries > client_cases && determined == 0 {
+            // every answer was cut, refused by auth or lost: the replay decided nothing
+            unreachable = true;
+            eprintln!(
+                "mcpdiff: no answer of {} decided anything (all not determined); check its \
+                 credentials (--header) and that it answers within the time limit",
                 t.url
             );
         }

@@ -1,10 +1,14 @@
 //! Replaying an entry, the pure half: re-judge the stored case with today's oracle and say
 //! what changed (drift), and classify a target's answer against what was recorded (still
-//! failing, fixed, newly failing). Sending the case is the CLI's job (`cmd/replay.rs`).
+//! failing, fixed, newly failing, or not determined: an answer cut by a limit, refused by the
+//! authorization layer or never received decides nothing, as in a run). Sending the case is
+//! the CLI's job (`cmd/replay.rs`).
 
 use super::entry::{verdict_json, Entry, Recorded};
 use mcpdiff_oracle::rules::{level_of, RuleId};
-use mcpdiff_oracle::{check, judge, Case, Level, Observation, Surface, Verdict};
+use mcpdiff_oracle::{
+    check, judge, settle, Case, Level, Observation, Surface, Undetermined, Verdict,
+};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -101,6 +105,9 @@ pub enum Status {
     StillFailing,
     /// Passed when recorded (or was not recorded) and fails now.
     NewlyFailing,
+    /// The answer decides nothing (`mcpdiff_oracle::settle`): neither passing nor failing,
+    /// whatever was recorded.
+    NotDetermined(Undetermined),
 }
 
 impl Status {
@@ -110,6 +117,9 @@ impl Status {
             Status::Fixed => "fixed",
             Status::StillFailing => "still failing",
             Status::NewlyFailing => "newly failing",
+            Status::NotDetermined(Undetermined::TimedOut) => "not determined: timed out",
+            Status::NotDetermined(Undetermined::Unauthorized) => "not determined: unauthorized",
+            Status::NotDetermined(Undetermined::Unreachable) => "not determined: unreachable",
         }
     }
 }
@@ -129,7 +139,9 @@ pub fn classify(
     stored: Option<&Recorded>,
     obs: &Observation,
 ) -> ReplayOutcome {
-    let findings = check(&rejudged.verdict, obs);
+    let mut findings = check(&rejudged.verdict, obs);
+    // what a cut answer decided before the cut stays; the rest is not determined
+    let undetermined = settle(&rejudged.verdict, obs, &mut findings);
     let blocking = findings.iter().any(|f| {
         rejudged
             .verdict
@@ -139,11 +151,12 @@ pub fn classify(
     });
     let failing: Vec<String> = findings.into_iter().map(|f| f.rule).collect();
     let was_failing = stored.is_some_and(|r| !r.failing.is_empty());
-    let status = match (was_failing, failing.is_empty()) {
-        (true, true) => Status::Fixed,
-        (true, false) => Status::StillFailing,
-        (false, false) => Status::NewlyFailing,
-        (false, true) => Status::Passing,
+    let status = match (undetermined, was_failing, failing.is_empty()) {
+        (Some(reason), _, true) => Status::NotDetermined(reason),
+        (_, true, true) => Status::Fixed,
+        (_, true, false) => Status::StillFailing,
+        (_, false, false) => Status::NewlyFailing,
+        (None, false, true) => Status::Passing,
     };
     ReplayOutcome {
         status,
