@@ -188,7 +188,8 @@ if command -v valgrind >/dev/null 2>&1; then
   IR=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$TMP/cg.err")
   PROFILED=$(sed -n 's/^\([0-9]*\) Verdicts$/\1/p' "$TMP/cg.stdout")
   [ -n "$IR" ] && [ -n "$PROFILED" ] || die "callgrind printed no totals"
-  say "   $((IR / PROFILED)) instructions per Verdict ($IR over $PROFILED Verdicts)"
+  IR_PER_VERDICT=$((IR / PROFILED))
+  say "   $IR_PER_VERDICT instructions per Verdict ($IR over $PROFILED Verdicts)"
 else
   say "== judge: instructions per Verdict: skipped (valgrind not installed)"
 fi
@@ -222,7 +223,8 @@ verdict() { # name, pass(0/1), detail
   if [ "$2" = 1 ]; then say "PASS  $1  ($3)"; else say "FAIL  $1  ($3)"; FAILED=1; fi
 }
 verdict "judge >= 1,000,000 Verdicts/s on one core" \
-  "$(awk -v r="$JUDGE_RATE" 'BEGIN { print (r >= 1000000) ? 1 : 0 }')" "$JUDGE_RATE/s"
+  "$(awk -v r="$JUDGE_RATE" 'BEGIN { print (r >= 1000000) ? 1 : 0 }')" \
+  "$JUDGE_RATE/s, median of 7 slices; ${IR_PER_VERDICT:-?} instructions per Verdict"
 verdict "judge <= 2 heap allocations per Verdict" \
   "$(awk -v a="${JUDGE_ALLOCS:-x}" 'BEGIN { print (a != "x" && a + 0 <= 2) ? 1 : 0 }')" "${JUDGE_ALLOCS:-not printed by judge_speed}"
 verdict "end-to-end >= 0.5 x wrk's rate (median of $ROUNDS pairs)" \
