@@ -11,6 +11,7 @@ mod keys;
 mod lex;
 mod scan;
 mod simple;
+mod skip;
 pub(crate) mod swar;
 mod validated;
 

@@ -13,10 +13,11 @@ fn reads_the_common_subset_like_serde() {
         "method": "m", "result": 0, "id": "s"} "#;
     let top = read(body).expect("in the subset");
     let full: Value = serde_json::from_slice(body).expect("valid JSON");
-    assert!(top.is_object && top.response);
-    assert_eq!(top.id.and_then(Val::as_str).as_deref(), full["id"].as_str());
-    assert_eq!(top.p.name.and_then(Val::as_str).as_deref(), Some("n2"));
-    assert_eq!(top.p.m.version.and_then(Val::as_str).as_deref(), Some("v"));
+    assert!(top.is_object && top.kind(Slot::Response).is_some());
+    let str_of = |slot| top.val(slot).and_then(Val::as_str);
+    assert_eq!(str_of(Slot::Id).as_deref(), full["id"].as_str());
+    assert_eq!(str_of(Slot::Name).as_deref(), Some("n2"));
+    assert_eq!(str_of(Slot::Version).as_deref(), Some("v"));
     assert_eq!(Val::read(r#""a\"b""#).as_str().as_deref(), Some("a\"b"));
     let params = r#"{"name": "a\"b", "x": [1, -2.5, {"b": null}],
         "_meta": {"io.modelcontextprotocol/protocolVersion": "v"}, "name": "n2"}"#;
@@ -30,9 +31,9 @@ fn reads_the_common_subset_like_serde() {
 fn a_later_params_replaces_the_members_of_an_earlier_one() {
     let top = read(br#"{"params": {"name": "a", "_meta": {}}, "params": {"uri": "u"}}"#)
         .expect("in the subset");
-    assert!(top.p.name.is_none());
-    assert_eq!(top.p.meta, None);
-    assert_eq!(top.p.uri.map(|v| v.text), Some("\"u\""));
+    assert!(top.val(Slot::Name).is_none());
+    assert_eq!(top.kind(Slot::Meta), None);
+    assert_eq!(top.val(Slot::Uri).map(|v| v.text), Some("\"u\""));
 }
 
 #[test]
