@@ -15,7 +15,8 @@ use crate::soft_params::LogLevel;
 /// The envelope of `body` when it is in the scanner's subset, and whether it nests deeper
 /// than `case::NESTING_LIMIT`; else why the scanner could not read it.
 pub(crate) fn read_body(body: &[u8]) -> Result<(BodyView<'_>, bool), Outside> {
-    let top = scan::read(body)?;
+    let mut top = Top::default();
+    scan::read(body, &mut top)?;
     Ok((envelope(&top), top.depth > crate::case::NESTING_LIMIT))
 }
 

@@ -27,41 +27,53 @@ use super::skip::MAX_DEPTH;
 struct Span {
     start: u32,
     end: u32,
+    /// A string holding escapes.
+    escaped: bool,
 }
 
 /// The slots, for sizing the table of spans.
 const SLOTS: usize = Slot::InfoVersion as usize + 1;
 
+/// Per slot, the role of its value when that is an object and the first slot of its
+/// members (`SLOTS` when the judge reads none).
+const MEMBERS: [(Role, usize); SLOTS] = {
+    let mut t = [(Role::Other, SLOTS); SLOTS];
+    t[Slot::Params as usize] = (Role::Params, Slot::Name as usize);
+    t[Slot::Meta as usize] = (Role::Meta, Slot::Version as usize);
+    t[Slot::ClientInfo as usize] = (Role::ClientInfo, Slot::InfoName as usize);
+    t[Slot::Arguments as usize] = (Role::Arguments, SLOTS);
+    t
+};
+
 /// The members of the top-level object the judge reads (the last of a repeated key, as
 /// `Value`'s map keeps it), each where its `Slot` says: a member of `params` is the last one
 /// of the last `params`, a member of `_meta` the last one of the last `_meta` of that, and
 /// so on (a later member of the same name replaces an earlier one, members and all).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Top<'a> {
     text: &'a str,
     pub is_object: bool,
     /// The deepest nesting of arrays and objects (the top-level value's own counts 1).
     pub depth: usize,
     spans: [Span; SLOTS],
-    /// Bit `slot`: the slot's value is a string holding escapes.
-    escaped: u32,
     /// The members of the last `params.arguments` (when it is an object).
     pub args: ArgMembers,
 }
 
-impl<'a> Top<'a> {
-    /// Nothing read yet of `text`.
-    fn new(text: &'a str) -> Top<'a> {
+/// Nothing read yet (`read` fills it in place: it is too big to return cheaply).
+impl Default for Top<'_> {
+    fn default() -> Self {
         Top {
-            text,
+            text: "",
             is_object: false,
             depth: 0,
             spans: [Span::default(); SLOTS],
-            escaped: 0,
             args: ArgMembers::default(),
         }
     }
+}
 
+impl<'a> Top<'a> {
     /// The value of the member in `slot`, if there is one.
     pub fn val(&self, slot: Slot) -> Option<Val<'a>> {
         let span = self.spans[slot as usize];
@@ -70,8 +82,10 @@ impl<'a> Top<'a> {
         }
         // (both ends touch ASCII bytes of valid UTF-8: on char boundaries)
         let text = self.text.get(span.start as usize..span.end as usize)?;
-        let escaped = self.escaped & (1 << slot as u32) != 0;
-        Some(Val { text, escaped })
+        Some(Val {
+            text,
+            escaped: span.escaped,
+        })
     }
 
     /// The kind of the member in `slot`, if there is one.
@@ -101,17 +115,18 @@ pub(crate) enum Outside {
     Other,
 }
 
-/// `body` read in one pass when it is one JSON value of the supported subset (surrounding
-/// JSON whitespace allowed), else why not.
-pub(crate) fn read(body: &[u8]) -> Result<Top<'_>, Outside> {
+/// `body` read in one pass into `top` (as `Top::default()` leaves it) when it is one JSON
+/// value of the supported subset (surrounding JSON whitespace allowed), else why not.
+pub(crate) fn read<'a>(body: &'a [u8], top: &mut Top<'a>) -> Result<(), Outside> {
     let text = std::str::from_utf8(body).map_err(|_| Outside::Other)?;
     // (spans are `u32`: a body beyond that is left to the full parse)
     if u32::try_from(body.len()).is_err() {
         return Err(Outside::Other);
     }
+    top.text = text;
     let mut r = Reader {
         b: body,
-        top: Top::new(text),
+        top,
         nesting: Nesting::default(),
     };
     let i = skip_ws(body, 0);
@@ -126,7 +141,7 @@ pub(crate) fn read(body: &[u8]) -> Result<Top<'_>, Outside> {
     match end {
         Some(end) if skip_ws(body, end) == body.len() => {
             r.top.depth = r.nesting.deepest;
-            Ok(r.top)
+            Ok(())
         }
         Some(_) => Err(Outside::Other),
         None if r.nesting.too_deep => Err(Outside::TooDeep),
@@ -136,36 +151,27 @@ pub(crate) fn read(body: &[u8]) -> Result<Top<'_>, Outside> {
 
 /// Whether `body` is in the scanner's subset.
 pub(crate) fn validate(body: &[u8]) -> Option<()> {
-    read(body).ok().map(|_| ())
+    read(body, &mut Top::default()).ok()
 }
 
-struct Reader<'a> {
+struct Reader<'a, 't> {
     b: &'a [u8],
-    top: Top<'a>,
+    top: &'t mut Top<'a>,
     nesting: Nesting,
 }
 
-impl Reader<'_> {
+impl Reader<'_, '_> {
     /// The role of the value of a member in `slot`, forgetting what an earlier member of
     /// the same name left (a later one replaces it, members and all: the slots of its
-    /// members follow its own to the end of `Slot`).
+    /// members follow its own to the end of `Slot`). Read off tables: no jump per slot.
     #[inline(always)]
     fn enter_member(&mut self, slot: Slot) -> Role {
-        let (role, members) = match slot {
-            Slot::Arguments => {
-                self.top.args = ArgMembers::default();
-                return Role::Arguments;
-            }
-            Slot::Params => {
-                self.top.args = ArgMembers::default();
-                (Role::Params, Slot::Name)
-            }
-            Slot::Meta => (Role::Meta, Slot::Version),
-            Slot::ClientInfo => (Role::ClientInfo, Slot::InfoName),
-            _ => return Role::Other,
-        };
-        if let Some(spans) = self.top.spans.get_mut(members as usize..) {
+        let (role, members) = MEMBERS[slot as usize];
+        if let Some(spans) = self.top.spans.get_mut(members..) {
             spans.fill(Span::default());
+        }
+        if role == Role::Arguments || role == Role::Params {
+            self.top.args = ArgMembers::default();
         }
         role
     }
@@ -179,9 +185,8 @@ impl Reader<'_> {
         self.top.spans[slot as usize] = Span {
             start: at(start),
             end: at(end),
+            escaped,
         };
-        let bit = 1 << slot as u32;
-        self.top.escaped = self.top.escaped & !bit | if escaped { bit } else { 0 };
     }
 
     /// The value at `j` of a member whose members the judge does not read: the index after
