@@ -1,9 +1,9 @@
-//! The body's envelope from the scanner's reading (`scan::read`): the id, method and
+//! The body's view from the scanner's reading (`scan::read`): the id, method and
 //! `params` members taken from where the scanner found them in the validated text.
 
 use super::arguments::{Arguments, RawArguments};
 use super::keys::Slot;
-use super::scan::{self, Outside, Top};
+use super::scan::Top;
 use super::validated::{self, Kind, Val};
 use crate::judge::view::{
     BodyView, ParamsView, RequestBody, Unusable, BAD_ID, BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST,
@@ -11,14 +11,6 @@ use crate::judge::view::{
 };
 use crate::request_id::RequestId;
 use crate::soft_params::LogLevel;
-
-/// The envelope of `body` when it is in the scanner's subset, and whether it nests deeper
-/// than `case::NESTING_LIMIT`; else why the scanner could not read it.
-pub(crate) fn read_body(body: &[u8]) -> Result<(BodyView<'_>, bool), Outside> {
-    let mut top = Top::default();
-    scan::read(body, &mut top)?;
-    Ok((envelope(&top), top.depth > crate::case::NESTING_LIMIT))
-}
 
 fn unusable<'b>(code: i64, id: Option<RequestId>, message: &'static str) -> BodyView<'b> {
     BodyView::Unusable(Unusable { code, id, message })
@@ -35,7 +27,9 @@ fn read_id(v: Val<'_>) -> Result<RequestId, ()> {
     }
 }
 
-fn envelope<'a>(top: &Top<'a>) -> BodyView<'a> {
+/// The envelope of a body the scanner read into `top`.
+#[inline(always)]
+pub(super) fn envelope<'a>(top: &Top<'a>) -> BodyView<'a> {
     if !top.is_object {
         return unusable(-32600, None, NOT_OBJECT);
     }
@@ -73,6 +67,7 @@ fn envelope<'a>(top: &Top<'a>) -> BodyView<'a> {
 }
 
 /// The members of `params` (an object), and of its `_meta` when that is an object.
+#[inline(always)]
 fn params<'a>(top: &Top<'a>) -> ParamsView<'a> {
     let str_of = |slot| top.val(slot).and_then(Val::as_str);
     // `_meta`'s members count only when it is an object (else none was noted)

@@ -162,10 +162,23 @@ struct Reader<'a, 't> {
 
 impl Reader<'_, '_> {
     /// The role of the value of a member in `slot`, forgetting what an earlier member of
-    /// the same name left (a later one replaces it, members and all: the slots of its
-    /// members follow its own to the end of `Slot`). Read off tables: no jump per slot.
+    /// the same name left (a later one replaces it, members and all). Read off a table: no
+    /// jump per slot.
     #[inline(always)]
     fn enter_member(&mut self, slot: Slot) -> Role {
+        let (role, _) = MEMBERS[slot as usize];
+        // (members are noted only inside their object, which is noted once read: with none
+        // noted yet there is nothing to forget, the usual case)
+        if self.top.spans[slot as usize].end != 0 {
+            self.forget_members(slot);
+        }
+        role
+    }
+
+    /// Forget the members noted under `slot` (they follow it to the end of `Slot`).
+    #[cold]
+    #[inline(never)]
+    fn forget_members(&mut self, slot: Slot) {
         let (role, members) = MEMBERS[slot as usize];
         if let Some(spans) = self.top.spans.get_mut(members..) {
             spans.fill(Span::default());
@@ -173,7 +186,6 @@ impl Reader<'_, '_> {
         if role == Role::Arguments || role == Role::Params {
             self.top.args = ArgMembers::default();
         }
-        role
     }
 
     /// Note the value at `start..end` (a string holding escapes if `escaped`) of a member
