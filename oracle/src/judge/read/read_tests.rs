@@ -257,8 +257,12 @@ fn nested_values_and_replaced_members_read_alike() {
     let level = r#""io.modelcontextprotocol/logLevel""#;
     for rest in [
         // a later member replaces an earlier one, members and all
-        format!(r#""params":{{"_meta":{{{info}:{{"name":"a","version":"1"}}}},"_meta":{{{info}:"x"}}}}}}"#),
-        format!(r#""params":{{"_meta":{{{info}:{{"name":"a","version":"1"}},{info}:{{"name":"a"}}}}}}}}"#),
+        format!(
+            r#""params":{{"_meta":{{{info}:{{"name":"a","version":"1"}}}},"_meta":{{{info}:"x"}}}}}}"#
+        ),
+        format!(
+            r#""params":{{"_meta":{{{info}:{{"name":"a","version":"1"}},{info}:{{"name":"a"}}}}}}}}"#
+        ),
         format!(r#""params":{{"_meta":{{{info}:{{"name":"a","version":"1"}}}},"_meta":{{}}}}}}"#),
         format!(r#""params":{{"name":"n","_meta":{{{level}:"debug"}}}},"params":5}}"#),
         format!(r#""params":{{"_meta":{{{level}:"debug"}},"_meta":[{level}]}}}}"#),
@@ -284,10 +288,7 @@ fn nested_values_and_replaced_members_read_alike() {
         same_reading(format!("{head}{rest}").as_bytes(), None);
     }
     // `2.0` spelled with an escape is still `2.0`
-    same_reading(
-        br#"{"jsonrpc":"\u0032.0","id":1,"method":"m"}"#,
-        Some(true),
-    );
+    same_reading(br#"{"jsonrpc":"\u0032.0","id":1,"method":"m"}"#, Some(true));
     // nesting at and beyond the scanner's limit, below the members the judge reads
     for depth in [125, 126, 127] {
         let body = format!(
