@@ -97,7 +97,8 @@ fn word<const N: usize>(window: &[u8; N], n: usize) -> u64 {
 /// matches into the padding).
 #[inline(always)]
 fn window<const N: usize>(b: &[u8], at: usize) -> [u8; N] {
-    match b.get(at..).and_then(<[u8]>::first_chunk::<N>) {
+    // (one bounds check: the range's; its length is then known to be `N`)
+    match b.get(at..at + N).and_then(|w| <&[u8; N]>::try_from(w).ok()) {
         Some(w) => *w,
         None => padded(b, at),
     }
