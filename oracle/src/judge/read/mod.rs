@@ -47,7 +47,7 @@ pub fn read_fast<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<
             nesting_beyond: top.depth > crate::case::NESTING_LIMIT,
         },
         // nested too deep for `serde_json` (so deeper than `case::NESTING_LIMIT` too): the
-        // answer the fallback below would give, without walking the rest of the body
+        // answer `read_parsed` would give, without walking the rest of the body
         Err(scan::Outside::TooDeep) => RequestView {
             path: path(case),
             verb: &case.method,
