@@ -1,8 +1,9 @@
-//! The body's envelope from the scanner's reading (`scan::read`): the id, method and
+//! The body's view from the scanner's reading (`scan::read`): the id, method and
 //! `params` members taken from where the scanner found them in the validated text.
 
 use super::arguments::{Arguments, RawArguments};
-use super::scan::{self, MetaIdx, Outside, ParamsIdx, Top};
+use super::keys::Slot;
+use super::scan::Top;
 use super::validated::{self, Kind, Val};
 use crate::judge::view::{
     BodyView, ParamsView, RequestBody, Unusable, BAD_ID, BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST,
@@ -10,12 +11,6 @@ use crate::judge::view::{
 };
 use crate::request_id::RequestId;
 use crate::soft_params::LogLevel;
-
-/// The envelope of `body` when it is in the scanner's subset, and whether it nests deeper
-/// than `case::NESTING_LIMIT`; else why the scanner could not read it.
-pub(crate) fn read_body(body: &[u8]) -> Result<(BodyView<'_>, bool), Outside> {
-    scan::read(body).map(|top| (envelope(top), top.depth > crate::case::NESTING_LIMIT))
-}
 
 fn unusable<'b>(code: i64, id: Option<RequestId>, message: &'static str) -> BodyView<'b> {
     BodyView::Unusable(Unusable { code, id, message })
@@ -32,27 +27,32 @@ fn read_id(v: Val<'_>) -> Result<RequestId, ()> {
     }
 }
 
-fn envelope(top: Top<'_>) -> BodyView<'_> {
+/// The envelope of a body the scanner read into `top`.
+#[inline(always)]
+pub(super) fn envelope<'a>(top: &Top<'a>) -> BodyView<'a> {
     if !top.is_object {
         return unusable(-32600, None, NOT_OBJECT);
     }
-    let id = match top.id.map(read_id) {
+    let id = match top.val(Slot::Id).map(read_id) {
         None => None,
         Some(Ok(v)) => Some(v),
         Some(Err(())) => return unusable(-32600, None, BAD_ID),
     };
-    if top.jsonrpc.and_then(Val::as_str).as_deref() != Some("2.0") {
-        return unusable(-32600, id, BAD_JSONRPC);
+    if top.val(Slot::Jsonrpc).map(|v| v.text) != Some("\"2.0\"") {
+        // (an escaped spelling of `2.0` is still `2.0`)
+        if top.val(Slot::Jsonrpc).and_then(Val::as_str).as_deref() != Some("2.0") {
+            return unusable(-32600, id, BAD_JSONRPC);
+        }
     }
-    let Some(method) = top.method.and_then(Val::as_str) else {
+    let Some(method) = top.val(Slot::Method).and_then(Val::as_str) else {
         return unusable(-32600, id, NO_METHOD);
     };
-    if top.response {
+    if top.kind(Slot::Response).is_some() {
         return unusable(-32600, id, NOT_REQUEST);
     }
-    let (params, params_malformed) = match top.params {
+    let (params, params_malformed) = match top.kind(Slot::Params) {
         None => (None, false),
-        Some(Kind::Object) => (Some(params(top.p)), false),
+        Some(Kind::Object) => (Some(params(top)), false),
         Some(_) => (None, true),
     };
     match id {
@@ -66,27 +66,27 @@ fn envelope(top: Top<'_>) -> BodyView<'_> {
     }
 }
 
-fn params(p: ParamsIdx<'_>) -> ParamsView<'_> {
-    // `_meta`'s members count only when it is an object
-    let m = if p.meta == Some(Kind::Object) {
-        p.m
-    } else {
-        MetaIdx::default()
-    };
+/// The members of `params` (an object), and of its `_meta` when that is an object.
+#[inline(always)]
+fn params<'a>(top: &Top<'a>) -> ParamsView<'a> {
+    let str_of = |slot| top.val(slot).and_then(Val::as_str);
+    // `_meta`'s members count only when it is an object (else none was noted)
+    let meta = top.kind(Slot::Meta) == Some(Kind::Object);
+    let of_meta = |slot| if meta { top.val(slot) } else { None };
     ParamsView {
-        name: p.name.and_then(Val::as_str),
-        uri: p.uri.and_then(Val::as_str),
-        version: m.version.and_then(Val::as_str),
-        capabilities: m.capabilities == Some(Kind::Object),
-        client_info_malformed: m.client_info == Some(false),
-        arguments: p.arguments.map(|text| {
+        name: str_of(Slot::Name),
+        uri: str_of(Slot::Uri),
+        version: of_meta(Slot::Version).and_then(Val::as_str),
+        capabilities: meta && top.kind(Slot::Capabilities) == Some(Kind::Object),
+        client_info_malformed: meta && top.client_info() == Some(false),
+        arguments: top.val(Slot::Arguments).map(|v| {
             Arguments::Raw(RawArguments {
-                text,
-                members: p.args,
+                text: v.text,
+                members: top.args,
             })
         }),
-        cursor: p.cursor,
-        log_level: match m.log_level {
+        cursor: top.kind(Slot::Cursor).is_some(),
+        log_level: match of_meta(Slot::LogLevel) {
             None => LogLevel::Absent,
             Some(v) => v.as_str().map_or(LogLevel::NotText, LogLevel::Text),
         },

@@ -140,9 +140,15 @@ fn exponent(b: &[u8], mut j: usize, mantissa: usize) -> Option<usize> {
     Some(j)
 }
 
-/// `word` at `i`: the index after it.
-pub(crate) fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
-    b.get(i..i + word.len())
-        .filter(|w| *w == word)
-        .map(|_| i + word.len())
+/// `true`, `false` or `null` at `i`: the index after it.
+#[inline(always)]
+pub(crate) fn word_literal(b: &[u8], i: usize) -> Option<usize> {
+    let four = u32::from_le_bytes(*b.get(i..)?.first_chunk::<4>()?);
+    if four == u32::from_le_bytes(*b"true") || four == u32::from_le_bytes(*b"null") {
+        Some(i + 4)
+    } else if four == u32::from_le_bytes(*b"fals") && b.get(i + 4) == Some(&b'e') {
+        Some(i + 5)
+    } else {
+        None
+    }
 }

@@ -11,6 +11,7 @@ mod keys;
 mod lex;
 mod scan;
 mod simple;
+mod skip;
 pub(crate) mod swar;
 mod validated;
 
@@ -35,29 +36,46 @@ fn parse_error<'a>() -> view::BodyView<'a> {
 
 /// The view the judge reads.
 pub fn read_fast<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<'a> {
-    let (body, nesting_beyond) = match fast_body::read_body(&case.body) {
-        Ok(read) => read,
+    let mut top = scan::Top::default();
+    // (each arm builds the whole view: the body's view is written in place, not moved)
+    match scan::read(&case.body, &mut top) {
+        Ok(()) => RequestView {
+            path: path(case),
+            verb: &case.method,
+            headers: fast_headers::read_headers(case),
+            body: fast_body::envelope(&top),
+            nesting_beyond: top.depth > crate::case::NESTING_LIMIT,
+        },
         // nested too deep for `serde_json` (so deeper than `case::NESTING_LIMIT` too): the
-        // answer the fallback below would give, without walking the rest of the body
-        Err(scan::Outside::TooDeep) => (parse_error(), true),
-        Err(scan::Outside::Other) => {
-            let depth = crate::case::nesting_depth(&case.body, simple::PARSE_DEPTH);
-            let body = if depth < simple::PARSE_DEPTH && simple::is_json(&case.body) {
-                simple::read_body(&case.body, parsed)
-            } else {
-                // not JSON, or too deep for `serde_json`'s reader: said without building a
-                // tree (`simple::read_body` would build one up to the error, then drop it)
-                parse_error()
-            };
-            (body, depth > crate::case::NESTING_LIMIT)
-        }
+        // answer `read_parsed` would give, without walking the rest of the body
+        Err(scan::Outside::TooDeep) => RequestView {
+            path: path(case),
+            verb: &case.method,
+            headers: fast_headers::read_headers(case),
+            body: parse_error(),
+            nesting_beyond: true,
+        },
+        Err(scan::Outside::Other) => read_parsed(case, parsed),
+    }
+}
+
+/// `read_fast` for a body outside the scanner's subset: read through a full parse.
+#[inline(never)]
+fn read_parsed<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<'a> {
+    let depth = crate::case::nesting_depth(&case.body, simple::PARSE_DEPTH);
+    let body = if depth < simple::PARSE_DEPTH && simple::is_json(&case.body) {
+        simple::read_body(&case.body, parsed)
+    } else {
+        // not JSON, or too deep for `serde_json`'s reader: said without building a
+        // tree (`simple::read_body` would build one up to the error, then drop it)
+        parse_error()
     };
     RequestView {
         path: path(case),
         verb: &case.method,
         headers: fast_headers::read_headers(case),
         body,
-        nesting_beyond,
+        nesting_beyond: depth > crate::case::NESTING_LIMIT,
     }
 }
 

@@ -249,3 +249,53 @@ fn argument_leaves_read_alike() {
         paths,
     );
 }
+
+#[test]
+fn nested_values_and_replaced_members_read_alike() {
+    let head = r#"{"jsonrpc":"2.0","id":1,"method":"m","#;
+    let info = r#""io.modelcontextprotocol/clientInfo""#;
+    let level = r#""io.modelcontextprotocol/logLevel""#;
+    for rest in [
+        // a later member replaces an earlier one, members and all
+        format!(
+            r#""params":{{"_meta":{{{info}:{{"name":"a","version":"1"}}}},"_meta":{{{info}:"x"}}}}}}"#
+        ),
+        format!(
+            r#""params":{{"_meta":{{{info}:{{"name":"a","version":"1"}},{info}:{{"name":"a"}}}}}}}}"#
+        ),
+        format!(r#""params":{{"_meta":{{{info}:{{"name":"a","version":"1"}}}},"_meta":{{}}}}}}"#),
+        format!(r#""params":{{"name":"n","_meta":{{{level}:"debug"}}}},"params":5}}"#),
+        format!(r#""params":{{"_meta":{{{level}:"debug"}},"_meta":[{level}]}}}}"#),
+        // values nested in arrays and objects, compact and spaced
+        r#""x":[true,false,null,{"a":[[],{}]},-0.5e3,"s"],"y":{"b":{"c":[[1],[2,{"d":{}}]]}}}"#
+            .to_string(),
+        r#""x" : [ true , false , null , { "a" : [ [ ] , { } ] } ] , "y" : { } }"#.to_string(),
+        r#""x":[fals]}"#.to_string(),
+        r#""x":[nul]}"#.to_string(),
+        r#""x":[truex]}"#.to_string(),
+        r#""x":{"a":1,}}"#.to_string(),
+        r#""x":[1,]}"#.to_string(),
+        r#""x":{"a" 1}}"#.to_string(),
+        r#""x":{"a":1]}"#.to_string(),
+        r#""x":[1}}"#.to_string(),
+        r#""x":{"\u0061":1}}"#.to_string(),
+        // a known key cut off near the end of the body (read off a padded window)
+        format!(r#""params":{{"_meta":{{{level}:1}}}}}}"#),
+        r#""params":{"cursor":1}}"#.to_string(),
+        r#""params":{"cursor""#.to_string(),
+        r#""params":{"arguments":{"a":1}}}"#.to_string(),
+    ] {
+        same_reading(format!("{head}{rest}").as_bytes(), None);
+    }
+    // `2.0` spelled with an escape is still `2.0`
+    same_reading(br#"{"jsonrpc":"\u0032.0","id":1,"method":"m"}"#, Some(true));
+    // nesting at and beyond the scanner's limit, below the members the judge reads
+    for depth in [125, 126, 127] {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"m","params":{{"x":{}{}}}}}"#,
+            "[".repeat(depth),
+            "]".repeat(depth)
+        );
+        same_reading(body.as_bytes(), None);
+    }
+}

@@ -7,61 +7,101 @@
 //! other than `\u` surrogates, no control byte in a string, numbers with a mantissa of at
 //! most 20 bytes and an exponent of at most 280 (never out of range), nesting at most 127
 //! deep (serde_json stops at 128). Anything else, valid JSON or not, makes [`read`] answer
-//! `None` and the caller reads the body the simple way (`simple::read_body`). Like
+//! `Err` and the caller reads the body the simple way (`simple::read_body`). Like
 //! `Value`'s map, a repeated key keeps its *last* value. The tokens are `lex`'s; the values
-//! found are read by `validated`.
+//! found are read by `validated`. The objects whose members the judge reads are walked
+//! here, one call each; any other value is validated by `skip`.
 
 use super::arg_members::ArgMembers;
 use super::keys::{known_key, Role, Slot};
-use super::lex::{literal, number, skip_ws, string};
+use super::lex::{skip_ws, string};
+use super::skip::{self, plain_key, Nesting};
 use super::validated::{kind_of, Kind, Val};
 
-/// Nesting beyond this falls back to the full parse: `serde_json` refuses a value nested
-/// `simple::PARSE_DEPTH` deep, and the scanner's readings agree with it only below that.
-const MAX_DEPTH: usize = super::simple::PARSE_DEPTH - 1;
+#[cfg(test)]
+use super::skip::MAX_DEPTH;
+
+/// Where the value of a member the judge reads was found in the body: `start..end`, with
+/// `end` 0 when there is none (a value is never empty).
+#[derive(Clone, Copy, Debug, Default)]
+struct Span {
+    start: u32,
+    end: u32,
+    /// A string holding escapes.
+    escaped: bool,
+}
+
+/// The slots, for sizing the table of spans.
+const SLOTS: usize = Slot::InfoVersion as usize + 1;
+
+/// Per slot, the role of its value when that is an object and the first slot of its
+/// members (`SLOTS` when the judge reads none).
+const MEMBERS: [(Role, usize); SLOTS] = {
+    let mut t = [(Role::Other, SLOTS); SLOTS];
+    t[Slot::Params as usize] = (Role::Params, Slot::Name as usize);
+    t[Slot::Meta as usize] = (Role::Meta, Slot::Version as usize);
+    t[Slot::ClientInfo as usize] = (Role::ClientInfo, Slot::InfoName as usize);
+    t[Slot::Arguments as usize] = (Role::Arguments, SLOTS);
+    t
+};
 
 /// The members of the top-level object the judge reads (the last of a repeated key, as
-/// `Value`'s map keeps it).
-#[derive(Clone, Copy, Debug, Default)]
+/// `Value`'s map keeps it), each where its `Slot` says: a member of `params` is the last one
+/// of the last `params`, a member of `_meta` the last one of the last `_meta` of that, and
+/// so on (a later member of the same name replaces an earlier one, members and all).
+#[derive(Clone, Debug)]
 pub(crate) struct Top<'a> {
+    text: &'a str,
     pub is_object: bool,
     /// The deepest nesting of arrays and objects (the top-level value's own counts 1).
     pub depth: usize,
-    pub id: Option<Val<'a>>,
-    pub jsonrpc: Option<Val<'a>>,
-    pub method: Option<Val<'a>>,
-    pub params: Option<Kind>,
-    /// A `result` or `error` member is present.
-    pub response: bool,
-    /// The members of the last `params` (when it is an object).
-    pub p: ParamsIdx<'a>,
-}
-
-/// The members of `params` the judge reads.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct ParamsIdx<'a> {
-    pub name: Option<Val<'a>>,
-    pub uri: Option<Val<'a>>,
-    pub meta: Option<Kind>,
-    /// The value text of `arguments`.
-    pub arguments: Option<&'a str>,
-    /// The members of the last `arguments` (when it is an object).
+    spans: [Span; SLOTS],
+    /// The members of the last `params.arguments` (when it is an object).
     pub args: ArgMembers,
-    /// A `cursor` member is present.
-    pub cursor: bool,
-    /// The members of the last `_meta` (when it is an object).
-    pub m: MetaIdx<'a>,
 }
 
-/// The members of `params._meta` the judge reads.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct MetaIdx<'a> {
-    pub version: Option<Val<'a>>,
-    pub capabilities: Option<Kind>,
-    /// `clientInfo` is present: whether it is the schema's `Implementation` (an object with
-    /// string `name` and `version`).
-    pub client_info: Option<bool>,
-    pub log_level: Option<Val<'a>>,
+/// Nothing read yet (`read` fills it in place: it is too big to return cheaply).
+impl Default for Top<'_> {
+    fn default() -> Self {
+        Top {
+            text: "",
+            is_object: false,
+            depth: 0,
+            spans: [Span::default(); SLOTS],
+            args: ArgMembers::default(),
+        }
+    }
+}
+
+impl<'a> Top<'a> {
+    /// The value of the member in `slot`, if there is one.
+    pub fn val(&self, slot: Slot) -> Option<Val<'a>> {
+        let span = self.spans[slot as usize];
+        if span.end == 0 {
+            return None;
+        }
+        // (both ends touch ASCII bytes of valid UTF-8: on char boundaries)
+        let text = self.text.get(span.start as usize..span.end as usize)?;
+        Some(Val {
+            text,
+            escaped: span.escaped,
+        })
+    }
+
+    /// The kind of the member in `slot`, if there is one.
+    pub fn kind(&self, slot: Slot) -> Option<Kind> {
+        let span = self.spans[slot as usize];
+        (span.end != 0).then(|| kind_of(self.text.as_bytes().get(span.start as usize).copied()))
+    }
+
+    /// Whether `clientInfo` (in `params._meta`), when present, is the schema's
+    /// `Implementation`: an object with string `name` and `version`.
+    pub fn client_info(&self) -> Option<bool> {
+        let info = self.kind(Slot::ClientInfo)?;
+        let members = (self.kind(Slot::InfoName), self.kind(Slot::InfoVersion));
+        let strings = (Some(Kind::String), Some(Kind::String));
+        Some(info == Kind::Object && members == strings)
+    }
 }
 
 /// Why a body is outside the scanner's subset.
@@ -75,156 +115,107 @@ pub(crate) enum Outside {
     Other,
 }
 
-/// `body` read in one pass when it is one JSON value of the supported subset (surrounding
-/// JSON whitespace allowed), else why not.
-pub(crate) fn read(body: &[u8]) -> Result<Top<'_>, Outside> {
+/// `body` read in one pass into `top` (as `Top::default()` leaves it) when it is one JSON
+/// value of the supported subset (surrounding JSON whitespace allowed), else why not.
+pub(crate) fn read<'a>(body: &'a [u8], top: &mut Top<'a>) -> Result<(), Outside> {
     let text = std::str::from_utf8(body).map_err(|_| Outside::Other)?;
+    // (spans are `u32`: a body beyond that is left to the full parse)
+    if u32::try_from(body.len()).is_err() {
+        return Err(Outside::Other);
+    }
+    top.text = text;
     let mut r = Reader {
-        t: text,
-        b: text.as_bytes(),
-        top: Top::default(),
-        info: (None, None),
-        too_deep: false,
+        b: body,
+        top,
+        nesting: Nesting::default(),
     };
-    let mut i = skip_ws(r.b, 0);
-    r.top.is_object = r.b.get(i) == Some(&b'{');
-    // (the first refusal ends the scan: `too_deep` set means all before it was valid)
-    let Some(end) = r.value(i, 0, Role::Top) else {
-        return Err(if r.too_deep {
-            Outside::TooDeep
-        } else {
-            Outside::Other
-        });
-    };
-    i = skip_ws(r.b, end);
-    if i == r.b.len() {
-        Ok(r.top)
+    let i = skip_ws(body, 0);
+    let is_object = body.get(i) == Some(&b'{');
+    r.top.is_object = is_object;
+    let end = if is_object {
+        r.object(i, 1, Role::Top)
     } else {
-        Err(Outside::Other)
+        skip::value(body, i, 0, &mut r.nesting)
+    };
+    // (the first refusal ends the scan: `too_deep` set means all before it was valid)
+    match end {
+        Some(end) if skip_ws(body, end) == body.len() => {
+            r.top.depth = r.nesting.deepest;
+            Ok(())
+        }
+        Some(_) => Err(Outside::Other),
+        None if r.nesting.too_deep => Err(Outside::TooDeep),
+        None => Err(Outside::Other),
     }
 }
 
 /// Whether `body` is in the scanner's subset.
 pub(crate) fn validate(body: &[u8]) -> Option<()> {
-    read(body).ok().map(|_| ())
+    read(body, &mut Top::default()).ok()
 }
 
-struct Reader<'a> {
-    t: &'a str,
+struct Reader<'a, 't> {
     b: &'a [u8],
-    top: Top<'a>,
-    /// The kinds of `name` and `version` in the `clientInfo` being read.
-    info: (Option<Kind>, Option<Kind>),
-    /// The scan stopped at a value nested deeper than `MAX_DEPTH`.
-    too_deep: bool,
+    top: &'t mut Top<'a>,
+    nesting: Nesting,
 }
 
-impl<'a> Reader<'a> {
-    /// Validate the value at `i` (recording members when `role` says so); the index after.
-    fn value(&mut self, i: usize, depth: usize, role: Role) -> Option<usize> {
-        let b = self.b;
-        match *b.get(i)? {
-            b'{' if role == Role::Arguments => self.arguments(i, depth + 1),
-            b'{' => self.object(i, depth + 1, role),
-            b'[' => self.array(i, depth + 1),
-            b'"' => string(b, i).map(|(end, _)| end),
-            b't' => literal(b, i, b"true"),
-            b'f' => literal(b, i, b"false"),
-            b'n' => literal(b, i, b"null"),
-            _ => number(b, i),
-        }
-    }
-
+impl Reader<'_, '_> {
     /// The role of the value of a member in `slot`, forgetting what an earlier member of
-    /// the same name left (a later one replaces it, members and all).
+    /// the same name left (a later one replaces it, members and all). Read off a table: no
+    /// jump per slot.
     #[inline(always)]
     fn enter_member(&mut self, slot: Slot) -> Role {
-        match slot {
-            Slot::Arguments => {
-                self.top.p.args = ArgMembers::default();
-                Role::Arguments
-            }
-            Slot::Params => {
-                self.top.p = ParamsIdx::default();
-                Role::Params
-            }
-            Slot::Meta => {
-                self.top.p.m = MetaIdx::default();
-                Role::Meta
-            }
-            Slot::ClientInfo => {
-                self.info = (None, None);
-                Role::ClientInfo
-            }
-            _ => Role::Other,
+        let (role, _) = MEMBERS[slot as usize];
+        // (members are noted only inside their object, which is noted once read: with none
+        // noted yet there is nothing to forget, the usual case)
+        if self.top.spans[slot as usize].end != 0 {
+            self.forget_members(slot);
+        }
+        role
+    }
+
+    /// Forget the members noted under `slot` (they follow it to the end of `Slot`).
+    #[cold]
+    #[inline(never)]
+    fn forget_members(&mut self, slot: Slot) {
+        let (role, members) = MEMBERS[slot as usize];
+        if let Some(spans) = self.top.spans.get_mut(members..) {
+            spans.fill(Span::default());
+        }
+        if role == Role::Arguments || role == Role::Params {
+            self.top.args = ArgMembers::default();
         }
     }
 
     /// Note the value at `start..end` (a string holding escapes if `escaped`) of a member
-    /// in `slot`; `None` if its text is not on char boundaries (it always is: both ends
-    /// touch ASCII bytes of valid UTF-8).
+    /// in `slot`.
     #[inline(always)]
-    fn record(&mut self, slot: Slot, start: usize, end: usize, escaped: bool) -> Option<()> {
-        let t = self.t;
-        // (only the slots that keep the text slice it: the others need only the kind)
-        let val = || t.get(start..end).map(|text| Val { text, escaped });
-        let kind = kind_of(self.b.get(start).copied());
-        let top = &mut self.top;
-        match slot {
-            Slot::Unread => {}
-            Slot::Id => top.id = Some(val()?),
-            Slot::Jsonrpc => top.jsonrpc = Some(val()?),
-            Slot::Method => top.method = Some(val()?),
-            Slot::Params => top.params = Some(kind),
-            Slot::Response => top.response = true,
-            Slot::Name => top.p.name = Some(val()?),
-            Slot::Uri => top.p.uri = Some(val()?),
-            Slot::Meta => top.p.meta = Some(kind),
-            Slot::Arguments => top.p.arguments = Some(val()?.text),
-            Slot::Cursor => top.p.cursor = true,
-            Slot::Version => top.p.m.version = Some(val()?),
-            Slot::Capabilities => top.p.m.capabilities = Some(kind),
-            Slot::ClientInfo => {
-                let strings = (Some(Kind::String), Some(Kind::String));
-                top.p.m.client_info = Some(kind == Kind::Object && self.info == strings);
-            }
-            Slot::LogLevel => top.p.m.log_level = Some(val()?),
-            Slot::InfoName => self.info.0 = Some(kind),
-            Slot::InfoVersion => self.info.1 = Some(kind),
-        }
-        Some(())
+    fn record(&mut self, slot: Slot, start: usize, end: usize, escaped: bool) {
+        // (the body's length fits `u32`, checked up front)
+        let at = |i: usize| i as u32;
+        self.top.spans[slot as usize] = Span {
+            start: at(start),
+            end: at(end),
+            escaped,
+        };
     }
 
-    /// Enter an array or object at `depth`: `None` (and `too_deep` set) beyond `MAX_DEPTH`.
-    fn enter(&mut self, depth: usize) -> Option<()> {
-        if depth > MAX_DEPTH {
-            self.too_deep = true;
-            return None;
-        }
-        self.top.depth = self.top.depth.max(depth);
-        Some(())
-    }
-
-    fn array(&mut self, i: usize, depth: usize) -> Option<usize> {
-        self.enter(depth)?;
-        let b = self.b;
-        let mut j = skip_ws(b, i + 1);
-        if *b.get(j)? == b']' {
-            return Some(j + 1);
-        }
-        loop {
-            j = self.value(j, depth, Role::Other)?;
-            j = skip_ws(b, j);
-            match *b.get(j)? {
-                b',' => j = skip_ws(b, j + 1),
-                b']' => return Some(j + 1),
-                _ => return None,
-            }
+    /// The value at `j` of a member whose members the judge does not read: the index after
+    /// it and whether it is a string holding escapes.
+    #[inline(always)]
+    fn unread(&mut self, j: usize, depth: usize) -> Option<(usize, bool)> {
+        if *self.b.get(j)? == b'"' {
+            string(self.b, j)
+        } else {
+            Some((skip::value(self.b, j, depth, &mut self.nesting)?, false))
         }
     }
 
+    /// The object at `i`, at `depth`, whose members in `role` the judge reads: validated,
+    /// those members noted (each member of `arguments`, the known keys of the others).
     fn object(&mut self, i: usize, depth: usize, role: Role) -> Option<usize> {
-        self.enter(depth)?;
+        self.nesting.enter(depth)?;
         let b = self.b;
         let mut j = skip_ws(b, i + 1);
         if *b.get(j)? == b'}' {
@@ -234,17 +225,10 @@ impl<'a> Reader<'a> {
             if *b.get(j)? != b'"' {
                 return None;
             }
-            let known = match role {
-                Role::Other => None,
-                _ => known_key(role, b, j),
-            };
-            let (slot, key_end) = match known {
+            let key = j;
+            let (slot, key_end) = match known_key(role, b, j) {
                 Some(found) => found,
-                None => match string(b, j)? {
-                    (end, false) => (Slot::Unread, end),
-                    // a key spelled with escapes: compare it decoded, the full way
-                    (_, true) => return None,
-                },
+                None => (Slot::Unread, plain_key(b, j)?),
             };
             j = skip_ws(b, key_end);
             if *b.get(j)? != b':' {
@@ -252,62 +236,23 @@ impl<'a> Reader<'a> {
             }
             j = skip_ws(b, j + 1);
             let start = j;
-            if slot == Slot::Unread {
-                // (a string, the usual value, read here rather than through a call)
-                j = if *b.get(j)? == b'"' {
-                    string(b, j)?.0
-                } else {
-                    self.value(j, depth, Role::Other)?
-                };
-            } else {
-                let role = self.enter_member(slot);
-                let escaped;
-                (j, escaped) = if *b.get(j)? == b'"' {
-                    string(b, j)?
-                } else {
-                    (self.value(j, depth, role)?, false)
-                };
-                self.record(slot, start, j, escaped)?;
-            }
-            j = skip_ws(b, j);
-            match *b.get(j)? {
-                b',' => j = skip_ws(b, j + 1),
-                b'}' => return Some(j + 1),
-                _ => return None,
-            }
-        }
-    }
-
-    /// The `arguments` object at `i`: validated as any object, each member noted.
-    fn arguments(&mut self, i: usize, depth: usize) -> Option<usize> {
-        self.enter(depth)?;
-        let b = self.b;
-        let mut j = skip_ws(b, i + 1);
-        if *b.get(j)? == b'}' {
-            return Some(j + 1);
-        }
-        loop {
-            if *b.get(j)? != b'"' {
-                return None;
-            }
-            let key = match string(b, j)? {
-                (end, false) => (j + 1 - i, end - 1 - i),
-                // a key spelled with escapes: compare it decoded, the full way
-                (_, true) => return None,
-            };
-            j = skip_ws(b, key.1 + 1 + i);
-            if *b.get(j)? != b':' {
-                return None;
-            }
-            j = skip_ws(b, j + 1);
-            let start = j;
             let escaped;
-            (j, escaped) = if *b.get(j)? == b'"' {
-                string(b, j)?
+            if slot == Slot::Unread {
+                (j, escaped) = self.unread(j, depth)?;
+                if role == Role::Arguments {
+                    // offsets into the arguments text: the key inside its quotes, the value
+                    let (at_key, at_value) = ((key + 1 - i, key_end - 1 - i), (start - i, j - i));
+                    self.top.args.push(at_key, at_value, escaped);
+                }
             } else {
-                (self.value(j, depth, Role::Other)?, false)
-            };
-            self.top.p.args.push(key, (start - i, j - i), escaped);
+                let inner = self.enter_member(slot);
+                (j, escaped) = if inner != Role::Other && *b.get(j)? == b'{' {
+                    (self.object(j, depth + 1, inner)?, false)
+                } else {
+                    self.unread(j, depth)?
+                };
+                self.record(slot, start, j, escaped);
+            }
             j = skip_ws(b, j);
             match *b.get(j)? {
                 b',' => j = skip_ws(b, j + 1),

@@ -6,17 +6,24 @@ use crate::judge::read::swar::skip_plain;
 use crate::judge::read::validated::{get, members};
 use serde_json::Value;
 
+/// `read` into a fresh `Top`.
+fn scanned(body: &[u8]) -> Result<Top<'_>, Outside> {
+    let mut top = Top::default();
+    read(body, &mut top).map(|()| top)
+}
+
 #[test]
 fn reads_the_common_subset_like_serde() {
     let body = br#" {"id": 1, "params": {"name": "a\"b", "x": [1, -2.5, {"b": null}],
         "_meta": {"io.modelcontextprotocol/protocolVersion": "v"}, "name": "n2"},
         "method": "m", "result": 0, "id": "s"} "#;
-    let top = read(body).expect("in the subset");
+    let top = scanned(body).expect("in the subset");
     let full: Value = serde_json::from_slice(body).expect("valid JSON");
-    assert!(top.is_object && top.response);
-    assert_eq!(top.id.and_then(Val::as_str).as_deref(), full["id"].as_str());
-    assert_eq!(top.p.name.and_then(Val::as_str).as_deref(), Some("n2"));
-    assert_eq!(top.p.m.version.and_then(Val::as_str).as_deref(), Some("v"));
+    assert!(top.is_object && top.kind(Slot::Response).is_some());
+    let str_of = |slot| top.val(slot).and_then(Val::as_str);
+    assert_eq!(str_of(Slot::Id).as_deref(), full["id"].as_str());
+    assert_eq!(str_of(Slot::Name).as_deref(), Some("n2"));
+    assert_eq!(str_of(Slot::Version).as_deref(), Some("v"));
     assert_eq!(Val::read(r#""a\"b""#).as_str().as_deref(), Some("a\"b"));
     let params = r#"{"name": "a\"b", "x": [1, -2.5, {"b": null}],
         "_meta": {"io.modelcontextprotocol/protocolVersion": "v"}, "name": "n2"}"#;
@@ -28,11 +35,11 @@ fn reads_the_common_subset_like_serde() {
 
 #[test]
 fn a_later_params_replaces_the_members_of_an_earlier_one() {
-    let top = read(br#"{"params": {"name": "a", "_meta": {}}, "params": {"uri": "u"}}"#)
+    let top = scanned(br#"{"params": {"name": "a", "_meta": {}}, "params": {"uri": "u"}}"#)
         .expect("in the subset");
-    assert!(top.p.name.is_none());
-    assert_eq!(top.p.meta, None);
-    assert_eq!(top.p.uri.map(|v| v.text), Some("\"u\""));
+    assert!(top.val(Slot::Name).is_none());
+    assert_eq!(top.kind(Slot::Meta), None);
+    assert_eq!(top.val(Slot::Uri).map(|v| v.text), Some("\"u\""));
 }
 
 #[test]
@@ -67,10 +74,10 @@ fn falls_back_on_what_it_does_not_model() {
     }
     let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
     assert!(validate(deep.as_bytes()).is_none());
-    assert_eq!(read(deep.as_bytes()).err(), Some(Outside::TooDeep));
+    assert_eq!(scanned(deep.as_bytes()).err(), Some(Outside::TooDeep));
     // a refusal before the depth is reached is not a depth refusal
     let broken = format!("[x{}", "[".repeat(MAX_DEPTH + 1));
-    assert_eq!(read(broken.as_bytes()).err(), Some(Outside::Other));
+    assert_eq!(scanned(broken.as_bytes()).err(), Some(Outside::Other));
     let in_string = format!("[\"{}\"]", "[".repeat(MAX_DEPTH + 1));
     assert!(validate(in_string.as_bytes()).is_some());
     let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));

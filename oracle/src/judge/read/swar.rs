@@ -69,7 +69,8 @@ fn string_stops(w: u64) -> u64 {
 /// `zero_bytes`), then byte by byte for the last few bytes of the text.
 #[inline(always)]
 pub(crate) fn skip_plain(b: &[u8], mut j: usize) -> usize {
-    while let Some(word) = b.get(j..).and_then(<[u8]>::first_chunk::<8>) {
+    // (one bounds check per word: the range's; its length is then known to be 8)
+    while let Some(word) = b.get(j..j + 8).and_then(|w| <&[u8; 8]>::try_from(w).ok()) {
         let stops = string_stops(u64::from_le_bytes(*word));
         if stops != 0 {
             // little-endian: the lowest bit belongs to the first byte
