@@ -11,7 +11,7 @@ use smallvec::smallvec;
 /// Combine defects, tolerated answers and the success set into expectations.
 pub(crate) fn assemble(
     f: &mut Findings,
-    success: Answers,
+    success: &mut Answers,
     success_rule: Option<RuleId>,
     dispatch: Canonical,
     mut lints: LintSet,
@@ -127,7 +127,7 @@ pub(crate) fn assemble(
     } else {
         // `set` starts as the success set and only grows: its head is the success set alone
         let success_len = success.len();
-        let mut set = success;
+        let set = success;
         for a in tolerated {
             if !set.contains(a) {
                 set.push(a.clone());
@@ -138,7 +138,7 @@ pub(crate) fn assemble(
         if !set.is_empty() {
             if benign.is_empty() {
                 if let Some(rule) = success_rule {
-                    push(rule, set);
+                    push(rule, std::mem::take(set));
                 }
             } else {
                 for r in benign {

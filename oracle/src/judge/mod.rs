@@ -129,7 +129,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             });
             success.push(answer_of(&canonical));
             error_lints(&mut lints);
-            assemble(&mut f, success, None, canonical, lints, Vec::new())
+            assemble(&mut f, &mut success, None, canonical, lints, Vec::new())
         }
         BodyView::Notification => {
             lints.insert(LintKind::NoResponseToNotification);
@@ -137,7 +137,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             f.tolerated.clear();
             f.benign.clear();
             f.anything_goes = false;
-            let success = smallvec![
+            let mut success = smallvec![
                 Answer::Accepted,
                 Answer::HttpStatus {
                     status: StatusSet::ERROR,
@@ -145,7 +145,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             ];
             assemble(
                 &mut f,
-                success,
+                &mut success,
                 Some(rules::NOTIF_202),
                 Canonical::Accepted,
                 lints,
@@ -183,10 +183,11 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 });
             }
             headers::check(h, surface, req, &mut f);
-            let (success, rule) = methods::check(h, surface, req, &mut f);
+            let mut success = Answers::new();
+            let rule = methods::check(h, surface, req, &mut f, &mut success);
             assemble(
                 &mut f,
-                success,
+                &mut success,
                 Some(rule),
                 Canonical::Dispatch,
                 lints,
@@ -227,7 +228,7 @@ fn judge_other_verb(
     // other verbs: no rule names an answer; 405 is the canonical choice
     assemble(
         f,
-        Answers::new(),
+        &mut Answers::new(),
         None,
         Canonical::MethodNotAllowed,
         lints,
