@@ -4,16 +4,46 @@
 //! path of dual-era targets.
 
 use super::findings::{Answers, Findings};
+use super::view::Unusable;
+use crate::message::Message;
 use crate::rules::{self, RuleId};
 use crate::verdict::{Answer, Canonical, Demand, Expectation, LintSet, Verdict};
 use smallvec::smallvec;
 
+/// The canonical answer when no defect gives one, named by a byte (or the unusable body it
+/// refuses) and built only when it is the one.
+#[derive(Clone, Copy)]
+pub(crate) enum Fallback<'u> {
+    Dispatch,
+    Accepted,
+    MethodNotAllowed,
+    /// The conventional JSON-RPC refusal of a body that is no request.
+    Refuse(&'u Unusable),
+}
+
+impl Fallback<'_> {
+    pub fn canonical(self) -> Canonical {
+        match self {
+            Fallback::Dispatch => Canonical::Dispatch,
+            Fallback::Accepted => Canonical::Accepted,
+            Fallback::MethodNotAllowed => Canonical::MethodNotAllowed,
+            Fallback::Refuse(u) => Canonical::Reject {
+                status: 400,
+                code: Some(u.code),
+                id: u.id.clone(),
+                data: None,
+                message: Message::Fixed(u.message),
+            },
+        }
+    }
+}
+
 /// Combine defects, tolerated answers and the success set into expectations.
 pub(crate) fn assemble(
     f: &mut Findings,
-    success: Answers,
+    success: &mut Answers,
     success_rule: Option<RuleId>,
-    dispatch: Canonical,
+    dispatch: Fallback<'_>,
     mut lints: LintSet,
     listed: Vec<Expectation>,
 ) -> Verdict {
@@ -37,7 +67,7 @@ pub(crate) fn assemble(
         ];
         lints.retain_rules(&keep);
         expectations.retain(|e| keep.contains(&e.rule));
-        return Verdict::from_parts(lints, expectations, dispatch);
+        return Verdict::from_parts(lints, expectations, dispatch.canonical());
     }
     let defects = &mut f.defects;
     let tolerated = &f.tolerated[..];
@@ -107,7 +137,7 @@ pub(crate) fn assemble(
         let i = lead(true);
         canonical = match i {
             Some(i) => std::mem::replace(&mut defects[i].canonical, Canonical::Dispatch),
-            None => dispatch,
+            None => dispatch.canonical(),
         };
     } else if !defects.is_empty() {
         // only SHOULD-level refusals: their answers, or (a SHOULD deviation) success
@@ -122,12 +152,12 @@ pub(crate) fn assemble(
         let i = lead(false);
         canonical = match i {
             Some(i) => std::mem::replace(&mut defects[i].canonical, Canonical::Dispatch),
-            None => dispatch,
+            None => dispatch.canonical(),
         };
     } else {
         // `set` starts as the success set and only grows: its head is the success set alone
         let success_len = success.len();
-        let mut set = success;
+        let set = success;
         for a in tolerated {
             if !set.contains(a) {
                 set.push(a.clone());
@@ -138,7 +168,7 @@ pub(crate) fn assemble(
         if !set.is_empty() {
             if benign.is_empty() {
                 if let Some(rule) = success_rule {
-                    push(rule, set);
+                    push(rule, std::mem::take(set));
                 }
             } else {
                 for r in benign {
@@ -152,7 +182,7 @@ pub(crate) fn assemble(
                 }
             }
         }
-        canonical = dispatch;
+        canonical = dispatch.canonical();
     }
     Verdict::from_parts(lints, expectations, canonical)
 }

@@ -76,9 +76,15 @@ impl Hasher for IdHash {
 
     fn write(&mut self, bytes: &[u8]) {
         let n = bytes.len();
-        let mut tail = [0u8; 8];
-        let k = n.min(8);
-        tail[..k].copy_from_slice(&bytes[n - k..]);
+        // (every id is longer than eight bytes: one load, no copy of a variable length)
+        let tail = match bytes.last_chunk::<8>() {
+            Some(last) => *last,
+            None => {
+                let mut tail = [0u8; 8];
+                tail[..n].copy_from_slice(bytes);
+                tail
+            }
+        };
         self.0 = self.0.rotate_left(5) ^ u64::from_le_bytes(tail) ^ (n as u64);
     }
 
@@ -104,13 +110,28 @@ impl Findings {
 
     /// A defect whose canonical answer (with its message) is built only when it could be the
     /// canonical one; `answer` is the answer the defect mandates alone.
+    #[inline]
     pub fn defect_lazy(
         &mut self,
         reject: RuleId,
         shape: RuleId,
         priority: u8,
         answer: Answer,
-        canonical: impl FnOnce() -> Canonical,
+        canonical: impl Fn() -> Canonical,
+    ) {
+        self.defect_with(reject, shape, priority, answer, &canonical);
+    }
+
+    /// `defect_lazy`, compiled once: the canonical answer is built (rarely) behind one
+    /// indirect call instead of in a copy of this body per rule.
+    #[inline(never)]
+    fn defect_with(
+        &mut self,
+        reject: RuleId,
+        shape: RuleId,
+        priority: u8,
+        answer: Answer,
+        canonical: &dyn Fn() -> Canonical,
     ) {
         let blocking = is_blocking(reject);
         let canonical = if self.could_lead_at(blocking, priority) {
@@ -130,20 +151,21 @@ impl Findings {
     }
 
     /// A 400/-32020 defect whose message is written only when it could be canonical.
+    #[inline]
     pub fn mismatch(
         &mut self,
         reject: RuleId,
         shape: RuleId,
         priority: u8,
         id: &RequestId,
-        message: impl FnOnce() -> Message,
+        message: impl Fn() -> Message,
     ) {
-        self.defect_lazy(
+        self.defect_with(
             reject,
             shape,
             priority,
             header_values::mismatch_answer(),
-            || header_mismatch(id, message()),
+            &|| header_mismatch(id, message()),
         );
     }
 

@@ -4,7 +4,6 @@
 
 use super::findings::{Answers, Findings};
 use super::header_values::mismatch_answer;
-use super::headers::name_source;
 use super::params;
 use super::view::{HeaderView, RequestBody};
 use crate::message::Message;
@@ -12,20 +11,6 @@ use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
-
-/// Methods the revision defines for clients to send (schema.json ClientRequest).
-pub const MODERN_METHODS: [&str; 10] = [
-    "server/discover",
-    "tools/list",
-    "tools/call",
-    "resources/list",
-    "resources/read",
-    "resources/templates/list",
-    "prompts/list",
-    "prompts/get",
-    "completion/complete",
-    "subscriptions/listen",
-];
 
 /// Methods of earlier revisions that 2026-07-28 removed: a modern-only server answers them
 /// 404/-32601, a dual-era server may serve them (AMB-21).
@@ -73,6 +58,41 @@ fn invalid(id: &RequestId, message: Message) -> Canonical {
     }
 }
 
+/// The methods the revision defines for clients to send (schema.json ClientRequest), named
+/// once so the rules below branch on a byte, not on string compares.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Modern {
+    Discover,
+    ToolsList,
+    ToolsCall,
+    ResourcesList,
+    ResourcesRead,
+    TemplatesList,
+    PromptsList,
+    PromptsGet,
+    Complete,
+    Listen,
+}
+
+impl Modern {
+    /// The modern method `m` names, if any.
+    fn of(m: &str) -> Option<Modern> {
+        Some(match m {
+            "server/discover" => Modern::Discover,
+            "tools/list" => Modern::ToolsList,
+            "tools/call" => Modern::ToolsCall,
+            "resources/list" => Modern::ResourcesList,
+            "resources/read" => Modern::ResourcesRead,
+            "resources/templates/list" => Modern::TemplatesList,
+            "prompts/list" => Modern::PromptsList,
+            "prompts/get" => Modern::PromptsGet,
+            "completion/complete" => Modern::Complete,
+            "subscriptions/listen" => Modern::Listen,
+            _ => return None,
+        })
+    }
+}
+
 /// Whether a dual-era server may serve legacy method `m` on its legacy path: "An
 /// `initialize` request selects legacy semantics", while "A request carrying modern
 /// per-request `_meta` is served statelessly according to this revision" (versioning.mdx),
@@ -87,44 +107,64 @@ fn legacy_opening(m: &str, req: &RequestBody<'_>) -> bool {
             .is_none_or(|v| super::headers::LEGACY_VERSIONS.contains(&v))
 }
 
-/// Record method-level defects; return the success set and the rule that carries it.
+/// A method no server of this revision serves (or a legacy one a modern-only server refuses).
+#[cold]
+#[inline(never)]
+fn unknown_method(surface: &Surface, req: &RequestBody<'_>, f: &mut Findings) -> RuleId {
+    let m = &*req.method;
+    if surface.is_dual_era() && LEGACY_METHODS.contains(&m) && legacy_opening(m, req) {
+        f.anything_goes = true;
+    } else {
+        let answer = Answer::RpcError {
+            status: StatusSet::Exact(404),
+            code: -32601,
+            data: DataRule::None,
+        };
+        f.defect_lazy(rules::METHOD_404, rules::METHOD_404, 6, answer, || {
+            not_found(&req.id)
+        });
+    }
+    rules::METHOD_404
+}
+
+/// Whether the defects found so far leave the version supported (the method-level refusals
+/// below are this revision's only when it is).
+fn version_ok(f: &Findings) -> bool {
+    !f.defects.iter().any(|d| {
+        d.reject == rules::PV_UNSUPPORTED
+            || (d.reject == rules::PV_MISMATCH
+                && d.answers
+                    .iter()
+                    .any(|a| matches!(a, Answer::RpcError { code: -32022, .. })))
+    })
+}
+
+/// Record method-level defects; fill `success` with the success set (empty before) and
+/// return the rule that carries it.
 pub(crate) fn check(
     h: &HeaderView<'_>,
     surface: &Surface,
     req: &RequestBody<'_>,
     f: &mut Findings,
-) -> (Answers, RuleId) {
-    let m = &*req.method;
-    let caps = surface.capabilities;
-    if !MODERN_METHODS.contains(&m) {
-        if surface.is_dual_era() && LEGACY_METHODS.contains(&m) && legacy_opening(m, req) {
-            f.anything_goes = true;
-        } else {
-            let answer = Answer::RpcError {
-                status: StatusSet::Exact(404),
-                code: -32601,
-                data: DataRule::None,
-            };
-            f.defect_lazy(rules::METHOD_404, rules::METHOD_404, 6, answer, || {
-                not_found(&req.id)
-            });
-        }
-        return (Answers::new(), rules::METHOD_404);
-    }
-    let gated = match m {
-        "tools/list" | "tools/call" => !caps.tools,
-        "resources/list" | "resources/read" | "resources/templates/list" => !caps.resources,
-        "prompts/list" | "prompts/get" => !caps.prompts,
-        "completion/complete" => !caps.completions,
-        _ => false,
+    success: &mut Answers,
+) -> RuleId {
+    let Some(m) = Modern::of(&req.method) else {
+        return unknown_method(surface, req, f);
     };
-    if m != "tools/call" && h.any_param() {
+    let caps = surface.capabilities;
+    let gated = match m {
+        Modern::ToolsList | Modern::ToolsCall => !caps.tools,
+        Modern::ResourcesList | Modern::ResourcesRead | Modern::TemplatesList => !caps.resources,
+        Modern::PromptsList | Modern::PromptsGet => !caps.prompts,
+        Modern::Complete => !caps.completions,
+        Modern::Discover | Modern::Listen => false,
+    };
+    if m != Modern::ToolsCall && h.any_param() {
         // only a tools/call has arguments to mirror: an Mcp-Param-* header elsewhere has no
         // body value to match, which D-08 / D-16 (AMB-02, AMB-14) let a server ignore or refuse
         f.tolerate(mismatch_answer());
     }
     // inline: the largest success set has three answers
-    let mut success = Answers::new();
     success.push(Answer::RpcResult);
     if gated {
         // AMB-24: -32601 is preferred for an unadvertised capability; a result is tolerated
@@ -133,51 +173,36 @@ pub(crate) fn check(
             code: -32601,
             data: DataRule::None,
         });
-        return (success, rules::EP_POST);
+        return rules::EP_POST;
     }
-    let name = name_source(m).and_then(|field| req.params.as_ref().and_then(|p| p.get_str(field)));
-    let version_ok = !f.defects.iter().any(|d| {
-        d.reject == rules::PV_UNSUPPORTED
-            || (d.reject == rules::PV_MISMATCH
-                && d.answers
-                    .iter()
-                    .any(|a| matches!(a, Answer::RpcError { code: -32022, .. })))
-    });
+    // `params.name` or `params.uri`, as `name_source` names the member
+    let params = req.params.as_ref();
     match m {
-        "server/discover" => (success, rules::VER_DISCOVER),
-        "tools/call" => {
+        Modern::Discover => rules::VER_DISCOVER,
+        Modern::ToolsCall => {
             success.push(invalid_params());
             success.push(missing_capability());
-            let Some(name) = name else {
+            let Some(name) = params.and_then(|p| p.name.as_deref()) else {
                 f.tolerate(invalid_params());
-                return (success, rules::HDR_MN_SOURCE);
+                return rules::HDR_MN_SOURCE;
             };
             match surface.tool(name) {
-                None if version_ok => {
-                    f.defect_lazy(
-                        rules::TOOLS_UNKNOWN,
-                        rules::TOOLS_UNKNOWN,
-                        7,
-                        invalid_params(),
-                        || invalid(&req.id, Message::parts(&["Unknown tool: ", ""], &[&name])),
-                    );
-                    // an unknown tool has no recognized Mcp-Param headers (P-LOGIC, AMB-14)
-                    if h.any_param() {
-                        f.tolerate(mismatch_answer());
-                    }
-                    (success, rules::HDR_MN_SOURCE)
-                }
-                None => (success, rules::HDR_MN_SOURCE),
                 Some(tool) => {
-                    let rule = params::check(h, tool, req, version_ok, f);
-                    (success, rule.unwrap_or(rules::HDR_MN_SOURCE))
+                    let version_ok = version_ok(f);
+                    params::check(h, tool, req, version_ok, f).unwrap_or(rules::HDR_MN_SOURCE)
+                }
+                None => {
+                    if version_ok(f) {
+                        unknown_tool(h, req, name, f);
+                    }
+                    rules::HDR_MN_SOURCE
                 }
             }
         }
-        "resources/read" => {
+        Modern::ResourcesRead => {
             success.push(missing_capability());
-            match name {
-                Some(uri) if !surface.knows_resource(uri) && version_ok => {
+            match params.and_then(|p| p.uri.as_deref()) {
+                Some(uri) if !surface.knows_resource(uri) && version_ok(f) => {
                     f.defect_lazy(
                         rules::RES_NOTFOUND,
                         rules::RES_NOTFOUND,
@@ -194,13 +219,13 @@ pub(crate) fn check(
                 None => f.tolerate(invalid_params()),
                 _ => {}
             }
-            (success, rules::HDR_MN_SOURCE)
+            rules::HDR_MN_SOURCE
         }
-        "prompts/get" => {
+        Modern::PromptsGet => {
             success.push(invalid_params());
             success.push(missing_capability());
-            match name {
-                Some(p) if !surface.prompts.iter().any(|x| x == p) && version_ok => {
+            match params.and_then(|p| p.name.as_deref()) {
+                Some(p) if !surface.prompts.iter().any(|x| x == p) && version_ok(f) => {
                     f.defect_lazy(
                         rules::PROMPTS_ERRORS,
                         rules::PROMPTS_ERRORS,
@@ -212,21 +237,38 @@ pub(crate) fn check(
                 None => f.tolerate(invalid_params()),
                 _ => {}
             }
-            (success, rules::HDR_MN_SOURCE)
+            rules::HDR_MN_SOURCE
         }
-        "subscriptions/listen" => {
+        Modern::Listen => {
             success.push(Answer::OpenStream);
             success.push(invalid_params());
-            (success, rules::BASE_ALL_SUPPORT)
+            rules::BASE_ALL_SUPPORT
         }
-        "completion/complete" => {
+        Modern::Complete => {
             success.push(invalid_params());
-            (success, rules::EP_POST)
+            rules::EP_POST
         }
-        _ => {
+        Modern::ToolsList | Modern::ResourcesList | Modern::TemplatesList | Modern::PromptsList => {
             // list methods: a bad cursor is a (SHOULD) -32602
             success.push(invalid_params());
-            (success, rules::EP_POST)
+            rules::EP_POST
         }
+    }
+}
+
+/// A `tools/call` of a tool the surface does not declare.
+#[cold]
+#[inline(never)]
+fn unknown_tool(h: &HeaderView<'_>, req: &RequestBody<'_>, name: &str, f: &mut Findings) {
+    f.defect_lazy(
+        rules::TOOLS_UNKNOWN,
+        rules::TOOLS_UNKNOWN,
+        7,
+        invalid_params(),
+        || invalid(&req.id, Message::parts(&["Unknown tool: ", ""], &[&name])),
+    );
+    // an unknown tool has no recognized Mcp-Param headers (P-LOGIC, AMB-14)
+    if h.any_param() {
+        f.tolerate(mismatch_answer());
     }
 }

@@ -45,7 +45,7 @@ use crate::surface::Surface;
 use crate::verdict::{
     Answer, Canonical, DataRule, Demand, Expectation, Lint, LintKind, LintSet, StatusSet, Verdict,
 };
-use assemble::assemble;
+use assemble::{assemble, Fallback};
 use findings::{answer_of, is_blocking, strict_refusal, Answers, Defect, Findings};
 use lints::{error_lints, media_defects, request_lints};
 use origin::OriginClass;
@@ -114,22 +114,16 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
     }
     match &view.body {
         BodyView::Unusable(u) => {
-            let canonical = Canonical::Reject {
-                status: 400,
-                code: Some(u.code),
-                id: u.id.clone(),
-                data: None,
-                message: Message::Fixed(u.message),
-            };
             // US-PARSE / US-BATCH / US-NOTRPC: no rule fixes the answer; header-only defects
             // stay reportable but the body-dependent ones cannot be established (P-LOGIC).
+            let refusal = Fallback::Refuse(u);
             let mut success = Answers::new();
             f.tolerate(Answer::HttpStatus {
                 status: StatusSet::Range(400, 499),
             });
-            success.push(answer_of(&canonical));
+            success.push(answer_of(&refusal.canonical()));
             error_lints(&mut lints);
-            assemble(&mut f, success, None, canonical, lints, Vec::new())
+            assemble(&mut f, &mut success, None, refusal, lints, Vec::new())
         }
         BodyView::Notification => {
             lints.insert(LintKind::NoResponseToNotification);
@@ -137,7 +131,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             f.tolerated.clear();
             f.benign.clear();
             f.anything_goes = false;
-            let success = smallvec![
+            let mut success = smallvec![
                 Answer::Accepted,
                 Answer::HttpStatus {
                     status: StatusSet::ERROR,
@@ -145,9 +139,9 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             ];
             assemble(
                 &mut f,
-                success,
+                &mut success,
                 Some(rules::NOTIF_202),
-                Canonical::Accepted,
+                Fallback::Accepted,
                 lints,
                 Vec::new(),
             )
@@ -183,12 +177,13 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 });
             }
             headers::check(h, surface, req, &mut f);
-            let (success, rule) = methods::check(h, surface, req, &mut f);
+            let mut success = Answers::new();
+            let rule = methods::check(h, surface, req, &mut f, &mut success);
             assemble(
                 &mut f,
-                success,
+                &mut success,
                 Some(rule),
-                Canonical::Dispatch,
+                Fallback::Dispatch,
                 lints,
                 listed,
             )
@@ -227,9 +222,9 @@ fn judge_other_verb(
     // other verbs: no rule names an answer; 405 is the canonical choice
     assemble(
         f,
-        Answers::new(),
+        &mut Answers::new(),
         None,
-        Canonical::MethodNotAllowed,
+        Fallback::MethodNotAllowed,
         lints,
         Vec::new(),
     )

@@ -5,7 +5,7 @@ use super::findings::Findings;
 use super::header_values::{
     invalid_chars, mismatch_answer, overlap, read_header_value, HeaderValue,
 };
-use super::read::arguments::{ArgumentReader, Leaf};
+use super::read::arguments::{ArgumentReader, Leaf, RawLeaf};
 use super::view::{param_suffix_is, HeaderView, RequestBody};
 use crate::annotations::HeaderParam;
 use crate::case::HeaderField;
@@ -14,6 +14,7 @@ use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::surface::ToolDecl;
+use smallvec::{smallvec, SmallVec};
 use std::borrow::Cow;
 
 /// Check every annotated parameter of `tool`; return the rule that carries the success
@@ -37,24 +38,17 @@ pub(crate) fn check(
     }
     // the members of the arguments, read once for all the parameters
     let arguments = ArgumentReader::new(req.params.as_ref().and_then(|p| p.arguments));
+    // each parameter's field (as `HeaderView::param` gives it), in one pass over the fields
+    let (fields, undeclared) = declared_fields(h, params);
     if !version_ok {
-        // the header rules of an unsupported version are unknown (AMB-38), but nothing
-        // mandates checking the version first: a refusal this revision's rules would give
-        // is acceptable too (PRECEDENCE.md row 15, D-20)
-        let mut as_if = Findings::default();
-        for p in params {
-            arguments.with_value(&p.path, |body| one(h, p, body, &req.id, &mut as_if));
-        }
-        let answers = as_if.defects.into_iter().flat_map(|d| d.answers);
-        for a in answers.chain(as_if.tolerated) {
-            f.tolerate(a);
-        }
+        as_if_supported(params, &fields, &arguments, req, f);
         return None;
     }
     let mut carrier = None;
-    for p in params {
-        let rule = arguments.with_value(&p.path, |body| one(h, p, body, &req.id, f));
-        if let Some(rule) = rule {
+    for (p, &field) in params.iter().zip(&fields) {
+        let mut held = RawLeaf::Absent;
+        let body = arguments.value_at(&p.path, &mut held);
+        if let Some(rule) = one(field, p, body, &req.id, f) {
             // the most specific stimulus carries the success expectation: a null or absent
             // argument (header not expected) before a mirrored one
             let rank = |r: RuleId| match r {
@@ -68,15 +62,63 @@ pub(crate) fn check(
         }
     }
     // Mcp-Param-* headers the tool does not declare: AMB-14 (ignore or reject)
-    let declared = |n: &[u8]| params.iter().any(|p| param_suffix_is(n, &p.header));
-    if h.params.iter().any(|(n, _)| !declared(n)) {
+    if undeclared {
         f.tolerate(mismatch_answer());
     }
     carrier
 }
 
+/// The fields of the declared parameters, inline up to this many (nearly every tool).
+type Fields<'a> = SmallVec<[HeaderField<'a>; 8]>;
+
+/// Each declared parameter's `Mcp-Param-*` field (as `HeaderView::param` gives it), and
+/// whether some `Mcp-Param-*` field names no declared parameter.
+fn declared_fields<'a>(h: &HeaderView<'a>, params: &[HeaderParam]) -> (Fields<'a>, bool) {
+    let mut fields: Fields<'a> = smallvec![HeaderField::Absent; params.len()];
+    let mut undeclared = false;
+    for &(n, v) in &h.params {
+        let mut declared = false;
+        for (p, field) in params.iter().zip(fields.iter_mut()) {
+            // (every name here is `Mcp-Param-*` already: only the rest is compared)
+            if param_suffix_is(n, &p.header) {
+                declared = true;
+                *field = match field {
+                    HeaderField::Absent => HeaderField::One(v),
+                    _ => HeaderField::Repeated,
+                };
+            }
+        }
+        undeclared |= !declared;
+    }
+    (fields, undeclared)
+}
+
+/// The header rules of an unsupported version are unknown (AMB-38), but nothing mandates
+/// checking the version first: a refusal this revision's rules would give is acceptable too
+/// (PRECEDENCE.md row 15, D-20).
+#[cold]
+#[inline(never)]
+fn as_if_supported(
+    params: &[HeaderParam],
+    fields: &[HeaderField<'_>],
+    arguments: &ArgumentReader<'_>,
+    req: &RequestBody<'_>,
+    f: &mut Findings,
+) {
+    let mut as_if = Findings::default();
+    for (p, &field) in params.iter().zip(fields) {
+        let mut held = RawLeaf::Absent;
+        let body = arguments.value_at(&p.path, &mut held);
+        one(field, p, body, &req.id, &mut as_if);
+    }
+    let answers = as_if.defects.into_iter().flat_map(|d| d.answers);
+    for a in answers.chain(as_if.tolerated) {
+        f.tolerate(a);
+    }
+}
+
 fn one(
-    h: &HeaderView<'_>,
+    header: HeaderField<'_>,
     p: &HeaderParam,
     body: Leaf<'_>,
     id: &RequestId,
@@ -84,7 +126,6 @@ fn one(
 ) -> Option<RuleId> {
     // the full header name, written out only into the message of a defect
     let name = ParamName(&p.header);
-    let header = h.param(&p.header);
     let value = match (body, header) {
         (Leaf::Absent, HeaderField::Absent) => return Some(rules::PARAM_ABSENT),
         (Leaf::Null, HeaderField::Absent) => return Some(rules::PARAM_NULL),
@@ -143,7 +184,11 @@ fn one(
     };
     let mut buf = [0; 96];
     let (text, decoded): (Cow<'_, str>, bool) = match read_header_value(raw, &mut buf) {
-        HeaderValue::Plain(b) => (String::from_utf8_lossy(b), false),
+        // (a plain value is nearly always UTF-8: checked directly, lossily only when not)
+        HeaderValue::Plain(b) => match std::str::from_utf8(b) {
+            Ok(text) => (Cow::Borrowed(text), false),
+            Err(_) => (String::from_utf8_lossy(b), false),
+        },
         HeaderValue::Decoded(s) => (s, true),
         HeaderValue::Lenient(s) => {
             // AMB-15: unpadded / URL-safe payloads may be accepted or refused

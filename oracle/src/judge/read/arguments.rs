@@ -54,23 +54,35 @@ impl<'a> ArgumentReader<'a> {
         ArgumentReader { arguments }
     }
 
-    /// Call `k` with the value at `path` (as `annotations::extract` reads it).
-    pub fn with_value<R>(&self, path: &[String], k: impl FnOnce(Leaf<'_>) -> R) -> R {
+    /// The value at `path` (as `annotations::extract` reads it); a value read from the raw
+    /// text is kept in `held`, which the leaf borrows (one body for every parameter, not a
+    /// copy per caller).
+    pub fn value_at<'s>(&'s self, path: &[String], held: &'s mut RawLeaf<'a>) -> Leaf<'s> {
         match self.arguments {
-            None => k(Leaf::Absent),
-            Some(Arguments::Parsed(v)) => k(match extract(Some(v), path) {
+            None => Leaf::Absent,
+            Some(Arguments::Parsed(v)) => match extract(Some(v), path) {
                 Extracted::Absent => Leaf::Absent,
                 Extracted::Null => Leaf::Null,
                 Extracted::Value(Value::String(s)) => Leaf::Text(s),
                 Extracted::Value(v) => Leaf::Other(v),
-            }),
-            Some(Arguments::Raw(raw)) => match raw_extract(raw, path) {
-                RawLeaf::Absent => k(Leaf::Absent),
-                RawLeaf::Null => k(Leaf::Null),
-                RawLeaf::Text(s) => k(Leaf::Text(&s)),
-                RawLeaf::Value(v) => k(Leaf::Other(&v)),
             },
+            Some(Arguments::Raw(raw)) => {
+                *held = raw_extract(raw, path);
+                match held {
+                    RawLeaf::Absent => Leaf::Absent,
+                    RawLeaf::Null => Leaf::Null,
+                    RawLeaf::Text(s) => Leaf::Text(s),
+                    RawLeaf::Value(v) => Leaf::Other(v),
+                }
+            }
         }
+    }
+
+    /// Call `k` with the value at `path` (`value_at` for a caller without a place to hold it).
+    #[cfg(test)]
+    pub fn with_value<R>(&self, path: &[String], k: impl FnOnce(Leaf<'_>) -> R) -> R {
+        let mut held = RawLeaf::Absent;
+        k(self.value_at(path, &mut held))
     }
 }
 
@@ -123,7 +135,9 @@ impl fmt::Display for Leaf<'_> {
 
 /// `extract` over validated JSON text: the value at `path` as an owned `Value` (only the
 /// leaf is parsed).
-enum RawLeaf<'a> {
+#[derive(Default)]
+pub(crate) enum RawLeaf<'a> {
+    #[default]
     Absent,
     Null,
     Text(std::borrow::Cow<'a, str>),
