@@ -125,12 +125,19 @@ pub fn outside_base_alphabet(raw: &[u8]) -> bool {
 /// [`decode_header_value`] reads `raw` as `Decoded` and the text fits; otherwise `None` (the
 /// caller decodes the usual way). [`server_decode`] keeps every `Decoded` as it is.
 pub fn decoded_into<'b>(raw: &[u8], buf: &'b mut [u8]) -> Option<&'b str> {
+    let n = payload_into(raw, buf)?;
+    std::str::from_utf8(&buf[..n]).ok()
+}
+
+/// The strictly decoded bytes of a sentinel's payload, written into `buf`, when `raw` is a
+/// sentinel whose payload decodes strictly and fits: then [`decode_header_value`] reads it as
+/// `Decoded` if the bytes are UTF-8 and as `Malformed` if not. `None` otherwise (not a
+/// sentinel, not strict Base64, or too long for `buf`).
+pub(crate) fn payload_into(raw: &[u8], buf: &mut [u8]) -> Option<usize> {
     if !looks_like_sentinel(raw) {
         return None;
     }
-    let payload = &raw[PREFIX.len()..raw.len() - SUFFIX.len()];
-    let n = STANDARD.decode_slice(payload, buf).ok()?;
-    std::str::from_utf8(&buf[..n]).ok()
+    super::base64_strict::decode_into(&raw[PREFIX.len()..raw.len() - SUFFIX.len()], buf)
 }
 
 /// A header value as a server reads it: [`decode_header_value`], with a payload outside the

@@ -2,7 +2,7 @@
 //! characters that make a field invalid, and the answers a header refusal takes.
 
 use super::findings::Findings;
-use super::read::swar::all_visible;
+use crate::encoding::field_words::all_visible;
 use crate::encoding::{
     field_value_class, sentinel::looks_like_sentinel, DecodedValue, FieldValueClass,
 };
@@ -59,6 +59,8 @@ pub(crate) fn parser_refusal() -> Answer {
 }
 
 /// Header value classes that make a field invalid; records the defect and returns true.
+/// A value that passes is ASCII (visible, SP, or an internal HTAB).
+#[inline(always)]
 pub(crate) fn invalid_chars(
     raw: &[u8],
     rule: RuleId,
@@ -67,10 +69,21 @@ pub(crate) fn invalid_chars(
     id: &RequestId,
     f: &mut Findings,
 ) -> bool {
-    if all_visible(raw) {
-        // (nearly every value: `field_value_class` would say `Valid`)
-        return false;
-    }
+    // (nearly every value: `field_value_class` would say `Valid`)
+    !all_visible(raw) && classify_invalid(raw, rule, shape, what, id, f)
+}
+
+/// `invalid_chars` for a value with a byte outside visible ASCII and SP.
+#[cold]
+#[inline(never)]
+fn classify_invalid(
+    raw: &[u8],
+    rule: RuleId,
+    shape: RuleId,
+    what: &dyn std::fmt::Display,
+    id: &RequestId,
+    f: &mut Findings,
+) -> bool {
     match field_value_class(raw) {
         FieldValueClass::Valid => false,
         FieldValueClass::InternalTab => {

@@ -4,6 +4,7 @@
 
 use super::view::HeaderView;
 use crate::case::HeaderField;
+use crate::encoding::field_words::equals;
 use crate::request_id::RequestId;
 use crate::verdict::{LintKind, LintSet};
 
@@ -14,32 +15,44 @@ use crate::verdict::{LintKind, LintSet};
 pub(crate) fn media_defects(h: &HeaderView<'_>) -> (bool, bool) {
     // the values a conformant client sends, recognised before any parsing
     let ct_ok = match h.content_type {
-        HeaderField::One(b"application/json") => true,
-        HeaderField::One(v) => with_media_types(v, |types| {
-            types
-                .next()
-                .is_some_and(|t| t.eq_ignore_ascii_case(b"application/json"))
-                && types.next().is_none()
-        }),
+        HeaderField::One(v) => equals(v, b"application/json") || content_type_ok(v),
         _ => false,
     };
     let accept_ok = match h.accept {
-        HeaderField::One(b"application/json, text/event-stream") => true,
-        // both types looked for in one pass over the value
-        HeaderField::One(v) => with_media_types(v, |types| {
-            let (mut json, mut sse) = (false, false);
-            for t in types {
-                json |= t.eq_ignore_ascii_case(b"application/json");
-                sse |= t.eq_ignore_ascii_case(b"text/event-stream");
-                if json && sse {
-                    break;
-                }
-            }
-            json && sse
-        }),
+        HeaderField::One(v) => equals(v, b"application/json, text/event-stream") || accept_ok(v),
         _ => false,
     };
     (!ct_ok, !accept_ok)
+}
+
+/// Whether a Content-Type other than the conformant spelling is `application/json` alone.
+#[cold]
+#[inline(never)]
+fn content_type_ok(v: &[u8]) -> bool {
+    with_media_types(v, |types| {
+        types
+            .next()
+            .is_some_and(|t| t.eq_ignore_ascii_case(b"application/json"))
+            && types.next().is_none()
+    })
+}
+
+/// Whether an Accept other than the conformant spelling lists both types.
+#[cold]
+#[inline(never)]
+fn accept_ok(v: &[u8]) -> bool {
+    // both types looked for in one pass over the value
+    with_media_types(v, |types| {
+        let (mut json, mut sse) = (false, false);
+        for t in types {
+            json |= t.eq_ignore_ascii_case(b"application/json");
+            sse |= t.eq_ignore_ascii_case(b"text/event-stream");
+            if json && sse {
+                break;
+            }
+        }
+        json && sse
+    })
 }
 
 /// Whether `b` is one of the bytes `str::trim` strips from ASCII text.

@@ -1,19 +1,16 @@
-//! The headers of a case in one pass: every field the rules read (`HeaderView`), by a
-//! length-then-name match per field, with the parser-refusable bytes looked for a word at a
-//! time.
+//! The headers of a case in one pass: every field the rules read (`HeaderView`). Each name
+//! is classified once, by its length (and first byte) to the one known name it may be, then
+//! three word compares against that name's spelling and its ASCII lowercase; the values are
+//! looked at a word at a time for the bytes a parser refuses. The loop body has no branch
+//! that depends on which known field a name is (the fields are slots in an array).
 
-use super::swar::{has_byte_below, has_zero_byte, ONES};
 use crate::case::{trim_ows, Case, HeaderField};
+use crate::encoding::field_words::{
+    any_refused_byte, ascii_lower, name_words, name_words_of, value_shape,
+};
 use crate::judge::view::{HeaderQuirk, HeaderView};
 
-fn add<'c>(field: &mut HeaderField<'c>, value: &'c [u8]) {
-    *field = match field {
-        HeaderField::Absent => HeaderField::One(trim_ows(value)),
-        _ => HeaderField::Repeated,
-    };
-}
-
-/// `is_tchar` as a table (it runs on every byte of every header name).
+/// `is_tchar` as a table (it runs on every byte of a header name no known name matches).
 static TCHAR: [bool; 256] = {
     let mut t = [false; 256];
     let mut c = 0;
@@ -42,150 +39,188 @@ static TCHAR: [bool; 256] = {
     t
 };
 
-/// Whether `name` is empty or holds a byte outside `tchar`.
-fn bad_name(name: &[u8]) -> bool {
+/// Whether `name` holds a byte outside `tchar`.
+fn bad_token(name: &[u8]) -> bool {
     // no early exit: branch-free loops over short fields are faster than `any`
-    let bad = name.iter().fold(false, |acc, b| acc | !TCHAR[*b as usize]);
-    name.is_empty() || bad
+    name.iter().fold(false, |acc, b| acc | !TCHAR[*b as usize])
 }
 
-/// A control byte other than HTAB, or DEL.
-fn bad_value_byte(b: u8) -> bool {
-    (b < 0x20 && b != b'\t') || b == 0x7f
+/// The slots of the fields the rules read, in `HeaderView` order; `NO_SLOT` takes every
+/// other field (written, never read).
+const ORIGIN: usize = 0;
+const CONTENT_TYPE: usize = 1;
+const ACCEPT: usize = 2;
+const PROTOCOL_VERSION: usize = 3;
+const METHOD: usize = 4;
+const NAME: usize = 5;
+const SESSION_ID: usize = 6;
+const LAST_EVENT_ID: usize = 7;
+const NO_SLOT: usize = 8;
+
+/// A field name the rules read, as words (`name_words`) in the spec's spelling and in ASCII
+/// lowercase.
+struct Known {
+    len: usize,
+    exact: [u64; 3],
+    lower: [u64; 3],
+    slot: usize,
+    /// One of the mirrored headers, whose name case and padding are quirks.
+    mirrored: bool,
 }
 
-/// Whether `value` holds a `bad_value_byte`: eight bytes at a time, a chunk looked at byte
-/// by byte only when it may hold one (values are the longest part of a case's headers). A
-/// value of eight bytes or more ends with one last word that overlaps the chunks before it,
-/// so no byte is looked at one by one unless it may be a bad one.
-fn bad_value(value: &[u8]) -> bool {
-    let maybe_bad = |chunk: &[u8; 8]| {
-        let w = u64::from_le_bytes(*chunk);
-        has_byte_below(w, 0x20) || has_zero_byte(w ^ (ONES * 0x7f))
+const fn known(name: &str, slot: usize, mirrored: bool) -> Known {
+    let exact = name_words(name.as_bytes());
+    Known {
+        len: name.len(),
+        exact,
+        lower: [
+            ascii_lower(exact[0]),
+            ascii_lower(exact[1]),
+            ascii_lower(exact[2]),
+        ],
+        slot,
+        mirrored,
+    }
+}
+
+/// No name the rules read (its length is no name's).
+static UNKNOWN: Known = Known {
+    len: usize::MAX,
+    exact: [0; 3],
+    lower: [0; 3],
+    slot: NO_SLOT,
+    mirrored: false,
+};
+
+/// The names the rules read.
+static KNOWN: [Known; 8] = [
+    known("Origin", ORIGIN, false),
+    known("Accept", ACCEPT, false),
+    known("Mcp-Name", NAME, true),
+    known("Mcp-Method", METHOD, true),
+    known("Content-Type", CONTENT_TYPE, false),
+    known("Last-Event-ID", LAST_EVENT_ID, false),
+    known("Mcp-Session-Id", SESSION_ID, false),
+    known("MCP-Protocol-Version", PROTOCOL_VERSION, true),
+];
+
+/// The known name a name may be, by `2 * length + (first byte is a or A)`: the lengths are
+/// all different but for `Origin` and `Accept`.
+static BY_LENGTH: [&Known; 42] = {
+    let mut t = [&UNKNOWN; 42];
+    let mut i = 0;
+    while i < KNOWN.len() {
+        let k = &KNOWN[i];
+        let starts_with_a = k.exact[0] as u8 | 0x20 == b'a';
+        t[2 * k.len + starts_with_a as usize] = k;
+        if k.len != 6 {
+            t[2 * k.len + 1 - starts_with_a as usize] = k;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The known name `name` may be.
+fn candidate(name: &[u8]) -> &'static Known {
+    let starts_with_a = name.first().is_some_and(|b| b | 0x20 == b'a');
+    let at = 2 * name.len() + usize::from(starts_with_a);
+    BY_LENGTH.get(at).copied().unwrap_or(&UNKNOWN)
+}
+
+/// `Mcp-Param-` as the words at 0 and 2 of a name: spelled, and in ASCII lowercase.
+const PARAM_PREFIX: [u64; 2] = {
+    let w = name_words(b"Mcp-Param-");
+    // (for ten bytes the middle word is [1, 9) and the last [2, 10))
+    [w[0], w[2]]
+};
+const PARAM_PREFIX_LOWER: [u64; 2] = [ascii_lower(PARAM_PREFIX[0]), ascii_lower(PARAM_PREFIX[1])];
+
+/// Whether a name of more than ten bytes starts with `Mcp-Param-`, as (any case, spelled).
+fn param_prefix(name: &[u8]) -> (bool, bool) {
+    let at = |i: usize| {
+        name.get(i..)
+            .and_then(<[u8]>::first_chunk::<8>)
+            .map_or(0, |w| u64::from_le_bytes(*w))
     };
-    // (a chunk whose only control byte is HTAB is fine)
-    let bad = |chunk: &[u8; 8]| maybe_bad(chunk) && chunk.iter().any(|b| bad_value_byte(*b));
-    if value.len() < 8 {
-        return value.iter().any(|b| bad_value_byte(*b));
-    }
-    let (chunks, rest) = value.as_chunks::<8>();
-    if chunks.iter().any(bad) {
-        return true;
-    }
-    // (the last eight bytes exist: the value is at least eight long)
-    !rest.is_empty() && value.last_chunk::<8>().is_some_and(bad)
+    let prefix = [at(0), at(2)];
+    let spelled = prefix == PARAM_PREFIX;
+    let any_case = spelled || prefix.map(ascii_lower) == PARAM_PREFIX_LOWER;
+    (name.len() > 10 && any_case, spelled)
 }
 
-/// How a field name compares with a known one.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Spelling {
-    /// Byte for byte the spec's spelling.
-    Exact,
-    /// The same name in another ASCII case.
-    OtherCase,
-    Different,
-}
-
-/// `name` against `canonical` (same length known): the spec's spelling, which conformant
-/// clients send, is one fixed-length compare; any other case falls back to case folding.
-fn spelling(name: &[u8], canonical: &[u8]) -> Spelling {
-    if name == canonical {
-        Spelling::Exact
-    } else if name.eq_ignore_ascii_case(canonical) {
-        Spelling::OtherCase
-    } else {
-        Spelling::Different
-    }
-}
-
-/// `Mcp-Param-*` (with a non-empty suffix) as spelled: `None` when the name is not one.
-fn param_spelling(name: &[u8]) -> Option<Spelling> {
-    const CANONICAL: &[u8] = b"Mcp-Param-";
-    if name.len() <= CANONICAL.len() {
-        return None;
-    }
-    match spelling(&name[..CANONICAL.len()], CANONICAL) {
-        Spelling::Different => None,
-        s => Some(s),
-    }
+/// Whether two names' words are equal (no early exit: three words are compared at once).
+fn same_words(a: [u64; 3], b: [u64; 3]) -> bool {
+    ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2])) == 0
 }
 
 /// The headers of `case` as the rules read them.
 pub(crate) fn read_headers(case: &Case) -> HeaderView<'_> {
-    let mut h = HeaderView {
-        origin: HeaderField::Absent,
-        content_type: HeaderField::Absent,
-        accept: HeaderField::Absent,
-        protocol_version: HeaderField::Absent,
-        method: HeaderField::Absent,
-        name: HeaderField::Absent,
-        session_id: HeaderField::Absent,
-        last_event_id: HeaderField::Absent,
-        params: smallvec::SmallVec::new(),
-        parser_refusable: false,
-        quirks: smallvec::SmallVec::new(),
-    };
+    let mut fields = [HeaderField::Absent; NO_SLOT + 1];
+    let mut params = smallvec::SmallVec::new();
+    let mut quirks = smallvec::SmallVec::new();
+    let mut parser_refusable = false;
     for (n, v) in &case.headers {
-        let n = n.as_slice();
-        let v = v.as_slice();
-        // the field this name is, if the rules read it, and how it is spelled
-        let (field, spelled, mirrored) = match n.len() {
-            6 => match spelling(n, b"Origin") {
-                Spelling::Different => (Some(&mut h.accept), spelling(n, b"Accept"), false),
-                s => (Some(&mut h.origin), s, false),
-            },
-            8 => (Some(&mut h.name), spelling(n, b"Mcp-Name"), true),
-            10 => (Some(&mut h.method), spelling(n, b"Mcp-Method"), true),
-            12 => (
-                Some(&mut h.content_type),
-                spelling(n, b"Content-Type"),
-                false,
-            ),
-            13 => (
-                Some(&mut h.last_event_id),
-                spelling(n, b"Last-Event-ID"),
-                false,
-            ),
-            14 => (
-                Some(&mut h.session_id),
-                spelling(n, b"Mcp-Session-Id"),
-                false,
-            ),
-            20 => (
-                Some(&mut h.protocol_version),
-                spelling(n, b"MCP-Protocol-Version"),
-                true,
-            ),
-            _ => (None, Spelling::Different, false),
+        let (n, v) = (n.as_slice(), v.as_slice());
+        let k = candidate(n);
+        let words = name_words_of(n);
+        let same_length = n.len() == k.len;
+        let exact = same_length & same_words(words, k.exact);
+        // (folding case only for the rare name not in the spec's spelling)
+        let known = exact || (same_length && same_words(words.map(ascii_lower), k.lower));
+        let shape = value_shape(v);
+        let padded = shape.padded;
+        let slot = if known { k.slot } else { NO_SLOT };
+        fields[slot] = match fields[slot] {
+            HeaderField::Absent if padded => HeaderField::One(trim_ows(v)),
+            HeaderField::Absent => HeaderField::One(v),
+            _ => HeaderField::Repeated,
         };
-        let known = spelled != Spelling::Different;
-        if let (Some(field), true) = (field, known) {
-            add(field, v);
-        }
-        let mirrored = mirrored && known;
+        // (nearly every value is all visible; the others are looked at byte by byte)
+        parser_refusable |= !shape.all_visible && any_refused_byte(v);
         // a name equal (ASCII case aside) to a known one is all `tchar`: no byte to check
-        h.parser_refusable = h.parser_refusable || (!known && bad_name(n)) || bad_value(v);
-        let param = if known { None } else { param_spelling(n) };
-        if param.is_some() {
-            h.params.push((n, trim_ows(v)));
+        let (mut odd_case, mut quirky) = (known & k.mirrored & !exact, known & k.mirrored);
+        if !known {
+            let (param, spelled) = param_prefix(n);
+            // (a `Mcp-Param-` prefix in any case is all `tchar`)
+            let token_from = if param { 10 } else { 0 };
+            parser_refusable |= n.is_empty() || bad_token(&n[token_from..]);
+            if param {
+                params.push((n, trim_ows(v)));
+                odd_case = !spelled;
+                quirky = true;
+            }
         }
-        let odd_case = match param {
-            Some(s) => s == Spelling::OtherCase,
-            None => mirrored && spelled == Spelling::OtherCase,
-        };
-        if odd_case {
-            note(&mut h, HeaderQuirk::NameCase);
-        }
-        if (mirrored || param.is_some()) && trim_ows(v).len() != v.len() {
-            note(&mut h, HeaderQuirk::Padding);
+        if odd_case | (quirky & padded) {
+            note_quirks(&mut quirks, odd_case, quirky & padded);
         }
     }
-    h
+    HeaderView {
+        origin: fields[ORIGIN],
+        content_type: fields[CONTENT_TYPE],
+        accept: fields[ACCEPT],
+        protocol_version: fields[PROTOCOL_VERSION],
+        method: fields[METHOD],
+        name: fields[NAME],
+        session_id: fields[SESSION_ID],
+        last_event_id: fields[LAST_EVENT_ID],
+        params,
+        parser_refusable,
+        quirks,
+    }
 }
 
-fn note(h: &mut HeaderView<'_>, quirk: HeaderQuirk) {
-    if !h.quirks.contains(&quirk) {
-        h.quirks.push(quirk);
+/// Record a field's quirks, each once, name case first (the order `read_simple` notes them).
+#[cold]
+#[inline(never)]
+fn note_quirks(quirks: &mut smallvec::SmallVec<[HeaderQuirk; 2]>, odd_case: bool, padding: bool) {
+    for (q, present) in [
+        (HeaderQuirk::NameCase, odd_case),
+        (HeaderQuirk::Padding, padding),
+    ] {
+        if present && !quirks.contains(&q) {
+            quirks.push(q);
+        }
     }
 }
 
@@ -201,19 +236,28 @@ mod tests {
     }
 
     #[test]
-    fn bad_value_is_any_bad_byte_at_every_place_and_length() {
-        // every length around the word size, every byte at every place (chunks, the
-        // overlapping last word, and the short byte-by-byte values)
-        for len in 1..=26 {
-            for at in 0..len {
-                for b in 0..=255u8 {
-                    let mut v = vec![b'a'; len];
-                    v[at] = b;
-                    assert_eq!(bad_value(&v), bad_value_byte(b), "{b:#x} at {at} of {len}");
-                }
-            }
+    fn each_known_name_has_its_own_entry() {
+        let names = [
+            "Origin",
+            "Accept",
+            "Mcp-Name",
+            "Mcp-Method",
+            "Content-Type",
+            "Last-Event-ID",
+            "Mcp-Session-Id",
+            "MCP-Protocol-Version",
+        ];
+        for (i, name) in names.iter().enumerate() {
+            let k = candidate(name.as_bytes());
+            assert!(std::ptr::eq(k, &KNOWN[i]), "{name}");
+            assert_eq!((k.len, k.exact), (name.len(), name_words(name.as_bytes())));
         }
-        assert!(!bad_value(b""));
+        assert!(std::ptr::eq(candidate(b"accept"), &KNOWN[1]));
+        assert!(std::ptr::eq(candidate(b"origin"), &KNOWN[0]));
+        assert!(std::ptr::eq(candidate(b"aaaaaaaa"), &KNOWN[2]));
+        assert!(std::ptr::eq(candidate(b""), &UNKNOWN));
+        assert!(std::ptr::eq(candidate(b"x"), &UNKNOWN));
+        assert!(std::ptr::eq(candidate(&[b'a'; 300]), &UNKNOWN));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Eight bytes at a time ("SIMD within a register"): finding the bytes that end a plain run
-//! of JSON string text, and the bytes an HTTP parser refuses in a header value, without a
-//! branch per byte. Split out of `scan` so both readers share it.
+//! of JSON string text without a branch per byte. Split out of `scan` so both readers share
+//! it. (The header fields' byte classes are `encoding::field_words`.)
 
 pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -15,31 +15,6 @@ fn zero_bytes(w: u64) -> u64 {
 /// lowest flagged byte is always a true one.
 fn bytes_below(w: u64, n: u8) -> u64 {
     w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS
-}
-
-/// Whether some byte of `w` is zero.
-pub(crate) fn has_zero_byte(w: u64) -> bool {
-    zero_bytes(w) != 0
-}
-
-/// Whether some byte of `w` is below `n` (`n <= 128`).
-pub(crate) fn has_byte_below(w: u64, n: u8) -> bool {
-    bytes_below(w, n) != 0
-}
-
-/// Whether every byte of `v` is visible ASCII or a space (0x20-0x7E): eight bytes at a
-/// time, the common case of a header value settled without a branch per byte.
-pub(crate) fn all_visible(v: &[u8]) -> bool {
-    let mut chunks = v.chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        if w & HIGHS != 0 || has_byte_below(w, 0x20) || has_zero_byte(w ^ (ONES * 0x7f)) {
-            return false;
-        }
-    }
-    chunks.remainder().iter().all(|b| (0x20..=0x7e).contains(b))
 }
 
 /// Bytes that end the fast run through a string: `"`, `\\` and control bytes.
@@ -85,26 +60,4 @@ pub(crate) fn skip_plain(b: &[u8], mut j: usize) -> usize {
         j += 1;
     }
     j
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::encoding::{field_value_class, FieldValueClass};
-
-    #[test]
-    fn all_visible_is_the_valid_class() {
-        // every byte at every place of a chunk and of the remainder
-        for b in 0..=255u8 {
-            for at in 0..11 {
-                let mut v = *b"abcdefghijk";
-                v[at] = b;
-                assert_eq!(
-                    super::all_visible(&v),
-                    field_value_class(&v) == FieldValueClass::Valid,
-                    "{b:#x} at {at}"
-                );
-            }
-        }
-        assert!(super::all_visible(b""));
-    }
 }

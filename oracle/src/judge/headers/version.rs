@@ -1,0 +1,201 @@
+//! `MCP-Protocol-Version` against the version in `_meta` and the surface's versions: the
+//! common case (the header repeats a listed version the body names) inline, every other
+//! reading in a cold function.
+
+use super::super::findings::{header_mismatch, is_blocking, Defect, Findings};
+use super::super::header_values::{invalid_chars, mismatch_answer};
+use super::super::view::HeaderView;
+use super::LEGACY_VERSIONS;
+use crate::case::HeaderField;
+use crate::message::Message;
+use crate::request_id::RequestId;
+use crate::rules;
+use crate::surface::Surface;
+use crate::verdict::{Answer, Canonical, DataRule, RejectData, Requested, StatusSet};
+
+/// Whether `surface` lists `version` (compared as bytes: a listed version is text, so a
+/// header value equal to one is that text).
+fn supported(surface: &Surface, version: &[u8]) -> bool {
+    surface
+        .supported_versions
+        .iter()
+        .any(|v| v.as_bytes() == version)
+}
+
+fn upv(requested: Requested) -> Answer {
+    Answer::RpcError {
+        status: StatusSet::Exact(400),
+        code: -32022,
+        data: DataRule::UnsupportedVersion { requested },
+    }
+}
+
+fn upv_canonical(id: &RequestId, requested: &str) -> Canonical {
+    Canonical::Reject {
+        status: 400,
+        code: Some(-32022),
+        id: Some(id.clone()),
+        data: Some(RejectData::UnsupportedVersion {
+            requested: requested.into(),
+        }),
+        message: Message::Fixed("Unsupported protocol version"),
+    }
+}
+
+pub(super) fn protocol_version(
+    h: &HeaderView<'_>,
+    surface: &Surface,
+    id: &RequestId,
+    body: Option<&str>,
+    f: &mut Findings,
+) {
+    let dual_era = surface.is_dual_era();
+    // a dual-era server serves a request that names a legacy version on its legacy path,
+    // where this oracle's modern rules do not apply (D-33); compared as bytes (the versions
+    // are ASCII, so a header value equal to one is that text)
+    let legacy = |v: &[u8]| LEGACY_VERSIONS.iter().any(|l| l.as_bytes() == v);
+    // "A request carrying modern per-request `_meta` is served statelessly according to
+    // this revision" (versioning.mdx): a body naming any other version keeps every header
+    // rule, whatever the header says (D-36, narrowed 2026-12-03)
+    let legacy_path = || match (body, h.protocol_version) {
+        (Some(v), _) => legacy(v.as_bytes()),
+        (None, HeaderField::One(raw)) => legacy(raw),
+        (None, _) => false,
+    };
+    if dual_era && legacy_path() {
+        f.anything_goes = true;
+        return;
+    }
+    let header = match h.protocol_version {
+        HeaderField::One(raw) => raw,
+        HeaderField::Absent => return version_absent(surface, id, body, f),
+        HeaderField::Repeated => {
+            // AMB-20: repeated fields are unspecified
+            return f.tolerate(mismatch_answer());
+        }
+    };
+    if dual_era && body.is_none() && !supported(surface, header) {
+        // nothing in the body names a modern version: a dual-era server may answer an
+        // "invalid or unsupported" version as 2025-11-25 does, 400 with any body (D-50)
+        f.tolerate(Answer::HttpStatus {
+            status: StatusSet::Exact(400),
+        });
+    }
+    if invalid_chars(
+        header,
+        rules::HDR_INVALID_CHARS,
+        rules::HDR_ERR,
+        &"MCP-Protocol-Version",
+        id,
+        f,
+    ) {
+        return;
+    }
+    // (from here the header is ASCII, `invalid_chars` having refused every other byte, and
+    // so its text; it is read as text only off the common path)
+    match body {
+        Some(b) if b.as_bytes() == header => {
+            if !supported(surface, header) {
+                version_unsupported(header, id, f);
+            }
+        }
+        _ => version_not_in_body(header, surface, id, body, f),
+    }
+}
+
+/// No `MCP-Protocol-Version` header.
+#[cold]
+#[inline(never)]
+fn version_absent(surface: &Surface, id: &RequestId, body: Option<&str>, f: &mut Findings) {
+    if surface.supports_headerless_clients() && body.is_none() {
+        // MAY treat as 2025-03-26: the legacy path may answer anything (AMB-21);
+        // not when the body's `_meta` names a version (D-18, D-36, 2026-12-03)
+        f.anything_goes = true;
+        return;
+    }
+    f.mismatch(rules::PV_MISSING, rules::HDR_ERR, 3, id, || {
+        Message::Fixed("Header mismatch: MCP-Protocol-Version header is missing")
+    });
+    if let Some(b) = body.filter(|b| !surface.supports_version(b)) {
+        // PRECEDENCE.md row 8
+        f.tolerate(upv(Requested::new([b])));
+    }
+}
+
+/// The header names a version the body repeats and the surface does not list.
+#[cold]
+#[inline(never)]
+fn version_unsupported(header: &[u8], id: &RequestId, f: &mut Findings) {
+    // (ASCII: see `protocol_version`)
+    let Ok(h) = std::str::from_utf8(header) else {
+        return;
+    };
+    let answer = upv(Requested::new([h]));
+    f.defect_lazy(
+        rules::PV_UNSUPPORTED,
+        rules::PV_UNSUPPORTED,
+        3,
+        answer,
+        || upv_canonical(id, h),
+    );
+}
+
+/// The header's version (ASCII, with no invalid characters) and a body that names none or
+/// another one.
+#[cold]
+#[inline(never)]
+fn version_not_in_body(
+    header: &[u8],
+    surface: &Surface,
+    id: &RequestId,
+    body: Option<&str>,
+    f: &mut Findings,
+) {
+    // (ASCII: see `protocol_version`)
+    let Ok(h) = std::str::from_utf8(header) else {
+        return;
+    };
+    let unsupported = |v: &str| !surface.supports_version(v);
+    let Some(b) = body else {
+        // AMB-02: no body value to compare with; -32602 (missing field) or -32020
+        f.tolerate(mismatch_answer());
+        if unsupported(h) {
+            f.tolerate(upv(Requested::new([h])));
+        }
+        return;
+    };
+    // (built only when some version is unsupported)
+    let requested = || Requested::new([h, b].into_iter().filter(|v| unsupported(v)));
+    // P-VERSION-FIRST: an unsupported header version goes first
+    let priority = if unsupported(h) { 3 } else { 4 };
+    let canonical = if !f.could_lead(rules::PV_MISMATCH, priority) {
+        // never read: an earlier defect gives the canonical answer
+        Canonical::Dispatch
+    } else if unsupported(h) {
+        upv_canonical(id, h)
+    } else {
+        let msg = Message::parts(
+            &[
+                "Header mismatch: MCP-Protocol-Version header '",
+                "' does not match _meta '",
+                "'",
+            ],
+            &[&h, &b],
+        );
+        header_mismatch(id, msg)
+    };
+    let mut d = Defect {
+        reject: rules::PV_MISMATCH,
+        shape: rules::HDR_ERR,
+        blocking: is_blocking(rules::PV_MISMATCH),
+        answers: smallvec::smallvec![mismatch_answer()],
+        priority,
+        canonical,
+    };
+    if unsupported(h) {
+        d.answers.insert(0, upv(requested()));
+    } else if unsupported(b) {
+        d.answers.push(upv(requested()));
+    }
+    f.defects.push(d);
+}
