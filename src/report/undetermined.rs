@@ -194,10 +194,17 @@ pub fn lines(t: &TargetReport) -> Vec<String> {
             .map(|r| format!("{} ({})", r.rule, r.cases))
             .collect();
         let more = rules.len().saturating_sub(shown.len());
+        // rules can be left open on cases that are not wholly undetermined (the cut answer
+        // already broke another rule): "0 case(s)" beside a list of rules would read as a
+        // contradiction, so say what happened instead
+        let cases = if u.cases == 0 {
+            "no whole case (each cut answer had already broken another rule)".to_string()
+        } else {
+            format!("{} case(s)", u.cases)
+        };
         out.push(format!(
-            "not determined: {}: {} case(s), never a finding nor a pass{}{}{}",
+            "not determined: {}: {cases}, never a finding nor a pass{}{}{}",
             u.reason.as_str(),
-            u.cases,
             if shown.is_empty() {
                 String::new()
             } else {
@@ -263,5 +270,25 @@ mod tests {
         assert!(l[0].starts_with("not determined: unreachable"), "{l:?}");
         assert!(l[0].contains("refused"));
         assert_eq!(t.score, 0.0);
+    }
+
+    #[test]
+    fn rules_left_open_on_cases_with_findings_do_not_read_as_zero_cases() {
+        let mut t = untested("t", "http://127.0.0.1:9/mcp", Undetermined::TimedOut, "x");
+        t.undetermined = vec![UndeterminedReport {
+            reason: Undetermined::TimedOut,
+            cases: 0,
+            rules: vec![RuleCases {
+                rule: "BASE-RESULT-ID".into(),
+                cases: 21,
+            }],
+            detail: None,
+        }];
+        let l = lines(&t);
+        assert!(!l[0].contains("0 case(s)"), "{l:?}");
+        assert!(l[0].contains("no whole case"), "{l:?}");
+        assert!(l[0].contains("BASE-RESULT-ID (21)"), "{l:?}");
+        t.undetermined[0].cases = 3;
+        assert!(lines(&t)[0].contains("timed out: 3 case(s)"));
     }
 }
