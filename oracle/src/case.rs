@@ -103,6 +103,18 @@ pub enum HeaderField<'a> {
     Repeated,
 }
 
+impl<'a> HeaderField<'a> {
+    /// This field after one more occurrence, with value `v`: the one fold every header reader
+    /// uses (absent becomes one value, anything else repeated).
+    #[inline(always)]
+    pub fn and_another(self, v: &'a [u8]) -> HeaderField<'a> {
+        match self {
+            HeaderField::Absent => HeaderField::One(v),
+            _ => HeaderField::Repeated,
+        }
+    }
+}
+
 /// Nesting depth beyond which a body may be refused by a JSON reader's depth limit: "An
 /// implementation may set limits on the maximum depth of nesting" (RFC 8259 §9). The RFC names
 /// no number; 16 is above every probe body (test `probes_nest_within_the_limit`), so a refusal

@@ -41,18 +41,25 @@ fn half_at(v: &[u8], at: usize) -> u64 {
         .map_or(0, |w| u64::from(u32::from_le_bytes(*w)))
 }
 
+/// `v` (8 to 24 bytes) as the words at [0, 8), [m, m + 8) and [len - 8, len) with
+/// m = min(8, len - 8): together they hold every byte, with no gap.
+#[inline(always)]
+fn three_words(v: &[u8]) -> [u64; 3] {
+    let len = v.len();
+    [
+        word_at(v, 0),
+        word_at(v, (len - 8).min(8)),
+        word_at(v, len - 8),
+    ]
+}
+
 /// `v` (at most 24 bytes) as three words that together hold every byte of it, the lanes
 /// beyond a short value filled with `PAD`; the first word starts with `v`'s first byte and
 /// the last word ends with its last byte.
 fn cover(v: &[u8]) -> [u64; 3] {
     let len = v.len();
     if len >= 8 {
-        // [0, 8), [m, m + 8) and [len - 8, len) with m = min(8, len - 8) leave no gap
-        [
-            word_at(v, 0),
-            word_at(v, (len - 8).min(8)),
-            word_at(v, len - 8),
-        ]
+        three_words(v)
     } else if len >= 4 {
         let w = half_at(v, 0) | (half_at(v, len - 4) << 32);
         [w, PAD, w]
@@ -186,11 +193,7 @@ pub const fn name_words(n: &[u8]) -> [u64; 3] {
 pub fn name_words_of(n: &[u8]) -> [u64; 3] {
     let len = n.len();
     if len >= 8 {
-        [
-            word_at(n, 0),
-            word_at(n, (len - 8).min(8)),
-            word_at(n, len - 8),
-        ]
+        three_words(n)
     } else if len >= 4 {
         [half_at(n, 0) | (half_at(n, len - 4) << 32), 0, 0]
     } else {

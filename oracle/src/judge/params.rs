@@ -82,10 +82,7 @@ fn declared_fields<'a>(h: &HeaderView<'a>, params: &[HeaderParam]) -> (Fields<'a
             // (every name here is `Mcp-Param-*` already: only the rest is compared)
             if param_suffix_is(n, &p.header) {
                 declared = true;
-                *field = match field {
-                    HeaderField::Absent => HeaderField::One(v),
-                    _ => HeaderField::Repeated,
-                };
+                *field = field.and_another(v);
             }
         }
         undeclared |= !declared;
@@ -184,7 +181,8 @@ fn one(
     };
     let mut buf = [0; 96];
     let (text, decoded): (Cow<'_, str>, bool) = match read_header_value(raw, &mut buf) {
-        // (a plain value is nearly always UTF-8: checked directly, lossily only when not)
+        // (a plain value is nearly always UTF-8: `from_utf8_lossy` would borrow it too, but
+        // walks it chunk by chunk; the plain check is the faster way to the same answer)
         HeaderValue::Plain(b) => match std::str::from_utf8(b) {
             Ok(text) => (Cow::Borrowed(text), false),
             Err(_) => (String::from_utf8_lossy(b), false),
@@ -246,5 +244,52 @@ struct ParamName<'a>(&'a str);
 impl std::fmt::Display for ParamName<'_> {
     fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(out, "Mcp-Param-{}", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::annotations::ParamKind;
+    use crate::case::Case;
+    use crate::judge::read::read_fast;
+
+    /// `declared_fields` (one pass for all parameters) gives each parameter the field
+    /// `HeaderView::param` (one lookup per parameter) gives it, and says whether a field names
+    /// no declared parameter.
+    #[test]
+    fn declared_fields_agree_with_one_lookup_per_parameter() {
+        let param = |header: &str| HeaderParam {
+            header: header.into(),
+            path: vec![header.into()],
+            kind: ParamKind::String,
+        };
+        let params = [param("Region"), param("flag"), param("Opt"), param("X")];
+        let cases = [
+            vec![("Mcp-Param-Region", "r"), ("mcp-param-FLAG", "f")],
+            vec![
+                ("Mcp-Param-Region", "a"),
+                ("MCP-PARAM-region", "b"),
+                ("Mcp-Param-X", "x"),
+            ],
+            vec![("Mcp-Param-Other", "o"), ("Mcp-Param-Opt", "")],
+            vec![("Mcp-Param-Flags", "f"), ("Mcp-Param-", "nothing")],
+            vec![],
+        ];
+        for headers in cases {
+            let case = Case::post("/mcp", &headers, "");
+            let mut parsed = None;
+            let view = read_fast(&case, &mut parsed);
+            let h = &view.headers;
+            let (fields, undeclared) = declared_fields(h, &params);
+            for (p, field) in params.iter().zip(&fields) {
+                assert_eq!(*field, h.param(&p.header), "{} in {headers:?}", p.header);
+            }
+            let names_other = h
+                .params
+                .iter()
+                .any(|(n, _)| !params.iter().any(|p| param_suffix_is(n, &p.header)));
+            assert_eq!(undeclared, names_other, "{headers:?}");
+        }
     }
 }

@@ -80,10 +80,7 @@ impl<'a> HeaderView<'a> {
         for (n, v) in &self.params {
             // (every name here is `Mcp-Param-*` already: only the rest is compared)
             if param_suffix_is(n, header) {
-                field = match field {
-                    HeaderField::Absent => HeaderField::One(v),
-                    _ => HeaderField::Repeated,
-                };
+                field = field.and_another(v);
             }
         }
         field

@@ -171,11 +171,8 @@ pub(crate) fn read_headers(case: &Case) -> HeaderView<'_> {
         let shape = value_shape(v);
         let padded = shape.padded;
         let slot = if known { k.slot } else { NO_SLOT };
-        fields[slot] = match fields[slot] {
-            HeaderField::Absent if padded => HeaderField::One(trim_ows(v)),
-            HeaderField::Absent => HeaderField::One(v),
-            _ => HeaderField::Repeated,
-        };
+        // (trimming only the rare padded value)
+        fields[slot] = fields[slot].and_another(if padded { trim_ows(v) } else { v });
         // (nearly every value is all visible; the others are looked at byte by byte)
         parser_refusable |= !shape.all_visible && any_refused_byte(v);
         // a name equal (ASCII case aside) to a known one is all `tchar`: no byte to check
