@@ -17,10 +17,12 @@ pub mod adapters;
 pub mod disagree;
 pub mod discover;
 mod group;
+mod pacer;
 pub mod prepare;
 mod record;
 pub mod revision;
 pub mod shrink;
+mod shrink_witnesses;
 mod slow;
 pub mod tally;
 mod window;
@@ -33,12 +35,13 @@ pub use adapters::{NetSender, PropsGenerator};
 use disagree::Disagreement;
 use mcpdiff_oracle::rules::RuleId;
 use mcpdiff_oracle::{judge, Case, Observation, Surface};
+use pacer::Pacer;
 use shrink::ShrinkBudget;
+use shrink_witnesses::shrink_target;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tally::Tally;
-use tokio::sync::Mutex;
 
 /// Something that answers cases: a target over the network, or an in-process server.
 pub trait Sender: Clone + Send + Sync + 'static {
@@ -206,35 +209,6 @@ pub trait Progress: Send + Sync {
 pub struct Quiet;
 impl Progress for Quiet {}
 
-/// Spaces requests to honour `--rate`.
-struct Pacer {
-    next: Mutex<Instant>,
-    interval: Option<Duration>,
-}
-
-impl Pacer {
-    fn new(rate: Option<f64>) -> Pacer {
-        Pacer {
-            next: Mutex::new(Instant::now()),
-            interval: rate
-                .filter(|r| *r > 0.0)
-                .map(|r| Duration::from_secs_f64(1.0 / r)),
-        }
-    }
-
-    async fn wait(&self) {
-        let Some(step) = self.interval else { return };
-        let at = {
-            let mut next = self.next.lock().await;
-            let now = Instant::now();
-            let at = (*next).max(now);
-            *next = at + step;
-            at
-        };
-        tokio::time::sleep_until(at.into()).await;
-    }
-}
-
 /// Run `cfg.cases` cases against every target, then shrink.
 pub async fn run<S: Sender, G: Generator>(
     targets: Vec<Target<S>>,
@@ -353,83 +327,4 @@ pub async fn run<S: Sender, G: Generator>(
         elapsed: start.elapsed(),
         stopped_by_time,
     }
-}
-
-/// Shrink every witness of one target; returns the outcome and the requests spent.
-async fn shrink_target<S: Sender>(
-    t: &Target<S>,
-    tally: Tally,
-    cfg: &RunConfig,
-) -> (TargetOutcome, u64) {
-    let mut findings = Vec::new();
-    let mut spent = 0u64;
-    let started = Instant::now();
-    let end = cfg
-        .shrink
-        .deadline
-        .unwrap_or_else(|| started + cfg.max_time);
-    for (rule, w) in &tally.witnesses {
-        // a target that did not answer at all gains nothing from a smaller case, and every
-        // candidate would cost a full time limit
-        let unanswered = matches!(w.observation, Observation::Transport { .. });
-        let out_of_time =
-            started.elapsed() >= cfg.shrink.max_time_per_target || Instant::now() >= end;
-        let began = Instant::now();
-        let (case, observation, shrink_requests) = if unanswered || out_of_time {
-            (w.case.clone(), w.observation.clone(), 0)
-        } else {
-            let sender = t.sender.clone();
-            shrink::shrink(
-                w.case.clone(),
-                w.observation.clone(),
-                *rule,
-                &t.surface,
-                cfg.shrink,
-                |c| {
-                    let s = sender.clone();
-                    // the run's end cuts a send in flight too (undetermined: not reproducing)
-                    async move {
-                        tokio::time::timeout_at(end.into(), s.send(c))
-                            .await
-                            .unwrap_or(Observation::Transport {
-                                failure: mcpdiff_oracle::TransportFailure::Timeout,
-                            })
-                    }
-                },
-            )
-            .await
-        };
-        let cut_short = !unanswered
-            && (out_of_time
-                || shrink_requests >= cfg.shrink.max_requests
-                || began.elapsed() >= cfg.shrink.max_time
-                || Instant::now() >= end);
-        spent += shrink_requests as u64;
-        let (case, observation, kept_original) = shrink::settle(
-            &t.surface,
-            *rule,
-            (&w.case, &w.observation),
-            (case, observation),
-        );
-        findings.push(ShrunkFinding {
-            rule: *rule,
-            original: w.case.clone(),
-            original_observation: w.observation.clone(),
-            case,
-            observation,
-            kept_original,
-            count: w.count,
-            shrink_requests,
-            cut_short,
-        });
-    }
-    let outcome = TargetOutcome {
-        name: t.name.clone(),
-        url: t.url.clone(),
-        surface: t.surface.clone(),
-        notes: t.notes.clone(),
-        tally,
-        findings,
-    };
-    (outcome, spent)
 }
