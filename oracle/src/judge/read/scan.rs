@@ -14,7 +14,7 @@
 
 use super::arg_members::ArgMembers;
 use super::keys::{known_key, Role, Slot};
-use super::lex::{skip_ws, string};
+use super::lex::{skip_ws, string, token};
 use super::skip::{self, plain_key, Nesting};
 use super::validated::{kind_of, Kind, Val};
 
@@ -203,11 +203,11 @@ impl Reader<'_, '_> {
         };
     }
 
-    /// The value at `j` of a member whose members the judge does not read: the index after
-    /// it and whether it is a string holding escapes.
+    /// The value at `j`, starting with `first`, of a member whose members the judge does
+    /// not read: the index after it and whether it is a string holding escapes.
     #[inline(always)]
-    fn unread(&mut self, j: usize, depth: usize) -> Option<(usize, bool)> {
-        if *self.b.get(j)? == b'"' {
+    fn unread(&mut self, j: usize, first: u8, depth: usize) -> Option<(usize, bool)> {
+        if first == b'"' {
             string(self.b, j)
         } else {
             Some((skip::value(self.b, j, depth, &mut self.nesting)?, false))
@@ -215,16 +215,34 @@ impl Reader<'_, '_> {
     }
 
     /// The object at `i`, at `depth`, whose members in `role` the judge reads: validated,
-    /// those members noted (each member of `arguments`, the known keys of the others).
+    /// those members noted (each member of `arguments`, the known keys of the others). One
+    /// copy of the member loop per role the judge meets in every request (`members`,
+    /// inlined with the role a constant: no dispatch on it per member).
     fn object(&mut self, i: usize, depth: usize, role: Role) -> Option<usize> {
+        match role {
+            Role::Top => self.members(i, depth, Role::Top),
+            Role::Params => self.members(i, depth, Role::Params),
+            Role::Meta => self.members(i, depth, Role::Meta),
+            Role::Arguments => self.members(i, depth, Role::Arguments),
+            // (one `clientInfo` a request at most: the shared copy)
+            Role::ClientInfo | Role::Other => self.members(i, depth, role),
+        }
+    }
+
+    /// `object`'s member loop. The usual, compact spelling is tried first at each
+    /// separator (`:` right after the key, `,` or `}` right after the value, the value and
+    /// the next key right after those), whitespace only when that fails.
+    #[inline(always)]
+    fn members(&mut self, i: usize, depth: usize, role: Role) -> Option<usize> {
         self.nesting.enter(depth)?;
         let b = self.b;
-        let mut j = skip_ws(b, i + 1);
-        if *b.get(j)? == b'}' {
+        let (mut j, first) = token(b, i + 1)?;
+        if first == b'}' {
             return Some(j + 1);
         }
+        let mut c = first;
         loop {
-            if *b.get(j)? != b'"' {
+            if c != b'"' {
                 return None;
             }
             let key = j;
@@ -232,15 +250,14 @@ impl Reader<'_, '_> {
                 Some(found) => found,
                 None => (Slot::Unread, plain_key(b, j)?),
             };
-            j = skip_ws(b, key_end);
-            if *b.get(j)? != b':' {
+            let (colon, is_colon) = token(b, key_end)?;
+            if is_colon != b':' {
                 return None;
             }
-            j = skip_ws(b, j + 1);
-            let start = j;
+            let (start, first) = token(b, colon + 1)?;
             let escaped;
             if slot == Slot::Unread {
-                (j, escaped) = self.unread(j, depth)?;
+                (j, escaped) = self.unread(start, first, depth)?;
                 if role == Role::Arguments {
                     // offsets into the arguments text: the key inside its quotes, the value
                     let (at_key, at_value) = ((key + 1 - i, key_end - 1 - i), (start - i, j - i));
@@ -248,17 +265,17 @@ impl Reader<'_, '_> {
                 }
             } else {
                 let inner = self.enter_member(slot);
-                (j, escaped) = if inner != Role::Other && *b.get(j)? == b'{' {
-                    (self.object(j, depth + 1, inner)?, false)
+                (j, escaped) = if inner != Role::Other && first == b'{' {
+                    (self.object(start, depth + 1, inner)?, false)
                 } else {
-                    self.unread(j, depth)?
+                    self.unread(start, first, depth)?
                 };
                 self.record(slot, start, j, escaped);
             }
-            j = skip_ws(b, j);
-            match *b.get(j)? {
-                b',' => j = skip_ws(b, j + 1),
-                b'}' => return Some(j + 1),
+            let (sep, after) = token(b, j)?;
+            match after {
+                b',' => (j, c) = token(b, sep + 1)?,
+                b'}' => return Some(sep + 1),
                 _ => return None,
             }
         }
