@@ -55,6 +55,15 @@ pub fn read_fast<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<
             body: parse_error(),
             nesting_beyond: true,
         },
+        // not JSON: the answer `read_parsed` would give (both its parses refuse the body),
+        // without them
+        Err(scan::Outside::NotUtf8) => RequestView {
+            path: path(case),
+            verb: &case.method,
+            headers: fast_headers::read_headers(case),
+            body: parse_error(),
+            nesting_beyond: crate::case::nesting_beyond(&case.body),
+        },
         Err(scan::Outside::Other) => read_parsed(case, parsed),
     }
 }

@@ -111,6 +111,9 @@ pub(crate) enum Outside {
     /// refuses the body, and `case::nesting_depth` (which reads a valid prefix as the scanner
     /// does) finds at least that depth.
     TooDeep,
+    /// Not UTF-8, so not JSON: `serde_json` reads no byte above ASCII outside a string, and
+    /// checks the text of each string it reads into a `Value`.
+    NotUtf8,
     /// Anything else: only the full parse can tell.
     Other,
 }
@@ -120,7 +123,7 @@ pub(crate) enum Outside {
 pub(crate) fn read<'a>(body: &'a [u8], top: &mut Top<'a>) -> Result<(), Outside> {
     // (`simdutf8::basic` answers exactly as `std::str::from_utf8` does, whether the bytes are
     // UTF-8, a word or a vector at a time: on the scanner's usual body it costs a fifth)
-    let text = simdutf8::basic::from_utf8(body).map_err(|_| Outside::Other)?;
+    let text = simdutf8::basic::from_utf8(body).map_err(|_| Outside::NotUtf8)?;
     // (spans are `u32`: a body beyond that is left to the full parse)
     if u32::try_from(body.len()).is_err() {
         return Err(Outside::Other);
