@@ -14,7 +14,7 @@
 
 use super::arg_members::ArgMembers;
 use super::keys::{known_key, Role, Slot};
-use super::lex::{skip_ws, string, token};
+use super::lex::{number, skip_ws, string, token, word_literal};
 use super::skip::{self, plain_key, Nesting};
 use super::validated::{kind_of, Kind, Val};
 
@@ -75,6 +75,7 @@ impl Default for Top<'_> {
 
 impl<'a> Top<'a> {
     /// The value of the member in `slot`, if there is one.
+    #[inline(always)]
     pub fn val(&self, slot: Slot) -> Option<Val<'a>> {
         let span = self.spans[slot as usize];
         if span.end == 0 {
@@ -89,6 +90,7 @@ impl<'a> Top<'a> {
     }
 
     /// The kind of the member in `slot`, if there is one.
+    #[inline(always)]
     pub fn kind(&self, slot: Slot) -> Option<Kind> {
         let span = self.spans[slot as usize];
         (span.end != 0).then(|| kind_of(self.text.as_bytes().get(span.start as usize).copied()))
@@ -207,14 +209,26 @@ impl Reader<'_, '_> {
     }
 
     /// The value at `j`, starting with `first`, of a member whose members the judge does
-    /// not read: the index after it and whether it is a string holding escapes.
+    /// not read: the index after it and whether it is a string holding escapes. A scalar
+    /// or an empty array or object is read here, as `skip::value` would read it, without
+    /// the call (`"clientCapabilities":{}`, numeric ids and arguments).
     #[inline(always)]
     fn unread(&mut self, j: usize, first: u8, depth: usize) -> Option<(usize, bool)> {
-        if first == b'"' {
-            string(self.b, j)
-        } else {
-            Some((skip::value(self.b, j, depth, &mut self.nesting)?, false))
-        }
+        let b = self.b;
+        let end = match first {
+            b'"' => return string(b, j),
+            b'-' | b'0'..=b'9' => number(b, j)?,
+            b'{' | b'[' => {
+                self.nesting.enter(depth + 1)?;
+                // `}` and `]` are two past their openers
+                match token(b, j + 1)? {
+                    (close, c) if c == first + 2 => close + 1,
+                    _ => skip::value(b, j, depth, &mut self.nesting)?,
+                }
+            }
+            _ => word_literal(b, j)?,
+        };
+        Some((end, false))
     }
 
     /// The object at `i`, at `depth`, whose members in `role` the judge reads: validated,

@@ -56,6 +56,7 @@ impl<'a> Val<'a> {
     }
 
     /// The content of a string value, decoded when it holds escapes.
+    #[inline(always)]
     pub fn as_str(self) -> Option<Cow<'a, str>> {
         if self.kind() != Kind::String {
             return None;
@@ -64,6 +65,12 @@ impl<'a> Val<'a> {
             // (the quotes are ASCII: the slice is on char boundaries)
             return self.text.get(1..self.text.len() - 1).map(Cow::Borrowed);
         }
+        self.decoded()
+    }
+
+    /// `as_str` for a string holding escapes.
+    #[inline(never)]
+    fn decoded(self) -> Option<Cow<'a, str>> {
         // validated: serde_json decodes it exactly as it would inside the whole body
         serde_json::from_str::<String>(self.text)
             .ok()
