@@ -75,7 +75,6 @@ impl Default for Top<'_> {
 
 impl<'a> Top<'a> {
     /// The value of the member in `slot`, if there is one.
-    #[inline(always)]
     pub fn val(&self, slot: Slot) -> Option<Val<'a>> {
         let span = self.spans[slot as usize];
         if span.end == 0 {
@@ -90,7 +89,6 @@ impl<'a> Top<'a> {
     }
 
     /// The kind of the member in `slot`, if there is one.
-    #[inline(always)]
     pub fn kind(&self, slot: Slot) -> Option<Kind> {
         let span = self.spans[slot as usize];
         (span.end != 0).then(|| kind_of(self.text.as_bytes().get(span.start as usize).copied()))
@@ -232,25 +230,12 @@ impl Reader<'_, '_> {
     }
 
     /// The object at `i`, at `depth`, whose members in `role` the judge reads: validated,
-    /// those members noted (each member of `arguments`, the known keys of the others). One
-    /// copy of the member loop per role the judge meets in every request (`members`,
-    /// inlined with the role a constant: no dispatch on it per member).
+    /// those members noted (each member of `arguments`, the known keys of the others). The
+    /// usual, compact spelling is tried first at each separator (`:` right after the key,
+    /// `,` or `}` right after the value, the value and the next key right after those),
+    /// whitespace only when that fails. (One loop for every role: a copy per role saves the
+    /// dispatch on it per member but costs more in instruction-cache misses.)
     fn object(&mut self, i: usize, depth: usize, role: Role) -> Option<usize> {
-        match role {
-            Role::Top => self.members(i, depth, Role::Top),
-            Role::Params => self.members(i, depth, Role::Params),
-            Role::Meta => self.members(i, depth, Role::Meta),
-            Role::Arguments => self.members(i, depth, Role::Arguments),
-            // (one `clientInfo` a request at most: the shared copy)
-            Role::ClientInfo | Role::Other => self.members(i, depth, role),
-        }
-    }
-
-    /// `object`'s member loop. The usual, compact spelling is tried first at each
-    /// separator (`:` right after the key, `,` or `}` right after the value, the value and
-    /// the next key right after those), whitespace only when that fails.
-    #[inline(always)]
-    fn members(&mut self, i: usize, depth: usize, role: Role) -> Option<usize> {
         self.nesting.enter(depth)?;
         let b = self.b;
         let (mut j, first) = token(b, i + 1)?;

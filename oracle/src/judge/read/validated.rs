@@ -56,7 +56,6 @@ impl<'a> Val<'a> {
     }
 
     /// The content of a string value, decoded when it holds escapes.
-    #[inline(always)]
     pub fn as_str(self) -> Option<Cow<'a, str>> {
         if self.kind() != Kind::String {
             return None;
@@ -69,6 +68,7 @@ impl<'a> Val<'a> {
     }
 
     /// `as_str` for a string holding escapes.
+    #[cold]
     #[inline(never)]
     fn decoded(self) -> Option<Cow<'a, str>> {
         // validated: serde_json decodes it exactly as it would inside the whole body
