@@ -1,6 +1,6 @@
 //! The two readers of a request into its `RequestView`: `read_fast`, which the judge runs
 //! (one pass over the headers, the body scanned in place, a full parse only for bodies
-//! outside the scanner's subset), and `read_simple`, which looks every header up on its own
+//! outside the scanner's subset that may still be JSON), and `read_simple`, which looks every header up on its own
 //! and parses every body into a `serde_json::Value` (the fast reader's differential twin).
 
 mod arg_members;

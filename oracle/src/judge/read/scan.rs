@@ -7,10 +7,12 @@
 //! other than `\u` surrogates, no control byte in a string, numbers with a mantissa of at
 //! most 20 bytes and an exponent of at most 280 (never out of range), nesting at most 127
 //! deep (serde_json stops at 128). Anything else, valid JSON or not, makes [`read`] answer
-//! `Err` and the caller reads the body the simple way (`simple::read_body`). Like
-//! `Value`'s map, a repeated key keeps its *last* value. The tokens are `lex`'s; the values
-//! found are read by `validated`. The objects whose members the judge reads are walked
-//! here, one call each; any other value is validated by `skip`.
+//! `Err` and the caller reads the body the simple way (`simple::read_body`), unless the
+//! answer says it cannot be JSON at all (`Outside`). Like `Value`'s map, a repeated key
+//! keeps its *last* value. The tokens are `lex`'s; the values found are read by
+//! `validated`. The objects whose members the judge reads are walked here, one call each;
+//! any other value is validated by `skip` (a scalar or an empty array or object by `lex`
+//! directly).
 
 use super::arg_members::ArgMembers;
 use super::keys::{known_key, Role, Slot};
