@@ -5,6 +5,7 @@
 //! byte. The oracle reads a `Case` through the helpers here, which apply the RFC 9110 field
 //! rules (case-insensitive names, optional whitespace trimmed from values).
 
+use crate::judge::read::swar::skip_plain;
 use serde::{Deserialize, Serialize};
 
 /// The protocol revision this oracle models.
@@ -129,19 +130,24 @@ pub fn nesting_beyond(body: &[u8]) -> bool {
 /// The deepest nesting of `[` and `{` in `body` outside strings, or the first depth above
 /// `stop_above` (the walk stops there: callers that only compare with a limit need no more).
 pub fn nesting_depth(body: &[u8], stop_above: usize) -> usize {
-    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
-    for &b in body {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
+    let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0usize);
+    while let Some(&b) = body.get(i) {
+        i += 1;
         match b {
-            b'"' => in_string = true,
+            // through the string, a word at a time between its quotes and backslashes (a
+            // backslash escapes the byte after it; the string may run to the end)
+            b'"' => loop {
+                i = skip_plain(body, i);
+                match body.get(i) {
+                    Some(b'"') => {
+                        i += 1;
+                        break;
+                    }
+                    Some(b'\\') => i += 2,
+                    Some(_) => i += 1,
+                    None => return deepest,
+                }
+            },
             b'[' | b'{' => {
                 depth += 1;
                 deepest = deepest.max(depth);
@@ -183,6 +189,83 @@ mod tests {
     fn repeated_header_is_reported() {
         let c = Case::post("/mcp", &[("Mcp-Name", "a"), ("MCP-NAME", "a")], "");
         assert_eq!(c.header("mcp-name"), HeaderField::Repeated);
+    }
+
+    /// `nesting_depth` as a byte-at-a-time walk: the definition the fast one keeps.
+    fn nesting_depth_bytewise(body: &[u8], stop_above: usize) -> usize {
+        let (mut depth, mut deepest, mut in_string, mut escaped) = (0, 0, false, false);
+        for &b in body {
+            if in_string {
+                match (escaped, b) {
+                    (true, _) => escaped = false,
+                    (false, b'\\') => escaped = true,
+                    (false, b'"') => in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'[' | b'{' => {
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                    if depth > stop_above {
+                        return depth;
+                    }
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        deepest
+    }
+
+    #[test]
+    fn nesting_depth_skips_strings_as_a_bytewise_walk_does() {
+        let bodies: [&[u8]; 12] = [
+            b"",
+            b"[[[]]]",
+            br#"{"a":[{"b":"[[[["}],"c":"\\"}"#,
+            br#"["\"[[[", [[ ]]]"#,
+            br#"{"k": "long text without stops [[[[ {{{{ and more", "x": [[[1]]]}"#,
+            b"\"unterminated [[[[",
+            b"\"ends in a backslash \\",
+            b"\"ctl \x01 [ \x1f \"[[",
+            b"]]]][[",
+            b"\"\xff\xfe[\"[\x80{",
+            br#"["\\\"", [["\\"]]]"#,
+            br#"{"a":"12345678\"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}"#,
+        ];
+        for body in bodies {
+            for stop in [0, 1, 2, 16, 128] {
+                let want = nesting_depth_bytewise(body, stop);
+                assert_eq!(nesting_depth(body, stop), want, "{body:?} {stop}");
+            }
+        }
+        // bodies drawn from the bytes that matter, long enough to cross word boundaries
+        let alphabet = b"\"\\[]{}a \x01";
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..4000 {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let len = (seed >> 58) as usize;
+            let body: Vec<u8> = (0..len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    alphabet[(seed % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            for stop in [1, 3, 128] {
+                let want = nesting_depth_bytewise(&body, stop);
+                assert_eq!(nesting_depth(&body, stop), want, "{body:?} {stop}");
+            }
+        }
+        let deep = "[".repeat(40) + &"\"[\\\"]\"".repeat(5) + &"{".repeat(40);
+        for stop in [16, 70, 128] {
+            let want = nesting_depth_bytewise(deep.as_bytes(), stop);
+            assert_eq!(nesting_depth(deep.as_bytes(), stop), want);
+        }
     }
 
     #[test]

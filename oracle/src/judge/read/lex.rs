@@ -27,6 +27,20 @@ pub(crate) fn skip_ws(b: &[u8], i: usize) -> usize {
     }
 }
 
+/// The first byte from `i` that is not JSON whitespace, and its index; `None` at the end.
+/// (One comparison settles the usual, compact case, as in `skip_ws`, and the byte read
+/// there is the token's.)
+#[inline(always)]
+pub(crate) fn token(b: &[u8], i: usize) -> Option<(usize, u8)> {
+    match b.get(i) {
+        Some(&c) if c > b' ' => Some((i, c)),
+        _ => {
+            let j = skip_ws_run(b, i);
+            Some((j, *b.get(j)?))
+        }
+    }
+}
+
 fn skip_ws_run(b: &[u8], mut i: usize) -> usize {
     while let Some(&c) = b.get(i) {
         if !is_ws(c) {

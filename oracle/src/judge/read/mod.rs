@@ -1,6 +1,6 @@
 //! The two readers of a request into its `RequestView`: `read_fast`, which the judge runs
 //! (one pass over the headers, the body scanned in place, a full parse only for bodies
-//! outside the scanner's subset), and `read_simple`, which looks every header up on its own
+//! outside the scanner's subset that may still be JSON), and `read_simple`, which looks every header up on its own
 //! and parses every body into a `serde_json::Value` (the fast reader's differential twin).
 
 mod arg_members;
@@ -54,6 +54,15 @@ pub fn read_fast<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<
             headers: fast_headers::read_headers(case),
             body: parse_error(),
             nesting_beyond: true,
+        },
+        // not JSON: the answer `read_parsed` would give (both its parses refuse the body),
+        // without them
+        Err(scan::Outside::NotUtf8) => RequestView {
+            path: path(case),
+            verb: &case.method,
+            headers: fast_headers::read_headers(case),
+            body: parse_error(),
+            nesting_beyond: crate::case::nesting_beyond(&case.body),
         },
         Err(scan::Outside::Other) => read_parsed(case, parsed),
     }

@@ -94,6 +94,18 @@ fn bytes_beyond_ascii_read_alike_wherever_they_fall() {
     }
     same_reading(&request_with("é世😀".as_bytes()), Some(true));
     same_reading(&request_with(b"\xed\xa0\x80"), Some(false));
+    // invalid UTF-8 read without a parse: still nested deep or not, as the simple reading says
+    for depth in [16, 17, 130] {
+        for (open, close) in [("[", "]"), ("{\"a\":", "}")] {
+            let (opens, closes) = (open.repeat(depth), close.repeat(depth));
+            let mut body = format!("{opens}\"\\\"[[").into_bytes();
+            body.extend_from_slice(b"\xff\"");
+            body.extend_from_slice(closes.as_bytes());
+            same_reading(&body, Some(false));
+            body.truncate(body.len() - closes.len() / 2);
+            same_reading(&body, Some(false));
+        }
+    }
 }
 
 #[test]

@@ -7,14 +7,16 @@
 //! other than `\u` surrogates, no control byte in a string, numbers with a mantissa of at
 //! most 20 bytes and an exponent of at most 280 (never out of range), nesting at most 127
 //! deep (serde_json stops at 128). Anything else, valid JSON or not, makes [`read`] answer
-//! `Err` and the caller reads the body the simple way (`simple::read_body`). Like
-//! `Value`'s map, a repeated key keeps its *last* value. The tokens are `lex`'s; the values
-//! found are read by `validated`. The objects whose members the judge reads are walked
-//! here, one call each; any other value is validated by `skip`.
+//! `Err` and the caller reads the body the simple way (`simple::read_body`), unless the
+//! answer says it cannot be JSON at all (`Outside`). Like `Value`'s map, a repeated key
+//! keeps its *last* value. The tokens are `lex`'s; the values found are read by
+//! `validated`. The objects whose members the judge reads are walked here, one call each;
+//! any other value is validated by `skip` (a scalar or an empty array or object by `lex`
+//! directly).
 
 use super::arg_members::ArgMembers;
 use super::keys::{known_key, Role, Slot};
-use super::lex::{skip_ws, string};
+use super::lex::{number, skip_ws, string, token, word_literal};
 use super::skip::{self, plain_key, Nesting};
 use super::validated::{kind_of, Kind, Val};
 
@@ -111,6 +113,9 @@ pub(crate) enum Outside {
     /// refuses the body, and `case::nesting_depth` (which reads a valid prefix as the scanner
     /// does) finds at least that depth.
     TooDeep,
+    /// Not UTF-8, so not JSON: `serde_json` reads no byte above ASCII outside a string, and
+    /// checks the text of each string it reads into a `Value`.
+    NotUtf8,
     /// Anything else: only the full parse can tell.
     Other,
 }
@@ -120,7 +125,7 @@ pub(crate) enum Outside {
 pub(crate) fn read<'a>(body: &'a [u8], top: &mut Top<'a>) -> Result<(), Outside> {
     // (`simdutf8::basic` answers exactly as `std::str::from_utf8` does, whether the bytes are
     // UTF-8, a word or a vector at a time: on the scanner's usual body it costs a fifth)
-    let text = simdutf8::basic::from_utf8(body).map_err(|_| Outside::Other)?;
+    let text = simdutf8::basic::from_utf8(body).map_err(|_| Outside::NotUtf8)?;
     // (spans are `u32`: a body beyond that is left to the full parse)
     if u32::try_from(body.len()).is_err() {
         return Err(Outside::Other);
@@ -203,28 +208,45 @@ impl Reader<'_, '_> {
         };
     }
 
-    /// The value at `j` of a member whose members the judge does not read: the index after
-    /// it and whether it is a string holding escapes.
+    /// The value at `j`, starting with `first`, of a member whose members the judge does
+    /// not read: the index after it and whether it is a string holding escapes. A scalar
+    /// or an empty array or object is read here, as `skip::value` would read it, without
+    /// the call (`"clientCapabilities":{}`, numeric ids and arguments).
     #[inline(always)]
-    fn unread(&mut self, j: usize, depth: usize) -> Option<(usize, bool)> {
-        if *self.b.get(j)? == b'"' {
-            string(self.b, j)
-        } else {
-            Some((skip::value(self.b, j, depth, &mut self.nesting)?, false))
-        }
+    fn unread(&mut self, j: usize, first: u8, depth: usize) -> Option<(usize, bool)> {
+        let b = self.b;
+        let end = match first {
+            b'"' => return string(b, j),
+            b'-' | b'0'..=b'9' => number(b, j)?,
+            b'{' | b'[' => {
+                self.nesting.enter(depth + 1)?;
+                // `}` and `]` are two past their openers
+                match token(b, j + 1)? {
+                    (close, c) if c == first + 2 => close + 1,
+                    _ => skip::value(b, j, depth, &mut self.nesting)?,
+                }
+            }
+            _ => word_literal(b, j)?,
+        };
+        Some((end, false))
     }
 
     /// The object at `i`, at `depth`, whose members in `role` the judge reads: validated,
-    /// those members noted (each member of `arguments`, the known keys of the others).
+    /// those members noted (each member of `arguments`, the known keys of the others). The
+    /// usual, compact spelling is tried first at each separator (`:` right after the key,
+    /// `,` or `}` right after the value, the value and the next key right after those),
+    /// whitespace only when that fails. (One loop for every role: a copy per role saves the
+    /// dispatch on it per member but costs more in instruction-cache misses.)
     fn object(&mut self, i: usize, depth: usize, role: Role) -> Option<usize> {
         self.nesting.enter(depth)?;
         let b = self.b;
-        let mut j = skip_ws(b, i + 1);
-        if *b.get(j)? == b'}' {
+        let (mut j, first) = token(b, i + 1)?;
+        if first == b'}' {
             return Some(j + 1);
         }
+        let mut c = first;
         loop {
-            if *b.get(j)? != b'"' {
+            if c != b'"' {
                 return None;
             }
             let key = j;
@@ -232,15 +254,14 @@ impl Reader<'_, '_> {
                 Some(found) => found,
                 None => (Slot::Unread, plain_key(b, j)?),
             };
-            j = skip_ws(b, key_end);
-            if *b.get(j)? != b':' {
+            let (colon, is_colon) = token(b, key_end)?;
+            if is_colon != b':' {
                 return None;
             }
-            j = skip_ws(b, j + 1);
-            let start = j;
+            let (start, first) = token(b, colon + 1)?;
             let escaped;
             if slot == Slot::Unread {
-                (j, escaped) = self.unread(j, depth)?;
+                (j, escaped) = self.unread(start, first, depth)?;
                 if role == Role::Arguments {
                     // offsets into the arguments text: the key inside its quotes, the value
                     let (at_key, at_value) = ((key + 1 - i, key_end - 1 - i), (start - i, j - i));
@@ -248,17 +269,17 @@ impl Reader<'_, '_> {
                 }
             } else {
                 let inner = self.enter_member(slot);
-                (j, escaped) = if inner != Role::Other && *b.get(j)? == b'{' {
-                    (self.object(j, depth + 1, inner)?, false)
+                (j, escaped) = if inner != Role::Other && first == b'{' {
+                    (self.object(start, depth + 1, inner)?, false)
                 } else {
-                    self.unread(j, depth)?
+                    self.unread(start, first, depth)?
                 };
                 self.record(slot, start, j, escaped);
             }
-            j = skip_ws(b, j);
-            match *b.get(j)? {
-                b',' => j = skip_ws(b, j + 1),
-                b'}' => return Some(j + 1),
+            let (sep, after) = token(b, j)?;
+            match after {
+                b',' => (j, c) = token(b, sep + 1)?,
+                b'}' => return Some(sep + 1),
                 _ => return None,
             }
         }

@@ -64,6 +64,13 @@ impl<'a> Val<'a> {
             // (the quotes are ASCII: the slice is on char boundaries)
             return self.text.get(1..self.text.len() - 1).map(Cow::Borrowed);
         }
+        self.decoded()
+    }
+
+    /// `as_str` for a string holding escapes.
+    #[cold]
+    #[inline(never)]
+    fn decoded(self) -> Option<Cow<'a, str>> {
         // validated: serde_json decodes it exactly as it would inside the whole body
         serde_json::from_str::<String>(self.text)
             .ok()
