@@ -8,7 +8,6 @@ use super::view::Unusable;
 use crate::message::Message;
 use crate::rules::{self, RuleId};
 use crate::verdict::{Answer, Canonical, Demand, Expectation, LintSet, Verdict};
-use smallvec::smallvec;
 
 /// The canonical answer when no defect gives one, named by a byte (or the unusable body it
 /// refuses) and built only when it is the one.
@@ -74,24 +73,6 @@ pub(crate) fn assemble(
     let benign = &f.benign[..];
     let any_must = defects.iter().any(|d| d.blocking);
 
-    // (the set is taken by value: the last use of a set moves it instead of copying it)
-    let mut push =
-        |rule: RuleId, answers: Answers| match expectations.iter_mut().find(|e| e.rule == rule) {
-            Some(Expectation {
-                demand: Demand::OneOf(existing),
-                ..
-            }) => {
-                for a in answers {
-                    if !existing.contains(&a) {
-                        existing.push(a)
-                    }
-                }
-            }
-            _ => expectations.push(Expectation {
-                rule,
-                demand: Demand::OneOf(answers),
-            }),
-        };
     // the first defect of least priority in the group that decides gives the canonical answer
     let lead = |want_must: bool| {
         defects
@@ -116,22 +97,17 @@ pub(crate) fn assemble(
                 union.push(a.clone());
             }
         }
-        let mut shape_set: Option<Answers> = None;
         for d in defects.iter() {
             if !d.blocking {
                 continue;
             }
             if d.reject == d.shape {
                 // one sentence says both "refuse" and how: the union alone
-                push(d.reject, union.clone());
+                push(&mut expectations, d.reject, union.iter().cloned());
             } else {
-                push(d.reject, smallvec![Answer::AnyError]);
-                let shape = shape_set.get_or_insert_with(|| {
-                    let mut s = union.clone();
-                    s.push(Answer::NotAnError);
-                    s
-                });
-                push(d.shape, shape.clone());
+                push(&mut expectations, d.reject, [Answer::AnyError].into_iter());
+                let shape = union.iter().cloned().chain([Answer::NotAnError]);
+                push(&mut expectations, d.shape, shape);
             }
         }
         let i = lead(true);
@@ -147,7 +123,7 @@ pub(crate) fn assemble(
             .collect();
         set.extend(tolerated.iter().cloned());
         for d in defects.iter() {
-            push(d.reject, set.clone());
+            push(&mut expectations, d.reject, set.iter().cloned());
         }
         let i = lead(false);
         canonical = match i {
@@ -168,7 +144,7 @@ pub(crate) fn assemble(
         if !set.is_empty() {
             if benign.is_empty() {
                 if let Some(rule) = success_rule {
-                    push(rule, std::mem::take(set));
+                    push(&mut expectations, rule, set.drain(..));
                 }
             } else {
                 for r in benign {
@@ -178,11 +154,42 @@ pub(crate) fn assemble(
                     } else {
                         &set[..]
                     };
-                    push(*r, own.into());
+                    push(&mut expectations, *r, own.iter().cloned());
                 }
             }
         }
         canonical = dispatch.canonical();
     }
     Verdict::from_parts(lints, expectations, canonical)
+}
+
+/// File `answers` under `rule`: grow the rule's answer set when one is listed (each answer
+/// once), or list a new set. The set is filled where it lies in the list: an answer set is
+/// 176 bytes, and moving one into place costs more than filling it there.
+fn push(expectations: &mut Vec<Expectation>, rule: RuleId, answers: impl Iterator<Item = Answer>) {
+    match expectations.iter_mut().find(|e| e.rule == rule) {
+        Some(Expectation {
+            demand: Demand::OneOf(existing),
+            ..
+        }) => {
+            for a in answers {
+                if !existing.contains(&a) {
+                    existing.push(a)
+                }
+            }
+        }
+        _ => {
+            expectations.push(Expectation {
+                rule,
+                demand: Demand::OneOf(Answers::new()),
+            });
+            if let Some(Expectation {
+                demand: Demand::OneOf(set),
+                ..
+            }) = expectations.last_mut()
+            {
+                set.extend(answers);
+            }
+        }
+    }
 }
