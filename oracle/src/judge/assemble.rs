@@ -97,17 +97,28 @@ pub(crate) fn assemble(
                 union.push(a.clone());
             }
         }
-        for d in defects.iter() {
+        // (the last blocking defect moves the union instead of copying it)
+        let last = defects.iter().rposition(|d| d.blocking).unwrap_or_default();
+        for (i, d) in defects.iter().enumerate() {
             if !d.blocking {
                 continue;
             }
             if d.reject == d.shape {
                 // one sentence says both "refuse" and how: the union alone
-                push(&mut expectations, d.reject, union.iter().cloned());
+                if i == last {
+                    push_whole(&mut expectations, d.reject, &mut union);
+                } else {
+                    push(&mut expectations, d.reject, union.iter().cloned());
+                }
             } else {
                 push(&mut expectations, d.reject, [Answer::AnyError].into_iter());
-                let shape = union.iter().cloned().chain([Answer::NotAnError]);
-                push(&mut expectations, d.shape, shape);
+                if i == last {
+                    union.push(Answer::NotAnError);
+                    push_whole(&mut expectations, d.shape, &mut union);
+                } else {
+                    let shape = union.iter().cloned().chain([Answer::NotAnError]);
+                    push(&mut expectations, d.shape, shape);
+                }
             }
         }
         let i = lead(true);
@@ -122,8 +133,13 @@ pub(crate) fn assemble(
             .flat_map(|d| d.answers.iter().cloned())
             .collect();
         set.extend(tolerated.iter().cloned());
-        for d in defects.iter() {
-            push(&mut expectations, d.reject, set.iter().cloned());
+        let last = defects.len() - 1;
+        for (i, d) in defects.iter().enumerate() {
+            if i == last {
+                push_whole(&mut expectations, d.reject, &mut set);
+            } else {
+                push(&mut expectations, d.reject, set.iter().cloned());
+            }
         }
         let i = lead(false);
         canonical = match i {
@@ -144,17 +160,20 @@ pub(crate) fn assemble(
         if !set.is_empty() {
             if benign.is_empty() {
                 if let Some(rule) = success_rule {
-                    push(&mut expectations, rule, set.drain(..));
+                    push_whole(&mut expectations, rule, set);
                 }
             } else {
-                for r in benign {
+                let last = benign.len() - 1;
+                for (i, r) in benign.iter().enumerate() {
                     // the SHOULD on numeric comparison must see a string-comparing refusal
-                    let own = if *r == rules::INT_NUMERIC {
-                        &set[..success_len]
+                    if *r == rules::INT_NUMERIC {
+                        push(&mut expectations, *r, set[..success_len].iter().cloned());
+                    } else if i == last {
+                        // (the last use of the set: moved, not copied)
+                        push_whole(&mut expectations, *r, set);
                     } else {
-                        &set[..]
-                    };
-                    push(&mut expectations, *r, own.iter().cloned());
+                        push(&mut expectations, *r, set.iter().cloned());
+                    }
                 }
             }
         }
@@ -164,8 +183,8 @@ pub(crate) fn assemble(
 }
 
 /// File `answers` under `rule`: grow the rule's answer set when one is listed (each answer
-/// once), or list a new set. The set is filled where it lies in the list: an answer set is
-/// 176 bytes, and moving one into place costs more than filling it there.
+/// once), or list a new set, filled where it lies in the list (for a set still needed
+/// afterwards: its answers are copied in, the set itself is never copied whole).
 fn push(expectations: &mut Vec<Expectation>, rule: RuleId, answers: impl Iterator<Item = Answer>) {
     match expectations.iter_mut().find(|e| e.rule == rule) {
         Some(Expectation {
@@ -191,5 +210,26 @@ fn push(expectations: &mut Vec<Expectation>, rule: RuleId, answers: impl Iterato
                 set.extend(answers);
             }
         }
+    }
+}
+
+/// `push` of a set that is not needed afterwards (it is left empty): a new set is moved in
+/// whole, cheaper than copying its answers one by one.
+fn push_whole(expectations: &mut Vec<Expectation>, rule: RuleId, answers: &mut Answers) {
+    match expectations.iter_mut().find(|e| e.rule == rule) {
+        Some(Expectation {
+            demand: Demand::OneOf(existing),
+            ..
+        }) => {
+            for a in answers.drain(..) {
+                if !existing.contains(&a) {
+                    existing.push(a)
+                }
+            }
+        }
+        _ => expectations.push(Expectation {
+            rule,
+            demand: Demand::OneOf(std::mem::take(answers)),
+        }),
     }
 }
