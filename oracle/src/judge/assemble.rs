@@ -198,6 +198,7 @@ fn push(expectations: &mut Vec<Expectation>, rule: RuleId, answers: impl Iterato
             }
         }
         _ => {
+            make_room(expectations);
             expectations.push(Expectation {
                 rule,
                 demand: Demand::OneOf(Answers::new()),
@@ -227,9 +228,21 @@ fn push_whole(expectations: &mut Vec<Expectation>, rule: RuleId, answers: &mut A
                 }
             }
         }
-        _ => expectations.push(Expectation {
-            rule,
-            demand: Demand::OneOf(std::mem::take(answers)),
-        }),
+        _ => {
+            make_room(expectations);
+            expectations.push(Expectation {
+                rule,
+                demand: Demand::OneOf(std::mem::take(answers)),
+            })
+        }
+    }
+}
+
+/// Room for four expectations in an empty list, allocated at once before the first push:
+/// cheaper than the first growth of an empty `Vec` (which ends at four as well).
+#[inline(always)]
+fn make_room(expectations: &mut Vec<Expectation>) {
+    if expectations.capacity() == 0 {
+        *expectations = Vec::with_capacity(4);
     }
 }
