@@ -8,7 +8,6 @@ use super::view::Unusable;
 use crate::message::Message;
 use crate::rules::{self, RuleId};
 use crate::verdict::{Answer, Canonical, Demand, Expectation, LintSet, Verdict};
-use smallvec::smallvec;
 
 /// The canonical answer when no defect gives one, named by a byte (or the unusable body it
 /// refuses) and built only when it is the one.
@@ -74,24 +73,6 @@ pub(crate) fn assemble(
     let benign = &f.benign[..];
     let any_must = defects.iter().any(|d| d.blocking);
 
-    // (the set is taken by value: the last use of a set moves it instead of copying it)
-    let mut push =
-        |rule: RuleId, answers: Answers| match expectations.iter_mut().find(|e| e.rule == rule) {
-            Some(Expectation {
-                demand: Demand::OneOf(existing),
-                ..
-            }) => {
-                for a in answers {
-                    if !existing.contains(&a) {
-                        existing.push(a)
-                    }
-                }
-            }
-            _ => expectations.push(Expectation {
-                rule,
-                demand: Demand::OneOf(answers),
-            }),
-        };
     // the first defect of least priority in the group that decides gives the canonical answer
     let lead = |want_must: bool| {
         defects
@@ -116,22 +97,28 @@ pub(crate) fn assemble(
                 union.push(a.clone());
             }
         }
-        let mut shape_set: Option<Answers> = None;
-        for d in defects.iter() {
+        // (the last blocking defect moves the union instead of copying it)
+        let last = defects.iter().rposition(|d| d.blocking).unwrap_or_default();
+        for (i, d) in defects.iter().enumerate() {
             if !d.blocking {
                 continue;
             }
             if d.reject == d.shape {
                 // one sentence says both "refuse" and how: the union alone
-                push(d.reject, union.clone());
+                if i == last {
+                    push_whole(&mut expectations, d.reject, &mut union);
+                } else {
+                    push(&mut expectations, d.reject, union.iter().cloned());
+                }
             } else {
-                push(d.reject, smallvec![Answer::AnyError]);
-                let shape = shape_set.get_or_insert_with(|| {
-                    let mut s = union.clone();
-                    s.push(Answer::NotAnError);
-                    s
-                });
-                push(d.shape, shape.clone());
+                push(&mut expectations, d.reject, [Answer::AnyError].into_iter());
+                if i == last {
+                    union.push(Answer::NotAnError);
+                    push_whole(&mut expectations, d.shape, &mut union);
+                } else {
+                    let shape = union.iter().cloned().chain([Answer::NotAnError]);
+                    push(&mut expectations, d.shape, shape);
+                }
             }
         }
         let i = lead(true);
@@ -146,8 +133,13 @@ pub(crate) fn assemble(
             .flat_map(|d| d.answers.iter().cloned())
             .collect();
         set.extend(tolerated.iter().cloned());
-        for d in defects.iter() {
-            push(d.reject, set.clone());
+        let last = defects.len() - 1;
+        for (i, d) in defects.iter().enumerate() {
+            if i == last {
+                push_whole(&mut expectations, d.reject, &mut set);
+            } else {
+                push(&mut expectations, d.reject, set.iter().cloned());
+            }
         }
         let i = lead(false);
         canonical = match i {
@@ -168,21 +160,89 @@ pub(crate) fn assemble(
         if !set.is_empty() {
             if benign.is_empty() {
                 if let Some(rule) = success_rule {
-                    push(rule, std::mem::take(set));
+                    push_whole(&mut expectations, rule, set);
                 }
             } else {
-                for r in benign {
+                let last = benign.len() - 1;
+                for (i, r) in benign.iter().enumerate() {
                     // the SHOULD on numeric comparison must see a string-comparing refusal
-                    let own = if *r == rules::INT_NUMERIC {
-                        &set[..success_len]
+                    if *r == rules::INT_NUMERIC {
+                        push(&mut expectations, *r, set[..success_len].iter().cloned());
+                    } else if i == last {
+                        // (the last use of the set: moved, not copied)
+                        push_whole(&mut expectations, *r, set);
                     } else {
-                        &set[..]
-                    };
-                    push(*r, own.into());
+                        push(&mut expectations, *r, set.iter().cloned());
+                    }
                 }
             }
         }
         canonical = dispatch.canonical();
     }
     Verdict::from_parts(lints, expectations, canonical)
+}
+
+/// File `answers` under `rule`: grow the rule's answer set when one is listed (each answer
+/// once), or list a new set, filled where it lies in the list (for a set still needed
+/// afterwards: its answers are copied in, the set itself is never copied whole).
+fn push(expectations: &mut Vec<Expectation>, rule: RuleId, answers: impl Iterator<Item = Answer>) {
+    match expectations.iter_mut().find(|e| e.rule == rule) {
+        Some(Expectation {
+            demand: Demand::OneOf(existing),
+            ..
+        }) => {
+            for a in answers {
+                if !existing.contains(&a) {
+                    existing.push(a)
+                }
+            }
+        }
+        _ => {
+            make_room(expectations);
+            expectations.push(Expectation {
+                rule,
+                demand: Demand::OneOf(Answers::new()),
+            });
+            if let Some(Expectation {
+                demand: Demand::OneOf(set),
+                ..
+            }) = expectations.last_mut()
+            {
+                set.extend(answers);
+            }
+        }
+    }
+}
+
+/// `push` of a set that is not needed afterwards (it is left empty): a new set is moved in
+/// whole, cheaper than copying its answers one by one.
+fn push_whole(expectations: &mut Vec<Expectation>, rule: RuleId, answers: &mut Answers) {
+    match expectations.iter_mut().find(|e| e.rule == rule) {
+        Some(Expectation {
+            demand: Demand::OneOf(existing),
+            ..
+        }) => {
+            for a in answers.drain(..) {
+                if !existing.contains(&a) {
+                    existing.push(a)
+                }
+            }
+        }
+        _ => {
+            make_room(expectations);
+            expectations.push(Expectation {
+                rule,
+                demand: Demand::OneOf(std::mem::take(answers)),
+            })
+        }
+    }
+}
+
+/// Room for four expectations in an empty list, allocated at once before the first push:
+/// cheaper than the first growth of an empty `Vec` (which ends at four as well).
+#[inline(always)]
+fn make_room(expectations: &mut Vec<Expectation>) {
+    if expectations.capacity() == 0 {
+        *expectations = Vec::with_capacity(4);
+    }
 }

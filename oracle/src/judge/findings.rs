@@ -9,8 +9,6 @@ use crate::rules::{self, RuleId};
 use crate::rules::{level_of, Severity};
 use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
 use smallvec::{smallvec, SmallVec};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 /// An answer set while the rules build it (the Verdict's own set type).
@@ -48,48 +46,64 @@ pub(crate) struct Findings {
 /// Whether `rule` is at a blocking level (MUST-like), from a table built once: the judge asks
 /// for every defect, and the rules table is a list.
 pub(crate) fn is_blocking(rule: RuleId) -> bool {
-    static BLOCKING: OnceLock<HashMap<&'static str, bool, BuildHasherDefault<IdHash>>> =
-        OnceLock::new();
-    let table = BLOCKING.get_or_init(|| {
-        rules::RULES
-            .iter()
-            .map(|r| (r.id.0, level_of(r.id).severity() == Severity::Blocking))
-            .collect()
-    });
-    match table.get(rule.0) {
-        Some(b) => *b,
+    static BLOCKING: OnceLock<BlockingTable> = OnceLock::new();
+    match BLOCKING.get_or_init(BlockingTable::new).get(rule) {
+        Some(b) => b,
         None => level_of(rule).severity() == Severity::Blocking,
     }
 }
 
-/// A hash of a rule id from its length and its last eight bytes, read as one word: the ids
-/// share their prefixes (`SHTTP-HDR-`) and differ at the end, the table is fixed, and no
-/// untrusted key reaches it, so this beats hashing every byte (a collision costs one probe).
-#[derive(Default)]
-pub(crate) struct IdHash(u64);
+/// Slots of the blocking table: a power of two, above twice the ids the judge emits.
+const SLOTS: usize = 128;
+// (a free slot ends every probe)
+const _: () = assert!(rules::JUDGED_IDS.len() * 2 <= SLOTS);
 
-impl Hasher for IdHash {
-    fn finish(&self) -> u64 {
-        let h = self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        h ^ (h >> 29)
-    }
+/// The blocking level of every id the judge emits, open-addressed by `slot_of` (the ids
+/// share their prefixes and differ at the end, the table is fixed, and no untrusted key
+/// reaches it): one word of hashing and, nearly always, one pointer comparison per question.
+struct BlockingTable([Option<(RuleId, bool)>; SLOTS]);
 
-    fn write(&mut self, bytes: &[u8]) {
-        let n = bytes.len();
-        // (every id is longer than eight bytes: one load, no copy of a variable length)
-        let tail = match bytes.last_chunk::<8>() {
-            Some(last) => *last,
-            None => {
-                let mut tail = [0u8; 8];
-                tail[..n].copy_from_slice(bytes);
-                tail
+impl BlockingTable {
+    fn new() -> BlockingTable {
+        let mut slots = [None; SLOTS];
+        for &id in rules::JUDGED_IDS {
+            let mut i = slot_of(id);
+            while slots[i].is_some_and(|(known, _)| known != id) {
+                i = (i + 1) % SLOTS;
             }
-        };
-        self.0 = self.0.rotate_left(5) ^ u64::from_le_bytes(tail) ^ (n as u64);
+            slots[i] = Some((id, level_of(id).severity() == Severity::Blocking));
+        }
+        BlockingTable(slots)
     }
 
-    /// (`str` hashes as its bytes then `0xff`: the marker adds nothing here)
-    fn write_u8(&mut self, _: u8) {}
+    /// `rule`'s level when it is in the table.
+    fn get(&self, rule: RuleId) -> Option<bool> {
+        let mut i = slot_of(rule);
+        loop {
+            let (known, blocking) = self.0[i]?;
+            // (the ids the judge passes are the table's own: the same pointer, no byte compare)
+            if std::ptr::eq(known.0, rule.0) || known == rule {
+                return Some(blocking);
+            }
+            i = (i + 1) % SLOTS;
+        }
+    }
+}
+
+/// A rule id's first slot, from its length and its last eight bytes read as one word.
+fn slot_of(rule: RuleId) -> usize {
+    let bytes = rule.0.as_bytes();
+    let tail = match bytes.last_chunk::<8>() {
+        Some(last) => *last,
+        None => {
+            let mut tail = [0u8; 8];
+            tail[..bytes.len()].copy_from_slice(bytes);
+            tail
+        }
+    };
+    let h = (u64::from_le_bytes(tail) ^ bytes.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    // the top bits: the ones the multiplication mixed best (SLOTS = 2^7)
+    (h >> (64 - SLOTS.trailing_zeros())) as usize
 }
 
 impl Findings {

@@ -46,13 +46,15 @@ impl StatusSet {
 
 /// The versions a -32022 answer may name as `data.requested` (header and body, AMB-06),
 /// shared by every copy of the answer: an answer is copied into several sets, and this keeps
-/// `Answer` small.
+/// `Answer` small (one thin pointer: an answer set holds four answers inline).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Requested(Arc<[InlineText]>);
+pub struct Requested(Arc<SmallVec<[InlineText; 2]>>);
 
 impl Requested {
     pub fn new<'s>(versions: impl IntoIterator<Item = &'s str>) -> Requested {
-        Requested(versions.into_iter().map(InlineText::new).collect())
+        Requested(Arc::new(
+            versions.into_iter().map(InlineText::new).collect(),
+        ))
     }
 }
 
