@@ -10,13 +10,16 @@ use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::RuleId;
 use crate::verdict::{Answer, DataRule, StatusSet};
-use std::borrow::Cow;
 
 /// A header value as the server must read it (`DecodedValue`), borrowing a plain value
 /// instead of copying it: most values are plain, and the judge reads several per case.
 pub(crate) enum HeaderValue<'r> {
     Plain(&'r [u8]),
-    Decoded(Cow<'r, str>),
+    /// A sentinel payload's strictly decoded bytes, not yet looked at for UTF-8: `Decoded`
+    /// when they are UTF-8, `Malformed` when not. Bytes equal to a body string are UTF-8, so
+    /// the common case (a mirrored value) needs no validation.
+    Strict(&'r [u8]),
+    Decoded(String),
     Lenient(String),
     Malformed,
 }
@@ -28,15 +31,20 @@ pub(crate) fn read_header_value<'r>(raw: &'r [u8], buf: &'r mut DecodeBuffer) ->
     if !looks_like_sentinel(raw) {
         return HeaderValue::Plain(raw);
     }
-    if let Some(text) = crate::encoding::sentinel::decoded_into(raw, buf) {
-        return HeaderValue::Decoded(Cow::Borrowed(text));
+    if let Some(n) = crate::encoding::sentinel::payload_into(raw, buf) {
+        return HeaderValue::Strict(&buf[..n]);
     }
     match crate::encoding::sentinel::server_decode(raw) {
         DecodedValue::Plain(_) => HeaderValue::Plain(raw),
-        DecodedValue::Decoded(s) => HeaderValue::Decoded(Cow::Owned(s)),
+        DecodedValue::Decoded(s) => HeaderValue::Decoded(s),
         DecodedValue::Lenient(s) => HeaderValue::Lenient(s),
         DecodedValue::Malformed => HeaderValue::Malformed,
     }
+}
+
+/// Whether strictly decoded payload bytes read as `Malformed` (they are not UTF-8).
+pub(crate) fn strict_malformed(bytes: &[u8]) -> bool {
+    std::str::from_utf8(bytes).is_err()
 }
 
 pub(crate) fn mismatch_answer() -> Answer {

@@ -8,7 +8,7 @@ mod version;
 
 use super::findings::Findings;
 use super::header_values::{
-    invalid_chars, mismatch_answer, overlap, read_header_value, HeaderValue,
+    invalid_chars, mismatch_answer, overlap, read_header_value, strict_malformed, HeaderValue,
 };
 use super::view::{HeaderQuirk, HeaderView, RequestBody};
 use crate::case::HeaderField;
@@ -237,19 +237,26 @@ fn name_message(raw: &[u8], body: &str) -> Message {
 /// A sentinel `Mcp-Name` value, decoded as the server must (`read_header_value`).
 fn name_sentinel(raw: &[u8], body: &str, id: &RequestId, f: &mut Findings) {
     let mut buf = [0; 96];
+    let differs = |f: &mut Findings| {
+        f.mismatch(rules::HDR_MISMATCH, rules::HDR_ERR, 4, id, || {
+            name_message(raw, body)
+        })
+    };
+    let malformed = |f: &mut Findings| {
+        f.mismatch(rules::B64_MALFORMED, rules::HDR_ERR, 4, id, || {
+            Message::Fixed("Header mismatch: Mcp-Name carries a malformed base64 sentinel")
+        })
+    };
     match read_header_value(raw, &mut buf) {
         HeaderValue::Plain(v) if v == body.as_bytes() => overlap(v, f),
         HeaderValue::Plain(v) => name_mismatch(v, body, id, f),
+        // (bytes equal to the body's text are UTF-8: only other bytes are looked at)
+        HeaderValue::Strict(b) if b == body.as_bytes() => f.benign(rules::B64_DECODE),
+        HeaderValue::Strict(b) if strict_malformed(b) => malformed(f),
         HeaderValue::Decoded(s) if s == body => f.benign(rules::B64_DECODE),
         HeaderValue::Lenient(s) if s == body => f.tolerate(mismatch_answer()),
-        HeaderValue::Decoded(_) | HeaderValue::Lenient(_) => {
-            f.mismatch(rules::HDR_MISMATCH, rules::HDR_ERR, 4, id, || {
-                name_message(raw, body)
-            })
-        }
-        HeaderValue::Malformed => f.mismatch(rules::B64_MALFORMED, rules::HDR_ERR, 4, id, || {
-            Message::Fixed("Header mismatch: Mcp-Name carries a malformed base64 sentinel")
-        }),
+        HeaderValue::Strict(_) | HeaderValue::Decoded(_) | HeaderValue::Lenient(_) => differs(f),
+        HeaderValue::Malformed => malformed(f),
     }
 }
 

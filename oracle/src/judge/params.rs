@@ -3,7 +3,7 @@
 
 use super::findings::Findings;
 use super::header_values::{
-    invalid_chars, mismatch_answer, overlap, read_header_value, HeaderValue,
+    invalid_chars, mismatch_answer, overlap, read_header_value, strict_malformed, HeaderValue,
 };
 use super::read::arguments::{ArgumentReader, Leaf, RawLeaf};
 use super::view::{param_suffix_is, HeaderView, RequestBody};
@@ -15,7 +15,6 @@ use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::surface::ToolDecl;
 use smallvec::{smallvec, SmallVec};
-use std::borrow::Cow;
 
 /// Check every annotated parameter of `tool`; return the rule that carries the success
 /// expectation when the call mirrors at least one value correctly.
@@ -180,17 +179,16 @@ fn one(
         });
     };
     let mut buf = [0; 96];
-    let (text, decoded): (Cow<'_, str>, bool) = match read_header_value(raw, &mut buf) {
-        // (a plain value is nearly always UTF-8: `from_utf8_lossy` would borrow it too, but
-        // walks it chunk by chunk; the plain check is the faster way to the same answer)
-        HeaderValue::Plain(b) => match std::str::from_utf8(b) {
-            Ok(text) => (Cow::Borrowed(text), false),
-            Err(_) => (String::from_utf8_lossy(b), false),
-        },
-        HeaderValue::Decoded(s) => (s, true),
+    let value = read_header_value(raw, &mut buf);
+    // the header's bytes as the server compares them (a plain value passed `invalid_chars`,
+    // so it is ASCII, and its bytes are its text)
+    let (header, decoded): (&[u8], bool) = match &value {
+        HeaderValue::Plain(b) => (b, false),
+        HeaderValue::Strict(b) => (b, true),
+        HeaderValue::Decoded(s) => (s.as_bytes(), true),
         HeaderValue::Lenient(s) => {
             // AMB-15: unpadded / URL-safe payloads may be accepted or refused
-            if body.compare(&s) != ParamMatch::Mismatch {
+            if body.compare(s.as_bytes()) != ParamMatch::Mismatch {
                 f.tolerate(mismatch_answer());
             } else {
                 mismatch(rules::PARAM_VALIDATE, f);
@@ -202,7 +200,14 @@ fn one(
             return None;
         }
     };
-    match body.compare(&text) {
+    let found = body.compare(header);
+    // (bytes equal to the body value's text are UTF-8: only the others are looked at)
+    if found != ParamMatch::Equal && matches!(value, HeaderValue::Strict(b) if strict_malformed(b))
+    {
+        mismatch(rules::B64_MALFORMED, f);
+        return None;
+    }
+    match found {
         ParamMatch::Equal if decoded => {
             f.benign(rules::B64_DECODE);
             None
@@ -224,10 +229,10 @@ fn one(
         ParamMatch::Mismatch => {
             let rule = if body
                 .boolean_text()
-                .is_some_and(|b| text.eq_ignore_ascii_case(b))
+                .is_some_and(|b| header.eq_ignore_ascii_case(b.as_bytes()))
             {
                 rules::BOOL_LOWER
-            } else if !decoded && text.starts_with("=?") && text.ends_with("?=") {
+            } else if !decoded && header.starts_with(b"=?") && header.ends_with(b"?=") {
                 rules::B64_MARKERS
             } else {
                 rules::PARAM_VALIDATE

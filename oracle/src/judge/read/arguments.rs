@@ -5,7 +5,9 @@
 use super::arg_members::ArgMembers;
 use super::validated::{self, Kind, Val};
 use crate::annotations::{extract, Extracted};
-use crate::encoding::{compare_param, compare_param_text, ParamMatch};
+use crate::encoding::{
+    compare_number_text, compare_param_bool, compare_param_bytes, compare_param_text, ParamMatch,
+};
 use serde_json::Value;
 use std::fmt;
 
@@ -64,6 +66,7 @@ impl<'a> ArgumentReader<'a> {
                 Extracted::Absent => Leaf::Absent,
                 Extracted::Null => Leaf::Null,
                 Extracted::Value(Value::String(s)) => Leaf::Text(s),
+                Extracted::Value(Value::Bool(b)) => Leaf::Bool(*b),
                 Extracted::Value(v) => Leaf::Other(v),
             },
             Some(Arguments::Raw(raw)) => {
@@ -72,6 +75,8 @@ impl<'a> ArgumentReader<'a> {
                     RawLeaf::Absent => Leaf::Absent,
                     RawLeaf::Null => Leaf::Null,
                     RawLeaf::Text(s) => Leaf::Text(s),
+                    RawLeaf::Bool(b) => Leaf::Bool(*b),
+                    RawLeaf::Integer(t) => Leaf::Integer(t),
                     RawLeaf::Value(v) => Leaf::Other(v),
                 }
             }
@@ -86,24 +91,30 @@ impl<'a> ArgumentReader<'a> {
     }
 }
 
-/// A parameter's value in the arguments, as `annotations::extract` finds it; a string is
-/// read without building a `Value` around it.
+/// A parameter's value in the arguments, as `annotations::extract` finds it; a string, a
+/// boolean and a plain integer are read without building a `Value` around them.
 #[derive(Clone, Copy)]
 pub(crate) enum Leaf<'v> {
     Absent,
     Null,
     Text(&'v str),
-    /// Any other value (a number, a boolean, an array or an object).
+    Bool(bool),
+    /// An integer whose JSON text is the one `serde_json` writes for it (`integer_text`).
+    Integer(&'v str),
+    /// Any other value (a number, an array or an object).
     Other(&'v Value),
 }
 
 impl Leaf<'_> {
-    /// `encoding::compare_param` of `header` with this (present, non-null) value.
-    pub fn compare(self, header: &str) -> ParamMatch {
+    /// `encoding::compare_param` of the (decoded) `header` bytes with this (present,
+    /// non-null) value.
+    pub fn compare(self, header: &[u8]) -> ParamMatch {
         match self {
             Leaf::Text(s) => compare_param_text(header, s),
-            Leaf::Other(v) => compare_param(header, v),
-            Leaf::Absent | Leaf::Null => compare_param(header, &Value::Null),
+            Leaf::Bool(b) => compare_param_bool(header, b),
+            Leaf::Integer(t) => compare_number_text(header, t),
+            Leaf::Other(v) => compare_param_bytes(header, v),
+            Leaf::Absent | Leaf::Null => compare_param_bytes(header, &Value::Null),
         }
     }
 
@@ -115,7 +126,7 @@ impl Leaf<'_> {
     /// The boolean's JSON text, when the value is one.
     pub fn boolean_text(self) -> Option<&'static str> {
         match self {
-            Leaf::Other(Value::Bool(b)) => Some(if *b { "true" } else { "false" }),
+            Leaf::Bool(b) => Some(if b { "true" } else { "false" }),
             _ => None,
         }
     }
@@ -128,6 +139,9 @@ impl fmt::Display for Leaf<'_> {
             Leaf::Absent => Ok(()),
             Leaf::Null => f.write_str("null"),
             Leaf::Text(s) => fmt::Display::fmt(&Value::String(s.to_string()), f),
+            Leaf::Bool(b) => f.write_str(if *b { "true" } else { "false" }),
+            // (`integer_text`: serde_json writes the number as this text)
+            Leaf::Integer(t) => f.write_str(t),
             Leaf::Other(v) => fmt::Display::fmt(v, f),
         }
     }
@@ -141,6 +155,9 @@ pub(crate) enum RawLeaf<'a> {
     Absent,
     Null,
     Text(std::borrow::Cow<'a, str>),
+    Bool(bool),
+    /// `integer_text`.
+    Integer(&'a str),
     Value(Value),
 }
 
@@ -165,8 +182,9 @@ fn raw_extract<'a>(arguments: RawArguments<'a>, path: &[String]) -> RawLeaf<'a> 
 fn leaf(v: Val<'_>) -> RawLeaf<'_> {
     let value = match v.kind() {
         Kind::Null => return RawLeaf::Null,
-        Kind::Bool => Value::Bool(v.text == "true"),
+        Kind::Bool => return RawLeaf::Bool(v.text == "true"),
         Kind::String => return v.as_str().map_or(RawLeaf::Absent, RawLeaf::Text),
+        Kind::Number if integer_text(v.text) => return RawLeaf::Integer(v.text),
         // validated text of the scanner's subset: serde_json parses it the same way it
         // would inside the whole body; a failure cannot happen, but would read as absent
         _ => match validated::value(v.text) {
@@ -175,4 +193,62 @@ fn leaf(v: Val<'_>) -> RawLeaf<'_> {
         },
     };
     RawLeaf::Value(value)
+}
+
+/// Whether validated number text is an integer `serde_json` reads as a `u64` or an `i64` and
+/// writes back as the same text: no leading zero, no fraction or exponent, at most 19 digits
+/// (a negative one at most 2^63), or `0` (`validated::value` reads these directly).
+fn integer_text(v: &str) -> bool {
+    let (negative, digits) = match v.as_bytes().split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, v.as_bytes()),
+    };
+    let plain = matches!(digits.first(), Some(b'1'..=b'9'))
+        && digits.len() <= 19
+        && digits.iter().all(u8::is_ascii_digit);
+    if !plain {
+        return v == "0";
+    }
+    // (19 digits or fewer: no overflow; -(2^63) is `i64::MIN`, any more is a float)
+    !negative || digits.len() < 19 || digits <= b"9223372036854775808".as_slice()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `integer_text` says yes exactly where `serde_json` reads an integer of at most 19
+    /// digits and writes the same text back.
+    #[test]
+    fn integer_text_is_what_serde_writes_back() {
+        let texts = [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "42",
+            "10",
+            "1.0",
+            "1e2",
+            "-1E2",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "-9999999999999999999",
+            "9999999999999999999",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-18446744073709551616",
+            "12345678901234567890",
+        ];
+        for t in texts {
+            let v: Value = serde_json::from_str(t).expect("a JSON number");
+            let written = v.to_string();
+            let same = (v.is_i64() || v.is_u64()) && written.as_str() == t;
+            // (a 20-digit `u64` is read the long way: no harm, only slower)
+            let short = t.trim_start_matches('-').len() <= 19;
+            assert_eq!(integer_text(t), same && short, "{t}");
+        }
+    }
 }
