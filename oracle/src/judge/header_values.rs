@@ -10,6 +10,7 @@ use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::RuleId;
 use crate::verdict::{Answer, DataRule, StatusSet};
+use std::borrow::Cow;
 
 /// A header value as the server must read it (`DecodedValue`), borrowing a plain value
 /// instead of copying it: most values are plain, and the judge reads several per case.
@@ -39,6 +40,29 @@ pub(crate) fn read_header_value<'r>(raw: &'r [u8], buf: &'r mut DecodeBuffer) ->
         DecodedValue::Decoded(s) => HeaderValue::Decoded(s),
         DecodedValue::Lenient(s) => HeaderValue::Lenient(s),
         DecodedValue::Malformed => HeaderValue::Malformed,
+    }
+}
+
+/// Whether `raw` is a sentinel whose payload `decode_header_value` reads as `Decoded` text
+/// equal to `text` (decoded into a buffer: no `String` for the common short payload).
+pub(crate) fn decodes_to(raw: &[u8], text: &str) -> bool {
+    let mut buf: DecodeBuffer = [0; 96];
+    match crate::encoding::sentinel::payload_into(raw, &mut buf) {
+        // (bytes equal to a `str` are UTF-8: `Decoded`)
+        Some(n) => buf[..n] == *text.as_bytes(),
+        None => matches!(
+            crate::encoding::decode_header_value(raw),
+            DecodedValue::Decoded(m) if m == text
+        ),
+    }
+}
+
+/// A header value's bytes as text for a message, as `String::from_utf8_lossy` gives it
+/// (the plain check first: nearly every value is UTF-8, and the lossy walk is slower).
+pub(crate) fn lossy(raw: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(raw) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(raw),
     }
 }
 

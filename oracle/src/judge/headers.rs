@@ -8,11 +8,12 @@ mod version;
 
 use super::findings::Findings;
 use super::header_values::{
-    invalid_chars, mismatch_answer, overlap, read_header_value, strict_malformed, HeaderValue,
+    decodes_to, invalid_chars, lossy, mismatch_answer, overlap, read_header_value,
+    strict_malformed, HeaderValue,
 };
 use super::view::{HeaderQuirk, HeaderView, RequestBody};
 use crate::case::HeaderField;
-use crate::encoding::{decode_header_value, sentinel::looks_like_sentinel, DecodedValue};
+use crate::encoding::sentinel::looks_like_sentinel;
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules;
@@ -148,9 +149,7 @@ fn method_mismatch(raw: &[u8], req: &RequestBody<'_>, f: &mut Findings) {
     // name the most specific sentence the mismatch breaks
     let rule = if raw.eq_ignore_ascii_case(req.method.as_bytes()) {
         rules::HDR_VALUE_CASE
-    } else if looks_like_sentinel(raw)
-        && matches!(decode_header_value(raw), DecodedValue::Decoded(m) if m == *req.method)
-    {
+    } else if looks_like_sentinel(raw) && decodes_to(raw, &req.method) {
         // only Mcp-Name and Mcp-Param-* permit the sentinel (AMB-17: literal comparison)
         rules::B64_ONLY_NAME_PARAM
     } else {
@@ -163,7 +162,7 @@ fn method_mismatch(raw: &[u8], req: &RequestBody<'_>, f: &mut Findings) {
                 "' does not match body '",
                 "'",
             ],
-            &[&String::from_utf8_lossy(raw), &req.method],
+            &[&lossy(raw), &req.method],
         )
     });
 }
@@ -230,7 +229,7 @@ fn name_message(raw: &[u8], body: &str) -> Message {
             "' does not match body value '",
             "'",
         ],
-        &[&String::from_utf8_lossy(raw), &body],
+        &[&lossy(raw), &body],
     )
 }
 

@@ -3,7 +3,8 @@
 
 use super::findings::Findings;
 use super::header_values::{
-    invalid_chars, mismatch_answer, overlap, read_header_value, strict_malformed, HeaderValue,
+    invalid_chars, lossy, mismatch_answer, overlap, read_header_value, strict_malformed,
+    HeaderValue,
 };
 use super::read::arguments::{ArgumentReader, Leaf, RawLeaf};
 use super::view::{param_suffix_is, HeaderView, RequestBody};
@@ -174,7 +175,7 @@ fn one(
                     "' does not match body value ",
                     "",
                 ],
-                &[&name, &String::from_utf8_lossy(raw), &body],
+                &[&name, &lossy(raw), &body],
             )
         });
     };
@@ -248,7 +249,9 @@ struct ParamName<'a>(&'a str);
 
 impl std::fmt::Display for ParamName<'_> {
     fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(out, "Mcp-Param-{}", self.0)
+        // (as `write!(out, "Mcp-Param-{}", ..)` writes it, without the formatting machinery)
+        out.write_str("Mcp-Param-")?;
+        out.write_str(self.0)
     }
 }
 

@@ -96,7 +96,8 @@ pub(super) fn protocol_version(
     match body {
         Some(b) if b.as_bytes() == header => {
             if !supported(surface, header) {
-                version_unsupported(header, id, f);
+                // (the body's text is the header's)
+                version_unsupported(b, id, f);
             }
         }
         _ => version_not_in_body(header, surface, id, body, f),
@@ -125,11 +126,7 @@ fn version_absent(surface: &Surface, id: &RequestId, body: Option<&str>, f: &mut
 /// The header names a version the body repeats and the surface does not list.
 #[cold]
 #[inline(never)]
-fn version_unsupported(header: &[u8], id: &RequestId, f: &mut Findings) {
-    // (ASCII: see `protocol_version`)
-    let Ok(h) = std::str::from_utf8(header) else {
-        return;
-    };
+fn version_unsupported(h: &str, id: &RequestId, f: &mut Findings) {
     let answer = upv(Requested::new([h]));
     f.defect_lazy(
         rules::PV_UNSUPPORTED,
@@ -151,27 +148,42 @@ fn version_not_in_body(
     body: Option<&str>,
     f: &mut Findings,
 ) {
-    // (ASCII: see `protocol_version`)
-    let Ok(h) = std::str::from_utf8(header) else {
-        return;
+    // the header's text: a listed version's own (the common case), or its bytes read as
+    // UTF-8 (ASCII: see `protocol_version`)
+    let listed = surface
+        .supported_versions
+        .iter()
+        .find(|v| v.as_bytes() == header);
+    let (h, h_unsupported) = match listed {
+        Some(v) => (v.as_str(), false),
+        None => match std::str::from_utf8(header) {
+            Ok(h) => (h, true),
+            Err(_) => return,
+        },
     };
-    let unsupported = |v: &str| !surface.supports_version(v);
     let Some(b) = body else {
         // AMB-02: no body value to compare with; -32602 (missing field) or -32020
         f.tolerate(mismatch_answer());
-        if unsupported(h) {
+        if h_unsupported {
             f.tolerate(upv(Requested::new([h])));
         }
         return;
     };
-    // (built only when some version is unsupported)
-    let requested = || Requested::new([h, b].into_iter().filter(|v| unsupported(v)));
+    let b_unsupported = !surface.supports_version(b);
+    // the unsupported ones of (header, body), in that order; built only when some is
+    // (from arrays: their exact length spares the list a second allocation)
+    let requested = || match (h_unsupported, b_unsupported) {
+        (true, true) => Requested::new([h, b]),
+        (true, false) => Requested::new([h]),
+        (false, true) => Requested::new([b]),
+        (false, false) => Requested::new([]),
+    };
     // P-VERSION-FIRST: an unsupported header version goes first
-    let priority = if unsupported(h) { 3 } else { 4 };
+    let priority = if h_unsupported { 3 } else { 4 };
     let canonical = if !f.could_lead(rules::PV_MISMATCH, priority) {
         // never read: an earlier defect gives the canonical answer
         Canonical::Dispatch
-    } else if unsupported(h) {
+    } else if h_unsupported {
         upv_canonical(id, h)
     } else {
         let msg = Message::parts(
@@ -192,9 +204,9 @@ fn version_not_in_body(
         priority,
         canonical,
     };
-    if unsupported(h) {
+    if h_unsupported {
         d.answers.insert(0, upv(requested()));
-    } else if unsupported(b) {
+    } else if b_unsupported {
         d.answers.push(upv(requested()));
     }
     f.defects.push(d);

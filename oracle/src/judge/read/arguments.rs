@@ -138,7 +138,8 @@ impl fmt::Display for Leaf<'_> {
         match self {
             Leaf::Absent => Ok(()),
             Leaf::Null => f.write_str("null"),
-            Leaf::Text(s) => fmt::Display::fmt(&Value::String(s.to_string()), f),
+            // (the JSON text `Value::String`'s `Display` writes, without building the value)
+            Leaf::Text(s) => f.write_str(&serde_json::to_string(s).map_err(|_| fmt::Error)?),
             Leaf::Bool(b) => f.write_str(if *b { "true" } else { "false" }),
             // (`integer_text`: serde_json writes the number as this text)
             Leaf::Integer(t) => f.write_str(t),
