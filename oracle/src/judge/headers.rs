@@ -94,6 +94,7 @@ fn meta_required(id: &RequestId, f: &mut Findings) {
 #[inline(always)]
 fn required_field<'c>(
     field: HeaderField<'c>,
+    visible: bool,
     name: &'static str,
     missing: &'static str,
     id: &RequestId,
@@ -101,8 +102,9 @@ fn required_field<'c>(
 ) -> Option<&'c [u8]> {
     match field {
         HeaderField::One(raw) => {
-            let invalid =
-                invalid_chars(raw, rules::HDR_INVALID_CHARS, rules::HDR_ERR, &name, id, f);
+            // (`visible`: the reader saw no invalid character in any mirrored value)
+            let invalid = !visible
+                && invalid_chars(raw, rules::HDR_INVALID_CHARS, rules::HDR_ERR, &name, id, f);
             (!invalid).then_some(raw)
         }
         other => not_one(other, missing, id, f),
@@ -131,6 +133,7 @@ fn not_one<'c>(
 fn mcp_method(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
     let Some(raw) = required_field(
         h.method,
+        h.mirrored_visible,
         "Mcp-Method",
         "Header mismatch: Mcp-Method header is missing",
         &req.id,
@@ -187,6 +190,7 @@ fn mcp_name(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
     let body = req.params.as_ref().and_then(|p| p.get_str(field));
     let Some(raw) = required_field(
         h.name,
+        h.mirrored_visible,
         "Mcp-Name",
         "Header mismatch: Mcp-Name header is missing",
         &req.id,

@@ -41,14 +41,14 @@ pub(crate) fn check(
     // each parameter's field (as `HeaderView::param` gives it), in one pass over the fields
     let (fields, undeclared) = declared_fields(h, params);
     if !version_ok {
-        as_if_supported(params, &fields, &arguments, req, f);
+        as_if_supported(params, &fields, &arguments, req, h.mirrored_visible, f);
         return None;
     }
     let mut carrier = None;
     for (p, &field) in params.iter().zip(&fields) {
         let mut held = RawLeaf::Absent;
         let body = arguments.value_at(&p.path, &mut held);
-        if let Some(rule) = one(field, p, body, &req.id, f) {
+        if let Some(rule) = one(field, p, body, &req.id, h.mirrored_visible, f) {
             // the most specific stimulus carries the success expectation: a null or absent
             // argument (header not expected) before a mirrored one
             let rank = |r: RuleId| match r {
@@ -100,13 +100,14 @@ fn as_if_supported(
     fields: &[HeaderField<'_>],
     arguments: &ArgumentReader<'_>,
     req: &RequestBody<'_>,
+    visible: bool,
     f: &mut Findings,
 ) {
     let mut as_if = Findings::default();
     for (p, &field) in params.iter().zip(fields) {
         let mut held = RawLeaf::Absent;
         let body = arguments.value_at(&p.path, &mut held);
-        one(field, p, body, &req.id, &mut as_if);
+        one(field, p, body, &req.id, visible, &mut as_if);
     }
     let answers = as_if.defects.into_iter().flat_map(|d| d.answers);
     for a in answers.chain(as_if.tolerated) {
@@ -119,6 +120,7 @@ fn one(
     p: &HeaderParam,
     body: Leaf<'_>,
     id: &RequestId,
+    visible: bool,
     f: &mut Findings,
 ) -> Option<RuleId> {
     // the full header name, written out only into the message of a defect
@@ -156,14 +158,17 @@ fn one(
         (v, HeaderField::One(raw)) => (v, raw),
     };
     let (body, raw) = value;
-    if invalid_chars(
-        raw,
-        rules::PARAM_INVALID_CHARS,
-        rules::PARAM_ERR,
-        &name,
-        id,
-        f,
-    ) {
+    // (`visible`: the reader saw no invalid character in any `Mcp-Param-*` value)
+    if !visible
+        && invalid_chars(
+            raw,
+            rules::PARAM_INVALID_CHARS,
+            rules::PARAM_ERR,
+            &name,
+            id,
+            f,
+        )
+    {
         return None;
     }
     let mismatch = |rule: RuleId, f: &mut Findings| {

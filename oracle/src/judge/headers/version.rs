@@ -81,14 +81,17 @@ pub(super) fn protocol_version(
             status: StatusSet::Exact(400),
         });
     }
-    if invalid_chars(
-        header,
-        rules::HDR_INVALID_CHARS,
-        rules::HDR_ERR,
-        &"MCP-Protocol-Version",
-        id,
-        f,
-    ) {
+    // (`mirrored_visible`: the reader saw no invalid character in any mirrored value)
+    if !h.mirrored_visible
+        && invalid_chars(
+            header,
+            rules::HDR_INVALID_CHARS,
+            rules::HDR_ERR,
+            &"MCP-Protocol-Version",
+            id,
+            f,
+        )
+    {
         return;
     }
     // (from here the header is ASCII, `invalid_chars` having refused every other byte, and
