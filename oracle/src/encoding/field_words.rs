@@ -93,9 +93,19 @@ pub fn value_shape(v: &[u8]) -> ValueShape {
         return long_value_shape(v);
     }
     let [a, b, c] = cover(v);
+    let all_visible = (invisible_lanes(a) | invisible_lanes(b) | invisible_lanes(c)) == 0;
+    let (first, last) = (a as u8, (c >> 56) as u8);
+    // (of the visible bytes and SP, only SP is OWS: HTAB is looked for only in the rare value
+    // with other bytes)
+    let padded = len != 0
+        && if all_visible {
+            (first == b' ') | (last == b' ')
+        } else {
+            ows(first) | ows(last)
+        };
     ValueShape {
-        all_visible: (invisible_lanes(a) | invisible_lanes(b) | invisible_lanes(c)) == 0,
-        padded: len != 0 && (ows(a as u8) | ows((c >> 56) as u8)),
+        all_visible,
+        padded,
     }
 }
 

@@ -39,7 +39,8 @@ pub(crate) fn check(
     // the members of the arguments, read once for all the parameters
     let arguments = ArgumentReader::new(req.params.as_ref().and_then(|p| p.arguments));
     // each parameter's field (as `HeaderView::param` gives it), in one pass over the fields
-    let (fields, undeclared) = declared_fields(h, params);
+    let mut fields: Fields<'_> = smallvec![HeaderField::Absent; params.len()];
+    let undeclared = declared_fields(h, params, &mut fields);
     if !version_ok {
         as_if_supported(params, &fields, &arguments, req, h.mirrored_visible, f);
         return None;
@@ -71,10 +72,14 @@ pub(crate) fn check(
 /// The fields of the declared parameters, inline up to this many (nearly every tool).
 type Fields<'a> = SmallVec<[HeaderField<'a>; 8]>;
 
-/// Each declared parameter's `Mcp-Param-*` field (as `HeaderView::param` gives it), and
-/// whether some `Mcp-Param-*` field names no declared parameter.
-fn declared_fields<'a>(h: &HeaderView<'a>, params: &[HeaderParam]) -> (Fields<'a>, bool) {
-    let mut fields: Fields<'a> = smallvec![HeaderField::Absent; params.len()];
+/// Each declared parameter's `Mcp-Param-*` field (as `HeaderView::param` gives it), written
+/// into `fields` (one `Absent` per parameter; filled in place, not returned, as it is large),
+/// and whether some `Mcp-Param-*` field names no declared parameter.
+fn declared_fields<'a>(
+    h: &HeaderView<'a>,
+    params: &[HeaderParam],
+    fields: &mut [HeaderField<'a>],
+) -> bool {
     let mut undeclared = false;
     for &(n, v) in &h.params {
         let mut declared = false;
@@ -87,7 +92,7 @@ fn declared_fields<'a>(h: &HeaderView<'a>, params: &[HeaderParam]) -> (Fields<'a
         }
         undeclared |= !declared;
     }
-    (fields, undeclared)
+    undeclared
 }
 
 /// The header rules of an unsupported version are unknown (AMB-38), but nothing mandates
@@ -109,9 +114,10 @@ fn as_if_supported(
         let body = arguments.value_at(&p.path, &mut held);
         one(field, p, body, &req.id, visible, &mut as_if);
     }
-    let answers = as_if.defects.into_iter().flat_map(|d| d.answers);
-    for a in answers.chain(as_if.tolerated) {
-        f.tolerate(a);
+    // (read in place: moving the defects out would copy each whole)
+    let answers = as_if.defects.iter().flat_map(|d| &d.answers);
+    for a in answers.chain(&as_if.tolerated) {
+        f.tolerate(a.clone());
     }
 }
 
@@ -294,7 +300,8 @@ mod tests {
             let mut parsed = None;
             let view = read_fast(&case, &mut parsed);
             let h = &view.headers;
-            let (fields, undeclared) = declared_fields(h, &params);
+            let mut fields = vec![HeaderField::Absent; params.len()];
+            let undeclared = declared_fields(h, &params, &mut fields);
             for (p, field) in params.iter().zip(&fields) {
                 assert_eq!(*field, h.param(&p.header), "{} in {headers:?}", p.header);
             }

@@ -9,6 +9,7 @@ use crate::encoding::{
     compare_number_text, compare_param_bool, compare_param_bytes, compare_param_text, ParamMatch,
 };
 use serde_json::Value;
+use std::borrow::Cow;
 use std::fmt;
 
 /// The `arguments` member of the params (any JSON type).
@@ -69,17 +70,19 @@ impl<'a> ArgumentReader<'a> {
                 Extracted::Value(Value::Bool(b)) => Leaf::Bool(*b),
                 Extracted::Value(v) => Leaf::Other(v),
             },
-            Some(Arguments::Raw(raw)) => {
-                *held = raw_extract(raw, path);
-                match held {
-                    RawLeaf::Absent => Leaf::Absent,
-                    RawLeaf::Null => Leaf::Null,
-                    RawLeaf::Text(s) => Leaf::Text(s),
-                    RawLeaf::Bool(b) => Leaf::Bool(*b),
-                    RawLeaf::Integer(t) => Leaf::Integer(t),
-                    RawLeaf::Value(v) => Leaf::Other(v),
+            // (a leaf that borrows the text is returned as it is; only an owned one, a decoded
+            // string or a parsed number, is kept in `held`)
+            Some(Arguments::Raw(raw)) => match raw_extract(raw, path) {
+                RawLeaf::Absent => Leaf::Absent,
+                RawLeaf::Null => Leaf::Null,
+                RawLeaf::Text(Cow::Borrowed(s)) => Leaf::Text(s),
+                RawLeaf::Bool(b) => Leaf::Bool(b),
+                RawLeaf::Integer(t) => Leaf::Integer(t),
+                owned => {
+                    *held = owned;
+                    held.as_leaf()
                 }
-            }
+            },
         }
     }
 
@@ -155,11 +158,24 @@ pub(crate) enum RawLeaf<'a> {
     #[default]
     Absent,
     Null,
-    Text(std::borrow::Cow<'a, str>),
+    Text(Cow<'a, str>),
     Bool(bool),
     /// `integer_text`.
     Integer(&'a str),
     Value(Value),
+}
+
+impl RawLeaf<'_> {
+    fn as_leaf(&self) -> Leaf<'_> {
+        match self {
+            RawLeaf::Absent => Leaf::Absent,
+            RawLeaf::Null => Leaf::Null,
+            RawLeaf::Text(s) => Leaf::Text(s),
+            RawLeaf::Bool(b) => Leaf::Bool(*b),
+            RawLeaf::Integer(t) => Leaf::Integer(t),
+            RawLeaf::Value(v) => Leaf::Other(v),
+        }
+    }
 }
 
 fn raw_extract<'a>(arguments: RawArguments<'a>, path: &[String]) -> RawLeaf<'a> {
