@@ -13,6 +13,7 @@ use super::header_values::{
 };
 use super::view::{HeaderQuirk, HeaderView, RequestBody};
 use crate::case::HeaderField;
+use crate::encoding::field_words::same_bytes;
 use crate::encoding::sentinel::looks_like_sentinel;
 use crate::message::Message;
 use crate::request_id::RequestId;
@@ -141,7 +142,7 @@ fn mcp_method(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
     ) else {
         return;
     };
-    if raw != req.method.as_bytes() {
+    if !same_bytes(raw, req.method.as_bytes()) {
         method_mismatch(raw, req, f);
     }
 }
@@ -205,7 +206,7 @@ fn mcp_name(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
     if looks_like_sentinel(raw) {
         return name_sentinel(raw, body, &req.id, f);
     }
-    if raw == body.as_bytes() {
+    if same_bytes(raw, body.as_bytes()) {
         overlap(raw, f);
     } else {
         name_mismatch(raw, body, &req.id, f);

@@ -7,6 +7,7 @@ use super::super::header_values::{invalid_chars, mismatch_answer};
 use super::super::view::HeaderView;
 use super::LEGACY_VERSIONS;
 use crate::case::HeaderField;
+use crate::encoding::field_words::same_bytes;
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules;
@@ -19,7 +20,7 @@ fn supported(surface: &Surface, version: &[u8]) -> bool {
     surface
         .supported_versions
         .iter()
-        .any(|v| v.as_bytes() == version)
+        .any(|v| same_bytes(v.as_bytes(), version))
 }
 
 fn upv(requested: Requested) -> Answer {
@@ -97,7 +98,7 @@ pub(super) fn protocol_version(
     // (from here the header is ASCII, `invalid_chars` having refused every other byte, and
     // so its text; it is read as text only off the common path)
     match body {
-        Some(b) if b.as_bytes() == header => {
+        Some(b) if same_bytes(b.as_bytes(), header) => {
             if !supported(surface, header) {
                 // (the body's text is the header's)
                 version_unsupported(b, id, f);
@@ -156,7 +157,7 @@ fn version_not_in_body(
     let listed = surface
         .supported_versions
         .iter()
-        .find(|v| v.as_bytes() == header);
+        .find(|v| same_bytes(v.as_bytes(), header));
     let (h, h_unsupported) = match listed {
         Some(v) => (v.as_str(), false),
         None => match std::str::from_utf8(header) {
