@@ -30,18 +30,29 @@ pub enum ParamMatch {
 
 /// Compare the decoded header text with the body value.
 pub fn compare_param(header: &str, body: &Value) -> ParamMatch {
+    compare_param_bytes(header.as_bytes(), body)
+}
+
+/// `compare_param` of the decoded header bytes: bytes that are not UTF-8 equal no body value
+/// (every body value's text is UTF-8), so the judge compares before it validates.
+pub fn compare_param_bytes(header: &[u8], body: &Value) -> ParamMatch {
     match body {
         Value::String(s) => compare_param_text(header, s),
-        Value::Bool(b) => eq(header == if *b { "true" } else { "false" }),
+        Value::Bool(b) => compare_param_bool(header, *b),
         Value::Number(n) => compare_number(header, n),
         Value::Null => ParamMatch::Mismatch,
         Value::Array(_) | Value::Object(_) => ParamMatch::NotPrimitive,
     }
 }
 
-/// `compare_param` for a string body value.
-pub fn compare_param_text(header: &str, body: &str) -> ParamMatch {
-    eq(header == body)
+/// `compare_param_bytes` for a string body value.
+pub fn compare_param_text(header: &[u8], body: &str) -> ParamMatch {
+    eq(header == body.as_bytes())
+}
+
+/// `compare_param_bytes` for a boolean body value (its lowercase JSON text).
+pub fn compare_param_bool(header: &[u8], body: bool) -> ParamMatch {
+    eq(header == if body { b"true".as_slice() } else { b"false" })
 }
 
 fn eq(b: bool) -> ParamMatch {
@@ -52,7 +63,7 @@ fn eq(b: bool) -> ParamMatch {
     }
 }
 
-fn compare_number(header: &str, n: &serde_json::Number) -> ParamMatch {
+fn compare_number(header: &[u8], n: &serde_json::Number) -> ParamMatch {
     // written on the stack: the judge compares a number on most tool calls
     let mut text = NumberText {
         bytes: [0; 40],
@@ -65,9 +76,20 @@ fn compare_number(header: &str, n: &serde_json::Number) -> ParamMatch {
         owned = n.to_string();
         owned.as_str()
     };
-    if header == body_text {
+    compare_number_text(header, body_text)
+}
+
+/// `compare_param_bytes` for a number body value whose text, as `serde_json` writes it, is
+/// `body_text` (an integer's text is the body's own, when it has no leading zero, no sign
+/// `+` and fits an `i64` or `u64`: the judge compares it without parsing it).
+pub fn compare_number_text(header: &[u8], body_text: &str) -> ParamMatch {
+    if header == body_text.as_bytes() {
         return ParamMatch::Equal;
     }
+    // (not UTF-8: no decimal syntax)
+    let Ok(header) = std::str::from_utf8(header) else {
+        return ParamMatch::Mismatch;
+    };
     let (Some((body, _)), Some((h, syntax))) = (parse_decimal(body_text), parse_decimal(header))
     else {
         return ParamMatch::Mismatch;

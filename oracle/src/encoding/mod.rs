@@ -8,6 +8,9 @@ pub mod field_value;
 pub(crate) mod field_words;
 pub mod sentinel;
 
-pub use compare::{compare_param, compare_param_text, ParamMatch};
+pub use compare::{
+    compare_number_text, compare_param, compare_param_bool, compare_param_bytes,
+    compare_param_text, ParamMatch,
+};
 pub use field_value::{field_value_class, FieldValueClass};
 pub use sentinel::{decode_header_value, encode_header_value, needs_encoding, DecodedValue};

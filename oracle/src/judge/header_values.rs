@@ -16,7 +16,11 @@ use std::borrow::Cow;
 /// instead of copying it: most values are plain, and the judge reads several per case.
 pub(crate) enum HeaderValue<'r> {
     Plain(&'r [u8]),
-    Decoded(Cow<'r, str>),
+    /// A sentinel payload's strictly decoded bytes, not yet looked at for UTF-8: `Decoded`
+    /// when they are UTF-8, `Malformed` when not. Bytes equal to a body string are UTF-8, so
+    /// the common case (a mirrored value) needs no validation.
+    Strict(&'r [u8]),
+    Decoded(String),
     Lenient(String),
     Malformed,
 }
@@ -28,15 +32,43 @@ pub(crate) fn read_header_value<'r>(raw: &'r [u8], buf: &'r mut DecodeBuffer) ->
     if !looks_like_sentinel(raw) {
         return HeaderValue::Plain(raw);
     }
-    if let Some(text) = crate::encoding::sentinel::decoded_into(raw, buf) {
-        return HeaderValue::Decoded(Cow::Borrowed(text));
+    if let Some(n) = crate::encoding::sentinel::payload_into(raw, buf) {
+        return HeaderValue::Strict(&buf[..n]);
     }
     match crate::encoding::sentinel::server_decode(raw) {
         DecodedValue::Plain(_) => HeaderValue::Plain(raw),
-        DecodedValue::Decoded(s) => HeaderValue::Decoded(Cow::Owned(s)),
+        DecodedValue::Decoded(s) => HeaderValue::Decoded(s),
         DecodedValue::Lenient(s) => HeaderValue::Lenient(s),
         DecodedValue::Malformed => HeaderValue::Malformed,
     }
+}
+
+/// Whether `raw` is a sentinel whose payload `decode_header_value` reads as `Decoded` text
+/// equal to `text` (decoded into a buffer: no `String` for the common short payload).
+pub(crate) fn decodes_to(raw: &[u8], text: &str) -> bool {
+    let mut buf: DecodeBuffer = [0; 96];
+    match crate::encoding::sentinel::payload_into(raw, &mut buf) {
+        // (bytes equal to a `str` are UTF-8: `Decoded`)
+        Some(n) => buf[..n] == *text.as_bytes(),
+        None => matches!(
+            crate::encoding::decode_header_value(raw),
+            DecodedValue::Decoded(m) if m == text
+        ),
+    }
+}
+
+/// A header value's bytes as text for a message, as `String::from_utf8_lossy` gives it
+/// (the plain check first: nearly every value is UTF-8, and the lossy walk is slower).
+pub(crate) fn lossy(raw: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(raw) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(raw),
+    }
+}
+
+/// Whether strictly decoded payload bytes read as `Malformed` (they are not UTF-8).
+pub(crate) fn strict_malformed(bytes: &[u8]) -> bool {
+    std::str::from_utf8(bytes).is_err()
 }
 
 pub(crate) fn mismatch_answer() -> Answer {

@@ -8,11 +8,13 @@ mod version;
 
 use super::findings::Findings;
 use super::header_values::{
-    invalid_chars, mismatch_answer, overlap, read_header_value, HeaderValue,
+    decodes_to, invalid_chars, lossy, mismatch_answer, overlap, read_header_value,
+    strict_malformed, HeaderValue,
 };
 use super::view::{HeaderQuirk, HeaderView, RequestBody};
 use crate::case::HeaderField;
-use crate::encoding::{decode_header_value, sentinel::looks_like_sentinel, DecodedValue};
+use crate::encoding::field_words::same_bytes;
+use crate::encoding::sentinel::looks_like_sentinel;
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules;
@@ -93,6 +95,7 @@ fn meta_required(id: &RequestId, f: &mut Findings) {
 #[inline(always)]
 fn required_field<'c>(
     field: HeaderField<'c>,
+    visible: bool,
     name: &'static str,
     missing: &'static str,
     id: &RequestId,
@@ -100,8 +103,9 @@ fn required_field<'c>(
 ) -> Option<&'c [u8]> {
     match field {
         HeaderField::One(raw) => {
-            let invalid =
-                invalid_chars(raw, rules::HDR_INVALID_CHARS, rules::HDR_ERR, &name, id, f);
+            // (`visible`: the reader saw no invalid character in any mirrored value)
+            let invalid = !visible
+                && invalid_chars(raw, rules::HDR_INVALID_CHARS, rules::HDR_ERR, &name, id, f);
             (!invalid).then_some(raw)
         }
         other => not_one(other, missing, id, f),
@@ -130,6 +134,7 @@ fn not_one<'c>(
 fn mcp_method(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
     let Some(raw) = required_field(
         h.method,
+        h.mirrored_visible,
         "Mcp-Method",
         "Header mismatch: Mcp-Method header is missing",
         &req.id,
@@ -137,7 +142,7 @@ fn mcp_method(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
     ) else {
         return;
     };
-    if raw != req.method.as_bytes() {
+    if !same_bytes(raw, req.method.as_bytes()) {
         method_mismatch(raw, req, f);
     }
 }
@@ -148,9 +153,7 @@ fn method_mismatch(raw: &[u8], req: &RequestBody<'_>, f: &mut Findings) {
     // name the most specific sentence the mismatch breaks
     let rule = if raw.eq_ignore_ascii_case(req.method.as_bytes()) {
         rules::HDR_VALUE_CASE
-    } else if looks_like_sentinel(raw)
-        && matches!(decode_header_value(raw), DecodedValue::Decoded(m) if m == *req.method)
-    {
+    } else if looks_like_sentinel(raw) && decodes_to(raw, &req.method) {
         // only Mcp-Name and Mcp-Param-* permit the sentinel (AMB-17: literal comparison)
         rules::B64_ONLY_NAME_PARAM
     } else {
@@ -163,7 +166,7 @@ fn method_mismatch(raw: &[u8], req: &RequestBody<'_>, f: &mut Findings) {
                 "' does not match body '",
                 "'",
             ],
-            &[&String::from_utf8_lossy(raw), &req.method],
+            &[&lossy(raw), &req.method],
         )
     });
 }
@@ -188,6 +191,7 @@ fn mcp_name(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
     let body = req.params.as_ref().and_then(|p| p.get_str(field));
     let Some(raw) = required_field(
         h.name,
+        h.mirrored_visible,
         "Mcp-Name",
         "Header mismatch: Mcp-Name header is missing",
         &req.id,
@@ -202,7 +206,7 @@ fn mcp_name(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
     if looks_like_sentinel(raw) {
         return name_sentinel(raw, body, &req.id, f);
     }
-    if raw == body.as_bytes() {
+    if same_bytes(raw, body.as_bytes()) {
         overlap(raw, f);
     } else {
         name_mismatch(raw, body, &req.id, f);
@@ -230,26 +234,33 @@ fn name_message(raw: &[u8], body: &str) -> Message {
             "' does not match body value '",
             "'",
         ],
-        &[&String::from_utf8_lossy(raw), &body],
+        &[&lossy(raw), &body],
     )
 }
 
 /// A sentinel `Mcp-Name` value, decoded as the server must (`read_header_value`).
 fn name_sentinel(raw: &[u8], body: &str, id: &RequestId, f: &mut Findings) {
     let mut buf = [0; 96];
+    let differs = |f: &mut Findings| {
+        f.mismatch(rules::HDR_MISMATCH, rules::HDR_ERR, 4, id, || {
+            name_message(raw, body)
+        })
+    };
+    let malformed = |f: &mut Findings| {
+        f.mismatch(rules::B64_MALFORMED, rules::HDR_ERR, 4, id, || {
+            Message::Fixed("Header mismatch: Mcp-Name carries a malformed base64 sentinel")
+        })
+    };
     match read_header_value(raw, &mut buf) {
         HeaderValue::Plain(v) if v == body.as_bytes() => overlap(v, f),
         HeaderValue::Plain(v) => name_mismatch(v, body, id, f),
+        // (bytes equal to the body's text are UTF-8: only other bytes are looked at)
+        HeaderValue::Strict(b) if b == body.as_bytes() => f.benign(rules::B64_DECODE),
+        HeaderValue::Strict(b) if strict_malformed(b) => malformed(f),
         HeaderValue::Decoded(s) if s == body => f.benign(rules::B64_DECODE),
         HeaderValue::Lenient(s) if s == body => f.tolerate(mismatch_answer()),
-        HeaderValue::Decoded(_) | HeaderValue::Lenient(_) => {
-            f.mismatch(rules::HDR_MISMATCH, rules::HDR_ERR, 4, id, || {
-                name_message(raw, body)
-            })
-        }
-        HeaderValue::Malformed => f.mismatch(rules::B64_MALFORMED, rules::HDR_ERR, 4, id, || {
-            Message::Fixed("Header mismatch: Mcp-Name carries a malformed base64 sentinel")
-        }),
+        HeaderValue::Strict(_) | HeaderValue::Decoded(_) | HeaderValue::Lenient(_) => differs(f),
+        HeaderValue::Malformed => malformed(f),
     }
 }
 

@@ -3,7 +3,8 @@
 
 use super::findings::Findings;
 use super::header_values::{
-    invalid_chars, mismatch_answer, overlap, read_header_value, HeaderValue,
+    invalid_chars, lossy, mismatch_answer, overlap, read_header_value, strict_malformed,
+    HeaderValue,
 };
 use super::read::arguments::{ArgumentReader, Leaf, RawLeaf};
 use super::view::{param_suffix_is, HeaderView, RequestBody};
@@ -15,7 +16,6 @@ use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::surface::ToolDecl;
 use smallvec::{smallvec, SmallVec};
-use std::borrow::Cow;
 
 /// Check every annotated parameter of `tool`; return the rule that carries the success
 /// expectation when the call mirrors at least one value correctly.
@@ -39,16 +39,17 @@ pub(crate) fn check(
     // the members of the arguments, read once for all the parameters
     let arguments = ArgumentReader::new(req.params.as_ref().and_then(|p| p.arguments));
     // each parameter's field (as `HeaderView::param` gives it), in one pass over the fields
-    let (fields, undeclared) = declared_fields(h, params);
+    let mut fields: Fields<'_> = smallvec![HeaderField::Absent; params.len()];
+    let undeclared = declared_fields(h, params, &mut fields);
     if !version_ok {
-        as_if_supported(params, &fields, &arguments, req, f);
+        as_if_supported(params, &fields, &arguments, req, h.mirrored_visible, f);
         return None;
     }
     let mut carrier = None;
     for (p, &field) in params.iter().zip(&fields) {
         let mut held = RawLeaf::Absent;
         let body = arguments.value_at(&p.path, &mut held);
-        if let Some(rule) = one(field, p, body, &req.id, f) {
+        if let Some(rule) = one(field, p, body, &req.id, h.mirrored_visible, f) {
             // the most specific stimulus carries the success expectation: a null or absent
             // argument (header not expected) before a mirrored one
             let rank = |r: RuleId| match r {
@@ -71,10 +72,14 @@ pub(crate) fn check(
 /// The fields of the declared parameters, inline up to this many (nearly every tool).
 type Fields<'a> = SmallVec<[HeaderField<'a>; 8]>;
 
-/// Each declared parameter's `Mcp-Param-*` field (as `HeaderView::param` gives it), and
-/// whether some `Mcp-Param-*` field names no declared parameter.
-fn declared_fields<'a>(h: &HeaderView<'a>, params: &[HeaderParam]) -> (Fields<'a>, bool) {
-    let mut fields: Fields<'a> = smallvec![HeaderField::Absent; params.len()];
+/// Each declared parameter's `Mcp-Param-*` field (as `HeaderView::param` gives it), written
+/// into `fields` (one `Absent` per parameter; filled in place, not returned, as it is large),
+/// and whether some `Mcp-Param-*` field names no declared parameter.
+fn declared_fields<'a>(
+    h: &HeaderView<'a>,
+    params: &[HeaderParam],
+    fields: &mut [HeaderField<'a>],
+) -> bool {
     let mut undeclared = false;
     for &(n, v) in &h.params {
         let mut declared = false;
@@ -87,7 +92,7 @@ fn declared_fields<'a>(h: &HeaderView<'a>, params: &[HeaderParam]) -> (Fields<'a
         }
         undeclared |= !declared;
     }
-    (fields, undeclared)
+    undeclared
 }
 
 /// The header rules of an unsupported version are unknown (AMB-38), but nothing mandates
@@ -100,17 +105,19 @@ fn as_if_supported(
     fields: &[HeaderField<'_>],
     arguments: &ArgumentReader<'_>,
     req: &RequestBody<'_>,
+    visible: bool,
     f: &mut Findings,
 ) {
     let mut as_if = Findings::default();
     for (p, &field) in params.iter().zip(fields) {
         let mut held = RawLeaf::Absent;
         let body = arguments.value_at(&p.path, &mut held);
-        one(field, p, body, &req.id, &mut as_if);
+        one(field, p, body, &req.id, visible, &mut as_if);
     }
-    let answers = as_if.defects.into_iter().flat_map(|d| d.answers);
-    for a in answers.chain(as_if.tolerated) {
-        f.tolerate(a);
+    // (read in place: moving the defects out would copy each whole)
+    let answers = as_if.defects.iter().flat_map(|d| &d.answers);
+    for a in answers.chain(&as_if.tolerated) {
+        f.tolerate(a.clone());
     }
 }
 
@@ -119,6 +126,7 @@ fn one(
     p: &HeaderParam,
     body: Leaf<'_>,
     id: &RequestId,
+    visible: bool,
     f: &mut Findings,
 ) -> Option<RuleId> {
     // the full header name, written out only into the message of a defect
@@ -156,14 +164,17 @@ fn one(
         (v, HeaderField::One(raw)) => (v, raw),
     };
     let (body, raw) = value;
-    if invalid_chars(
-        raw,
-        rules::PARAM_INVALID_CHARS,
-        rules::PARAM_ERR,
-        &name,
-        id,
-        f,
-    ) {
+    // (`visible`: the reader saw no invalid character in any `Mcp-Param-*` value)
+    if !visible
+        && invalid_chars(
+            raw,
+            rules::PARAM_INVALID_CHARS,
+            rules::PARAM_ERR,
+            &name,
+            id,
+            f,
+        )
+    {
         return None;
     }
     let mismatch = |rule: RuleId, f: &mut Findings| {
@@ -175,22 +186,21 @@ fn one(
                     "' does not match body value ",
                     "",
                 ],
-                &[&name, &String::from_utf8_lossy(raw), &body],
+                &[&name, &lossy(raw), &body],
             )
         });
     };
     let mut buf = [0; 96];
-    let (text, decoded): (Cow<'_, str>, bool) = match read_header_value(raw, &mut buf) {
-        // (a plain value is nearly always UTF-8: `from_utf8_lossy` would borrow it too, but
-        // walks it chunk by chunk; the plain check is the faster way to the same answer)
-        HeaderValue::Plain(b) => match std::str::from_utf8(b) {
-            Ok(text) => (Cow::Borrowed(text), false),
-            Err(_) => (String::from_utf8_lossy(b), false),
-        },
-        HeaderValue::Decoded(s) => (s, true),
+    let value = read_header_value(raw, &mut buf);
+    // the header's bytes as the server compares them (a plain value passed `invalid_chars`,
+    // so it is ASCII, and its bytes are its text)
+    let (header, decoded): (&[u8], bool) = match &value {
+        HeaderValue::Plain(b) => (b, false),
+        HeaderValue::Strict(b) => (b, true),
+        HeaderValue::Decoded(s) => (s.as_bytes(), true),
         HeaderValue::Lenient(s) => {
             // AMB-15: unpadded / URL-safe payloads may be accepted or refused
-            if body.compare(&s) != ParamMatch::Mismatch {
+            if body.compare(s.as_bytes()) != ParamMatch::Mismatch {
                 f.tolerate(mismatch_answer());
             } else {
                 mismatch(rules::PARAM_VALIDATE, f);
@@ -202,7 +212,14 @@ fn one(
             return None;
         }
     };
-    match body.compare(&text) {
+    let found = body.compare(header);
+    // (bytes equal to the body value's text are UTF-8: only the others are looked at)
+    if found != ParamMatch::Equal && matches!(value, HeaderValue::Strict(b) if strict_malformed(b))
+    {
+        mismatch(rules::B64_MALFORMED, f);
+        return None;
+    }
+    match found {
         ParamMatch::Equal if decoded => {
             f.benign(rules::B64_DECODE);
             None
@@ -224,10 +241,10 @@ fn one(
         ParamMatch::Mismatch => {
             let rule = if body
                 .boolean_text()
-                .is_some_and(|b| text.eq_ignore_ascii_case(b))
+                .is_some_and(|b| header.eq_ignore_ascii_case(b.as_bytes()))
             {
                 rules::BOOL_LOWER
-            } else if !decoded && text.starts_with("=?") && text.ends_with("?=") {
+            } else if !decoded && header.starts_with(b"=?") && header.ends_with(b"?=") {
                 rules::B64_MARKERS
             } else {
                 rules::PARAM_VALIDATE
@@ -243,7 +260,9 @@ struct ParamName<'a>(&'a str);
 
 impl std::fmt::Display for ParamName<'_> {
     fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(out, "Mcp-Param-{}", self.0)
+        // (as `write!(out, "Mcp-Param-{}", ..)` writes it, without the formatting machinery)
+        out.write_str("Mcp-Param-")?;
+        out.write_str(self.0)
     }
 }
 
@@ -281,7 +300,8 @@ mod tests {
             let mut parsed = None;
             let view = read_fast(&case, &mut parsed);
             let h = &view.headers;
-            let (fields, undeclared) = declared_fields(h, &params);
+            let mut fields = vec![HeaderField::Absent; params.len()];
+            let undeclared = declared_fields(h, &params, &mut fields);
             for (p, field) in params.iter().zip(&fields) {
                 assert_eq!(*field, h.param(&p.header), "{} in {headers:?}", p.header);
             }

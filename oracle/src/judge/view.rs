@@ -56,6 +56,10 @@ pub struct HeaderView<'a> {
     /// A field an HTTP parser may refuse on its own: a name that is not a token, or a value
     /// with control bytes other than HTAB (or DEL).
     pub parser_refusable: bool,
+    /// Every value (OWS trimmed) of a mirrored (`MCP-Protocol-Version`, `Mcp-Method`,
+    /// `Mcp-Name`, any case) or `Mcp-Param-*` field is visible ASCII or SP: none holds an
+    /// invalid character, and the rules need not look (the reader saw every byte already).
+    pub mirrored_visible: bool,
     /// The quirks of the mirrored and `Mcp-Param-*` fields, each once, in the order their
     /// first field appears.
     pub quirks: SmallVec<[HeaderQuirk; 2]>,

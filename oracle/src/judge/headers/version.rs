@@ -7,6 +7,7 @@ use super::super::header_values::{invalid_chars, mismatch_answer};
 use super::super::view::HeaderView;
 use super::LEGACY_VERSIONS;
 use crate::case::HeaderField;
+use crate::encoding::field_words::same_bytes;
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules;
@@ -19,7 +20,7 @@ fn supported(surface: &Surface, version: &[u8]) -> bool {
     surface
         .supported_versions
         .iter()
-        .any(|v| v.as_bytes() == version)
+        .any(|v| same_bytes(v.as_bytes(), version))
 }
 
 fn upv(requested: Requested) -> Answer {
@@ -81,22 +82,26 @@ pub(super) fn protocol_version(
             status: StatusSet::Exact(400),
         });
     }
-    if invalid_chars(
-        header,
-        rules::HDR_INVALID_CHARS,
-        rules::HDR_ERR,
-        &"MCP-Protocol-Version",
-        id,
-        f,
-    ) {
+    // (`mirrored_visible`: the reader saw no invalid character in any mirrored value)
+    if !h.mirrored_visible
+        && invalid_chars(
+            header,
+            rules::HDR_INVALID_CHARS,
+            rules::HDR_ERR,
+            &"MCP-Protocol-Version",
+            id,
+            f,
+        )
+    {
         return;
     }
     // (from here the header is ASCII, `invalid_chars` having refused every other byte, and
     // so its text; it is read as text only off the common path)
     match body {
-        Some(b) if b.as_bytes() == header => {
+        Some(b) if same_bytes(b.as_bytes(), header) => {
             if !supported(surface, header) {
-                version_unsupported(header, id, f);
+                // (the body's text is the header's)
+                version_unsupported(b, id, f);
             }
         }
         _ => version_not_in_body(header, surface, id, body, f),
@@ -125,11 +130,7 @@ fn version_absent(surface: &Surface, id: &RequestId, body: Option<&str>, f: &mut
 /// The header names a version the body repeats and the surface does not list.
 #[cold]
 #[inline(never)]
-fn version_unsupported(header: &[u8], id: &RequestId, f: &mut Findings) {
-    // (ASCII: see `protocol_version`)
-    let Ok(h) = std::str::from_utf8(header) else {
-        return;
-    };
+fn version_unsupported(h: &str, id: &RequestId, f: &mut Findings) {
     let answer = upv(Requested::new([h]));
     f.defect_lazy(
         rules::PV_UNSUPPORTED,
@@ -151,27 +152,42 @@ fn version_not_in_body(
     body: Option<&str>,
     f: &mut Findings,
 ) {
-    // (ASCII: see `protocol_version`)
-    let Ok(h) = std::str::from_utf8(header) else {
-        return;
+    // the header's text: a listed version's own (the common case), or its bytes read as
+    // UTF-8 (ASCII: see `protocol_version`)
+    let listed = surface
+        .supported_versions
+        .iter()
+        .find(|v| same_bytes(v.as_bytes(), header));
+    let (h, h_unsupported) = match listed {
+        Some(v) => (v.as_str(), false),
+        None => match std::str::from_utf8(header) {
+            Ok(h) => (h, true),
+            Err(_) => return,
+        },
     };
-    let unsupported = |v: &str| !surface.supports_version(v);
     let Some(b) = body else {
         // AMB-02: no body value to compare with; -32602 (missing field) or -32020
         f.tolerate(mismatch_answer());
-        if unsupported(h) {
+        if h_unsupported {
             f.tolerate(upv(Requested::new([h])));
         }
         return;
     };
-    // (built only when some version is unsupported)
-    let requested = || Requested::new([h, b].into_iter().filter(|v| unsupported(v)));
+    let b_unsupported = !surface.supports_version(b);
+    // the unsupported ones of (header, body), in that order; built only when some is
+    // (from arrays: their exact length spares the list a second allocation)
+    let requested = || match (h_unsupported, b_unsupported) {
+        (true, true) => Requested::new([h, b]),
+        (true, false) => Requested::new([h]),
+        (false, true) => Requested::new([b]),
+        (false, false) => Requested::new([]),
+    };
     // P-VERSION-FIRST: an unsupported header version goes first
-    let priority = if unsupported(h) { 3 } else { 4 };
+    let priority = if h_unsupported { 3 } else { 4 };
     let canonical = if !f.could_lead(rules::PV_MISMATCH, priority) {
         // never read: an earlier defect gives the canonical answer
         Canonical::Dispatch
-    } else if unsupported(h) {
+    } else if h_unsupported {
         upv_canonical(id, h)
     } else {
         let msg = Message::parts(
@@ -192,9 +208,9 @@ fn version_not_in_body(
         priority,
         canonical,
     };
-    if unsupported(h) {
+    if h_unsupported {
         d.answers.insert(0, upv(requested()));
-    } else if unsupported(b) {
+    } else if b_unsupported {
         d.answers.push(upv(requested()));
     }
     f.defects.push(d);

@@ -5,8 +5,11 @@
 use super::arg_members::ArgMembers;
 use super::validated::{self, Kind, Val};
 use crate::annotations::{extract, Extracted};
-use crate::encoding::{compare_param, compare_param_text, ParamMatch};
+use crate::encoding::{
+    compare_number_text, compare_param_bool, compare_param_bytes, compare_param_text, ParamMatch,
+};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::fmt;
 
 /// The `arguments` member of the params (any JSON type).
@@ -64,17 +67,22 @@ impl<'a> ArgumentReader<'a> {
                 Extracted::Absent => Leaf::Absent,
                 Extracted::Null => Leaf::Null,
                 Extracted::Value(Value::String(s)) => Leaf::Text(s),
+                Extracted::Value(Value::Bool(b)) => Leaf::Bool(*b),
                 Extracted::Value(v) => Leaf::Other(v),
             },
-            Some(Arguments::Raw(raw)) => {
-                *held = raw_extract(raw, path);
-                match held {
-                    RawLeaf::Absent => Leaf::Absent,
-                    RawLeaf::Null => Leaf::Null,
-                    RawLeaf::Text(s) => Leaf::Text(s),
-                    RawLeaf::Value(v) => Leaf::Other(v),
+            // (a leaf that borrows the text is returned as it is; only an owned one, a decoded
+            // string or a parsed number, is kept in `held`)
+            Some(Arguments::Raw(raw)) => match raw_extract(raw, path) {
+                RawLeaf::Absent => Leaf::Absent,
+                RawLeaf::Null => Leaf::Null,
+                RawLeaf::Text(Cow::Borrowed(s)) => Leaf::Text(s),
+                RawLeaf::Bool(b) => Leaf::Bool(b),
+                RawLeaf::Integer(t) => Leaf::Integer(t),
+                owned => {
+                    *held = owned;
+                    held.as_leaf()
                 }
-            }
+            },
         }
     }
 
@@ -86,24 +94,30 @@ impl<'a> ArgumentReader<'a> {
     }
 }
 
-/// A parameter's value in the arguments, as `annotations::extract` finds it; a string is
-/// read without building a `Value` around it.
+/// A parameter's value in the arguments, as `annotations::extract` finds it; a string, a
+/// boolean and a plain integer are read without building a `Value` around them.
 #[derive(Clone, Copy)]
 pub(crate) enum Leaf<'v> {
     Absent,
     Null,
     Text(&'v str),
-    /// Any other value (a number, a boolean, an array or an object).
+    Bool(bool),
+    /// An integer whose JSON text is the one `serde_json` writes for it (`integer_text`).
+    Integer(&'v str),
+    /// Any other value (a number, an array or an object).
     Other(&'v Value),
 }
 
 impl Leaf<'_> {
-    /// `encoding::compare_param` of `header` with this (present, non-null) value.
-    pub fn compare(self, header: &str) -> ParamMatch {
+    /// `encoding::compare_param` of the (decoded) `header` bytes with this (present,
+    /// non-null) value.
+    pub fn compare(self, header: &[u8]) -> ParamMatch {
         match self {
             Leaf::Text(s) => compare_param_text(header, s),
-            Leaf::Other(v) => compare_param(header, v),
-            Leaf::Absent | Leaf::Null => compare_param(header, &Value::Null),
+            Leaf::Bool(b) => compare_param_bool(header, b),
+            Leaf::Integer(t) => compare_number_text(header, t),
+            Leaf::Other(v) => compare_param_bytes(header, v),
+            Leaf::Absent | Leaf::Null => compare_param_bytes(header, &Value::Null),
         }
     }
 
@@ -115,7 +129,7 @@ impl Leaf<'_> {
     /// The boolean's JSON text, when the value is one.
     pub fn boolean_text(self) -> Option<&'static str> {
         match self {
-            Leaf::Other(Value::Bool(b)) => Some(if *b { "true" } else { "false" }),
+            Leaf::Bool(b) => Some(if b { "true" } else { "false" }),
             _ => None,
         }
     }
@@ -127,7 +141,11 @@ impl fmt::Display for Leaf<'_> {
         match self {
             Leaf::Absent => Ok(()),
             Leaf::Null => f.write_str("null"),
-            Leaf::Text(s) => fmt::Display::fmt(&Value::String(s.to_string()), f),
+            // (the JSON text `Value::String`'s `Display` writes, without building the value)
+            Leaf::Text(s) => f.write_str(&serde_json::to_string(s).map_err(|_| fmt::Error)?),
+            Leaf::Bool(b) => f.write_str(if *b { "true" } else { "false" }),
+            // (`integer_text`: serde_json writes the number as this text)
+            Leaf::Integer(t) => f.write_str(t),
             Leaf::Other(v) => fmt::Display::fmt(v, f),
         }
     }
@@ -140,8 +158,24 @@ pub(crate) enum RawLeaf<'a> {
     #[default]
     Absent,
     Null,
-    Text(std::borrow::Cow<'a, str>),
+    Text(Cow<'a, str>),
+    Bool(bool),
+    /// `integer_text`.
+    Integer(&'a str),
     Value(Value),
+}
+
+impl RawLeaf<'_> {
+    fn as_leaf(&self) -> Leaf<'_> {
+        match self {
+            RawLeaf::Absent => Leaf::Absent,
+            RawLeaf::Null => Leaf::Null,
+            RawLeaf::Text(s) => Leaf::Text(s),
+            RawLeaf::Bool(b) => Leaf::Bool(*b),
+            RawLeaf::Integer(t) => Leaf::Integer(t),
+            RawLeaf::Value(v) => Leaf::Other(v),
+        }
+    }
 }
 
 fn raw_extract<'a>(arguments: RawArguments<'a>, path: &[String]) -> RawLeaf<'a> {
@@ -165,8 +199,14 @@ fn raw_extract<'a>(arguments: RawArguments<'a>, path: &[String]) -> RawLeaf<'a> 
 fn leaf(v: Val<'_>) -> RawLeaf<'_> {
     let value = match v.kind() {
         Kind::Null => return RawLeaf::Null,
-        Kind::Bool => Value::Bool(v.text == "true"),
+        Kind::Bool => return RawLeaf::Bool(v.text == "true"),
+        // (a string with escapes is decoded here, as `serde_json` decodes it, without its
+        // deserializer's two buffers)
+        Kind::String if v.escaped => {
+            return unescape(v.text).map_or(RawLeaf::Absent, |s| RawLeaf::Text(Cow::Owned(s)))
+        }
         Kind::String => return v.as_str().map_or(RawLeaf::Absent, RawLeaf::Text),
+        Kind::Number if integer_text(v.text) => return RawLeaf::Integer(v.text),
         // validated text of the scanner's subset: serde_json parses it the same way it
         // would inside the whole body; a failure cannot happen, but would read as absent
         _ => match validated::value(v.text) {
@@ -175,4 +215,162 @@ fn leaf(v: Val<'_>) -> RawLeaf<'_> {
         },
     };
     RawLeaf::Value(value)
+}
+
+/// The content of validated JSON string text (quotes included) as `serde_json` reads it into
+/// a `String`: its escapes decoded, a surrogate pair escaped as `\uD83D\uDE00` joined, and
+/// `None` where serde refuses (an escaped surrogate without its partner, a bad escape).
+fn unescape(text: &str) -> Option<String> {
+    let mut rest = text.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::with_capacity(rest.len());
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let escape = *rest.as_bytes().get(at + 1)?;
+        rest = rest.get(at + 2..)?;
+        let c = match escape {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\x08',
+            b'f' => '\x0c',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let n = hex4(rest)?;
+                rest = rest.get(4..)?;
+                match n {
+                    0xDC00..=0xDFFF => return None,
+                    0xD800..=0xDBFF => {
+                        // a leading surrogate: its trailing partner must follow at once
+                        let tail = rest.strip_prefix("\\u")?;
+                        let low = hex4(tail)?;
+                        if !(0xDC00..=0xDFFF).contains(&low) {
+                            return None;
+                        }
+                        rest = tail.get(4..)?;
+                        char::from_u32(0x1_0000 + ((n - 0xD800) << 10 | (low - 0xDC00)))?
+                    }
+                    n => char::from_u32(n)?,
+                }
+            }
+            _ => return None,
+        };
+        out.push(c);
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+/// Four hex digits at the start of `s`, as a number.
+fn hex4(s: &str) -> Option<u32> {
+    let digits = s.as_bytes().get(..4)?;
+    digits.iter().try_fold(0u32, |n, d| {
+        let v = char::from(*d).to_digit(16)?;
+        Some(n << 4 | v)
+    })
+}
+
+/// Whether validated number text is an integer `serde_json` reads as a `u64` or an `i64` and
+/// writes back as the same text: no leading zero, no fraction or exponent, at most 19 digits
+/// (a negative one at most 2^63), or `0` (`validated::value` reads these directly).
+fn integer_text(v: &str) -> bool {
+    let (negative, digits) = match v.as_bytes().split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, v.as_bytes()),
+    };
+    let plain = matches!(digits.first(), Some(b'1'..=b'9'))
+        && digits.len() <= 19
+        && digits.iter().all(u8::is_ascii_digit);
+    if !plain {
+        return v == "0";
+    }
+    // (19 digits or fewer: no overflow; -(2^63) is `i64::MIN`, any more is a float)
+    !negative || digits.len() < 19 || digits <= b"9223372036854775808".as_slice()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `unescape` reads escaped strings as `serde_json` does, refusals included.
+    #[test]
+    fn unescape_is_serde() {
+        let pieces = [
+            "a",
+            "\u{e9}",
+            "\u{1F600}",
+            "\\n",
+            "\\\"",
+            "\\\\",
+            "\\/",
+            "\\b",
+            "\\f",
+            "\\r",
+            "\\t",
+            "\\u0041",
+            "\\u00e9",
+            "\\u20AC",
+            "\\uD83D\\uDE00",
+            "\\ud83d\\ude00",
+            "\\uD83D",
+            "\\uDE00",
+            "\\uD83Dx",
+            "\\uD83D\\n",
+            "\\uD83D\\u0041",
+            "\\uD83D\\uD83D\\uDE00",
+            "\\u0000",
+            "\\uFFFF",
+            "\\u12",
+            "\\uZZZZ",
+            "\\x",
+            " ",
+        ];
+        let mut texts = vec![String::from("\"\"")];
+        for a in pieces {
+            for b in pieces {
+                texts.push(format!("\"{a}{b}\""));
+                texts.push(format!("\"x{a}y{b}z\""));
+            }
+        }
+        for t in &texts {
+            let theirs = serde_json::from_str::<String>(t).ok();
+            assert_eq!(unescape(t), theirs, "{t}");
+        }
+    }
+
+    /// `integer_text` says yes exactly where `serde_json` reads an integer of at most 19
+    /// digits and writes the same text back.
+    #[test]
+    fn integer_text_is_what_serde_writes_back() {
+        let texts = [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "42",
+            "10",
+            "1.0",
+            "1e2",
+            "-1E2",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "-9999999999999999999",
+            "9999999999999999999",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-18446744073709551616",
+            "12345678901234567890",
+        ];
+        for t in texts {
+            let v: Value = serde_json::from_str(t).expect("a JSON number");
+            let written = v.to_string();
+            let same = (v.is_i64() || v.is_u64()) && written.as_str() == t;
+            // (a 20-digit `u64` is read the long way: no harm, only slower)
+            let short = t.trim_start_matches('-').len() <= 19;
+            assert_eq!(integer_text(t), same && short, "{t}");
+        }
+    }
 }

@@ -6,7 +6,7 @@
 
 use crate::case::{trim_ows, Case, HeaderField};
 use crate::encoding::field_words::{
-    any_refused_byte, ascii_lower, name_words, name_words_of, value_shape,
+    all_visible, any_refused_byte, ascii_lower, name_words, name_words_of, value_shape,
 };
 use crate::judge::view::{HeaderQuirk, HeaderView};
 
@@ -160,6 +160,7 @@ pub(crate) fn read_headers(case: &Case) -> HeaderView<'_> {
     let mut params = smallvec::SmallVec::new();
     let mut quirks = smallvec::SmallVec::new();
     let mut parser_refusable = false;
+    let mut mirrored_visible = true;
     for (n, v) in &case.headers {
         let (n, v) = (n.as_slice(), v.as_slice());
         let k = candidate(n);
@@ -173,8 +174,6 @@ pub(crate) fn read_headers(case: &Case) -> HeaderView<'_> {
         let slot = if known { k.slot } else { NO_SLOT };
         // (trimming only the rare padded value)
         fields[slot] = fields[slot].and_another(if padded { trim_ows(v) } else { v });
-        // (nearly every value is all visible; the others are looked at byte by byte)
-        parser_refusable |= !shape.all_visible && any_refused_byte(v);
         // a name equal (ASCII case aside) to a known one is all `tchar`: no byte to check
         let (mut odd_case, mut quirky) = (known & k.mirrored & !exact, known & k.mirrored);
         if !known {
@@ -187,6 +186,10 @@ pub(crate) fn read_headers(case: &Case) -> HeaderView<'_> {
                 odd_case = !spelled;
                 quirky = true;
             }
+        }
+        // (nearly every value is all visible; the others are looked at byte by byte)
+        if !shape.all_visible {
+            not_all_visible(v, quirky, &mut parser_refusable, &mut mirrored_visible);
         }
         if odd_case | (quirky & padded) {
             note_quirks(&mut quirks, odd_case, quirky & padded);
@@ -203,7 +206,20 @@ pub(crate) fn read_headers(case: &Case) -> HeaderView<'_> {
         last_event_id: fields[LAST_EVENT_ID],
         params,
         parser_refusable,
+        mirrored_visible,
         quirks,
+    }
+}
+
+/// Note a value with a byte outside visible ASCII and SP: whether an HTTP parser may refuse
+/// it, and, for a mirrored or `Mcp-Param-*` field, whether it is all visible without its
+/// OWS (an end HTAB is no byte of the value the rules read).
+#[cold]
+#[inline(never)]
+fn not_all_visible(v: &[u8], mirrored: bool, refusable: &mut bool, mirrored_visible: &mut bool) {
+    *refusable |= any_refused_byte(v);
+    if mirrored {
+        *mirrored_visible &= all_visible(trim_ows(v));
     }
 }
 

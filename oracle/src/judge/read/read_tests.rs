@@ -214,7 +214,10 @@ fn same_leaves(arguments: &str, paths: &[&[&str]]) {
     for path in paths {
         let path: Vec<String> = path.iter().map(|k| k.to_string()).collect();
         let show = |leaf: super::arguments::Leaf<'_>| {
-            (leaf.to_string(), leaf.is_container(), leaf.boolean_text())
+            let headers: [&[u8]; 8] = [b"1", b"-2", b"1.0", b"x", b"true", b"last", b"in", b"\xff"];
+            let compared = headers.map(|h| leaf.compare(h));
+            let text = leaf.to_string();
+            (text, leaf.is_container(), leaf.boolean_text(), compared)
         };
         assert_eq!(
             raw.with_value(&path, show),
@@ -244,6 +247,10 @@ fn argument_leaves_read_alike() {
     ];
     same_leaves(
         r#"{"a":1,"b":-2,"s":"x","e":"\u00e9\n","n":null,"t":true,"o":{"a":"in"},"l":[1],"a":"last"}"#,
+        paths,
+    );
+    same_leaves(
+        r#"{"a":1.0,"b":-0,"s":12345678901234567890,"e":-9223372036854775808,"n":0,"t":false}"#,
         paths,
     );
     same_leaves(r#"[1,2]"#, paths);

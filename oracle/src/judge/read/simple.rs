@@ -116,6 +116,7 @@ mod headers {
         };
         let mut params = smallvec::SmallVec::new();
         let mut parser_refusable = false;
+        let mut mirrored_visible = true;
         for (name, value) in &case.headers {
             parser_refusable |= name.is_empty()
                 || !name.iter().all(|b| crate::annotations::is_tchar(*b))
@@ -137,6 +138,10 @@ mod headers {
             } else if is_param && !name.starts_with(b"Mcp-Param-") {
                 quirk(HeaderQuirk::NameCase);
             }
+            if mirrored.is_some() || is_param {
+                let class = crate::encoding::field_value_class(trim_ows(value));
+                mirrored_visible &= class == crate::encoding::FieldValueClass::Valid;
+            }
             if (mirrored.is_some() || is_param) && trim_ows(value).len() != value.len() {
                 quirk(HeaderQuirk::Padding);
             }
@@ -152,6 +157,7 @@ mod headers {
             last_event_id: case.header("Last-Event-ID"),
             params,
             parser_refusable,
+            mirrored_visible,
             quirks,
         }
     }
