@@ -200,11 +200,6 @@ fn leaf(v: Val<'_>) -> RawLeaf<'_> {
     let value = match v.kind() {
         Kind::Null => return RawLeaf::Null,
         Kind::Bool => return RawLeaf::Bool(v.text == "true"),
-        // (a string with escapes is decoded here, as `serde_json` decodes it, without its
-        // deserializer's two buffers)
-        Kind::String if v.escaped => {
-            return unescape(v.text).map_or(RawLeaf::Absent, |s| RawLeaf::Text(Cow::Owned(s)))
-        }
         Kind::String => return v.as_str().map_or(RawLeaf::Absent, RawLeaf::Text),
         Kind::Number if integer_text(v.text) => return RawLeaf::Integer(v.text),
         // validated text of the scanner's subset: serde_json parses it the same way it
@@ -215,60 +210,6 @@ fn leaf(v: Val<'_>) -> RawLeaf<'_> {
         },
     };
     RawLeaf::Value(value)
-}
-
-/// The content of validated JSON string text (quotes included) as `serde_json` reads it into
-/// a `String`: its escapes decoded, a surrogate pair escaped as `\uD83D\uDE00` joined, and
-/// `None` where serde refuses (an escaped surrogate without its partner, a bad escape).
-fn unescape(text: &str) -> Option<String> {
-    let mut rest = text.strip_prefix('"')?.strip_suffix('"')?;
-    let mut out = String::with_capacity(rest.len());
-    while let Some(at) = rest.find('\\') {
-        out.push_str(&rest[..at]);
-        let escape = *rest.as_bytes().get(at + 1)?;
-        rest = rest.get(at + 2..)?;
-        let c = match escape {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\x08',
-            b'f' => '\x0c',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
-            b'u' => {
-                let n = hex4(rest)?;
-                rest = rest.get(4..)?;
-                match n {
-                    0xDC00..=0xDFFF => return None,
-                    0xD800..=0xDBFF => {
-                        // a leading surrogate: its trailing partner must follow at once
-                        let tail = rest.strip_prefix("\\u")?;
-                        let low = hex4(tail)?;
-                        if !(0xDC00..=0xDFFF).contains(&low) {
-                            return None;
-                        }
-                        rest = tail.get(4..)?;
-                        char::from_u32(0x1_0000 + ((n - 0xD800) << 10 | (low - 0xDC00)))?
-                    }
-                    n => char::from_u32(n)?,
-                }
-            }
-            _ => return None,
-        };
-        out.push(c);
-    }
-    out.push_str(rest);
-    Some(out)
-}
-
-/// Four hex digits at the start of `s`, as a number.
-fn hex4(s: &str) -> Option<u32> {
-    let digits = s.as_bytes().get(..4)?;
-    digits.iter().try_fold(0u32, |n, d| {
-        let v = char::from(*d).to_digit(16)?;
-        Some(n << 4 | v)
-    })
 }
 
 /// Whether validated number text is an integer `serde_json` reads as a `u64` or an `i64` and
@@ -292,52 +233,6 @@ fn integer_text(v: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `unescape` reads escaped strings as `serde_json` does, refusals included.
-    #[test]
-    fn unescape_is_serde() {
-        let pieces = [
-            "a",
-            "\u{e9}",
-            "\u{1F600}",
-            "\\n",
-            "\\\"",
-            "\\\\",
-            "\\/",
-            "\\b",
-            "\\f",
-            "\\r",
-            "\\t",
-            "\\u0041",
-            "\\u00e9",
-            "\\u20AC",
-            "\\uD83D\\uDE00",
-            "\\ud83d\\ude00",
-            "\\uD83D",
-            "\\uDE00",
-            "\\uD83Dx",
-            "\\uD83D\\n",
-            "\\uD83D\\u0041",
-            "\\uD83D\\uD83D\\uDE00",
-            "\\u0000",
-            "\\uFFFF",
-            "\\u12",
-            "\\uZZZZ",
-            "\\x",
-            " ",
-        ];
-        let mut texts = vec![String::from("\"\"")];
-        for a in pieces {
-            for b in pieces {
-                texts.push(format!("\"{a}{b}\""));
-                texts.push(format!("\"x{a}y{b}z\""));
-            }
-        }
-        for t in &texts {
-            let theirs = serde_json::from_str::<String>(t).ok();
-            assert_eq!(unescape(t), theirs, "{t}");
-        }
-    }
 
     /// `integer_text` says yes exactly where `serde_json` reads an integer of at most 19
     /// digits and writes the same text back.
