@@ -1,7 +1,8 @@
 //! The two readers of a request into its `RequestView`: `read_fast`, which the judge runs
 //! (one pass over the headers, the body scanned in place, a full parse only for bodies
-//! outside the scanner's subset that may still be JSON), and `read_simple`, which looks every header up on its own
-//! and parses every body into a `serde_json::Value` (the fast reader's differential twin).
+//! outside the scanner's subset that may still be JSON), and `read_simple`, which looks
+//! every header up on its own and parses every body into a `serde_json::Value` (the fast
+//! reader's differential twin).
 
 mod arg_members;
 pub(crate) mod arguments;
@@ -46,23 +47,15 @@ pub fn read_fast<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<
             body: fast_body::envelope(&top),
             nesting_beyond: top.depth > crate::case::NESTING_LIMIT,
         },
-        // nested too deep for `serde_json` (so deeper than `case::NESTING_LIMIT` too): the
-        // answer `read_parsed` would give, without walking the rest of the body
-        Err(scan::Outside::TooDeep) => RequestView {
+        // nested too deep for `serde_json` (so deeper than `case::NESTING_LIMIT` too), or not
+        // UTF-8 (so not JSON): the answer `read_parsed` would give, without its parses
+        Err(why @ (scan::Outside::TooDeep | scan::Outside::NotUtf8)) => RequestView {
             path: path(case),
             verb: &case.method,
             headers: fast_headers::read_headers(case),
             body: parse_error(),
-            nesting_beyond: true,
-        },
-        // not JSON: the answer `read_parsed` would give (both its parses refuse the body),
-        // without them
-        Err(scan::Outside::NotUtf8) => RequestView {
-            path: path(case),
-            verb: &case.method,
-            headers: fast_headers::read_headers(case),
-            body: parse_error(),
-            nesting_beyond: crate::case::nesting_beyond(&case.body),
+            nesting_beyond: why == scan::Outside::TooDeep
+                || crate::case::nesting_beyond(&case.body),
         },
         Err(scan::Outside::Other) => read_parsed(case, parsed),
     }
