@@ -105,11 +105,7 @@ pub(crate) fn assemble(
             }
             if d.reject == d.shape {
                 // one sentence says both "refuse" and how: the union alone
-                if i == last {
-                    push_whole(&mut expectations, d.reject, &mut union);
-                } else {
-                    push(&mut expectations, d.reject, union.iter().cloned());
-                }
+                file(&mut expectations, d.reject, &mut union, i == last);
             } else {
                 push(&mut expectations, d.reject, [Answer::AnyError].into_iter());
                 if i == last {
@@ -135,11 +131,7 @@ pub(crate) fn assemble(
         set.extend(tolerated.iter().cloned());
         let last = defects.len() - 1;
         for (i, d) in defects.iter().enumerate() {
-            if i == last {
-                push_whole(&mut expectations, d.reject, &mut set);
-            } else {
-                push(&mut expectations, d.reject, set.iter().cloned());
-            }
+            file(&mut expectations, d.reject, &mut set, i == last);
         }
         let i = lead(false);
         canonical = match i {
@@ -168,11 +160,8 @@ pub(crate) fn assemble(
                     // the SHOULD on numeric comparison must see a string-comparing refusal
                     if *r == rules::INT_NUMERIC {
                         push(&mut expectations, *r, set[..success_len].iter().cloned());
-                    } else if i == last {
-                        // (the last use of the set: moved, not copied)
-                        push_whole(&mut expectations, *r, set);
                     } else {
-                        push(&mut expectations, *r, set.iter().cloned());
+                        file(&mut expectations, *r, set, i == last);
                     }
                 }
             }
@@ -182,59 +171,66 @@ pub(crate) fn assemble(
     Verdict::from_parts(lints, expectations, canonical)
 }
 
-/// File `answers` under `rule`: grow the rule's answer set when one is listed (each answer
-/// once), or list a new set, filled where it lies in the list (for a set still needed
-/// afterwards: its answers are copied in, the set itself is never copied whole).
-fn push(expectations: &mut Vec<Expectation>, rule: RuleId, answers: impl Iterator<Item = Answer>) {
+/// The answer set already listed under `rule`, if any.
+fn listed(expectations: &mut [Expectation], rule: RuleId) -> Option<&mut Answers> {
     match expectations.iter_mut().find(|e| e.rule == rule) {
         Some(Expectation {
             demand: Demand::OneOf(existing),
             ..
-        }) => {
-            for a in answers {
-                if !existing.contains(&a) {
-                    existing.push(a)
-                }
-            }
+        }) => Some(existing),
+        _ => None,
+    }
+}
+
+/// Add `answers` to a listed set, each once.
+fn merge(existing: &mut Answers, answers: impl Iterator<Item = Answer>) {
+    for a in answers {
+        if !existing.contains(&a) {
+            existing.push(a)
         }
-        _ => {
-            make_room(expectations);
-            expectations.push(Expectation {
-                rule,
-                demand: Demand::OneOf(Answers::new()),
-            });
-            if let Some(Expectation {
-                demand: Demand::OneOf(set),
-                ..
-            }) = expectations.last_mut()
-            {
-                set.extend(answers);
-            }
-        }
+    }
+}
+
+/// File `answers` under `rule`: grow the rule's answer set when one is listed (each answer
+/// once), or list a new set, filled where it lies in the list (for a set still needed
+/// afterwards: its answers are copied in, the set itself is never copied whole).
+fn push(expectations: &mut Vec<Expectation>, rule: RuleId, answers: impl Iterator<Item = Answer>) {
+    if let Some(existing) = listed(expectations, rule) {
+        return merge(existing, answers);
+    }
+    make_room(expectations);
+    expectations.push(Expectation {
+        rule,
+        demand: Demand::OneOf(Answers::new()),
+    });
+    if let Some(Expectation {
+        demand: Demand::OneOf(set),
+        ..
+    }) = expectations.last_mut()
+    {
+        set.extend(answers);
     }
 }
 
 /// `push` of a set that is not needed afterwards (it is left empty): a new set is moved in
 /// whole, cheaper than copying its answers one by one.
 fn push_whole(expectations: &mut Vec<Expectation>, rule: RuleId, answers: &mut Answers) {
-    match expectations.iter_mut().find(|e| e.rule == rule) {
-        Some(Expectation {
-            demand: Demand::OneOf(existing),
-            ..
-        }) => {
-            for a in answers.drain(..) {
-                if !existing.contains(&a) {
-                    existing.push(a)
-                }
-            }
-        }
-        _ => {
-            make_room(expectations);
-            expectations.push(Expectation {
-                rule,
-                demand: Demand::OneOf(std::mem::take(answers)),
-            })
-        }
+    if let Some(existing) = listed(expectations, rule) {
+        return merge(existing, answers.drain(..));
+    }
+    make_room(expectations);
+    expectations.push(Expectation {
+        rule,
+        demand: Demand::OneOf(std::mem::take(answers)),
+    })
+}
+
+/// File `set` under `rule`: moved at its last use, its answers copied before that.
+fn file(expectations: &mut Vec<Expectation>, rule: RuleId, set: &mut Answers, last_use: bool) {
+    if last_use {
+        push_whole(expectations, rule, set);
+    } else {
+        push(expectations, rule, set.iter().cloned());
     }
 }
 
