@@ -83,31 +83,25 @@ fn replay(dir: &Path, url: &str) -> (Option<i32>, String) {
     (out.status.code(), text)
 }
 
-#[test]
-fn cut_answers_are_not_determined_and_decide_nothing() {
-    let dir = small_corpus("silent", 3);
-    let (code, text) = replay(&dir, &server(Behaviour::Silent, 16));
-    assert!(
-        text.contains(
-            "0 passing, 0 fixed, 0 still failing, 0 newly failing, 3 not determined: timed out"
-        ),
-        "{text}"
-    );
+/// Replay three stored cases against a server that behaves so: every case is "not
+/// determined" for `reason`, none passes or fails, and the replay ends with status 2.
+fn assert_nothing_decided(behaviour: Behaviour, name: &str, reason: &str) {
+    let dir = small_corpus(name, 3);
+    let (code, text) = replay(&dir, &server(behaviour, 16));
+    let counts =
+        format!("0 passing, 0 fixed, 0 still failing, 0 newly failing, 3 not determined: {reason}");
+    assert!(text.contains(&counts), "{text}");
     assert!(text.contains("all not determined"), "{text}");
     assert_eq!(code, Some(2), "{text}");
     let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
+fn cut_answers_are_not_determined_and_decide_nothing() {
+    assert_nothing_decided(Behaviour::Silent, "silent", "timed out");
+}
+
+#[test]
 fn refused_credentials_are_not_determined() {
-    let dir = small_corpus("challenge", 3);
-    let (code, text) = replay(&dir, &server(Behaviour::Challenge, 16));
-    assert!(
-        text.contains(
-            "0 passing, 0 fixed, 0 still failing, 0 newly failing, 3 not determined: unauthorized"
-        ),
-        "{text}"
-    );
-    assert_eq!(code, Some(2), "{text}");
-    let _ = std::fs::remove_dir_all(dir);
+    assert_nothing_decided(Behaviour::Challenge, "challenge", "unauthorized");
 }
