@@ -184,6 +184,22 @@ fn initialize_errors_name_the_supported_versions() {
     assert!(!judge(&init, &dual).triggers(mcpdiff_oracle::rules::VER_INIT_NAMES));
 }
 
+/// D-61 with D-05: a control byte in a header lets the HTTP parser refuse the message with a
+/// bare 400 before any `initialize` is read; that refusal names no versions and is no
+/// finding (the reference server's own stack answers so), while a JSON-RPC error to the
+/// same request is still held to the sentence only when the message is clean.
+#[test]
+fn a_parser_refusal_of_initialize_owes_no_versions() {
+    let s = fixture::surface();
+    let mut init = legacy_initialize(&s);
+    init.set_header("MCP-Protocol-Version", Some(b"2026-\x0107-28"));
+    let verdict = judge(&init, &s);
+    assert!(!verdict.triggers(mcpdiff_oracle::rules::VER_INIT_NAMES));
+    let bare = Observation::Http(HttpAnswer::new(400, None, Body::Empty));
+    assert!(check(&verdict, &bare).is_empty());
+    assert!(judge(&legacy_initialize(&s), &s).triggers(mcpdiff_oracle::rules::VER_INIT_NAMES));
+}
+
 /// D-62: the reference refuses an unknown cursor and log level with -32602 (the SHOULDs),
 /// and the judge accepts that beside a result.
 #[test]

@@ -150,9 +150,11 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             request_lints(&mut lints, &req.id);
             // the expectations after the compact lints (allocated when the first is listed)
             let mut listed = Vec::new();
-            if &*req.method == "initialize" && !surface.is_dual_era() {
+            if &*req.method == "initialize" && !surface.is_dual_era() && !h.parser_refusable {
                 // versioning.mdx: a modern-only server SHOULD name its versions in any
-                // error it returns to `initialize` (legacy clients cannot fall forward)
+                // error it returns to `initialize` (legacy clients cannot fall forward);
+                // not to a message its HTTP parser may refuse before any `initialize` is
+                // read, with a bare 400 (D-05, DEVIATIONS.md D-61)
                 listed.push(Expectation {
                     rule: rules::VER_INIT_NAMES,
                     demand: Demand::Lint(Lint::NamesVersions(surface.supported_versions.clone())),
