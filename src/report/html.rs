@@ -149,7 +149,7 @@ pub fn render(r: &RunReport) -> String {
         let _ = writeln!(o, "<p>No finding on any target.</p>");
     }
     if !r.clients.is_empty() {
-        o.push_str(&crate::clients::render::html(&r.clients));
+        o.push_str(&super::client_matrix::html(&r.clients));
     }
     o.push_str("</body></html>\n");
     o

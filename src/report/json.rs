@@ -20,7 +20,7 @@ pub struct RunReport {
     pub baseline_stale: Vec<crate::baseline::KnownFinding>,
     /// The client matrix (client targets of `--clients` or a no-URL run).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub clients: Vec<crate::clients::ClientTargetReport>,
+    pub clients: Vec<super::clients::ClientTargetReport>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

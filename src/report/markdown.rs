@@ -126,7 +126,7 @@ pub fn render(r: &RunReport) -> String {
     }
     disagreements(&mut out, r);
     if !r.clients.is_empty() {
-        out.push_str(&crate::clients::render::markdown(&r.clients));
+        out.push_str(&super::client_matrix::markdown(&r.clients));
     }
     if !r.baseline_stale.is_empty() {
         let _ = writeln!(out, "\n## Stale baseline entries\n");

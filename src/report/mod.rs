@@ -5,6 +5,8 @@
 //! one; `review` holds what they share (sections, cell verdicts, "why it matters").
 
 pub mod build;
+pub mod client_matrix;
+pub mod clients;
 pub mod html;
 pub mod json;
 pub mod junit;
