@@ -7,7 +7,7 @@
 use super::entry::{verdict_json, Entry, Recorded};
 use mcpdiff_oracle::rules::{level_of, RuleId};
 use mcpdiff_oracle::{
-    check, judge, settle, Case, Level, Observation, Surface, Undetermined, Verdict,
+    assess_against, judge, Case, Level, Observation, Settled, Surface, Undetermined, Verdict,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -139,9 +139,11 @@ pub fn classify(
     stored: Option<&Recorded>,
     obs: &Observation,
 ) -> ReplayOutcome {
-    let mut findings = check(&rejudged.verdict, obs);
     // what a cut answer decided before the cut stays; the rest is not determined
-    let undetermined = settle(&rejudged.verdict, obs, &mut findings);
+    let Settled {
+        findings,
+        undetermined,
+    } = assess_against(&rejudged.verdict, obs);
     let blocking = findings.iter().any(|f| {
         rejudged
             .verdict

@@ -22,7 +22,7 @@ use super::slow::{call_outcome, tool_of, SlowTools};
 use super::{CaseSource, Pacer, Sender, Target};
 use futures::stream::{FuturesUnordered, StreamExt};
 use mcpdiff_oracle::undetermined::is_cut;
-use mcpdiff_oracle::{check, judge, settle, Case};
+use mcpdiff_oracle::{assess_against, judge, Case, Settled};
 use std::future::{poll_fn, Future};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
@@ -231,9 +231,10 @@ async fn judged_case<S: Sender, C: CaseSource>(
             .into_iter()
             .zip(group.members.iter().zip(&group.slots))
             .map(|((obs, waited), (&t, &slot))| {
-                let verdict = verdicts.get(slot);
-                let mut findings = check(verdict, &obs);
-                let undetermined = settle(verdict, &obs, &mut findings);
+                let Settled {
+                    findings,
+                    undetermined,
+                } = assess_against(verdicts.get(slot), &obs);
                 (t, slot, obs, findings, (undetermined, waited))
             })
             .collect::<Vec<_>>()
