@@ -11,7 +11,7 @@ use crate::targets::Manifest;
 use mcpdiff_oracle::rules::{
     self,
     client::{TOOL_EXCLUDE, TOOL_KEEP_VALID},
-    RuleId,
+    Level, RuleId,
 };
 use mcpdiff_oracle::toolset::ToolSet;
 use std::collections::BTreeMap;
@@ -69,7 +69,7 @@ impl ClientTargetReport {
                         .or_else(|| evidence::from_run(set, kept, &j.requests, f, false));
                     FindingGroup {
                         rule: f.rule,
-                        level: rule.map_or("MUST", |r| r.level.as_str()).to_string(),
+                        level: rule.map_or(Level::Must, |r| r.level),
                         sentence: rule.map_or("", |r| r.sentence).to_string(),
                         spec: rule.map_or("", |r| r.spec).to_string(),
                         count: 1,
@@ -93,7 +93,7 @@ impl ClientTargetReport {
             ClientStatus::Timeout
         } else if !findings
             .iter()
-            .any(|f| matches!(f.level.as_str(), "MUST" | "MUST NOT"))
+            .any(|f| matches!(f.level, Level::Must | Level::MustNot))
         {
             // SHOULD findings are listed but do not fail the target
             ClientStatus::Pass

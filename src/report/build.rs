@@ -123,8 +123,8 @@ pub fn build(
                     .to_string()
             };
             findings.push(FindingReport {
-                rule: f.rule.0.to_string(),
-                level: level.as_str().to_string(),
+                rule: f.rule,
+                level,
                 severity: level.severity().as_str().to_string(),
                 security: is_security(f.rule),
                 spec: rule.map(|r| r.spec.to_string()).unwrap_or_default(),
@@ -143,7 +143,7 @@ pub fn build(
                 observation: f.observation.clone(),
                 original_size: crate::runner::shrink::size(&f.original),
                 shrunk_size: crate::runner::shrink::size(&f.case),
-                baselined: baseline.knows(&t.name, &t.url, f.rule.0),
+                baselined: baseline.knows(&t.name, &t.url, &f.rule),
                 shrink_cut_short: f.cut_short,
                 original_observed: f.original_observation.summary(),
                 original_case: Some(f.original.clone()),
@@ -178,8 +178,8 @@ pub fn build(
             .iter()
             .filter(|r| !t.tally.rules.contains_key(r) && !open(r))
             .map(|r| NotObserved {
-                rule: r.0.to_string(),
-                level: level_of(*r).as_str().to_string(),
+                rule: *r,
+                level: level_of(*r),
                 reason: why_not_observed(*r, &t.surface),
             })
             .collect();
@@ -223,12 +223,12 @@ pub fn build(
             tls: None,
         });
     }
-    let found: Vec<(String, String, String)> = targets
+    let found: Vec<(String, String, RuleId)> = targets
         .iter()
         .flat_map(|t| {
             t.findings
                 .iter()
-                .map(|f| (t.name.clone(), t.url.clone(), f.rule.clone()))
+                .map(|f| (t.name.clone(), t.url.clone(), f.rule))
         })
         .collect();
     let baseline_stale = baseline

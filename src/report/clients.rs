@@ -4,7 +4,7 @@
 //! rows (`ClientTargetReport::from_run`, `skipped`) and `client_matrix` renders them.
 
 use mcpdiff_oracle::client_judge::{ClientFinding, RecordedRequest};
-use mcpdiff_oracle::rules::RuleId;
+use mcpdiff_oracle::rules::{Level, RuleId};
 use mcpdiff_oracle::toolset::GeneratedTool;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -39,7 +39,7 @@ impl std::fmt::Display for ClientStatus {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct FindingGroup {
     pub rule: RuleId,
-    pub level: String,
+    pub level: Level,
     pub sentence: String,
     pub spec: String,
     /// How many observations broke it.

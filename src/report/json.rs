@@ -2,7 +2,7 @@
 //! `docs/run-json.md`): the types every renderer reads. Fields are only ever added within a
 //! major version. `build.rs` fills them from a run.
 
-use mcpdiff_oracle::{Case, Observation};
+use mcpdiff_oracle::{Case, Level, Observation, RuleId};
 use serde::{Deserialize, Serialize};
 
 pub const SCHEMA: &str = "mcpdiff-run/1";
@@ -73,8 +73,10 @@ pub struct TargetReport {
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct FindingReport {
-    pub rule: String,
-    pub level: String,
+    /// A rule of the table: a saved report naming an id this build does not know is refused
+    /// on reading ("unknown rule id").
+    pub rule: RuleId,
+    pub level: Level,
     pub severity: String,
     /// Origin / DNS-rebinding and header-body disagreement findings.
     pub security: bool,
@@ -144,8 +146,8 @@ impl FindingReport {
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct NotObserved {
-    pub rule: String,
-    pub level: String,
+    pub rule: RuleId,
+    pub level: Level,
     pub reason: String,
 }
 
