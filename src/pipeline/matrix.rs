@@ -116,7 +116,7 @@ pub async fn run_matrix<E: Events>(
         };
         events.fuzzed();
         // protected targets: the authorization probe family (AUTH-* rules), within --max-time
-        let probing = crate::auth::after_run(&settings.client, &mut result);
+        let probing = crate::runner::auth_probes::after_run(&settings.client, &mut result);
         if tokio::time::timeout_at(end.into(), probing).await.is_err() {
             events.line("authorization probes cut short by --max-time");
         }

@@ -14,6 +14,7 @@
 //! same seed also gives the same findings against deterministic targets.
 
 pub mod adapters;
+pub mod auth_probes;
 pub mod disagree;
 pub mod discover;
 mod group;
