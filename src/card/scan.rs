@@ -148,7 +148,7 @@ pub async fn scan(origin_arg: &str, opts: &ScanOptions) -> Result<CardReport, Sc
     s.client
         .check_tls(&s.endpoint)
         .await
-        .map_err(ScanError::Unreachable)?;
+        .map_err(|e| ScanError::Unreachable(e.to_string()))?;
 
     // 1. The three card locations, in order; the first 200 decides.
     let mut tried = Vec::new();

@@ -33,7 +33,10 @@ pub async fn prepare(
     let loopback = is_loopback(&endpoint);
     // https: a failed handshake ends the run here with its cause (unknown issuer, name
     // mismatch, plain HTTP behind https://), before discovery would misread it as "refused"
-    client.check_tls(&endpoint).await?;
+    client
+        .check_tls(&endpoint)
+        .await
+        .map_err(|e| e.to_string())?;
     let sender = NetSender {
         client: client.clone(),
         endpoint: Arc::new(endpoint.clone()),
