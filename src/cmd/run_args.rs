@@ -151,7 +151,7 @@ impl RunArgs {
     pub fn check(&self) -> Result<Inputs, String> {
         let creds = self.creds.load()?;
         let baseline = match &self.baseline {
-            Some(p) => Baseline::load(p)?,
+            Some(p) => Baseline::load(p).map_err(|e| e.to_string())?,
             None => Baseline::default(),
         };
         if self.cases == 0 {
