@@ -180,7 +180,8 @@ pub async fn run_all(
             crate::targets::launch::install(&mm, &|l: &str| eprintln!("mcpdiff:   {l}"))
         })
         .await
-        .unwrap_or_else(|e| Err(format!("install task failed: {e}")));
+        .map_err(|e| format!("install task failed: {e}"))
+        .and_then(|installed| installed.map_err(|e| e.to_string()));
         if let Err(e) = installed {
             out.push(ClientTargetReport::skipped(m, e));
             continue;

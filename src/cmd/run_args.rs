@@ -192,7 +192,7 @@ impl RunArgs {
         let clients = match &plan.clients {
             None => None,
             Some(names) => Some((
-                pipeline_clients::select(names)?,
+                pipeline_clients::select(names).map_err(|e| e.to_string())?,
                 pipeline_clients::toolset_for_clients(toolset.as_ref(), seed),
             )),
         };
