@@ -298,7 +298,7 @@ async fn catalog_check(s: &Scanner, cap: usize, endpoints: &[String]) -> Catalog
                     let (p, doc) = s.get(&path, Some(CARD_MEDIA_TYPE)).await;
                     catalog::entry_row(e, None, Some((&p, doc.as_ref())), endpoints)
                 }
-                Err(why) => catalog::entry_row(e, Some(why), None, endpoints),
+                Err(why) => catalog::entry_row(e, Some(why.to_string()), None, endpoints),
             };
             report.entries.push(row);
         }
