@@ -135,7 +135,9 @@ fn is_auth_refusal(e: &str) -> bool {
 /// Discover one target, probe its revision, scan its card, compare its tools.
 pub async fn prepare_one(spec: &TargetSpec, opts: &PrepareOptions<'_>) -> Result<Ready, String> {
     let client = opts.client;
-    let t = runner::prepare::prepare(&spec.name, &spec.url, client, opts.allow_tools).await?;
+    let t = runner::prepare::prepare(&spec.name, &spec.url, client, opts.allow_tools)
+        .await
+        .map_err(|e| e.to_string())?;
     let s = t.target.sender.clone();
     let send = |c| runner::Sender::send(&s, c);
     let rev = revision::probe(&t.target.surface.endpoint, send).await;

@@ -26,6 +26,7 @@ pub mod shrink;
 mod shrink_witnesses;
 mod slow;
 pub mod tally;
+mod target_error;
 mod window;
 
 #[cfg(test)]
