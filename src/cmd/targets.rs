@@ -69,10 +69,7 @@ pub fn run(args: TargetsArgs) -> ExitCode {
                     .collect();
                 handles
                     .into_iter()
-                    .map(|h| {
-                        h.join()
-                            .unwrap_or_else(|_| (Err(LaunchError::InstallPanicked), 0.0))
-                    })
+                    .map(|h| h.join().unwrap_or((Err(LaunchError::InstallPanicked), 0.0)))
                     .collect()
             });
             let mut failed = false;
