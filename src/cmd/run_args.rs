@@ -26,6 +26,7 @@ use std::time::Duration;
   mcpdiff run URL1 URL2 --cases 5000 --seed 7 --json r.json
   mcpdiff run URL --baseline known.toml         # known findings do not fail the run
   mcpdiff run https://127.0.0.1:8443/mcp --cacert ca.pem   # https, private CA (or --insecure)
+  mcpdiff run URL --sarif r.sarif               # SARIF 2.1.0 for GitHub code scanning
 
 EXIT STATUS:
   0  no MUST finding outside the baseline

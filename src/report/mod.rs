@@ -12,6 +12,7 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod review;
+pub mod sarif;
 pub mod terminal;
 pub mod tls_report;
 pub mod undetermined;
