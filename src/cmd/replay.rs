@@ -271,13 +271,18 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
                 t.url
             );
         } else if entries > client_cases && determined == 0 {
-            // every answer was cut, refused by auth or lost: the replay decided nothing
+            // every answer was cut, refused by auth or lost: the replay decided nothing, the
+            // check `run` makes too (`exit::nothing_decided`)
             unreachable = true;
-            eprintln!(
-                "mcpdiff: no answer of {} decided anything (all not determined); check its \
-                 credentials (--header) and that it answers within the time limit",
-                t.url
-            );
+            let why: Vec<String> = t
+                .counts
+                .iter()
+                .filter_map(|(s, k)| match s {
+                    Status::NotDetermined(u) => Some(format!("{k} {}", u.as_str())),
+                    _ => None,
+                })
+                .collect();
+            exit::say(&exit::nothing_decided(&t.url, &why.join(", ")));
         }
     }
     let found = drifted > 0 || blocking;
