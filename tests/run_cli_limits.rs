@@ -74,10 +74,7 @@ fn a_target_that_decided_nothing_fails_the_run_and_still_gets_its_json() {
         .lines()
         .find(|l| l.contains("decided anything"))
         .unwrap_or_else(|| panic!("no line says why: {t}"));
-    assert!(
-        line.contains(&url) && line.contains("timed out"),
-        "{line}"
-    );
+    assert!(line.contains(&url) && line.contains("timed out"), "{line}");
     let rep: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).expect("the JSON is written"))
             .expect("valid JSON");
@@ -118,7 +115,10 @@ fn installing_a_bundled_target_counts_inside_max_time() {
     let out = run("3");
     let t = text(&out);
     assert_eq!(out.status.code(), Some(2), "{t}");
-    assert!(t.contains("of --max-time 3 s") && t.contains("nothing"), "{t}");
+    assert!(
+        t.contains("of --max-time 3 s") && t.contains("nothing"),
+        "{t}"
+    );
     // installed now: the same run fits
     let out = run("30");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
@@ -149,7 +149,11 @@ fn merge_prints_the_review_and_refuses_other_runs() {
         .output()
         .expect("run mcpdiff");
     let t = text(&out);
-    assert_eq!(out.status.code(), Some(1), "the fixture has MUST findings: {t}");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the fixture has MUST findings: {t}"
+    );
     assert!(t.contains("### 1. Revision"), "{t}");
     let rep: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&merged).expect("written")).expect("JSON");
