@@ -43,7 +43,7 @@ pub fn run(args: RunArgs) -> ExitCode {
 }
 
 async fn run_async(args: RunArgs) -> ExitCode {
-    let inp = match args.check() {
+    let mut inp = match args.check() {
         Ok(i) => i,
         Err(e) => return fail(&e),
     };
@@ -57,6 +57,11 @@ async fn run_async(args: RunArgs) -> ExitCode {
             .await;
     }
     let log = |l: &str| eprintln!("mcpdiff: {l}");
+    // the client matrix is not part of the case stream: once per sharded run, like the
+    // authorization probes (`mcpdiff merge` keeps the one it finds)
+    if inp.shard.index > 1 && inp.clients.take().is_some() {
+        log("client targets run with --shard 1/N only");
+    }
     let opts = StartOptions {
         mutants: args.mutants.as_deref(),
         served_surface: &inp.served_surface,
