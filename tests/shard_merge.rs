@@ -114,9 +114,9 @@ fn summary(r: &RunReport) -> Summary {
             let findings = t
                 .findings
                 .iter()
-                .map(|f| (f.rule.clone(), f.kind.clone()))
+                .map(|f| (f.rule.to_string(), f.kind.clone()))
                 .collect();
-            let not_observed = t.not_observed.iter().map(|n| n.rule.clone()).collect();
+            let not_observed = t.not_observed.iter().map(|n| n.rule.to_string()).collect();
             (
                 t.name.clone(),
                 (findings, t.passed.clone(), not_observed, t.score),

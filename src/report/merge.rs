@@ -258,7 +258,11 @@ fn findings_by_witness(tested: &[&TargetReport]) -> (TallyReport, Vec<FindingRep
         }
         // absent from its shard's findings: explained away there, so here too (a rule
         // isolated in one shard is isolated in the merge)
-        let Some(f) = tested[*from].findings.iter().find(|f| f.rule == *rule) else {
+        let Some(f) = tested[*from]
+            .findings
+            .iter()
+            .find(|f| f.rule == rule.as_str())
+        else {
             continue;
         };
         let mut f = f.clone();

@@ -83,7 +83,7 @@ fn fnv_fields(fields: &[&str]) -> String {
 
 /// The stable identity of a finding: rule, target name, spec revision, failure kind.
 pub fn fingerprint(t: &TargetReport, f: &FindingReport) -> String {
-    fnv_fields(&[&f.rule, &t.name, MODERN_VERSION, &f.kind])
+    fnv_fields(&[f.rule.as_str(), &t.name, MODERN_VERSION, &f.kind])
 }
 
 fn table_rule(id: &str) -> Option<&'static Rule> {
@@ -94,7 +94,7 @@ fn table_rule(id: &str) -> Option<&'static Rule> {
 /// (`very-high`), against a rule derived from other keyworded rules (`high`), or recorded a
 /// sentence with no keyword (`medium`).
 fn precision(f: &FindingReport) -> &'static str {
-    match (f.level.as_str(), table_rule(&f.rule)) {
+    match (f.level.as_str(), table_rule(f.rule.as_str())) {
         ("OBSERVATION", _) => "medium",
         (_, Some(r)) if r.derived => "high",
         _ => "very-high",
@@ -102,12 +102,16 @@ fn precision(f: &FindingReport) -> &'static str {
 }
 
 fn descriptor(f: &FindingReport) -> Value {
-    let summary = table_rule(&f.rule).map_or(f.sentence.as_str(), |r| r.summary);
+    let summary = table_rule(f.rule.as_str()).map_or(f.sentence.as_str(), |r| r.summary);
     // "Answers ... with 403" reads on as "change the server so that it answers ... with 403"
-    let mut fix: String = summary.chars().take(1).flat_map(char::to_lowercase).collect();
+    let mut fix: String = summary
+        .chars()
+        .take(1)
+        .flat_map(char::to_lowercase)
+        .collect();
     fix.extend(summary.chars().skip(1));
-    let (family, why) = why_it_matters(&f.rule);
-    let mut tags = vec!["mcp".to_string(), f.level.to_lowercase()];
+    let (family, why) = why_it_matters(f.rule.as_str());
+    let mut tags = vec!["mcp".to_string(), f.level.as_str().to_lowercase()];
     if f.security {
         tags.insert(0, "security".into());
     }
@@ -138,7 +142,7 @@ fn descriptor(f: &FindingReport) -> Value {
         "shortDescription": { "text": summary },
         "fullDescription": { "text": f.sentence },
         "help": { "text": text, "markdown": markdown },
-        "defaultConfiguration": { "level": sarif_level(&f.level) },
+        "defaultConfiguration": { "level": sarif_level(f.level.as_str()) },
         "properties": {
             "level": f.level,
             "tags": tags,
@@ -153,7 +157,7 @@ fn result(t: &TargetReport, f: &FindingReport, rule_index: usize, location: &str
         "ruleId": f.rule,
         "ruleIndex": rule_index,
         "kind": "fail",
-        "level": sarif_level(&f.level),
+        "level": sarif_level(f.level.as_str()),
         "message": {
             "text": format!(
                 "{} {} on {}: expected {}; observed {}.",
@@ -195,11 +199,11 @@ fn run_of(t: &TargetReport, locate: &dyn Fn(&TargetReport, &FindingReport) -> St
     let mut index: Map<String, Value> = Map::new();
     let mut results = Vec::new();
     for f in &t.findings {
-        let i = match index.get(&f.rule).and_then(Value::as_u64) {
+        let i = match index.get(f.rule.as_str()).and_then(Value::as_u64) {
             Some(i) => i as usize,
             None => {
                 rules.push(descriptor(f));
-                index.insert(f.rule.clone(), json!(rules.len() - 1));
+                index.insert(f.rule.to_string(), json!(rules.len() - 1));
                 rules.len() - 1
             }
         };
@@ -267,7 +271,10 @@ mod tests {
 
     #[test]
     fn segments_keep_only_path_safe_characters() {
-        assert_eq!(segment("mutant:origin-unchecked"), "mutant-origin-unchecked");
+        assert_eq!(
+            segment("mutant:origin-unchecked"),
+            "mutant-origin-unchecked"
+        );
         assert_eq!(
             segment("http://127.0.0.1:3000/mcp"),
             "http---127.0.0.1-3000-mcp"
