@@ -334,3 +334,7 @@ fn disagreements(reports: &[&RunReport], cap: usize) -> Vec<DisagreementReport> 
     }
     out
 }
+
+#[cfg(test)]
+#[path = "merge_tests.rs"]
+mod tests;
