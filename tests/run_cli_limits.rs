@@ -81,6 +81,7 @@ fn a_target_that_decided_nothing_fails_the_run_and_still_gets_its_json() {
     let target = &rep["targets"][0];
     assert_eq!(target["cases"], 12, "{target}");
     assert_eq!(target["undetermined"][0]["reason"], "timed_out", "{target}");
+    assert_eq!(target["score"], 0.0, "nothing passed: {target}");
     let _ = std::fs::remove_dir_all(dir);
 }
 
