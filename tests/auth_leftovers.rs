@@ -100,6 +100,16 @@ async fn auth_findings_are_saved_to_the_corpus_and_replayed() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(!stdout.contains("DRIFT"), "{stdout}");
+    // without the credential its probe names, the Basic-scheme case is not sent
+    let out = mcpdiff(strings(&["replay", &corpus, &scheme.url])).await;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("not sent") && l.contains("AUTH-NO-DATA-")),
+        "{stdout}"
+    );
+    assert!(!said(&stdout, "fixed", "AUTH-NO-DATA"), "{stdout}");
     // sent again: each mutant still fails its own rule and passes the other's; the protected
     // reference passes both (they were recorded on other URLs: passing, not "fixed")
     let replay = |url: &str| with_credentials(strings(&["replay", &corpus, url, "--verbose"]));

@@ -81,6 +81,7 @@ fn a_target_that_decided_nothing_fails_the_run_and_still_gets_its_json() {
     let target = &rep["targets"][0];
     assert_eq!(target["cases"], 12, "{target}");
     assert_eq!(target["undetermined"][0]["reason"], "timed_out", "{target}");
+    assert_eq!(target["score"], 0.0, "nothing passed: {target}");
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -127,14 +128,22 @@ fn installing_a_bundled_target_counts_inside_max_time() {
 
 #[test]
 fn a_bad_shard_is_refused_in_one_line() {
-    for bad in ["0/3", "4/3", "x"] {
+    let seed = ["--seed", "3"];
+    for (bad, says) in [
+        ("0/3", "K/N"),
+        ("4/3", "K/N"),
+        ("x", "K/N"),
+        ("2/3", "--seed"),
+    ] {
+        let with_seed = if bad == "2/3" { &[][..] } else { &seed[..] };
         let out = mcpdiff(&["run", "--no-bundled", "--quiet", "--shard", bad])
+            .args(with_seed)
             .output()
             .expect("run mcpdiff");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{bad}: {}", text(&out));
         assert_eq!(stderr.lines().count(), 1, "{bad}: {stderr}");
-        assert!(stderr.contains("K/N"), "{bad}: {stderr}");
+        assert!(stderr.contains(says), "{bad}: {stderr}");
         assert!(out.stdout.is_empty(), "nothing ran: {}", text(&out));
     }
 }

@@ -145,6 +145,8 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
 
     let (mut entries, mut unreadable, mut drifted, mut blessed, mut blocking) = (0, 0, 0, 0, false);
     let mut client_cases = 0;
+    // authorization entries that need a credential this replay was not given
+    let mut unsendable = 0;
     for loaded in load_all(&paths) {
         let mut l = match loaded {
             Ok(Item::Server(l)) => l,
@@ -195,6 +197,23 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
                     println!("           {d}");
                 }
             }
+        }
+        let (auth, foreign) = mcpdiff::corpus::auth::needs(&r.case);
+        let creds = client.credentials();
+        let lacking = r.auth.is_some()
+            && ((auth && !creds.has_authorization()) || (foreign && !creds.has_foreign_token()));
+        if lacking && !targets.is_empty() {
+            // sent without the credential it names, its answer would say nothing
+            unsendable += 1;
+            println!(
+                "not sent       {file}: pass {} to send this authorization case",
+                if auth {
+                    "-H 'Authorization: Bearer TOKEN'"
+                } else {
+                    "--foreign-token TOKEN"
+                }
+            );
+            continue;
         }
         for t in &mut targets {
             let mut case = r.case.clone();
@@ -277,13 +296,13 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
             }
         );
         // client cases are never sent: only server cases can show a target is down
-        if entries > client_cases && t.reached == 0 {
+        if entries > client_cases + unsendable && t.reached == 0 {
             unreachable = true;
             eprintln!(
                 "mcpdiff: {} refused every connection; is it running?",
                 t.url
             );
-        } else if entries > client_cases && determined == 0 {
+        } else if entries > client_cases + unsendable && determined == 0 {
             // every answer was cut, refused by auth or lost: the replay decided nothing, the
             // check `run` makes too (`exit::nothing_decided`)
             unreachable = true;

@@ -140,6 +140,7 @@ pub struct RunArgs {
     /// machines, `--shard 1/N` ... `--shard N/N`, run together exactly the cases of one
     /// unsharded run (the case at position i goes to shard i % N + 1, probes included);
     /// each shard shrinks its own findings; `mcpdiff merge` joins their --json reports.
+    /// Needs --seed.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
 }
@@ -173,6 +174,13 @@ impl RunArgs {
             Some(text) => mcpdiff::runner::Shard::parse(text)?,
             None => mcpdiff::runner::Shard::WHOLE,
         };
+        // a seed from each machine's clock would give each shard another stream
+        if !shard.is_whole() && self.seed.is_none() {
+            return Err(format!(
+                "--shard {} needs --seed: pass the same --seed to every shard",
+                shard.label()
+            ));
+        }
         let tls = self.tls.build()?;
         if let Some(w) = super::tls::warning(&tls) {
             eprintln!("mcpdiff: {w}");

@@ -117,6 +117,21 @@ pub fn entry(
     Some(e)
 }
 
+/// The credentials a case's placeholders stand for and `replay` must be given to send it as
+/// it was sent: (`-H 'Authorization: ...'`, `--foreign-token`).
+pub fn needs(case: &Case) -> (bool, bool) {
+    let holds = |name: &str| {
+        let p = mcpdiff_oracle::auth::placeholder(name).into_bytes();
+        let has = |b: &[u8]| b.windows(p.len()).any(|w| w == p.as_slice());
+        has(case.path.as_bytes()) || case.headers.iter().any(|(_, v)| has(v))
+    };
+    use mcpdiff_oracle::auth::{AUTHORIZATION_ENV, FOREIGN_ENV, TOKEN_ENV};
+    (
+        holds(AUTHORIZATION_ENV) || holds(TOKEN_ENV),
+        holds(FOREIGN_ENV),
+    )
+}
+
 /// Whether an entry holds an authorization case.
 pub fn is_auth_entry(e: &Entry) -> bool {
     e.verdict.get("auth").is_some()

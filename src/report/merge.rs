@@ -338,3 +338,7 @@ fn disagreements(reports: &[&RunReport], cap: usize) -> Vec<DisagreementReport> 
     }
     out
 }
+
+#[cfg(test)]
+#[path = "merge_tests.rs"]
+mod tests;

@@ -226,8 +226,14 @@ impl Tally {
 
 /// The score of per-rule counts (`Tally::score`): a failed MUST scores 0; otherwise the
 /// fraction of exercised SHOULD rules that never failed (1.0 when none was exercised).
-/// `mcpdiff merge` scores the summed counts of shards with it.
+/// `mcpdiff merge` scores the summed counts of shards with it. No rule decided at all (every
+/// answer timed out, was refused by an authorization layer or lost) scores 0, as an untested
+/// target does: nothing passed, and a CI gate reading the score alone must not see a perfect
+/// target.
 pub fn score_of(rules: &BTreeMap<RuleId, RuleCount>) -> f64 {
+    if rules.is_empty() {
+        return 0.0;
+    }
     let mut should_total = 0u32;
     let mut should_passed = 0u32;
     for (rule, c) in rules {
@@ -311,6 +317,7 @@ mod tests {
     fn observations_are_never_scored() {
         assert_eq!(level_of(rules::TOOLS_UNKNOWN), Level::Observation);
         let mut t = Tally::default();
+        assert_eq!(t.score(), 0.0, "nothing decided, nothing passed");
         let failed = RuleCount {
             exercised: 1,
             failed: 1,
