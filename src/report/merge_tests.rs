@@ -12,7 +12,7 @@ fn finding(rule: RuleId, from: &str) -> FindingReport {
     let rep: RunReport = serde_json::from_str(include_str!("../../tests/data/run-seed1.json"))
         .expect("the fixture parses");
     let mut f = rep.targets[1].findings[0].clone();
-    f.rule = rule.0.to_string();
+    f.rule = rule;
     f.kind = from.to_string();
     f
 }
