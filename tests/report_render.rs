@@ -100,6 +100,7 @@ fn hand_built() -> RunReport {
         undetermined: Vec::new(),
         slow_tools: Vec::new(),
         tls: None,
+        tally: None,
     };
     let good = TargetReport {
         name: "good".into(),
@@ -136,6 +137,7 @@ fn hand_built() -> RunReport {
         }],
         baseline_stale: vec![],
         clients: vec![],
+        shard: None,
     }
 }
 

@@ -124,10 +124,7 @@ async fn every_mutant_is_caught_on_its_rule() {
             missed.push((
                 m.name,
                 m.rule.0,
-                t.findings
-                    .iter()
-                    .map(|f| f.rule)
-                    .collect::<Vec<_>>(),
+                t.findings.iter().map(|f| f.rule).collect::<Vec<_>>(),
             ));
         }
     }

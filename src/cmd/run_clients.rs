@@ -76,5 +76,10 @@ pub fn write_reports(rep: &RunReport, args: &RunArgs) -> Result<(), String> {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         eprintln!("mcpdiff: wrote {}", path.display());
     }
-    super::report::write_outputs(rep, &args.out)
+    // a SARIF result points at its finding's corpus entry when this run saved one
+    let out = super::report::OutputArgs {
+        corpus_dir: args.save_corpus.clone(),
+        ..args.out.clone()
+    };
+    super::report::write_outputs(rep, &out)
 }

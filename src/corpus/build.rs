@@ -61,10 +61,14 @@ pub fn run_entries(result: &RunResult, seed: u64) -> Vec<Entry> {
     let source = format!("mcpdiff run --seed {seed}");
     let mut out = Vec::new();
     for t in &result.targets {
-        // AUTH-* findings are not entries: their cases carry credential placeholders and are
-        // judged by the authorization probe family, not by `judge`, so a replay could not
-        // re-judge them (they are in the run's reports)
-        for f in t.findings.iter().filter(|f| !f.rule.0.starts_with("AUTH-")) {
+        for f in &t.findings {
+            // AUTH-* findings: judged by the authorization judge (`corpus::auth`)
+            if f.rule.0.starts_with("AUTH-") {
+                let found = (&f.case, &f.observation);
+                let at = (t.name.as_str(), t.url.as_str());
+                out.extend(super::auth::entry(f.rule.0, &source, found, at, &t.surface));
+                continue;
+            }
             let mut e = Entry::new(vec![f.rule.0.to_string()], &source, &f.case, &t.surface);
             // as the run judged it: rules an answer cut by a limit left open are not failing
             let found = assess(&f.case, &t.surface, &f.observation).settled.findings;

@@ -21,6 +21,10 @@ pub struct RunReport {
     /// The client matrix (client targets of `--clients` or a no-URL run).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clients: Vec<super::clients::ClientTargetReport>,
+    /// `run --shard K/N`: the part of the case stream this report covers (absent: all of it;
+    /// `mcpdiff merge` joins the N reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::runner::Shard>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -69,6 +73,10 @@ pub struct TargetReport {
     /// `https://` targets only: how the certificate was verified (`--cacert`, `--insecure`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tls: Option<super::tls_report::TlsReport>,
+    /// Per-rule counts and witnesses (`report::tally_report`): what `mcpdiff merge` needs to
+    /// join shards. Absent for a target that could not be tested and in older reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tally: Option<super::tally_report::TallyReport>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
