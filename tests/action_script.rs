@@ -93,8 +93,18 @@ fn run_script(dir: &Path, env: &[(&str, String)], limit: Duration) -> Ran {
             s
         })
     };
-    let out = read(child.stdout.take().map(|r| Box::new(r) as Box<dyn Read + Send>));
-    let err = read(child.stderr.take().map(|r| Box::new(r) as Box<dyn Read + Send>));
+    let out = read(
+        child
+            .stdout
+            .take()
+            .map(|r| Box::new(r) as Box<dyn Read + Send>),
+    );
+    let err = read(
+        child
+            .stderr
+            .take()
+            .map(|r| Box::new(r) as Box<dyn Read + Send>),
+    );
     let deadline = Instant::now() + limit;
     let status = loop {
         if let Some(s) = child.try_wait().expect("wait") {
@@ -159,7 +169,11 @@ fn the_action_script_writes_sarif_and_never_shows_a_header_value() {
             ran.stdout.contains(&format!("::add-mask::{secret}")),
             "{secret} is masked: {shown}"
         );
-        assert!(leaks(&shown, secret).is_empty(), "{:?}", leaks(&shown, secret));
+        assert!(
+            leaks(&shown, secret).is_empty(),
+            "{:?}",
+            leaks(&shown, secret)
+        );
     }
     let first_mask = ran.stdout.find("::add-mask::").expect("a mask line");
     assert!(!ran.stdout[..first_mask].contains(API_KEY));

@@ -13,9 +13,9 @@ use mcpdiff::pipeline::{self, Settings, StartOptions};
 use mcpdiff::report::json::{FindingReport, TargetReport};
 use mcpdiff::report::{sarif, RunReport};
 use mcpdiff::runner::Progress;
-use mcpdiff_oracle::reference::mutants::MUTANTS;
 use mcpdiff::transport::{Client, Limits};
 use mcpdiff_oracle::fixture;
+use mcpdiff_oracle::reference::mutants::MUTANTS;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -112,7 +112,11 @@ async fn a_run_with_every_mutant_writes_valid_sarif_with_locations_and_fingerpri
     let log: Value = serde_json::from_str(&text).expect("SARIF is JSON");
     let v = validator();
     let errors = schema_errors(&v, &log);
-    assert!(errors.is_empty(), "{} schema errors: {errors:#?}", errors.len());
+    assert!(
+        errors.is_empty(),
+        "{} schema errors: {errors:#?}",
+        errors.len()
+    );
 
     let runs = log["runs"].as_array().expect("runs");
     assert_eq!(runs.len(), rep.targets.len(), "one SARIF run per target");

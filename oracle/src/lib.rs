@@ -8,6 +8,7 @@
 pub mod annotations;
 pub mod auth;
 pub mod case;
+pub mod case_json;
 pub mod check;
 pub mod client;
 pub mod client_judge;

@@ -104,7 +104,11 @@ fn precision(f: &FindingReport) -> &'static str {
 fn descriptor(f: &FindingReport) -> Value {
     let summary = table_rule(&f.rule).map_or(f.sentence.as_str(), |r| r.summary);
     // "Answers ... with 403" reads on as "change the server so that it answers ... with 403"
-    let mut fix: String = summary.chars().take(1).flat_map(char::to_lowercase).collect();
+    let mut fix: String = summary
+        .chars()
+        .take(1)
+        .flat_map(char::to_lowercase)
+        .collect();
     fix.extend(summary.chars().skip(1));
     let (family, why) = why_it_matters(&f.rule);
     let mut tags = vec!["mcp".to_string(), f.level.to_lowercase()];
@@ -267,7 +271,10 @@ mod tests {
 
     #[test]
     fn segments_keep_only_path_safe_characters() {
-        assert_eq!(segment("mutant:origin-unchecked"), "mutant-origin-unchecked");
+        assert_eq!(
+            segment("mutant:origin-unchecked"),
+            "mutant-origin-unchecked"
+        );
         assert_eq!(
             segment("http://127.0.0.1:3000/mcp"),
             "http---127.0.0.1-3000-mcp"

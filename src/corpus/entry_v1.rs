@@ -1,0 +1,134 @@
+//! Entries of `mcpdiff-corpus/1`, whose header names, values and body are all Base64 strings,
+//! read into today's form: the bytes decoded and written as a `Case` writes them (a string
+//! when UTF-8, else `{"base64": ...}`), the schema id raised to `mcpdiff-corpus/2`. A file is
+//! only rewritten in the new form when a save or `--bless` changes it anyway.
+//!
+//! Also the check of a current entry's byte fields, so that a bad one is named
+//! (`request.headers[3].value`) rather than reported as a bare serde error.
+
+use super::entry::{SCHEMA, SCHEMA_V1};
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use mcpdiff_oracle::case_json::{Bytes, Text};
+use serde_json::Value;
+
+/// Bring the JSON of a server entry (`schema` already known to be v1 or current) to the
+/// current form, or say which byte field is bad.
+pub fn upgrade(value: &mut Value) -> Result<(), String> {
+    let v1 = value.get("schema").and_then(Value::as_str) == Some(SCHEMA_V1);
+    let Some(request) = value.get_mut("request").and_then(Value::as_object_mut) else {
+        return Err("no \"request\" object".into());
+    };
+    if v1 {
+        if let Some(headers) = request.get_mut("headers").and_then(Value::as_array_mut) {
+            for (i, h) in headers.iter_mut().enumerate() {
+                let field = |k: &str| -> Result<Value, String> {
+                    let b64 = h.get(k).and_then(Value::as_str).ok_or_else(|| {
+                        format!("request.headers[{i}].{k} is missing or not a string")
+                    })?;
+                    text(&format!("request.headers[{i}].{k}"), b64)
+                };
+                *h = Value::Array(vec![field("name")?, field("value")?]);
+            }
+        }
+        if let Some(body) = request.get_mut("body") {
+            let b64 = body
+                .as_str()
+                .ok_or("request.body is not a string (Base64 in mcpdiff-corpus/1)")?;
+            *body = text("request.body", b64)?;
+        }
+        value["schema"] = Value::String(SCHEMA.to_string());
+        return Ok(());
+    }
+    check_bytes(request)
+}
+
+/// Base64 text of a v1 field, decoded and written in today's form.
+fn text(what: &str, b64: &str) -> Result<Value, String> {
+    let bytes = STANDARD
+        .decode(b64)
+        .map_err(|e| format!("{what} is not valid Base64: {e}"))?;
+    serde_json::to_value(Text(&bytes)).map_err(|e| format!("{what}: {e}"))
+}
+
+/// Every byte field of a current request reads, or the first bad one is named.
+fn check_bytes(request: &serde_json::Map<String, Value>) -> Result<(), String> {
+    let bytes = |what: String, v: &Value| {
+        serde_json::from_value::<Bytes>(v.clone())
+            .map(|_| ())
+            .map_err(|e| format!("{what}: {e}"))
+    };
+    if let Some(headers) = request.get("headers").and_then(Value::as_array) {
+        for (i, h) in headers.iter().enumerate() {
+            match h.as_array().map(Vec::as_slice) {
+                Some([n, v]) => {
+                    bytes(format!("request.headers[{i}].name"), n)?;
+                    bytes(format!("request.headers[{i}].value"), v)?;
+                }
+                _ => return Err(format!("request.headers[{i}] is not a [name, value] pair")),
+            }
+        }
+    }
+    if let Some(body) = request.get("body") {
+        bytes("request.body".into(), body)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_v1_request_reads_as_text_and_marked_bytes() {
+        let mut v = json!({
+            "schema": SCHEMA_V1,
+            "request": {
+                "method": "POST", "path": "/mcp",
+                // "Origin": "http://evil.example"; "X-Bin": ff 00
+                "headers": [
+                    {"name": "T3JpZ2lu", "value": "aHR0cDovL2V2aWwuZXhhbXBsZQ=="},
+                    {"name": "WC1CaW4=", "value": "/wA="}
+                ],
+                "body": "e30="
+            }
+        });
+        upgrade(&mut v).expect("upgrades");
+        assert_eq!(v["schema"], SCHEMA);
+        assert_eq!(
+            v["request"]["headers"],
+            json!([["Origin", "http://evil.example"], ["X-Bin", {"base64": "/wA="}]])
+        );
+        assert_eq!(v["request"]["body"], "{}");
+    }
+
+    #[test]
+    fn new_entries_are_written_in_the_current_form() {
+        let case = mcpdiff_oracle::Case::post("/mcp", &[("Origin", "http://evil.example")], "{}");
+        let e = super::super::Entry::new(
+            vec!["SHTTP-ORIGIN-403".into()],
+            "test",
+            &case,
+            &mcpdiff_oracle::fixture::surface(),
+        );
+        let v = serde_json::to_value(&e).expect("serializes");
+        assert_eq!(v["schema"], SCHEMA);
+        assert_eq!(
+            v["request"]["headers"],
+            json!([["Origin", "http://evil.example"]])
+        );
+        assert_eq!(v["request"]["body"], "{}");
+    }
+
+    #[test]
+    fn bad_fields_are_named() {
+        let mut v1 = json!({"schema": SCHEMA_V1, "request": {"headers": [], "body": "%%"}});
+        let e = upgrade(&mut v1).expect_err("bad Base64");
+        assert!(e.starts_with("request.body is not valid Base64"), "{e}");
+        let mut v2 = json!({"schema": SCHEMA, "request": {
+            "headers": [["A", "b"], ["C", {"base64": "%%"}]], "body": ""}});
+        let e = upgrade(&mut v2).expect_err("bad marked bytes");
+        assert!(e.starts_with("request.headers[1].value"), "{e}");
+    }
+}
