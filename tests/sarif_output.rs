@@ -191,3 +191,38 @@ async fn fingerprints_do_not_change_between_runs_with_the_same_outcome() {
     assert!(!fa.is_empty());
     assert_eq!(fa, fb);
 }
+
+#[test]
+fn mcpdiff_report_writes_sarif_for_a_saved_run() {
+    let dir = std::env::temp_dir().join(format!("mcpdiff-sarif-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let out_path = dir.join("r.sarif");
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/run-seed1.json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
+        .args(["report", fixture, "--sarif"])
+        .arg(&out_path)
+        .args(["--sarif-location", "tests/mcp-endpoint.txt"])
+        .output()
+        .expect("mcpdiff report runs");
+    let shown = String::from_utf8_lossy(&out.stderr).to_string();
+    // the fixture holds MUST findings: exit 1, and the file is written all the same
+    assert_eq!(out.status.code(), Some(1), "{shown}");
+    let log: Value =
+        serde_json::from_str(&std::fs::read_to_string(&out_path).expect("written")).expect("JSON");
+    let errors = schema_errors(&validator(), &log);
+    assert!(errors.is_empty(), "{errors:#?}");
+    let results: Vec<&Value> = log["runs"]
+        .as_array()
+        .expect("runs")
+        .iter()
+        .flat_map(|r| r["results"].as_array().into_iter().flatten())
+        .collect();
+    assert!(!results.is_empty());
+    for r in results {
+        assert_eq!(
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            "tests/mcp-endpoint.txt"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
