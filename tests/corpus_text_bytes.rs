@@ -1,10 +1,11 @@
-//! The committed corpus is `mcpdiff-corpus/1` (every byte sequence Base64); mcpdiff writes
-//! `mcpdiff-corpus/2` (text as JSON strings, other bytes `{"base64": ...}`). Every committed
-//! entry, written again in the current form, reads back as the same entry with the same
-//! case (same file name), and the rewritten folder replays with no drift.
+//! The committed corpus is `mcpdiff-corpus/1` and `mcpdiff-client-corpus/1` (byte sequences
+//! Base64); mcpdiff writes `/2` (text as JSON strings, other bytes `{"base64": ...}`). Every
+//! committed entry, written again in the current form, reads back as the same entry (server
+//! entries: the same case, so the same file name), and the rewritten folder replays with no
+//! drift.
 
-use mcpdiff::corpus::store::{self, load_dir, load_file, Item};
-use mcpdiff::corpus::SCHEMA;
+use mcpdiff::corpus::store::{self, load_dir, load_file, load_item, Item};
+use mcpdiff::corpus::{CLIENT_SCHEMA, SCHEMA};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -19,11 +20,33 @@ fn scratch(name: &str) -> PathBuf {
 fn committed_entries_rewritten_as_text_read_back_the_same_and_replay_clean() {
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let dir = scratch("corpus-v2");
-    let mut servers = 0;
+    let (mut servers, mut clients) = (0, 0);
     let mut marked = 0;
     for item in load_dir(&committed).expect("corpus/ lists") {
-        let Item::Server(l) = item.expect("every committed file reads") else {
-            continue;
+        let l = match item.expect("every committed file reads") {
+            Item::Server(l) => l,
+            Item::Client(c) => {
+                // client entries: values and bodies as text too, read back the same
+                assert_eq!(c.entry.schema, CLIENT_SCHEMA, "read into the current form");
+                let path = dir.join(c.path.file_name().expect("file name"));
+                store::write(&path, &c.entry).expect("write");
+                let json: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(&path).expect("read"))
+                        .expect("JSON");
+                for r in json["clients"][0]["requests"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                {
+                    assert!(r["body"].is_string(), "{r}");
+                }
+                match load_item(&path).expect("reads back") {
+                    Item::Client(back) => assert_eq!(back.entry, c.entry),
+                    Item::Server(_) => panic!("a client entry read as a server one"),
+                }
+                clients += 1;
+                continue;
+            }
         };
         let name = l.path.file_name().expect("file name").to_owned();
         let entry = l.entry.clone();
@@ -44,7 +67,11 @@ fn committed_entries_rewritten_as_text_read_back_the_same_and_replay_clean() {
         servers += 1;
     }
     assert!(servers > 50, "{servers} server entries");
-    eprintln!("corpus: {servers} entries rewritten, {marked} with bytes that are not UTF-8");
+    assert!(clients >= 5, "{clients} client entries");
+    eprintln!(
+        "corpus: {servers} server and {clients} client entries rewritten, {marked} with bytes \
+         that are not UTF-8"
+    );
 
     let out = Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
         .args(["replay", dir.to_str().expect("utf-8"), "--reference"])
@@ -55,7 +82,8 @@ fn committed_entries_rewritten_as_text_read_back_the_same_and_replay_clean() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
         text.contains(&format!(
-            "replay: {servers} case(s), 0 unreadable, 0 drifted"
+            "replay: {} case(s), 0 unreadable, 0 drifted",
+            servers + clients
         )),
         "{text}"
     );

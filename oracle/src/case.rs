@@ -33,7 +33,7 @@ pub struct Case {
     #[serde(with = "crate::case_json::headers")]
     pub headers: Vec<(Vec<u8>, Vec<u8>)>,
     /// Body bytes (may be anything, including invalid UTF-8); in JSON as the headers' bytes.
-    #[serde(with = "crate::case_json::body")]
+    #[serde(with = "crate::case_json::bytes")]
     pub body: Vec<u8>,
     /// Generator labels of the planted defects (informational).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -86,8 +86,8 @@ impl<'de> Visitor<'de> for BytesVisitor {
     }
 }
 
-/// `#[serde(with = "case_json::body")]`: one byte sequence.
-pub mod body {
+/// `#[serde(with = "case_json::bytes")]`: one byte sequence (a body, a header value).
+pub mod bytes {
     use super::{Bytes, Text};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 

@@ -45,7 +45,7 @@ pub struct StoredRequest {
     /// `[name, value]` pairs, in order, duplicates kept.
     #[serde(with = "mcpdiff_oracle::case_json::headers")]
     pub headers: Vec<(Vec<u8>, Vec<u8>)>,
-    #[serde(with = "mcpdiff_oracle::case_json::body")]
+    #[serde(with = "mcpdiff_oracle::case_json::bytes")]
     pub body: Vec<u8>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<String>,

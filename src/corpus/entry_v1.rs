@@ -1,11 +1,14 @@
-//! Entries of `mcpdiff-corpus/1`, whose header names, values and body are all Base64 strings,
-//! read into today's form: the bytes decoded and written as a `Case` writes them (a string
-//! when UTF-8, else `{"base64": ...}`), the schema id raised to `mcpdiff-corpus/2`. A file is
-//! only rewritten in the new form when a save or `--bless` changes it anyway.
+//! Entries of the first schemas read into today's form: `mcpdiff-corpus/1` (header names,
+//! values and body all Base64 strings) and `mcpdiff-client-corpus/1` (header values and body
+//! Base64). The bytes are decoded and written as a `Case` writes them (a string when UTF-8,
+//! else `{"base64": ...}`), and the schema id raised to `/2`: a plain string means text in
+//! `/2` and Base64 in `/1`, so only the id tells them apart. A file is only rewritten in the
+//! new form when a save or `--bless` changes it anyway.
 //!
 //! Also the check of a current entry's byte fields, so that a bad one is named
 //! (`request.headers[3].value`) rather than reported as a bare serde error.
 
+use super::client::{CLIENT_SCHEMA, CLIENT_SCHEMA_V1};
 use super::entry::{SCHEMA, SCHEMA_V1};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
@@ -41,6 +44,55 @@ pub fn upgrade(value: &mut Value) -> Result<(), String> {
         return Ok(());
     }
     check_bytes(request)
+}
+
+/// Bring the JSON of a client entry (`schema` already known to be v1 or current) to the
+/// current form, or say which byte field is bad.
+pub fn upgrade_client(value: &mut Value) -> Result<(), String> {
+    let v1 = value.get("schema").and_then(Value::as_str) == Some(CLIENT_SCHEMA_V1);
+    let clients = value
+        .get_mut("clients")
+        .and_then(Value::as_array_mut)
+        .map_or(&mut [][..], Vec::as_mut_slice);
+    for (i, c) in clients.iter_mut().enumerate() {
+        let requests = c
+            .get_mut("requests")
+            .and_then(Value::as_array_mut)
+            .map_or(&mut [][..], Vec::as_mut_slice);
+        for (j, r) in requests.iter_mut().enumerate() {
+            let at = format!("clients[{i}].requests[{j}]");
+            let headers = r
+                .get_mut("headers")
+                .and_then(Value::as_array_mut)
+                .map_or(&mut [][..], Vec::as_mut_slice);
+            for (k, h) in headers.iter_mut().enumerate() {
+                if let Some(v) = h.get_mut("value") {
+                    bytes_field(&format!("{at}.headers[{k}].value"), v, v1)?;
+                }
+            }
+            if let Some(b) = r.get_mut("body") {
+                bytes_field(&format!("{at}.body"), b, v1)?;
+            }
+        }
+    }
+    if v1 {
+        value["schema"] = Value::String(CLIENT_SCHEMA.to_string());
+    }
+    Ok(())
+}
+
+/// One byte field: a v1 Base64 string rewritten in today's form, or a current one checked.
+fn bytes_field(what: &str, v: &mut Value, v1: bool) -> Result<(), String> {
+    if v1 {
+        let b64 = v
+            .as_str()
+            .ok_or_else(|| format!("{what} is not a string (Base64 in a /1 entry)"))?;
+        *v = text(what, b64)?;
+        return Ok(());
+    }
+    serde_json::from_value::<Bytes>(v.clone())
+        .map(|_| ())
+        .map_err(|e| format!("{what}: {e}"))
 }
 
 /// Base64 text of a v1 field, decoded and written in today's form.
@@ -119,6 +171,27 @@ mod tests {
             json!([["Origin", "http://evil.example"]])
         );
         assert_eq!(v["request"]["body"], "{}");
+    }
+
+    #[test]
+    fn a_v1_client_request_reads_as_text() {
+        let mut v = json!({
+            "schema": CLIENT_SCHEMA_V1,
+            "clients": [{"requests": [{
+                "method": "POST",
+                "headers": [{"name": "mcp-param-region", "value": "dXMtd2VzdA=="}],
+                "body": "e30="
+            }]}]
+        });
+        upgrade_client(&mut v).expect("upgrades");
+        assert_eq!(v["schema"], CLIENT_SCHEMA);
+        let r = &v["clients"][0]["requests"][0];
+        assert_eq!(r["headers"][0]["value"], "us-west");
+        assert_eq!(r["body"], "{}");
+        let mut bad = json!({"schema": CLIENT_SCHEMA_V1,
+            "clients": [{"requests": [{"headers": [], "body": "%"}]}]});
+        let e = upgrade_client(&mut bad).expect_err("bad Base64");
+        assert!(e.starts_with("clients[0].requests[0].body"), "{e}");
     }
 
     #[test]

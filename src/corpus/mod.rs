@@ -1,11 +1,11 @@
 //! The regression corpus (`corpus/`, see `corpus/README.md`): one JSON file per minimized
-//! case, named `<RULE-ID>-<hash>.json`, replayed in CI. Server cases are `mcpdiff-corpus/2`
-//! (`/1` still read), client cases (`CLIENT-*` rules) `mcpdiff-client-corpus/1`.
+//! case, named `<RULE-ID>-<hash>.json`, replayed in CI. Server cases are `mcpdiff-corpus/2`,
+//! client cases (`CLIENT-*` rules) `mcpdiff-client-corpus/2` (both `/1` still read).
 //!
 //! Files: `entry.rs` (the server format: request bytes, verdict, per-target answers, hash and
-//! file name), `entry_v1.rs` (server entries of `/1` read into it), `client.rs` (the client
-//! format: served tools, per-client recordings and findings), `store.rs` (reading either kind and merging files), `replay.rs` and
-//! `client_replay.rs` (re-judging, pure), `build.rs` (server entries from the probe set, from
+//! file name), `entry_v1.rs` (entries of either `/1` read into today's form), `client.rs`
+//! (the client format: served tools, per-client recordings and findings), `store.rs` (reading
+//! either kind and merging files), `replay.rs` and `client_replay.rs` (re-judging, pure), `build.rs` (server entries from the probe set, from
 //! a run, from fuzz inputs; client entries from a run's client matrix).
 
 pub mod build;

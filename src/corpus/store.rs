@@ -2,9 +2,9 @@
 //! names the file and the problem, and the others still load), and saving an entry under its
 //! stable name, merging with what is already there so repeated runs never duplicate a case.
 //! A folder may mix server entries (`mcpdiff-corpus/2`, or `/1`) and client entries
-//! (`mcpdiff-client-corpus/1`); the `schema` field says which a file is ([`Item`]).
+//! (`mcpdiff-client-corpus/2`, or `/1`); the `schema` field says which a file is ([`Item`]).
 
-use super::client::{ClientEntry, CLIENT_SCHEMA};
+use super::client::{ClientEntry, CLIENT_SCHEMA, CLIENT_SCHEMA_V1};
 use super::entry::{Entry, SCHEMA, SCHEMA_V1};
 use serde_json::Value;
 use std::fmt;
@@ -74,16 +74,17 @@ fn read_json(path: &Path) -> Result<Value, LoadError> {
 pub fn load_item(path: &Path) -> Result<Item, LoadError> {
     let value = read_json(path)?;
     match value.get("schema").and_then(Value::as_str) {
-        Some(CLIENT_SCHEMA) => client_from_value(path, value).map(Item::Client),
+        Some(CLIENT_SCHEMA | CLIENT_SCHEMA_V1) => client_from_value(path, value).map(Item::Client),
         _ => server_from_value(path, value).map(Item::Server),
     }
 }
 
-fn client_from_value(path: &Path, value: Value) -> Result<ClientLoaded, LoadError> {
+fn client_from_value(path: &Path, mut value: Value) -> Result<ClientLoaded, LoadError> {
     let err = |problem: String| LoadError {
         path: path.to_path_buf(),
         problem,
     };
+    super::entry_v1::upgrade_client(&mut value).map_err(&err)?;
     let entry: ClientEntry = serde_json::from_value(value)
         .map_err(|e| err(format!("not a {CLIENT_SCHEMA} entry: {e}")))?;
     for (i, c) in entry.clients.iter().enumerate() {
