@@ -10,8 +10,8 @@
 
 use mcpdiff::baseline::Baseline;
 use mcpdiff::pipeline::{self, Settings, StartOptions};
-use mcpdiff::report::json::{FindingReport, TargetReport};
-use mcpdiff::report::{sarif, RunReport};
+use mcpdiff::report::sarif::{self, Subject};
+use mcpdiff::report::RunReport;
 use mcpdiff::runner::Progress;
 use mcpdiff::transport::{Client, Limits};
 use mcpdiff_oracle::fixture;
@@ -67,8 +67,8 @@ async fn run(mutants: &[String], cases: u64, seed: u64) -> RunReport {
     matrix.report(&Baseline::default(), &settings.client)
 }
 
-fn locate(t: &TargetReport, _: &FindingReport) -> String {
-    sarif::default_location(t)
+fn locate(s: Subject) -> String {
+    sarif::default_location(s)
 }
 
 fn validator() -> jsonschema::Validator {
@@ -224,5 +224,92 @@ fn mcpdiff_report_writes_sarif_for_a_saved_run() {
             "tests/mcp-endpoint.txt"
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A targets folder with client targets: the reference client with one mutant planted each
+/// (as `tests/corpus_clients.rs` makes them; no SDK is installed).
+fn client_targets(dir: &std::path::Path, mutants: &[&str]) -> std::path::PathBuf {
+    let targets = dir.join("targets");
+    let bin = env!("CARGO_BIN_EXE_mcpdiff");
+    for mutant in mutants {
+        let name = format!("mutant-{mutant}");
+        let folder = targets.join(&name);
+        std::fs::create_dir_all(&folder).expect("target folder");
+        let toml = format!(
+            "name = \"{name}\"\nkind = \"client\"\n[sdk]\npackage = \"mcpdiff reference-client\"\n\
+             version = \"0.1.0\"\nregistry = \"none\"\n[install]\nrequires = []\ncommands = []\n\
+             check = \".\"\n[start]\ncommand = \"{bin} reference-client --mutant {mutant} {{url}} \
+             {{calls}}\"\nendpoint = \"/mcp\"\n"
+        );
+        std::fs::write(folder.join("target.toml"), toml).expect("manifest");
+    }
+    targets
+}
+
+#[test]
+fn client_targets_get_their_own_runs_and_valid_results() {
+    let dir = std::env::temp_dir().join(format!("mcpdiff-sarif-clients-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let targets = client_targets(&dir, &["sentinel-plain", "no-mcp-name"]);
+    let out_path = dir.join("clients.sarif");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
+        .env("MCPDIFF_TARGETS", &targets)
+        .args([
+            "run",
+            "--clients",
+            "--no-bundled",
+            "--seed",
+            "1",
+            "--client-timeout",
+            "30",
+            "--client-shrink-runs",
+            "2",
+            "--quiet",
+            "--sarif",
+        ])
+        .arg(&out_path)
+        .output()
+        .expect("mcpdiff run");
+    let shown =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{shown}");
+    let log: Value =
+        serde_json::from_str(&std::fs::read_to_string(&out_path).expect("written")).expect("JSON");
+    let errors = schema_errors(&validator(), &log);
+    assert!(errors.is_empty(), "{errors:#?}");
+    let runs = log["runs"].as_array().expect("runs");
+    let ids: Vec<&str> = runs
+        .iter()
+        .filter_map(|r| r["automationDetails"]["id"].as_str())
+        .collect();
+    assert!(
+        ids.contains(&"mcpdiff/client-mutant-sentinel-plain/"),
+        "{ids:?}"
+    );
+    assert!(
+        ids.contains(&"mcpdiff/client-mutant-no-mcp-name/"),
+        "{ids:?}"
+    );
+    let mut rules_seen = BTreeSet::new();
+    for run in runs {
+        let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
+        for r in run["results"].as_array().expect("results") {
+            let i = r["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+            assert_eq!(rules[i]["id"], r["ruleId"]);
+            assert!(r["partialFingerprints"][sarif::FINGERPRINT_KEY].is_string());
+            assert!(
+                r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                    .as_str()
+                    .is_some_and(|u| u.starts_with("mcpdiff/client-mutant-"))
+            );
+            rules_seen.insert(r["ruleId"].as_str().unwrap_or("").to_string());
+        }
+    }
+    assert!(
+        rules_seen.contains("CLIENT-B64-COLLISION"),
+        "{rules_seen:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,6 +11,7 @@ pub mod junit;
 pub mod markdown;
 pub mod review;
 pub mod sarif;
+pub mod sarif_rules;
 pub mod terminal;
 pub mod tls_report;
 pub mod undetermined;
