@@ -30,7 +30,8 @@ use super::undetermined::is_untested;
 use crate::clients::report::FindingGroup;
 use crate::clients::{ClientStatus, ClientTargetReport};
 use mcpdiff_oracle::case::MODERN_VERSION;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 /// The schema URI written into the log (the OASIS errata01 schema's own id).
 pub const SCHEMA_URI: &str =
@@ -120,16 +121,14 @@ fn tool(rules: Vec<Value>) -> Value {
 /// The index of rule `id` in `rules`, its descriptor added on first use.
 fn rule_index(
     rules: &mut Vec<Value>,
-    index: &mut Map<String, Value>,
+    index: &mut BTreeMap<String, usize>,
     id: &str,
     facts: impl FnOnce() -> Value,
 ) -> usize {
-    if let Some(i) = index.get(id).and_then(Value::as_u64) {
-        return i as usize;
-    }
-    rules.push(facts());
-    index.insert(id.to_string(), json!(rules.len() - 1));
-    rules.len() - 1
+    *index.entry(id.to_string()).or_insert_with(|| {
+        rules.push(facts());
+        rules.len() - 1
+    })
 }
 
 fn result(t: &TargetReport, f: &FindingReport, rule_index: usize, uri: &str) -> Value {
@@ -171,7 +170,7 @@ fn result(t: &TargetReport, f: &FindingReport, rule_index: usize, uri: &str) -> 
 
 fn run_of(t: &TargetReport, locate: &dyn Fn(Subject) -> String) -> Value {
     let mut rules: Vec<Value> = Vec::new();
-    let mut index: Map<String, Value> = Map::new();
+    let mut index = BTreeMap::new();
     let mut results = Vec::new();
     for f in &t.findings {
         let i = rule_index(&mut rules, &mut index, &f.rule, || {
@@ -249,7 +248,7 @@ fn client_result(c: &ClientTargetReport, g: &FindingGroup, rule_index: usize, ur
 
 fn client_run_of(c: &ClientTargetReport, locate: &dyn Fn(Subject) -> String) -> Value {
     let mut rules: Vec<Value> = Vec::new();
-    let mut index: Map<String, Value> = Map::new();
+    let mut index = BTreeMap::new();
     let mut results = Vec::new();
     for g in &c.findings {
         let i = rule_index(&mut rules, &mut index, g.rule.0, || {
