@@ -57,6 +57,7 @@ async fn run(mutants: &[String], cases: u64, seed: u64) -> RunReport {
         probes: true,
         max_time: Duration::from_secs(150),
         clients_after: false,
+        shard: Default::default(),
     };
     let never = std::future::pending::<()>();
     let specs = started.specs.clone();

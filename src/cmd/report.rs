@@ -46,7 +46,7 @@ pub fn sarif_location(out: &OutputArgs, s: Subject) -> String {
         return p.clone();
     }
     if let (Some(dir), Subject::Server(_, f)) = (&out.corpus_dir, s) {
-        let entry = dir.join(mcpdiff::corpus::entry::file_name(&f.rule, &f.case));
+        let entry = dir.join(mcpdiff::corpus::entry::file_name(f.rule.as_str(), &f.case));
         if entry.is_file() {
             // a URI path: forward slashes whatever the platform
             return entry.to_string_lossy().replace('\\', "/");

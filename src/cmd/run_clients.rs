@@ -22,7 +22,7 @@ pub async fn run(
 ) -> Vec<ClientTargetReport> {
     let log = |l: &str| eprintln!("mcpdiff: {l}");
     let rows = pipeline_clients::run(chosen, set, timeout, until, shrink_runs, &log).await;
-    print!("{}", mcpdiff::clients::report::render_terminal(&rows));
+    print!("{}", mcpdiff::report::client_matrix::terminal(&rows));
     rows
 }
 

@@ -23,12 +23,11 @@
 //! CLI writes the text through `secrets::write`).
 
 use super::build::is_security;
+use super::clients::{ClientStatus, ClientTargetReport, FindingGroup};
 use super::json::{FindingReport, RunReport, TargetReport};
 use super::review::case_text;
 use super::sarif_rules::{descriptor, sarif_level, RuleFacts};
 use super::undetermined::is_untested;
-use crate::clients::report::FindingGroup;
-use crate::clients::{ClientStatus, ClientTargetReport};
 use mcpdiff_oracle::case::MODERN_VERSION;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -86,9 +85,9 @@ fn fnv_fields(fields: &[&str]) -> String {
 /// The stable identity of a finding: rule, target name, spec revision, failure signature.
 pub fn fingerprint(s: Subject) -> String {
     match s {
-        Subject::Server(t, f) => fnv_fields(&[&f.rule, &t.name, MODERN_VERSION, &f.kind]),
+        Subject::Server(t, f) => fnv_fields(&[f.rule.as_str(), &t.name, MODERN_VERSION, &f.kind]),
         Subject::Client(c, g) => fnv_fields(&[
-            g.rule.0,
+            g.rule.as_str(),
             &format!("client:{}", c.name),
             MODERN_VERSION,
             g.example.tool.as_deref().unwrap_or(""),
@@ -136,11 +135,15 @@ fn result(t: &TargetReport, f: &FindingReport, rule_index: usize, uri: &str) -> 
         "ruleId": f.rule,
         "ruleIndex": rule_index,
         "kind": "fail",
-        "level": sarif_level(&f.level),
+        "level": sarif_level(f.level.as_str()),
         "message": {
             "text": format!(
                 "{} {} on {}: expected {}; observed {}.",
-                f.level, f.rule, t.name, f.expected, f.observed
+                f.level.as_str(),
+                f.rule.as_str(),
+                t.name,
+                f.expected,
+                f.observed
             )
         },
         "locations": location(uri),
@@ -173,10 +176,10 @@ fn run_of(t: &TargetReport, locate: &dyn Fn(Subject) -> String) -> Value {
     let mut index = BTreeMap::new();
     let mut results = Vec::new();
     for f in &t.findings {
-        let i = rule_index(&mut rules, &mut index, &f.rule, || {
+        let i = rule_index(&mut rules, &mut index, f.rule.as_str(), || {
             descriptor(&RuleFacts {
-                id: &f.rule,
-                level: &f.level,
+                id: f.rule.as_str(),
+                level: f.level.as_str(),
                 spec: &f.spec,
                 sentence: &f.sentence,
                 security: f.security,
@@ -219,14 +222,17 @@ fn client_result(c: &ClientTargetReport, g: &FindingGroup, rule_index: usize, ur
     };
     let sent = e.sent.as_deref().unwrap_or("nothing");
     json!({
-        "ruleId": g.rule.0,
+        "ruleId": g.rule.as_str(),
         "ruleIndex": rule_index,
         "kind": "fail",
-        "level": sarif_level(&g.level),
+        "level": sarif_level(g.level.as_str()),
         "message": {
             "text": format!(
                 "{} {} on client {}: {}; expected {allowed}; sent {sent}.",
-                g.level, g.rule.0, c.name, e.detail
+                g.level.as_str(),
+                g.rule.as_str(),
+                c.name,
+                e.detail
             )
         },
         "locations": location(uri),
@@ -251,10 +257,10 @@ fn client_run_of(c: &ClientTargetReport, locate: &dyn Fn(Subject) -> String) -> 
     let mut index = BTreeMap::new();
     let mut results = Vec::new();
     for g in &c.findings {
-        let i = rule_index(&mut rules, &mut index, g.rule.0, || {
+        let i = rule_index(&mut rules, &mut index, g.rule.as_str(), || {
             descriptor(&RuleFacts {
-                id: g.rule.0,
-                level: &g.level,
+                id: g.rule.as_str(),
+                level: g.level.as_str(),
                 spec: &g.spec,
                 sentence: &g.sentence,
                 security: is_security(g.rule),
