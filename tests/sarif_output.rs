@@ -4,9 +4,8 @@
 //! location, a rule reference that resolves, and a fingerprint that does not change between
 //! runs with the same outcome.
 //!
-//! The schema, `tests/data/sarif-schema-2.1.0.json`, is the OASIS SARIF 2.1.0 errata01 schema
-//! (`Schemata/sarif-schema-2.1.0.json` in the oasis-tcs/sarif-spec repository, the file its
-//! `id` names), vendored unchanged: see `tests/data/sarif-schema-2.1.0.ORIGIN.md`.
+//! The schema (SARIF 2.1.0 rtm.5, JSON Schema draft-04) is fetched from the npm registry by
+//! `.ci/sarif-schema.sh`, which `.ci/run` calls before the tests; see `validator`.
 
 use mcpdiff::baseline::Baseline;
 use mcpdiff::pipeline::{self, Settings, StartOptions};
@@ -20,9 +19,10 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+/// Where `.ci/sarif-schema.sh` puts the SARIF 2.1.0 schema (`MCPDIFF_SARIF_SCHEMA` overrides).
 const SCHEMA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/sarif-schema-2.1.0.json"
+    "/target/sarif-schema/package/lib/schemas/sarif-2.1.0-rtm.5.json"
 );
 
 struct Quiet;
@@ -72,17 +72,31 @@ fn locate(s: Subject) -> String {
     sarif::default_location(s)
 }
 
-fn validator() -> jsonschema::Validator {
-    let text = std::fs::read_to_string(SCHEMA).expect("the vendored schema");
+/// The SARIF 2.1.0 schema is the OASIS committee's file, not kept in this repository:
+/// `.ci/sarif-schema.sh` fetches it from the npm registry (a pinned package that ships it).
+/// Under CI (`CI` set) a missing schema fails the test; elsewhere the schema check is skipped
+/// with a note saying how to enable it, and every other assertion still runs.
+fn validator() -> Option<jsonschema::Validator> {
+    let path = std::env::var("MCPDIFF_SARIF_SCHEMA").unwrap_or_else(|_| SCHEMA.to_string());
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no SARIF schema at {path}: run .ci/sarif-schema.sh first"
+        );
+        eprintln!("SARIF schema check skipped: no {path} (run .ci/sarif-schema.sh)");
+        return None;
+    };
     let schema: Value = serde_json::from_str(&text).expect("the schema is JSON");
-    jsonschema::options()
+    let v = jsonschema::options()
         .with_draft(jsonschema::Draft::Draft4)
         .should_validate_formats(true)
         .build(&schema)
-        .expect("the SARIF schema compiles")
+        .expect("the SARIF schema compiles");
+    Some(v)
 }
 
-fn schema_errors(v: &jsonschema::Validator, log: &Value) -> Vec<String> {
+fn schema_errors(v: &Option<jsonschema::Validator>, log: &Value) -> Vec<String> {
+    let Some(v) = v else { return Vec::new() };
     v.iter_errors(log)
         .map(|e| format!("{} at {}", e, e.instance_path))
         .collect()
@@ -173,7 +187,7 @@ async fn a_run_with_every_mutant_writes_valid_sarif_with_locations_and_fingerpri
         .as_object_mut()
         .expect("result")
         .remove("message");
-    assert!(!schema_errors(&v, &broken).is_empty());
+    assert!(v.is_none() || !schema_errors(&v, &broken).is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
