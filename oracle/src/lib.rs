@@ -24,6 +24,7 @@ pub mod request_id;
 pub mod rules;
 pub mod signature;
 pub mod soft_params;
+pub mod stream;
 pub mod surface;
 pub mod toolset;
 pub mod undetermined;

@@ -156,6 +156,9 @@ pub struct ParamsView<'a> {
     pub cursor: bool,
     /// `_meta`'s `io.modelcontextprotocol/logLevel`, when `_meta` is an object.
     pub log_level: LogLevel<'a>,
+    /// `_meta`'s `progressToken`, when `_meta` is an object and the token a string or an
+    /// integer (progress.mdx: "Progress tokens MUST be a string or integer value").
+    pub progress_token: Option<RequestId>,
 }
 
 impl<'a> ParamsView<'a> {
