@@ -3,7 +3,7 @@
 //! `HttpAnswer` carries in order, and whether an answer observed a rule at all.
 //!
 //! Each offending event is owned by exactly one rule, the most specific first (as
-//! DEVIATIONS.md D-81 reads the sentences), so a server that breaks one rule is caught on it
+//! DEVIATIONS.md D-90 reads the sentences), so a server that breaks one rule is caught on it
 //! alone: a JSON-RPC request is `SHTTP-SSE-NO-REQUESTS`' (the lint in `check.rs`); a progress
 //! notification for a token the request did not give is PROG-TOKEN-ONLY's, one for its
 //! token after the response PROG-STOP's, one that does not increase PROG-INCREASING's; a log
@@ -126,7 +126,8 @@ pub struct StreamLint {
 }
 
 /// Whether `a` breaks `l`: an SSE answer with an event `l`'s rule owns, or (for
-/// SHTTP-SSE-FINAL-TERMINATES) left open after its final response.
+/// SHTTP-SSE-FINAL-TERMINATES) left open after its final response (DEVIATIONS.md D-91: the
+/// transport's idle window after the response bounds the wait for the close).
 pub fn offends(l: &StreamLint, a: &HttpAnswer) -> bool {
     let Body::Sse { messages, closed } = &a.body else {
         return false;
@@ -142,7 +143,7 @@ pub fn offends(l: &StreamLint, a: &HttpAnswer) -> bool {
 
 /// Whether `a` observed `l`'s rule: the answer carried what the rule speaks of, so its
 /// holding says something (a JSON answer, or a stream with no progress, says nothing about
-/// PROG-INCREASING). Every offence is an observation.
+/// PROG-INCREASING). Every offence is an observation (DEVIATIONS.md D-93).
 pub fn observed(l: &StreamLint, a: &HttpAnswer) -> bool {
     let Body::Sse { messages, .. } = &a.body else {
         return false;
@@ -229,6 +230,8 @@ impl Walk {
                     });
                 (!names_listen).then_some(StreamRule::CancelOnlyListen)
             }
+            // the one notification unrelated on every reading; change notifications may
+            // relate to the call (AMB-32, DEVIATIONS.md D-92)
             "notifications/subscriptions/acknowledged" if !scope.listen => {
                 Some(StreamRule::NotifRelated)
             }
