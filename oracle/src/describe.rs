@@ -162,6 +162,15 @@ fn stream_text(f: &mut fmt::Formatter<'_>, s: &StreamLint) -> fmt::Result {
             ),
             _ => f.write_str("no notifications/cancelled on a request's stream"),
         },
+        StreamRule::AckFirst => f.write_str(
+            "notifications/subscriptions/acknowledged first, naming the listen request's id as io.modelcontextprotocol/subscriptionId",
+        ),
+        StreamRule::NoNotifBeforeAck => {
+            f.write_str("no notification on a listen stream before its acknowledgement")
+        }
+        StreamRule::ListenSubscriptionId => f.write_str(
+            "every notification on a listen stream naming the listen request's id as io.modelcontextprotocol/subscriptionId",
+        ),
     }
 }
 

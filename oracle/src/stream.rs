@@ -10,8 +10,11 @@
 //! message on a listen stream is LOG-NOT-ON-LISTEN's, one for a request without a log level
 //! LOG-NO-LEVEL's; a `notifications/cancelled` anywhere but the teardown of a listen stream
 //! CANCEL-SERVER-ONLY-LISTEN's; a subscription acknowledgement on a request's stream
-//! SHTTP-SSE-NOTIF-RELATED's; any other event after the final response, or a stream left
-//! open after it, SHTTP-SSE-FINAL-TERMINATES'.
+//! SHTTP-SSE-NOTIF-RELATED's; on a listen stream, an acknowledgement without the
+//! subscription id (or a result before any acknowledgement) SUB-ACK-FIRST's, any other
+//! notification before the acknowledgement SUB-NO-NOTIF-BEFORE-ACK's, one after it without
+//! the subscription id BASE-LISTEN-SUBID's; any other event after the final response, or a
+//! stream left open after it, SHTTP-SSE-FINAL-TERMINATES'.
 //!
 //! Pure: the judge gives each request its `StreamScope` (what the request asked for); the
 //! answer is read only here.
@@ -44,11 +47,19 @@ pub enum StreamRule {
     LogNotOnListen,
     /// "Servers MUST NOT send `notifications/cancelled` for any other purpose."
     CancelOnlyListen,
+    /// "The server MUST send `notifications/subscriptions/acknowledged` as the first message
+    /// carrying the subscription's ID in `_meta` ..."
+    AckFirst,
+    /// "... and MUST NOT send any notification on the subscription before it."
+    NoNotifBeforeAck,
+    /// "On notifications delivered via a `subscriptions/listen` stream, the server MUST
+    /// include `io.modelcontextprotocol/subscriptionId` in `_meta`"
+    ListenSubscriptionId,
 }
 
 impl StreamRule {
     /// Every stream rule, in the order a Verdict lists them.
-    pub const ALL: [StreamRule; 8] = [
+    pub const ALL: [StreamRule; 11] = [
         StreamRule::FinalTerminates,
         StreamRule::NotifRelated,
         StreamRule::ProgressTokenOnly,
@@ -57,6 +68,9 @@ impl StreamRule {
         StreamRule::LogNoLevel,
         StreamRule::LogNotOnListen,
         StreamRule::CancelOnlyListen,
+        StreamRule::AckFirst,
+        StreamRule::NoNotifBeforeAck,
+        StreamRule::ListenSubscriptionId,
     ];
 
     pub fn rule_id(self) -> RuleId {
@@ -69,10 +83,13 @@ impl StreamRule {
             StreamRule::LogNoLevel => rules::LOG_NO_LEVEL,
             StreamRule::LogNotOnListen => rules::LOG_NOT_ON_LISTEN,
             StreamRule::CancelOnlyListen => rules::CANCEL_ONLY_LISTEN,
+            StreamRule::AckFirst => rules::SUB_ACK_FIRST,
+            StreamRule::NoNotifBeforeAck => rules::SUB_NO_NOTIF_BEFORE_ACK,
+            StreamRule::ListenSubscriptionId => rules::LISTEN_SUBID,
         }
     }
 
-    pub(crate) fn bit(self) -> u8 {
+    pub(crate) fn bit(self) -> u16 {
         1 << self as u8
     }
 }
@@ -92,18 +109,21 @@ pub struct StreamScope {
 
 impl StreamScope {
     /// The stream rules that bind a request with this scope, as bits of `StreamRule::bit`.
-    pub fn rules(&self) -> u8 {
+    pub fn rules(&self) -> u16 {
         rules_for(self.token.is_some(), self.log_level, self.listen)
     }
 }
 
 /// The stream rules that bind a request (`StreamScope::rules`) from its scope's facts.
-pub(crate) fn rules_for(token: bool, log_level: bool, listen: bool) -> u8 {
+pub(crate) fn rules_for(token: bool, log_level: bool, listen: bool) -> u16 {
     let mut bits = StreamRule::FinalTerminates.bit()
         | StreamRule::ProgressTokenOnly.bit()
         | StreamRule::CancelOnlyListen.bit();
     if listen {
-        bits |= StreamRule::LogNotOnListen.bit();
+        bits |= StreamRule::LogNotOnListen.bit()
+            | StreamRule::AckFirst.bit()
+            | StreamRule::NoNotifBeforeAck.bit()
+            | StreamRule::ListenSubscriptionId.bit();
     } else {
         bits |= StreamRule::NotifRelated.bit();
         if !log_level {
@@ -168,6 +188,20 @@ pub fn observed(l: &StreamLint, a: &HttpAnswer) -> bool {
         StreamRule::ProgressIncreasing => own_progress().nth(1).is_some(),
         StreamRule::ProgressStop => responded && own_progress().next().is_some(),
         StreamRule::LogNotOnListen | StreamRule::CancelOnlyListen => true,
+        StreamRule::AckFirst | StreamRule::NoNotifBeforeAck => !messages.is_empty(),
+        // a change notification after the acknowledgement
+        StreamRule::ListenSubscriptionId => json().any(|v| {
+            v.get("id").is_none()
+                && method_of(v).is_some_and(|m| {
+                    !matches!(
+                        m,
+                        "notifications/subscriptions/acknowledged"
+                            | "notifications/progress"
+                            | "notifications/message"
+                            | "notifications/cancelled"
+                    )
+                })
+        }),
     }
 }
 
@@ -178,6 +212,8 @@ struct Walk {
     responded: bool,
     /// The last `progress` of the request's own token.
     last_progress: Option<f64>,
+    /// A listen stream's acknowledgement went by.
+    acked: bool,
 }
 
 impl Walk {
@@ -191,6 +227,10 @@ impl Walk {
         };
         if is_response(v) {
             self.responded = true;
+            if scope.listen && !self.acked && v.get("result").is_some() {
+                // a listen answered before its acknowledgement (a refusal needs none)
+                return Some(StreamRule::AckFirst);
+            }
             return after.then_some(StreamRule::FinalTerminates);
         }
         let Some(method) = method_of(v) else {
@@ -235,10 +275,34 @@ impl Walk {
             "notifications/subscriptions/acknowledged" if !scope.listen => {
                 Some(StreamRule::NotifRelated)
             }
+            "notifications/subscriptions/acknowledged" if !self.acked => {
+                // the first message, "carrying the subscription's ID in `_meta`" (D-94)
+                self.acked = true;
+                (!names_subscription(v, scope)).then_some(StreamRule::AckFirst)
+            }
+            _ if scope.listen && !self.acked => Some(StreamRule::NoNotifBeforeAck),
+            _ if scope.listen && !names_subscription(v, scope) => {
+                Some(StreamRule::ListenSubscriptionId)
+            }
             _ => after.then_some(StreamRule::FinalTerminates),
         }
     }
 }
+
+/// Whether notification `v` carries the listen request's id as
+/// `_meta["io.modelcontextprotocol/subscriptionId"]` (same value, same JSON type).
+fn names_subscription(v: &Value, scope: &StreamScope) -> bool {
+    let named = v
+        .get("params")
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(SUBSCRIPTION_ID));
+    match (&scope.id, named) {
+        (Some(id), Some(n)) => id.is(n),
+        _ => false,
+    }
+}
+
+const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 fn json_of(m: &SseMessage) -> Option<&Value> {
     match m {

@@ -32,6 +32,14 @@ fn note(method: &str, params: Value) -> Value {
     json!({"jsonrpc": "2.0", "method": method, "params": params})
 }
 
+/// A listen stream's acknowledgement for request 7.
+fn ack7() -> Value {
+    note(
+        "notifications/subscriptions/acknowledged",
+        json!({"_meta": {"io.modelcontextprotocol/subscriptionId": 7}}),
+    )
+}
+
 fn response() -> Value {
     json!({"jsonrpc": "2.0", "id": 7, "result": {"resultType": "complete"}})
 }
@@ -129,10 +137,7 @@ fn each_offence_is_owned_by_one_rule() {
         ),
         (
             scope(None, true, true),
-            vec![
-                note("notifications/subscriptions/acknowledged", json!({})),
-                note("notifications/message", json!({"level": "info"})),
-            ],
+            vec![ack7(), note("notifications/message", json!({"level": "info"}))],
             false,
             StreamRule::LogNotOnListen,
         ),
@@ -144,7 +149,7 @@ fn each_offence_is_owned_by_one_rule() {
         ),
         (
             scope(None, true, true),
-            vec![note("notifications/cancelled", json!({"requestId": 8}))],
+            vec![ack7(), note("notifications/cancelled", json!({"requestId": 8}))],
             true,
             StreamRule::CancelOnlyListen,
         ),
@@ -160,8 +165,11 @@ fn a_listen_stream_may_stay_open_and_end_with_its_cancellation() {
     let s = scope(None, false, true);
     let a = stream(
         vec![
-            note("notifications/subscriptions/acknowledged", json!({})),
-            note("notifications/tools/list_changed", json!({})),
+            ack7(),
+            note(
+                "notifications/tools/list_changed",
+                json!({"_meta": {"io.modelcontextprotocol/subscriptionId": 7}}),
+            ),
             note("notifications/cancelled", json!({"requestId": 7})),
         ],
         false,
@@ -191,4 +199,34 @@ fn observed_only_when_the_stream_carries_what_the_rule_reads() {
     assert!(observed(&lint(StreamRule::ProgressIncreasing), &counted));
     assert!(observed(&lint(StreamRule::ProgressStop), &counted));
     assert!(observed(&lint(StreamRule::ProgressTokenOnly), &counted));
+}
+
+#[test]
+fn a_listen_stream_owes_its_acknowledgement_first_and_its_id_everywhere() {
+    let s = scope(None, false, true);
+    let ack = |id: Value| {
+        note(
+            "notifications/subscriptions/acknowledged",
+            json!({"_meta": {"io.modelcontextprotocol/subscriptionId": id}}),
+        )
+    };
+    let change = |meta: Value| note("notifications/tools/list_changed", json!({"_meta": meta}));
+    let named = json!({"io.modelcontextprotocol/subscriptionId": 7});
+    let rows: Vec<(Vec<Value>, Vec<StreamRule>)> = vec![
+        (vec![ack(json!(7)), change(named.clone())], vec![]),
+        (vec![ack(json!("7"))], vec![StreamRule::AckFirst]),
+        (
+            vec![change(named.clone()), ack(json!(7))],
+            vec![StreamRule::NoNotifBeforeAck],
+        ),
+        (
+            vec![ack(json!(7)), change(json!({}))],
+            vec![StreamRule::ListenSubscriptionId],
+        ),
+        (vec![response()], vec![StreamRule::AckFirst]),
+    ];
+    for (events, rules) in rows {
+        let a = stream(events.clone(), true);
+        assert_eq!(broken(&s, &a), rules, "{events:?}");
+    }
 }

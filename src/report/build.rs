@@ -80,6 +80,12 @@ fn why_stream_not_observed(rule: RuleId) -> Option<&'static str> {
             "no SSE stream carried progress for the request's token and its response"
         }
         rules::LOG_NOT_ON_LISTEN | rules::CANCEL_ONLY_LISTEN => "no answer was an SSE stream",
+        rules::SUB_ACK_FIRST | rules::SUB_NO_NOTIF_BEFORE_ACK => {
+            "no subscriptions/listen answer was an SSE stream carrying a message"
+        }
+        rules::LISTEN_SUBID => {
+            "no listen stream carried a change notification (the target changed nothing while it was read)"
+        },
         _ => return None,
     })
 }

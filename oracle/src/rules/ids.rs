@@ -69,6 +69,9 @@ ids! {
     LOG_NO_LEVEL = "LOG-NO-LEVEL",
     LOG_NOT_ON_LISTEN = "LOG-NOT-ON-LISTEN",
     CANCEL_ONLY_LISTEN = "CANCEL-SERVER-ONLY-LISTEN",
+    SUB_ACK_FIRST = "SUB-ACK-FIRST",
+    SUB_NO_NOTIF_BEFORE_ACK = "SUB-NO-NOTIF-BEFORE-ACK",
+    LISTEN_SUBID = "BASE-LISTEN-SUBID",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

@@ -851,7 +851,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#General fields › `_meta`",
         sentence: "On notifications delivered via a `subscriptions/listen` stream, the server MUST include `io.modelcontextprotocol/subscriptionId` in `_meta` so the client can correlate the notification with the originating subscription request.",
         summary: "Tags every listen-stream notification with `io.modelcontextprotocol/subscriptionId`.",
-        judged: false,
+        judged: true,
     },
     // §13 Multi Round-Trip Requests (MRTR)
     Rule {
@@ -988,7 +988,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/subscriptions.mdx#Acknowledgment",
         sentence: "The server MUST send `notifications/subscriptions/acknowledged` as the first message carrying the subscription's ID in `_meta` under `io.modelcontextprotocol/subscriptionId`, and MUST NOT send any notification on the subscription before it.",
         summary: "Sends notifications/subscriptions/acknowledged, tagged with the subscription id, as the first message.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("SUB-NO-NOTIF-BEFORE-ACK"),
@@ -997,7 +997,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/subscriptions.mdx#Acknowledgment",
         sentence: "The server MUST send `notifications/subscriptions/acknowledged` as the first message carrying the subscription's ID in `_meta` under `io.modelcontextprotocol/subscriptionId`, and MUST NOT send any notification on the subscription before it.",
         summary: "Sends no notification on a subscription before its acknowledgement.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("SUB-GRACEFUL"),

@@ -89,7 +89,7 @@ pub(crate) struct LintSet {
     stream_flags: u8,
     /// The stream rules that bind the request (bits of `StreamRule::bit`), listed after
     /// every other lint; their scope's id is `echo`.
-    stream_bits: u8,
+    stream_bits: u16,
 }
 
 const LOG_LEVEL: u8 = 1;
@@ -163,7 +163,7 @@ pub(crate) struct Lints<'a> {
     error_id_next: bool,
     set: &'a LintSet,
     /// The stream rules not yet rendered, one bit each.
-    stream_left: u8,
+    stream_left: u16,
 }
 
 impl Iterator for Lints<'_> {

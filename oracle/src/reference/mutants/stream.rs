@@ -134,3 +134,42 @@ pub(super) fn cancel_on_request_stream(a: &Answered, r: &mut Response) {
         before_response(events, cancel);
     }
 }
+
+/// The events of a `subscriptions/listen` SSE answer, with the request's id.
+fn listen_stream<'r>(a: &Answered, r: &'r mut Response) -> Option<(Value, &'r mut Vec<Value>)> {
+    let call = a.call().filter(|c| c.method == "subscriptions/listen")?;
+    match &mut r.body {
+        ResponseBody::Sse { events, .. } => Some((call.id.clone(), events)),
+        _ => None,
+    }
+}
+
+pub(super) fn ack_without_subscription_id(a: &Answered, r: &mut Response) {
+    if let Some((_, events)) = listen_stream(a, r) {
+        for e in events.iter_mut() {
+            if e.get("method").and_then(Value::as_str)
+                == Some("notifications/subscriptions/acknowledged")
+            {
+                if let Some(p) = e.get_mut("params").and_then(Value::as_object_mut) {
+                    p.remove("_meta");
+                }
+            }
+        }
+    }
+}
+
+pub(super) fn notification_before_ack(a: &Answered, r: &mut Response) {
+    if let Some((id, events)) = listen_stream(a, r) {
+        let change = notification(
+            "notifications/tools/list_changed",
+            json!({"_meta": {"io.modelcontextprotocol/subscriptionId": id}}),
+        );
+        events.insert(0, change);
+    }
+}
+
+pub(super) fn listen_notification_without_id(a: &Answered, r: &mut Response) {
+    if let Some((_, events)) = listen_stream(a, r) {
+        events.push(notification("notifications/tools/list_changed", json!({})));
+    }
+}

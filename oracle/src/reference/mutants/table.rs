@@ -243,6 +243,15 @@ table! {
         CANCEL_ON_REQUEST_STREAM = "cancel-on-request-stream", rules::CANCEL_ONLY_LISTEN,
             "sends notifications/cancelled for the request on its own stream",
             Answer(stream::cancel_on_request_stream);
+        ACK_WITHOUT_SUBSCRIPTION_ID = "ack-without-subscription-id", rules::SUB_ACK_FIRST,
+            "acknowledges a subscription without its id in _meta",
+            Answer(stream::ack_without_subscription_id);
+        NOTIFICATION_BEFORE_ACK = "notification-before-ack", rules::SUB_NO_NOTIF_BEFORE_ACK,
+            "sends a tools/list_changed on a listen stream before its acknowledgement",
+            Answer(stream::notification_before_ack);
+        LISTEN_NOTIFICATION_WITHOUT_ID = "listen-notification-without-id", rules::LISTEN_SUBID,
+            "sends a tools/list_changed on a listen stream without the subscription id",
+            Answer(stream::listen_notification_without_id);
     ];
 }
 
