@@ -69,7 +69,10 @@ fn a_conformant_stream_breaks_nothing_whatever_the_token_type() {
             vec![
                 progress(token.clone(), 1.0),
                 progress(token.clone(), 2.5),
-                note("notifications/message", json!({"level": "info", "data": "x"})),
+                note(
+                    "notifications/message",
+                    json!({"level": "info", "data": "x"}),
+                ),
                 response(),
             ],
             true,
@@ -82,10 +85,18 @@ fn a_conformant_stream_breaks_nothing_whatever_the_token_type() {
 fn each_offence_is_owned_by_one_rule() {
     let own = || Some(json!("p-1"));
     let cases: Vec<(StreamScope, Vec<Value>, bool, StreamRule)> = vec![
-        (scope(own(), true, false), vec![response()], false, StreamRule::FinalTerminates),
         (
             scope(own(), true, false),
-            vec![response(), note("notifications/tools/list_changed", json!({}))],
+            vec![response()],
+            false,
+            StreamRule::FinalTerminates,
+        ),
+        (
+            scope(own(), true, false),
+            vec![
+                response(),
+                note("notifications/tools/list_changed", json!({})),
+            ],
             true,
             StreamRule::FinalTerminates,
         ),
@@ -119,7 +130,11 @@ fn each_offence_is_owned_by_one_rule() {
         ),
         (
             scope(own(), true, false),
-            vec![progress(json!("p-1"), 2.0), progress(json!("p-1"), 2.0), response()],
+            vec![
+                progress(json!("p-1"), 2.0),
+                progress(json!("p-1"), 2.0),
+                response(),
+            ],
             true,
             StreamRule::ProgressIncreasing,
         ),
@@ -131,25 +146,37 @@ fn each_offence_is_owned_by_one_rule() {
         ),
         (
             scope(own(), false, false),
-            vec![note("notifications/message", json!({"level": "info"})), response()],
+            vec![
+                note("notifications/message", json!({"level": "info"})),
+                response(),
+            ],
             true,
             StreamRule::LogNoLevel,
         ),
         (
             scope(None, true, true),
-            vec![ack7(), note("notifications/message", json!({"level": "info"}))],
+            vec![
+                ack7(),
+                note("notifications/message", json!({"level": "info"})),
+            ],
             false,
             StreamRule::LogNotOnListen,
         ),
         (
             scope(None, true, false),
-            vec![note("notifications/cancelled", json!({"requestId": 7})), response()],
+            vec![
+                note("notifications/cancelled", json!({"requestId": 7})),
+                response(),
+            ],
             true,
             StreamRule::CancelOnlyListen,
         ),
         (
             scope(None, true, true),
-            vec![ack7(), note("notifications/cancelled", json!({"requestId": 8}))],
+            vec![
+                ack7(),
+                note("notifications/cancelled", json!({"requestId": 8})),
+            ],
             true,
             StreamRule::CancelOnlyListen,
         ),
@@ -190,7 +217,10 @@ fn observed_only_when_the_stream_carries_what_the_rule_reads() {
         Body::Json { value: response() },
     );
     let bare = stream(vec![response()], true);
-    let counted = stream(vec![progress(json!(5), 1.0), progress(json!(5), 2.0), response()], true);
+    let counted = stream(
+        vec![progress(json!(5), 1.0), progress(json!(5), 2.0), response()],
+        true,
+    );
     for r in StreamRule::ALL {
         assert!(!observed(&lint(r), &json_answer), "{r:?}");
     }

@@ -3,9 +3,9 @@
 //! to a request must satisfy.
 
 use super::view::HeaderView;
+use super::view::RequestBody;
 use crate::case::HeaderField;
 use crate::encoding::field_words::equals;
-use super::view::RequestBody;
 use crate::soft_params::LogLevel;
 use crate::verdict::{LintKind, LintSet};
 

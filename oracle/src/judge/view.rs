@@ -97,6 +97,9 @@ impl<'a> HeaderView<'a> {
 }
 
 /// The JSON-RPC envelope of a POST body.
+// a request's view is the common case and lives on the stack: boxing it would cost the
+// judge a heap allocation per request (props/tests/judge_allocations.rs)
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum BodyView<'a> {
     Request(RequestBody<'a>),

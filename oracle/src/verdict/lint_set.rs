@@ -112,7 +112,7 @@ impl LintSet {
     /// `StreamScope`'s.
     pub fn stream(&mut self, token: Option<RequestId>, log_level: bool, listen: bool) {
         self.stream_bits = crate::stream::rules_for(token.is_some(), log_level, listen);
-        self.stream_flags = u8::from(log_level) * LOG_LEVEL | u8::from(listen) * LISTEN;
+        self.stream_flags = (u8::from(log_level) * LOG_LEVEL) | (u8::from(listen) * LISTEN);
         self.progress = token;
     }
 
