@@ -19,6 +19,8 @@ pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabi
 pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 /// `_meta` key of the per-request log level (server/utilities/logging.mdx).
 pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+/// The `_meta` member naming the progress token of a request (basic/patterns/progress.mdx).
+pub const META_PROGRESS_TOKEN: &str = "progressToken";
 
 /// One raw HTTP request. `labels` are the defects a generator planted; the oracle never reads
 /// them (it judges the bytes), they only help reports and shrinking.

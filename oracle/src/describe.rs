@@ -6,6 +6,7 @@
 
 use crate::observation::TransportFailure;
 use crate::request_id::RequestId;
+use crate::stream::{StreamLint, StreamRule};
 use crate::verdict::{Answer, DataRule, Demand, Lint, StatusSet};
 use std::fmt;
 
@@ -116,7 +117,60 @@ impl fmt::Display for Lint {
                 "an error naming every supported protocol version ({})",
                 versions.join(", ")
             ),
+            Lint::Stream(s) => stream_text(f, s),
         }
+    }
+}
+
+/// A stream rule in words, with the part of the request's scope it reads.
+fn stream_text(f: &mut fmt::Formatter<'_>, s: &StreamLint) -> fmt::Result {
+    let token = |f: &mut fmt::Formatter<'_>| match &s.scope.token {
+        Some(t) => write!(f, "progressToken {}", id_text(t)),
+        None => f.write_str("no progressToken"),
+    };
+    match s.rule {
+        StreamRule::FinalTerminates => {
+            f.write_str("an SSE stream that ends with its final JSON-RPC response (no event after it, closed by the server)")
+        }
+        StreamRule::NotifRelated => f.write_str(
+            "only notifications relating to the request on its stream (no subscription acknowledgement)",
+        ),
+        StreamRule::ProgressTokenOnly => {
+            f.write_str("progress notifications only for the request's token (")?;
+            token(f)?;
+            f.write_str(")")
+        }
+        StreamRule::ProgressIncreasing => {
+            f.write_str("a progress value that increases with each notification for ")?;
+            token(f)
+        }
+        StreamRule::ProgressStop => {
+            f.write_str("no progress notification after the final response, for ")?;
+            token(f)
+        }
+        StreamRule::LogNoLevel => f.write_str(
+            "no notifications/message for a request without io.modelcontextprotocol/logLevel",
+        ),
+        StreamRule::LogNotOnListen => {
+            f.write_str("no notifications/message on a subscriptions/listen stream")
+        }
+        StreamRule::CancelOnlyListen => match (&s.scope.id, s.scope.listen) {
+            (Some(id), true) => write!(
+                f,
+                "notifications/cancelled only naming the listen request {}",
+                id_text(id)
+            ),
+            _ => f.write_str("no notifications/cancelled on a request's stream"),
+        },
+        StreamRule::AckFirst => f.write_str(
+            "notifications/subscriptions/acknowledged first, naming the listen request's id as io.modelcontextprotocol/subscriptionId",
+        ),
+        StreamRule::NoNotifBeforeAck => {
+            f.write_str("no notification on a listen stream before its acknowledgement")
+        }
+        StreamRule::ListenSubscriptionId => f.write_str(
+            "every notification on a listen stream naming the listen request's id as io.modelcontextprotocol/subscriptionId",
+        ),
     }
 }
 

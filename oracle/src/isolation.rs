@@ -134,6 +134,9 @@ fn lint_reads(l: &Lint, a: &HttpAnswer) -> bool {
         Lint::NamesVersions(_) => error || a.status >= 400,
         // an answer with a body could carry a response
         Lint::NoResponseToNotification => a.body != Body::Empty || a.status != 202,
+        // an event the rule owns can be added to any served stream without touching the
+        // response the answer sets read (`crate::stream`)
+        Lint::Stream(_) => a.is_sse() && (200..300).contains(&a.status),
     }
 }
 

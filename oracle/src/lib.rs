@@ -27,6 +27,7 @@ pub mod request_id;
 pub mod rules;
 pub mod signature;
 pub mod soft_params;
+pub mod stream;
 pub mod surface;
 mod swar;
 pub mod toolset;

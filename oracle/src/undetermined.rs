@@ -183,10 +183,12 @@ mod tests {
     fn an_open_stream_of_progress_is_not_a_finding() {
         let progress = SseMessage::Json(json!({"jsonrpc":"2.0","method":"notifications/progress",
             "params":{"progressToken":1,"progress":1}}));
-        let (f, u) = settled(
-            &call(&fixture::surface()),
-            &open_stream(200, vec![progress]),
-        );
+        // (for a request that gave that token: PROG-TOKEN-ONLY)
+        let mut asked = call(&fixture::surface());
+        let mut body: serde_json::Value = serde_json::from_slice(&asked.body).expect("JSON");
+        body["params"]["_meta"]["progressToken"] = json!(1);
+        asked.body = body.to_string().into_bytes();
+        let (f, u) = settled(&asked, &open_stream(200, vec![progress]));
         assert_eq!(u, Some(Undetermined::TimedOut));
         assert!(f.is_empty(), "{f:?}");
     }

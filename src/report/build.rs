@@ -60,7 +60,36 @@ fn why_not_observed(rule: RuleId, s: &Surface) -> String {
     if rule == rules::TOOLS_UNKNOWN && !s.capabilities.tools {
         return "the target does not advertise tools".into();
     }
+    if let Some(why) = why_stream_not_observed(rule) {
+        return why.into();
+    }
     "no generated case exercised it (raise --cases or --max-time)".into()
+}
+
+/// Why a stream rule was not observed: no answer carried what it speaks of
+/// (`mcpdiff_oracle::stream::observed`).
+fn why_stream_not_observed(rule: RuleId) -> Option<&'static str> {
+    Some(match rule {
+        rules::SSE_FINAL_TERMINATES | rules::LOG_NO_LEVEL => {
+            "no answer was an SSE stream carrying a JSON-RPC response"
+        }
+        rules::SSE_NOTIF_RELATED => "no request's SSE stream carried a notification",
+        rules::PROG_TOKEN_ONLY => "no SSE stream carried a progress notification",
+        rules::PROG_INCREASING => {
+            "no SSE stream carried two progress notifications for the request's token (the target publishes no tool reporting progress, or none was called with a progressToken)"
+        }
+        rules::PROG_STOP => {
+            "no SSE stream carried progress for the request's token and its response"
+        }
+        rules::LOG_NOT_ON_LISTEN | rules::CANCEL_ONLY_LISTEN => "no answer was an SSE stream",
+        rules::SUB_ACK_FIRST | rules::SUB_NO_NOTIF_BEFORE_ACK => {
+            "no subscriptions/listen answer was an SSE stream carrying a message"
+        }
+        rules::LISTEN_SUBID => {
+            "no listen stream carried a change notification (the target changed nothing while it was read)"
+        },
+        _ => return None,
+    })
 }
 
 /// The rules that explain away a finding on `rule` with witness `w` when one of them failed

@@ -144,7 +144,7 @@ impl Tally {
             if u.example.is_none() {
                 u.example = Some(obs.summary());
             }
-            for rule in verdict.rules() {
+            for rule in verdict.observed_rules(obs) {
                 if findings.iter().any(|f| f.rule == rule.0) {
                     self.rules.entry(rule).or_default().exercised += 1;
                 } else {
@@ -152,7 +152,7 @@ impl Tally {
                 }
             }
         } else {
-            for rule in verdict.rules() {
+            for rule in verdict.observed_rules(obs) {
                 self.rules.entry(rule).or_default().exercised += 1;
             }
         }

@@ -3,9 +3,10 @@
 //! to a request must satisfy.
 
 use super::view::HeaderView;
+use super::view::RequestBody;
 use crate::case::HeaderField;
 use crate::encoding::field_words::equals;
-use crate::request_id::RequestId;
+use crate::soft_params::LogLevel;
 use crate::verdict::{LintKind, LintSet};
 
 /// Whether the request's media headers depart from what a conformant client sends, as
@@ -95,12 +96,18 @@ pub(crate) fn error_lints(out: &mut LintSet) {
 /// The lints every answer to a well-formed request must satisfy. Its id was readable, so an
 /// error must echo it whatever the media headers said (DEVIATIONS.md D-32, narrowed
 /// 2026-12-03): `may_omit` stays false (the field is kept so stored verdicts keep their shape).
-pub(crate) fn request_lints(out: &mut LintSet, id: &RequestId) {
+pub(crate) fn request_lints(out: &mut LintSet, req: &RequestBody<'_>) {
     error_lints(out);
     out.insert(LintKind::RequestContentType);
     out.insert(LintKind::SseXAccel);
     out.insert(LintKind::SseNoRequests);
     out.insert(LintKind::ResultType);
-    out.echo(id);
+    out.echo(&req.id);
     out.insert(LintKind::ServerInfo);
+    // what the request asked of its stream: the stream rules read it (`crate::stream`)
+    let (token, log_level) = match &req.params {
+        Some(p) => (p.progress_token.clone(), p.log_level != LogLevel::Absent),
+        None => (None, false),
+    };
+    out.stream(token, log_level, &*req.method == "subscriptions/listen");
 }

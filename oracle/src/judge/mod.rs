@@ -149,7 +149,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             )
         }
         BodyView::Request(req) => {
-            request_lints(&mut lints, &req.id);
+            request_lints(&mut lints, req);
             // the expectations after the compact lints (allocated when the first is listed)
             let mut listed = Vec::new();
             if &*req.method == "initialize" && !surface.is_dual_era() && !h.parser_refusable {

@@ -97,6 +97,9 @@ impl<'a> HeaderView<'a> {
 }
 
 /// The JSON-RPC envelope of a POST body.
+// a request's view is the common case and lives on the stack: boxing it would cost the
+// judge a heap allocation per request (props/tests/judge_allocations.rs)
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum BodyView<'a> {
     Request(RequestBody<'a>),
@@ -156,6 +159,9 @@ pub struct ParamsView<'a> {
     pub cursor: bool,
     /// `_meta`'s `io.modelcontextprotocol/logLevel`, when `_meta` is an object.
     pub log_level: LogLevel<'a>,
+    /// `_meta`'s `progressToken`, when `_meta` is an object and the token a string or an
+    /// integer (progress.mdx: "Progress tokens MUST be a string or integer value").
+    pub progress_token: Option<RequestId>,
 }
 
 impl<'a> ParamsView<'a> {

@@ -126,7 +126,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/transports/streamable-http.mdx#Receiving Messages",
         sentence: "These notifications MUST relate to the originating client request.",
         summary: "Sends on a request's stream only notifications that relate to that request.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("SHTTP-SSE-NO-REQUESTS"),
@@ -144,7 +144,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/transports/streamable-http.mdx#Receiving Messages",
         sentence: "The final JSON-RPC response SHOULD terminate the stream.",
         summary: "Ends the SSE stream right after the final JSON-RPC response.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("SHTTP-SSE-XACCEL"),
@@ -199,7 +199,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/cancellation.mdx#Cancellation",
         sentence: "Servers MUST NOT send `notifications/cancelled` for any other purpose.",
         summary: "Sends notifications/cancelled only to end a subscriptions/listen stream.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("CANCEL-INVALID-IGNORE"),
@@ -851,7 +851,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#General fields › `_meta`",
         sentence: "On notifications delivered via a `subscriptions/listen` stream, the server MUST include `io.modelcontextprotocol/subscriptionId` in `_meta` so the client can correlate the notification with the originating subscription request.",
         summary: "Tags every listen-stream notification with `io.modelcontextprotocol/subscriptionId`.",
-        judged: false,
+        judged: true,
     },
     // §13 Multi Round-Trip Requests (MRTR)
     Rule {
@@ -988,7 +988,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/subscriptions.mdx#Acknowledgment",
         sentence: "The server MUST send `notifications/subscriptions/acknowledged` as the first message carrying the subscription's ID in `_meta` under `io.modelcontextprotocol/subscriptionId`, and MUST NOT send any notification on the subscription before it.",
         summary: "Sends notifications/subscriptions/acknowledged, tagged with the subscription id, as the first message.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("SUB-NO-NOTIF-BEFORE-ACK"),
@@ -997,7 +997,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/subscriptions.mdx#Acknowledgment",
         sentence: "The server MUST send `notifications/subscriptions/acknowledged` as the first message carrying the subscription's ID in `_meta` under `io.modelcontextprotocol/subscriptionId`, and MUST NOT send any notification on the subscription before it.",
         summary: "Sends no notification on a subscription before its acknowledgement.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("SUB-GRACEFUL"),
@@ -1016,7 +1016,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/progress.mdx#Behavior Requirements",
         sentence: "Progress notifications MUST only reference tokens that: - Were provided in an active request - Are associated with an in-progress operation",
         summary: "Sends progress only for tokens of active, in-progress requests.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("PROG-INCREASING"),
@@ -1025,7 +1025,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/progress.mdx#Progress Flow",
         sentence: "The `progress` value MUST increase with each notification, even if the total is unknown.",
         summary: "Increases `progress` with every notification for a token.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("PROG-STOP"),
@@ -1034,7 +1034,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/progress.mdx#Implementation Notes",
         sentence: "Progress notifications MUST stop after completion",
         summary: "Sends no progress for a request after it completed.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("PROG-MAY"),
@@ -1469,7 +1469,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/logging.mdx#Requesting Log Messages › Per-request log level",
         sentence: "The server MUST NOT emit `notifications/message` for a request that does not include this field.",
         summary: "Emits no notifications/message for a request without a logLevel.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("LOG-LEVEL-THRESHOLD"),
@@ -1487,7 +1487,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/logging.mdx#Requesting Log Messages › Per-request log level",
         sentence: "`notifications/message` is request-scoped: the server MUST NOT deliver it on a `subscriptions/listen` stream or on any stream other than the one carrying the response to the request that set the log level.",
         summary: "Never delivers notifications/message on a listen stream or another request's stream.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("LOG-INVALID-LEVEL"),

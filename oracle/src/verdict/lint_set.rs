@@ -6,6 +6,7 @@
 use super::Lint;
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
+use crate::stream::{StreamLint, StreamRule, StreamScope};
 
 /// One data-free lint, or the id lints (which render from `LintSet::echo`). The order of the
 /// variants is the order a Verdict lists its lints in: every list the judge builds is in this
@@ -82,7 +83,17 @@ pub(crate) struct LintSet {
     bits: u16,
     /// The id `ResultIdEcho` and `ErrorIdEcho` name (`may_omit` is always false, D-32).
     echo: Option<RequestId>,
+    /// The request's progress token (`StreamScope::token`).
+    progress: Option<RequestId>,
+    /// `StreamScope::log_level` and `StreamScope::listen`, as `LOG_LEVEL` and `LISTEN`.
+    stream_flags: u8,
+    /// The stream rules that bind the request (bits of `StreamRule::bit`), listed after
+    /// every other lint; their scope's id is `echo`.
+    stream_bits: u16,
 }
+
+const LOG_LEVEL: u8 = 1;
+const LISTEN: u8 = 2;
 
 impl LintSet {
     /// Add a data-free lint (`IdEcho` comes with its id, through `echo`).
@@ -94,6 +105,15 @@ impl LintSet {
     /// Add the two id lints for a request with id `id`.
     pub fn echo(&mut self, id: &RequestId) {
         self.echo = Some(id.clone());
+    }
+
+    /// Add the stream rules binding a request with `scope` (`crate::stream`).
+    /// The scope's id is the one given to `echo`; `token`, `log_level` and `listen` are
+    /// `StreamScope`'s.
+    pub fn stream(&mut self, token: Option<RequestId>, log_level: bool, listen: bool) {
+        self.stream_bits = crate::stream::rules_for(token.is_some(), log_level, listen);
+        self.stream_flags = (u8::from(log_level) * LOG_LEVEL) | (u8::from(listen) * LISTEN);
+        self.progress = token;
     }
 
     /// Keep the lints whose rule is in `keep` (the two id lints are kept or dropped
@@ -110,6 +130,11 @@ impl LintSet {
                 }
             }
         }
+        for r in StreamRule::ALL {
+            if !keep.contains(&r.rule_id()) {
+                self.stream_bits &= !r.bit();
+            }
+        }
     }
 
     /// Each lint with its rule, in listing order.
@@ -123,6 +148,8 @@ impl LintSet {
             left: self.bits | echo_bit,
             echo: self.echo.as_ref(),
             error_id_next: false,
+            set: self,
+            stream_left: self.stream_bits,
         }
     }
 }
@@ -134,6 +161,9 @@ pub(crate) struct Lints<'a> {
     echo: Option<&'a RequestId>,
     /// `ResultIdEcho` was the last one rendered: `ErrorIdEcho` follows.
     error_id_next: bool,
+    set: &'a LintSet,
+    /// The stream rules not yet rendered, one bit each.
+    stream_left: u16,
 }
 
 impl Iterator for Lints<'_> {
@@ -150,7 +180,9 @@ impl Iterator for Lints<'_> {
                 },
             ));
         }
-        let k = *LintKind::ALL.get(self.left.trailing_zeros() as usize)?;
+        let Some(&k) = LintKind::ALL.get(self.left.trailing_zeros() as usize) else {
+            return self.next_stream();
+        };
         self.left &= self.left - 1;
         match k.render() {
             Some(rendered) => Some(rendered),
@@ -159,6 +191,24 @@ impl Iterator for Lints<'_> {
                 Some((rules::RESULT_ID, Lint::ResultIdEcho(self.echo?.clone())))
             }
         }
+    }
+}
+
+impl Lints<'_> {
+    /// The next stream lint, after every other one.
+    #[cold]
+    fn next_stream(&mut self) -> Option<(RuleId, Lint)> {
+        let rule = *StreamRule::ALL.get(self.stream_left.trailing_zeros() as usize)?;
+        self.stream_left &= self.stream_left - 1;
+        let set = self.set;
+        let scope = StreamScope {
+            id: set.echo.clone(),
+            token: set.progress.clone(),
+            log_level: set.stream_flags & LOG_LEVEL != 0,
+            listen: set.stream_flags & LISTEN != 0,
+        };
+        let lint = StreamLint { rule, scope };
+        Some((rule.rule_id(), Lint::Stream(Box::new(lint))))
     }
 }
 

@@ -14,6 +14,7 @@ use crate::inline_text::InlineText;
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::RuleId;
+use crate::stream::StreamLint;
 use crate::surface::Surface;
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
@@ -150,6 +151,9 @@ pub enum Lint {
     AllowOn405,
     /// No JSON-RPC response (a result, or an error carrying an id) to a notification.
     NoResponseToNotification,
+    /// A rule about the events of an SSE answer (`crate::stream`), with what the request
+    /// asked of its stream.
+    Stream(Box<StreamLint>),
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict
@@ -282,6 +286,22 @@ impl Verdict {
     pub fn rules(&self) -> impl Iterator<Item = RuleId> + '_ {
         let lints = self.lints.iter().map(|(rule, _)| rule);
         lints.chain(self.listed.iter().map(|e| e.rule))
+    }
+
+    /// The rules this case exercises that `obs` observed: every rule of `rules()` except a
+    /// stream rule whose answer carried nothing it speaks of (a JSON answer, a stream with no
+    /// progress: `crate::stream::observed`), which is neither a pass nor a failure.
+    pub fn observed_rules<'v>(
+        &'v self,
+        obs: &'v crate::observation::Observation,
+    ) -> impl Iterator<Item = RuleId> + 'v {
+        self.expectations().filter_map(move |e| match &e.demand {
+            Demand::Lint(Lint::Stream(l)) => obs
+                .http()
+                .is_some_and(|a| crate::stream::observed(l, a))
+                .then_some(e.rule),
+            _ => Some(e.rule),
+        })
     }
 
     pub fn triggers(&self, rule: RuleId) -> bool {

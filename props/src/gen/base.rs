@@ -128,6 +128,18 @@ impl BasePlan {
         self.renderer.render(&id, method, &params)
     }
 
+    /// The conformant request `method(params)` with id `id`, `extra` members appended to its
+    /// `_meta`.
+    pub fn render(
+        &self,
+        id: &Value,
+        method: &str,
+        params: &Map<String, Value>,
+        extra: &[(&str, Value)],
+    ) -> Case {
+        self.renderer.render_with(id, method, params, extra)
+    }
+
     /// The id, method and params of a conformant request.
     pub fn draw_call(&self, r: &mut Rng) -> (Value, &'static str, Map<String, Value>) {
         let id = id(r);

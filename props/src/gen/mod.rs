@@ -14,6 +14,7 @@
 mod args;
 mod base;
 mod render;
+mod stream_meta;
 mod text;
 
 pub use base::BasePlan;
@@ -49,7 +50,9 @@ impl CaseGen {
     /// The `index`-th case of a run with `seed`.
     pub fn case(&self, seed: u64, index: u64) -> Case {
         let mut r = Rng::for_case(seed, index);
-        let mut case = self.base.draw(&mut r);
+        let (id, method, params) = self.base.draw_call(&mut r);
+        let extra = stream_meta::draw(seed, index, method);
+        let mut case = self.base.render(&id, method, &params, &extra);
         case.path.clone_from(&self.endpoint);
         let n = edit_count(&mut r);
         let mut edits = [None, None, None];

@@ -52,6 +52,17 @@ impl Renderer {
 
     /// `conformant_case(surface, id, method, Value::Object(params))`, byte for byte.
     pub fn render(&self, id: &Value, method: &str, params: &Map<String, Value>) -> Case {
+        self.render_with(id, method, params, &[])
+    }
+
+    /// `render` with `extra` members appended to `_meta` (after the conformant ones).
+    pub fn render_with(
+        &self,
+        id: &Value,
+        method: &str,
+        params: &Map<String, Value>,
+        extra: &[(&str, Value)],
+    ) -> Case {
         let mut headers: Vec<(Vec<u8>, Vec<u8>)> = Vec::with_capacity(8);
         let mut push = |n: &[u8], v: Vec<u8>| headers.push((n.to_vec(), v));
         push(b"Content-Type", b"application/json".to_vec());
@@ -82,15 +93,37 @@ impl Renderer {
             method: "POST".to_string(),
             path: self.endpoint.clone(),
             headers,
-            body: self.body(id, method, params),
+            body: self.body(id, method, params, extra),
             labels: Vec::new(),
         }
     }
 
     /// `{"jsonrpc":"2.0","id":…,"method":…,"params":{…,"_meta":…}}` as `request_body`
     /// serializes it (members in order; a `_meta` already in `params` is replaced in place).
-    fn body(&self, id: &Value, method: &str, params: &Map<String, Value>) -> Vec<u8> {
-        let mut b = Vec::with_capacity(160 + self.meta.len());
+    fn body(
+        &self,
+        id: &Value,
+        method: &str,
+        params: &Map<String, Value>,
+        extra: &[(&str, Value)],
+    ) -> Vec<u8> {
+        let extended;
+        let meta: &[u8] = if extra.is_empty() {
+            &self.meta
+        } else {
+            // the conformant object without its closing brace, the extra members, the brace
+            let mut m = self.meta[..self.meta.len().saturating_sub(1)].to_vec();
+            for (k, v) in extra {
+                m.push(b',');
+                put_str(&mut m, k);
+                m.push(b':');
+                put(&mut m, v);
+            }
+            m.push(b'}');
+            extended = m;
+            &extended
+        };
+        let mut b = Vec::with_capacity(160 + meta.len());
         b.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
         put(&mut b, id);
         b.extend_from_slice(br#","method":"#);
@@ -101,7 +134,7 @@ impl Renderer {
             put_str(&mut b, k);
             b.push(b':');
             if k == "_meta" {
-                b.extend_from_slice(&self.meta);
+                b.extend_from_slice(meta);
                 meta_written = true;
             } else {
                 put(&mut b, v);
@@ -112,7 +145,7 @@ impl Renderer {
             b.pop();
         } else {
             b.extend_from_slice(br#""_meta":"#);
-            b.extend_from_slice(&self.meta);
+            b.extend_from_slice(meta);
         }
         b.extend_from_slice(b"}}");
         b

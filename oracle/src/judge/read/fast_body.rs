@@ -90,5 +90,6 @@ fn params<'a>(top: &Top<'a>) -> ParamsView<'a> {
             None => LogLevel::Absent,
             Some(v) => v.as_str().map_or(LogLevel::NotText, LogLevel::Text),
         },
+        progress_token: of_meta(Slot::ProgressToken).and_then(|v| read_id(v).ok()),
     }
 }

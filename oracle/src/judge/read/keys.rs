@@ -35,6 +35,7 @@ pub(crate) enum Slot {
     Capabilities,
     ClientInfo,
     LogLevel,
+    ProgressToken,
     InfoName,
     InfoVersion,
 }
@@ -135,6 +136,8 @@ const PROTOCOL_VERSION: Key<2> = Key::new(b"protocolVersion\"");
 const CLIENT_CAPABILITIES: Key<3> = Key::new(b"clientCapabilities\"");
 const CLIENT_INFO: Key<2> = Key::new(b"clientInfo\"");
 const LOG_LEVEL: Key<2> = Key::new(b"logLevel\"");
+/// The one `_meta` key the judge reads outside the `io.modelcontextprotocol/` prefix.
+const PROGRESS_TOKEN: Key<2> = Key::new(b"progressToken\"");
 
 /// The slot of the key at `j` (its opening quote) of an object in `role`, when it is one
 /// the judge reads, and the index after the key; `None` for any other key. Each role's keys
@@ -210,7 +213,9 @@ fn params_key(b: &[u8], k: usize) -> Option<(Slot, usize)> {
 fn meta_key(b: &[u8], k: usize) -> Option<(Slot, usize)> {
     let w = window::<48>(b, k);
     if !META_PREFIX.is_in(&w, 0) {
-        return None;
+        return PROGRESS_TOKEN
+            .is_in(&w, 0)
+            .then_some((Slot::ProgressToken, PROGRESS_TOKEN.len));
     }
     let (slot, len) = if PROTOCOL_VERSION.is_in(&w, 3) {
         (Slot::Version, PROTOCOL_VERSION.len)

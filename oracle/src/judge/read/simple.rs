@@ -7,7 +7,8 @@
 
 use super::arguments::Arguments;
 use crate::case::{
-    META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
+    META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROGRESS_TOKEN,
+    META_PROTOCOL_VERSION,
 };
 use crate::judge::view::{
     BodyView, ParamsView, RequestBody, Unusable, BAD_ID, BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST,
@@ -92,6 +93,7 @@ fn params(p: &Map<String, Value>) -> ParamsView<'_> {
         arguments: p.get("arguments").map(Arguments::Parsed),
         cursor: p.contains_key("cursor"),
         log_level: LogLevel::of(meta_member(META_LOG_LEVEL)),
+        progress_token: meta_member(META_PROGRESS_TOKEN).and_then(RequestId::of),
     }
 }
 

@@ -31,6 +31,11 @@ impl<'a> Answered<'a> {
         }
     }
 
+    /// The request as the dispatcher reads it (`None` when the body is no request).
+    pub(super) fn call(&self) -> Option<&Call> {
+        self.call.as_ref()
+    }
+
     /// The JSON-RPC method ("" when the body is no request).
     fn method(&self) -> &str {
         self.call.as_ref().map_or("", |c| c.method.as_str())

@@ -13,6 +13,7 @@ mod answer;
 mod request;
 mod request_headers;
 mod request_params;
+mod stream;
 mod table;
 
 pub use answer::Answered;

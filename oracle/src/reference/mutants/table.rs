@@ -9,7 +9,7 @@
 use super::super::auth::AuthChange;
 use super::super::render_canonical;
 use super::Behaviour::{Answer, Auth, Render, Request};
-use super::{answer, request, request_headers, request_params, Mutant};
+use super::{answer, request, request_headers, request_params, stream, Mutant};
 use crate::rules;
 
 /// Declares each row once: as the constant named on its left and as an element of the table
@@ -218,6 +218,40 @@ table! {
         SERVERINFO_DROPPED = "serverinfo-dropped", rules::SERVERINFO,
             "omits _meta serverInfo from results",
             Answer(answer::serverinfo_dropped);
+        // what travels on SSE streams
+        SSE_LEFT_OPEN = "sse-left-open", rules::SSE_FINAL_TERMINATES,
+            "keeps a request's SSE stream open after the final response",
+            Answer(stream::sse_left_open);
+        SSE_FOREIGN_ACK = "sse-foreign-ack", rules::SSE_NOTIF_RELATED,
+            "sends a subscription acknowledgement on a request's SSE stream",
+            Answer(stream::sse_foreign_ack);
+        PROGRESS_FOREIGN_TOKEN = "progress-foreign-token", rules::PROG_TOKEN_ONLY,
+            "sends progress for a token the request did not give",
+            Answer(stream::progress_foreign_token);
+        PROGRESS_REPEATED = "progress-repeated", rules::PROG_INCREASING,
+            "repeats its last progress value",
+            Answer(stream::progress_repeated);
+        PROGRESS_AFTER_RESPONSE = "progress-after-response", rules::PROG_STOP,
+            "sends one more progress notification after the final response",
+            Answer(stream::progress_after_response);
+        LOG_WITHOUT_LEVEL = "log-without-level", rules::LOG_NO_LEVEL,
+            "logs on the stream of a request that asked for no log level",
+            Answer(stream::log_without_level);
+        LOG_ON_LISTEN = "log-on-listen", rules::LOG_NOT_ON_LISTEN,
+            "sends a notifications/message on subscriptions/listen streams",
+            Answer(stream::log_on_listen);
+        CANCEL_ON_REQUEST_STREAM = "cancel-on-request-stream", rules::CANCEL_ONLY_LISTEN,
+            "sends notifications/cancelled for the request on its own stream",
+            Answer(stream::cancel_on_request_stream);
+        ACK_WITHOUT_SUBSCRIPTION_ID = "ack-without-subscription-id", rules::SUB_ACK_FIRST,
+            "acknowledges a subscription without its id in _meta",
+            Answer(stream::ack_without_subscription_id);
+        NOTIFICATION_BEFORE_ACK = "notification-before-ack", rules::SUB_NO_NOTIF_BEFORE_ACK,
+            "sends a tools/list_changed on a listen stream before its acknowledgement",
+            Answer(stream::notification_before_ack);
+        LISTEN_NOTIFICATION_WITHOUT_ID = "listen-notification-without-id", rules::LISTEN_SUBID,
+            "sends a tools/list_changed on a listen stream without the subscription id",
+            Answer(stream::listen_notification_without_id);
     ];
 }
 

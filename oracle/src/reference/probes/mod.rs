@@ -9,12 +9,13 @@
 //!
 //! Files: `carriers.rs` (conformant requests), `refusals.rs` (transport, version and name
 //! refusals), `headers.rs` (the mirrored and `Mcp-Param` headers), `isolation.rs` (the byte
-//! forms HTTP stacks differ on).
+//! forms HTTP stacks differ on), `stream.rs` (what travels on SSE answers).
 
 mod carriers;
 mod headers;
 mod isolation;
 mod refusals;
+mod stream;
 
 use crate::case::Case;
 use crate::client::conformant_case;
@@ -60,6 +61,7 @@ pub fn probes(surface: &Surface) -> Vec<Probe> {
     out.extend(refusals::refusals(surface));
     out.extend(headers::headers(surface));
     out.extend(isolation::isolation_probes(surface));
+    out.extend(stream::stream_probes(surface));
     out
 }
 

@@ -1,0 +1,35 @@
+//! The `_meta` members a generated request carries for its response stream: a
+//! `progressToken` on some tool calls (a string or an integer, the two JSON types
+//! progress.mdx allows, zero included) and an `io.modelcontextprotocol/logLevel` on a few
+//! requests of any method (one of the eight levels of logging.mdx). Drawn from a stream of
+//! its own keyed by (seed, index), so every other draw of a case, and every case that gets
+//! neither member, is what it was before the stream rules existed.
+
+use crate::choice::{Draw, Rng, Source};
+use mcpdiff_oracle::case::{META_LOG_LEVEL, META_PROGRESS_TOKEN};
+use mcpdiff_oracle::soft_params::LOG_LEVELS;
+use serde_json::{json, Value};
+
+/// Keys the stream-meta draws apart from the case's own.
+const SALT: u64 = 0x7374_7265_616d_6d65;
+
+/// The extra `_meta` members of case `index` of a run with `seed`, calling `method`.
+pub(crate) fn draw(seed: u64, index: u64, method: &str) -> Vec<(&'static str, Value)> {
+    let mut r = Rng::for_case(seed ^ SALT, index);
+    let mut out = Vec::new();
+    // a quarter of the tool calls ask for progress
+    if method == "tools/call" && r.below(4) == 0 {
+        let n = r.below(1000) as u64;
+        let token = match r.below(3) {
+            0 => json!(format!("p-{n}")),
+            1 => json!(n),
+            _ => json!(0),
+        };
+        out.push((META_PROGRESS_TOKEN, token));
+    }
+    // one request in sixteen asks for log messages
+    if r.below(16) == 0 {
+        out.push((META_LOG_LEVEL, json!(r.pick(&LOG_LEVELS))));
+    }
+    out
+}
