@@ -239,6 +239,7 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
             Some(_) => result.is_none() && resp_id.is_none_or(Value::is_null),
             None => true,
         },
+        Lint::Content(c) => result.is_none_or(|r| c.holds(r)),
     }
 }
 

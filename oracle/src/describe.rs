@@ -111,6 +111,7 @@ impl fmt::Display for Lint {
             }
             Lint::AllowOn405 => f.write_str("a 405 carrying an Allow header"),
             Lint::NoResponseToNotification => f.write_str("no JSON-RPC response to a notification"),
+            Lint::Content(c) => f.write_str(c.describe()),
             Lint::NamesVersions(versions) => write!(
                 f,
                 "an error naming every supported protocol version ({})",
@@ -269,6 +270,7 @@ mod tests {
             Lint::ServerInfo,
             Lint::AllowOn405,
             Lint::NoResponseToNotification,
+            Lint::Content(crate::content::ContentCheck::CacheHints),
         ];
         for l in &lints {
             let s = Demand::Lint(l.clone()).to_string();

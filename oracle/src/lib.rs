@@ -11,6 +11,7 @@ pub mod case;
 pub mod check;
 pub mod client;
 pub mod client_judge;
+pub mod content;
 mod describe;
 pub mod encoding;
 pub mod fixture;

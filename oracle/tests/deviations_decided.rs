@@ -216,7 +216,8 @@ fn unknown_cursor_and_log_level_may_be_refused() {
         let answer = to_observation(&respond(&c, &s));
         assert_eq!(answer.http().and_then(HttpAnswer::error_code), Some(-32602));
         assert!(check(&judge(&c, &s), &answer).is_empty());
-        assert!(rules_of(&c, &s, &result(&json!(3), json!({"tools": []}))).is_empty());
+        let tools = json!({"tools": [], "ttlMs": 0, "cacheScope": "public"});
+        assert!(rules_of(&c, &s, &result(&json!(3), tools)).is_empty());
     }
 }
 

@@ -148,6 +148,12 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
         }
         BodyView::Request(req) => {
             request_lints(&mut lints, &req.id);
+            // what the result must carry for this method (`crate::content`)
+            let (content, replaces_server_info) = crate::content::for_request(&req.method, surface);
+            if replaces_server_info {
+                lints.remove(LintKind::ServerInfo);
+            }
+            lints.insert_content(content);
             // the expectations after the compact lints (allocated when the first is listed)
             let mut listed = Vec::new();
             if &*req.method == "initialize" && !surface.is_dual_era() && !h.parser_refusable {

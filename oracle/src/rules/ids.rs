@@ -61,6 +61,11 @@ ids! {
     PROMPTS_ERRORS = "PROMPTS-ERRORS",
     BASE_ALL_SUPPORT = "BASE-ALL-SUPPORT",
     HDR_MN_SOURCE = "SHTTP-HDR-MN-SOURCE",
+    // content checks (`crate::content`)
+    DISC_SHAPE = "DISC-SHAPE",
+    DISC_SERVERINFO = "DISC-SERVERINFO",
+    CACHE_HINTS = "CACHE-HINTS",
+    CACHE_TTL_NONNEG = "CACHE-TTL-NONNEG",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

@@ -1053,8 +1053,8 @@ pub static RULES: &[Rule] = &[
         derived: true,
         spec: "server/discover.mdx#Response",
         sentence: "The server replies with its supported protocol versions, capabilities, and identity.",
-        summary: "Answers server/discover with supportedVersions, capabilities, resultType, ttlMs and cacheScope.",
-        judged: false,
+        summary: "Answers server/discover with supportedVersions (a non-empty array of strings) and a capabilities object.",
+        judged: true,
     },
     Rule {
         id: RuleId("DISC-SERVERINFO"),
@@ -1063,7 +1063,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/discover.mdx#Data Types › DiscoverResult",
         sentence: "`_meta['io.modelcontextprotocol/serverInfo']`: Name and version of the server software. Servers SHOULD include this field.",
         summary: "Includes serverInfo (name, version) in the DiscoverResult `_meta`.",
-        judged: false,
+        judged: true,
     },
     // §17 Tools
     Rule {
@@ -1385,7 +1385,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/caching.mdx#Cacheable Results",
         sentence: "Servers MUST include caching hints on results with `resultType: \"complete\"` returned by the following operations: - `server/discover` - `tools/list` - `prompts/list` - `resources/list` - `resources/templates/list` - `resources/read`",
         summary: "Includes ttlMs and cacheScope on complete results of discover, the list methods and resources/read.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("CACHE-TTL-NONNEG"),
@@ -1394,7 +1394,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/caching.mdx#Cacheable Model › Time-to-Live (TTL) Field",
         sentence: "Servers MUST provide a `ttlMs` value that is `>= 0`.",
         summary: "Sends a `ttlMs` that is >= 0.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("CACHE-SCOPE-PAGES"),

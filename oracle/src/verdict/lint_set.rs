@@ -4,6 +4,7 @@
 //! than the rules that decide the Verdict.
 
 use super::Lint;
+use crate::content::{ContentCheck, ContentSet};
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 
@@ -82,6 +83,8 @@ pub(crate) struct LintSet {
     bits: u16,
     /// The id `ResultIdEcho` and `ErrorIdEcho` name (`may_omit` is always false, D-32).
     echo: Option<RequestId>,
+    /// The content checks (`Lint::Content`), listed after every other lint.
+    content: ContentSet,
 }
 
 impl LintSet {
@@ -89,6 +92,17 @@ impl LintSet {
     pub fn insert(&mut self, k: LintKind) {
         debug_assert_ne!(k, LintKind::IdEcho);
         self.bits |= k.bit();
+    }
+
+    /// Drop a data-free lint (a content check that names the same omission more precisely
+    /// takes its place).
+    pub fn remove(&mut self, k: LintKind) {
+        self.bits &= !k.bit();
+    }
+
+    /// Add content checks.
+    pub fn insert_content(&mut self, set: ContentSet) {
+        self.content = ContentSet::from_bits(self.content.bits() | set.bits());
     }
 
     /// Add the two id lints for a request with id `id`.
@@ -99,6 +113,7 @@ impl LintSet {
     /// Keep the lints whose rule is in `keep` (the two id lints are kept or dropped
     /// together: `keep` names both or neither).
     pub fn retain_rules(&mut self, keep: &[RuleId]) {
+        self.content.retain_rules(keep);
         for k in LintKind::ALL {
             match k.render() {
                 Some((rule, _)) if !keep.contains(&rule) => self.bits &= !k.bit(),
@@ -123,6 +138,7 @@ impl LintSet {
             left: self.bits | echo_bit,
             echo: self.echo.as_ref(),
             error_id_next: false,
+            content: self.content.iter(),
         }
     }
 }
@@ -134,6 +150,8 @@ pub(crate) struct Lints<'a> {
     echo: Option<&'a RequestId>,
     /// `ResultIdEcho` was the last one rendered: `ErrorIdEcho` follows.
     error_id_next: bool,
+    /// The content checks, rendered after the kinds.
+    content: crate::content::ContentIter,
 }
 
 impl Iterator for Lints<'_> {
@@ -150,7 +168,12 @@ impl Iterator for Lints<'_> {
                 },
             ));
         }
-        let k = *LintKind::ALL.get(self.left.trailing_zeros() as usize)?;
+        let Some(&k) = LintKind::ALL.get(self.left.trailing_zeros() as usize) else {
+            return self
+                .content
+                .next()
+                .map(|c: ContentCheck| (c.rule(), Lint::Content(c)));
+        };
         self.left &= self.left - 1;
         match k.render() {
             Some(rendered) => Some(rendered),

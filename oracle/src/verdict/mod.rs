@@ -150,6 +150,8 @@ pub enum Lint {
     AllowOn405,
     /// No JSON-RPC response (a result, or an error carrying an id) to a notification.
     NoResponseToNotification,
+    /// A result passes this content check (`crate::content`: what the server publishes).
+    Content(crate::content::ContentCheck),
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

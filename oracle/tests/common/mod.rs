@@ -35,6 +35,7 @@ pub fn result(id: &Value, fields: Value) -> Observation {
 pub fn discover_result(id: &Value) -> Observation {
     result(
         id,
-        json!({"supportedVersions":["2026-07-28"],"capabilities":{}}),
+        json!({"supportedVersions":["2026-07-28"],"capabilities":{},
+               "ttlMs":0,"cacheScope":"public"}),
     )
 }

@@ -9,7 +9,7 @@
 use super::super::auth::AuthChange;
 use super::super::render_canonical;
 use super::Behaviour::{Answer, Auth, Render, Request};
-use super::{answer, request, request_headers, request_params, Mutant};
+use super::{answer, content, request, request_headers, request_params, Mutant};
 use crate::rules;
 
 /// Declares each row once: as the constant named on its left and as an element of the table
@@ -216,8 +216,21 @@ table! {
             "uses the retired code -32002 for parse errors",
             Answer(answer::retired_code_32002);
         SERVERINFO_DROPPED = "serverinfo-dropped", rules::SERVERINFO,
-            "omits _meta serverInfo from results",
+            "omits _meta serverInfo from results other than server/discover's",
             Answer(answer::serverinfo_dropped);
+        // content: what the results publish (`crate::content`)
+        DISCOVER_NO_VERSIONS = "discover-no-versions", rules::DISC_SHAPE,
+            "answers server/discover without supportedVersions",
+            Answer(content::discover_no_versions);
+        DISCOVER_NO_SERVERINFO = "discover-no-serverinfo", rules::DISC_SERVERINFO,
+            "omits _meta serverInfo from the server/discover result",
+            Answer(content::discover_no_serverinfo);
+        NO_CACHE_HINTS = "no-cache-hints", rules::CACHE_HINTS,
+            "omits ttlMs and cacheScope from cacheable results",
+            Answer(content::no_cache_hints);
+        NEGATIVE_TTL = "negative-ttl", rules::CACHE_TTL_NONNEG,
+            "sends ttlMs -1 on cacheable results",
+            Answer(content::negative_ttl);
     ];
 }
 

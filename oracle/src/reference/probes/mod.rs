@@ -9,9 +9,10 @@
 //!
 //! Files: `carriers.rs` (conformant requests), `refusals.rs` (transport, version and name
 //! refusals), `headers.rs` (the mirrored and `Mcp-Param` headers), `isolation.rs` (the byte
-//! forms HTTP stacks differ on).
+//! forms HTTP stacks differ on), `content.rs` (carriers of what results publish).
 
 mod carriers;
+mod content;
 mod headers;
 mod isolation;
 mod refusals;
@@ -60,6 +61,7 @@ pub fn probes(surface: &Surface) -> Vec<Probe> {
     out.extend(refusals::refusals(surface));
     out.extend(headers::headers(surface));
     out.extend(isolation::isolation_probes(surface));
+    out.extend(content::content_probes(surface));
     out
 }
 
