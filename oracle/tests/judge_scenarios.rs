@@ -9,8 +9,8 @@ use mcpdiff_oracle::{
 use serde_json::{json, Value};
 
 /// A conforming result for any method: besides `resultType` and `serverInfo`, the caching
-/// hints (cacheable methods) and the discover members (`server/discover`); a member a
-/// method does not define is ignored.
+/// hints (cacheable methods), the discover members (`server/discover`) and empty lists (the
+/// list methods); a member a method does not define is ignored.
 fn ok_result(id: &Value) -> Observation {
     Observation::Http(HttpAnswer::new(
         200,
@@ -19,7 +19,9 @@ fn ok_result(id: &Value) -> Observation {
             value: json!({"jsonrpc":"2.0","id":id,"result":{
                 "resultType":"complete",
                 "ttlMs":0,"cacheScope":"public",
-                "supportedVersions":["2026-07-28"],"capabilities":{},
+                "supportedVersions":["2026-07-28"],
+                "capabilities":{"tools":{},"resources":{},"prompts":{}},
+                "tools":[],"resources":[],"prompts":[],
                 "_meta":{"io.modelcontextprotocol/serverInfo":{"name":"t","version":"1"}}}}),
         },
     ))

@@ -8,10 +8,14 @@
 //! passes every one of them (the answer sets judge those). What a check needs from the
 //! surface is decided when it is chosen, so the Verdict carries no surface.
 //!
-//! Files: `discover.rs` (the `server/discover` result), `cache.rs` (caching hints).
+//! Files: `discover.rs` (the `server/discover` result), `cache.rs` (caching hints),
+//! `lists.rs` (the list results, and the capabilities for what they publish), `schema.rs`
+//! (structural JSON Schema validity).
 
 mod cache;
 mod discover;
+mod lists;
+mod schema;
 
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
@@ -33,15 +37,39 @@ pub enum ContentCheck {
     CacheHints,
     /// A numeric `ttlMs` is not negative (CACHE-TTL-NONNEG).
     CacheTtlNonNegative,
+    /// `server/discover` declares `tools` (discovery found tools listed; TOOLS-CAP-DECLARE).
+    ToolsDeclared,
+    /// `server/discover` declares `resources` (RES-CAP-DECLARE).
+    ResourcesDeclared,
+    /// `server/discover` declares `prompts` (PROMPTS-CAP-DECLARE).
+    PromptsDeclared,
+    /// `tools/list` with `tools` declared: an array of named tools (TOOLS-LIST-RESPOND).
+    ToolsListed,
+    /// `resources/list` with `resources` declared: an array of resources with a URI
+    /// (RES-LIST-RESPOND).
+    ResourcesListed,
+    /// `prompts/list` with `prompts` declared: an array of named prompts
+    /// (PROMPTS-LIST-RESPOND).
+    PromptsListed,
+    /// Every tool `tools/list` publishes has a valid JSON Schema object as `inputSchema`
+    /// (TOOLS-INPUTSCHEMA-VALID).
+    ToolInputSchemas,
 }
 
 impl ContentCheck {
     /// Every check, in listing order.
-    pub const ALL: [ContentCheck; 4] = [
+    pub const ALL: [ContentCheck; 11] = [
         ContentCheck::DiscoverShape,
         ContentCheck::DiscoverServerInfo,
         ContentCheck::CacheHints,
         ContentCheck::CacheTtlNonNegative,
+        ContentCheck::ToolsDeclared,
+        ContentCheck::ResourcesDeclared,
+        ContentCheck::PromptsDeclared,
+        ContentCheck::ToolsListed,
+        ContentCheck::ResourcesListed,
+        ContentCheck::PromptsListed,
+        ContentCheck::ToolInputSchemas,
     ];
 
     /// The rule a failure of this check breaks.
@@ -51,6 +79,13 @@ impl ContentCheck {
             ContentCheck::DiscoverServerInfo => rules::DISC_SERVERINFO,
             ContentCheck::CacheHints => rules::CACHE_HINTS,
             ContentCheck::CacheTtlNonNegative => rules::CACHE_TTL_NONNEG,
+            ContentCheck::ToolsDeclared => rules::TOOLS_CAP_DECLARE,
+            ContentCheck::ResourcesDeclared => rules::RES_CAP_DECLARE,
+            ContentCheck::PromptsDeclared => rules::PROMPTS_CAP_DECLARE,
+            ContentCheck::ToolsListed => rules::TOOLS_LIST_RESPOND,
+            ContentCheck::ResourcesListed => rules::RES_LIST_RESPOND,
+            ContentCheck::PromptsListed => rules::PROMPTS_LIST_RESPOND,
+            ContentCheck::ToolInputSchemas => rules::TOOLS_INPUTSCHEMA_VALID,
         }
     }
 
@@ -61,6 +96,13 @@ impl ContentCheck {
             ContentCheck::DiscoverServerInfo => discover::server_info_holds(result),
             ContentCheck::CacheHints => cache::hints_hold(result),
             ContentCheck::CacheTtlNonNegative => cache::ttl_not_negative(result),
+            ContentCheck::ToolsDeclared => lists::declares(result, "tools"),
+            ContentCheck::ResourcesDeclared => lists::declares(result, "resources"),
+            ContentCheck::PromptsDeclared => lists::declares(result, "prompts"),
+            ContentCheck::ToolsListed => lists::list_holds(result, "tools", "name"),
+            ContentCheck::ResourcesListed => lists::list_holds(result, "resources", "uri"),
+            ContentCheck::PromptsListed => lists::list_holds(result, "prompts", "name"),
+            ContentCheck::ToolInputSchemas => lists::input_schemas_hold(result),
         }
     }
 
@@ -79,6 +121,28 @@ impl ContentCheck {
                  \"private\""
             }
             ContentCheck::CacheTtlNonNegative => "a ttlMs that is >= 0",
+            ContentCheck::ToolsDeclared => {
+                "a discover result declaring the tools capability (the target lists tools)"
+            }
+            ContentCheck::ResourcesDeclared => {
+                "a discover result declaring the resources capability (the target lists \
+                 resources)"
+            }
+            ContentCheck::PromptsDeclared => {
+                "a discover result declaring the prompts capability (the target lists prompts)"
+            }
+            ContentCheck::ToolsListed => {
+                "a tools/list result whose tools is an array of named tools"
+            }
+            ContentCheck::ResourcesListed => {
+                "a resources/list result whose resources is an array of resources with a uri"
+            }
+            ContentCheck::PromptsListed => {
+                "a prompts/list result whose prompts is an array of named prompts"
+            }
+            ContentCheck::ToolInputSchemas => {
+                "every listed tool's inputSchema a valid JSON Schema object (not null)"
+            }
         }
     }
 
@@ -146,27 +210,39 @@ impl Iterator for ContentIter {
 /// The content checks an answer to `method` must pass on `surface`, and whether they take
 /// the place of BASE-SERVERINFO (on `server/discover`, where DISC-SERVERINFO names the same
 /// omission more precisely: one omission is blamed on one sentence).
-pub(crate) fn for_request(method: &str, _surface: &Surface) -> (ContentSet, bool) {
+pub(crate) fn for_request(method: &str, surface: &Surface) -> (ContentSet, bool) {
     let mut set = ContentSet::default();
-    let mut cacheable = || {
-        set.insert(ContentCheck::CacheHints);
-        set.insert(ContentCheck::CacheTtlNonNegative);
+    let caps = surface.capabilities;
+    let mut add = |c: ContentCheck, when: bool| {
+        if when {
+            set.insert(c);
+        }
     };
+    // a method no check reads (tools/call, most cases) costs the length compares of this match
     match method {
         "server/discover" => {
-            cacheable();
-            set.insert(ContentCheck::DiscoverShape);
-            set.insert(ContentCheck::DiscoverServerInfo);
-            return (set, true);
+            add(ContentCheck::DiscoverShape, true);
+            add(ContentCheck::DiscoverServerInfo, true);
+            // "Servers that support tools MUST declare the `tools` capability": support is
+            // what discovery saw listed (D-83)
+            add(ContentCheck::ToolsDeclared, !surface.tools.is_empty());
+            let resources = !surface.resources.is_empty() || !surface.resource_templates.is_empty();
+            add(ContentCheck::ResourcesDeclared, resources);
+            add(ContentCheck::PromptsDeclared, !surface.prompts.is_empty());
         }
-        "tools/list"
-        | "prompts/list"
-        | "resources/list"
-        | "resources/templates/list"
-        | "resources/read" => cacheable(),
-        _ => {}
+        "tools/list" => {
+            add(ContentCheck::ToolsListed, caps.tools);
+            add(ContentCheck::ToolInputSchemas, !surface.tools.is_empty());
+        }
+        "resources/list" => add(ContentCheck::ResourcesListed, caps.resources),
+        "prompts/list" => add(ContentCheck::PromptsListed, caps.prompts),
+        "resources/templates/list" | "resources/read" => {}
+        _ => return (set, false),
     }
-    (set, false)
+    // every method above is one whose complete results carry caching hints
+    set.insert(ContentCheck::CacheHints);
+    set.insert(ContentCheck::CacheTtlNonNegative);
+    (set, method == "server/discover")
 }
 
 #[cfg(test)]

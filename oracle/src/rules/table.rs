@@ -1073,7 +1073,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Capabilities",
         sentence: "Servers that support tools MUST declare the `tools` capability:",
         summary: "Declares the `tools` capability if it supports tools.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("TOOLS-LIST-RESPOND"),
@@ -1082,7 +1082,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Capabilities",
         sentence: "Servers that declare the `tools` capability MUST respond to `tools/list` requests with the set of tools currently available to the requesting client.",
         summary: "Answers tools/list with the tools available to the client when `tools` is declared.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("TOOLS-LIST-STABLE"),
@@ -1109,7 +1109,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Data Types › Tool",
         sentence: "MUST be a valid JSON Schema object (not `null`)",
         summary: "Gives every tool a valid JSON Schema object (not null) as inputSchema.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("TOOLS-NAMES"),
@@ -1212,7 +1212,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/resources.mdx#Capabilities",
         sentence: "Servers that support resources MUST declare the `resources` capability:",
         summary: "Declares the `resources` capability if it supports resources.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("RES-LIST-RESPOND"),
@@ -1221,7 +1221,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/resources.mdx#Capabilities",
         sentence: "Servers that declare the `resources` capability MUST respond to `resources/list` requests with the set of resources currently available to the requesting client.",
         summary: "Answers resources/list with the resources available to the client when `resources` is declared.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("RES-LIST-STABLE"),
@@ -1312,7 +1312,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/prompts.mdx#Capabilities",
         sentence: "Servers that support prompts MUST declare the `prompts` capability in their `DiscoverResult`:",
         summary: "Declares the `prompts` capability in DiscoverResult if it supports prompts.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("PROMPTS-LIST-RESPOND"),
@@ -1321,7 +1321,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/prompts.mdx#Capabilities",
         sentence: "Servers that declare the `prompts` capability MUST respond to `prompts/list` requests with the set of prompts currently available to the requesting client.",
         summary: "Answers prompts/list with the prompts available to the client when `prompts` is declared.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("PROMPTS-LIST-STABLE"),

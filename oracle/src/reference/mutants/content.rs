@@ -3,10 +3,10 @@
 
 use super::super::response::Response;
 use super::answer::{each, Answered};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 /// Apply `f` to the `result` object of every success in the answer.
-fn each_result(r: &mut Response, f: impl Fn(&mut serde_json::Map<String, Value>)) {
+fn each_result(r: &mut Response, f: impl Fn(&mut Map<String, Value>)) {
     each(r, "result", |m| {
         if let Some(res) = m.get_mut("result").and_then(Value::as_object_mut) {
             f(res);
@@ -41,6 +41,76 @@ pub(super) fn negative_ttl(_: &Answered, r: &mut Response) {
     each_result(r, |res| {
         if res.contains_key("ttlMs") {
             res.insert("ttlMs".into(), json!(-1));
+        }
+    });
+}
+
+/// Drop capability `key` from the `server/discover` result.
+fn undeclare(a: &Answered, r: &mut Response, key: &str) {
+    if a.method() == "server/discover" {
+        each_result(r, |res| {
+            if let Some(caps) = res.get_mut("capabilities").and_then(Value::as_object_mut) {
+                caps.remove(key);
+            }
+        });
+    }
+}
+
+pub(super) fn discover_no_tools_cap(a: &Answered, r: &mut Response) {
+    undeclare(a, r, "tools");
+}
+
+pub(super) fn discover_no_resources_cap(a: &Answered, r: &mut Response) {
+    undeclare(a, r, "resources");
+}
+
+pub(super) fn discover_no_prompts_cap(a: &Answered, r: &mut Response) {
+    undeclare(a, r, "prompts");
+}
+
+/// Apply `f` to the result of `method`'s answers only.
+fn on(a: &Answered, r: &mut Response, method: &str, f: impl Fn(&mut Map<String, Value>)) {
+    if a.method() == method {
+        each_result(r, f);
+    }
+}
+
+pub(super) fn tools_list_unnamed(a: &Answered, r: &mut Response) {
+    on(a, r, "tools/list", |res| {
+        for t in res
+            .get_mut("tools")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(t) = t.as_object_mut() {
+                t.remove("name");
+            }
+        }
+    });
+}
+
+pub(super) fn resources_list_missing(a: &Answered, r: &mut Response) {
+    on(a, r, "resources/list", |res| {
+        res.remove("resources");
+    });
+}
+
+pub(super) fn prompts_list_null(a: &Answered, r: &mut Response) {
+    on(a, r, "prompts/list", |res| {
+        res.insert("prompts".into(), Value::Null);
+    });
+}
+
+pub(super) fn tool_schema_null(a: &Answered, r: &mut Response) {
+    on(a, r, "tools/list", |res| {
+        let first = res
+            .get_mut("tools")
+            .and_then(Value::as_array_mut)
+            .and_then(|t| t.first_mut())
+            .and_then(Value::as_object_mut);
+        if let Some(t) = first {
+            t.insert("inputSchema".into(), Value::Null);
         }
     });
 }

@@ -231,6 +231,27 @@ table! {
         NEGATIVE_TTL = "negative-ttl", rules::CACHE_TTL_NONNEG,
             "sends ttlMs -1 on cacheable results",
             Answer(content::negative_ttl);
+        DISCOVER_NO_TOOLS_CAP = "discover-no-tools-cap", rules::TOOLS_CAP_DECLARE,
+            "lists tools but declares no tools capability in server/discover",
+            Answer(content::discover_no_tools_cap);
+        DISCOVER_NO_RESOURCES_CAP = "discover-no-resources-cap", rules::RES_CAP_DECLARE,
+            "lists resources but declares no resources capability in server/discover",
+            Answer(content::discover_no_resources_cap);
+        DISCOVER_NO_PROMPTS_CAP = "discover-no-prompts-cap", rules::PROMPTS_CAP_DECLARE,
+            "lists prompts but declares no prompts capability in server/discover",
+            Answer(content::discover_no_prompts_cap);
+        TOOLS_LIST_UNNAMED = "tools-list-unnamed", rules::TOOLS_LIST_RESPOND,
+            "answers tools/list with tools that carry no name",
+            Answer(content::tools_list_unnamed);
+        RESOURCES_LIST_MISSING = "resources-list-missing", rules::RES_LIST_RESPOND,
+            "answers resources/list without the resources member",
+            Answer(content::resources_list_missing);
+        PROMPTS_LIST_NULL = "prompts-list-null", rules::PROMPTS_LIST_RESPOND,
+            "answers prompts/list with `prompts: null`",
+            Answer(content::prompts_list_null);
+        TOOL_SCHEMA_NULL = "tool-schema-null", rules::TOOLS_INPUTSCHEMA_VALID,
+            "publishes its first tool with `inputSchema: null`",
+            Answer(content::tool_schema_null);
     ];
 }
 

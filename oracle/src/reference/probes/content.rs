@@ -27,5 +27,33 @@ pub(super) fn content_probes(s: &Surface) -> Vec<Probe> {
             rule: rules::CACHE_TTL_NONNEG,
             case: c(43, "resources/templates/list", json!({})),
         },
+        Probe {
+            rule: rules::TOOLS_CAP_DECLARE,
+            case: c(44, "server/discover", json!({})),
+        },
+        Probe {
+            rule: rules::RES_CAP_DECLARE,
+            case: c(45, "server/discover", json!({})),
+        },
+        Probe {
+            rule: rules::PROMPTS_CAP_DECLARE,
+            case: c(46, "server/discover", json!({})),
+        },
+        Probe {
+            rule: rules::TOOLS_LIST_RESPOND,
+            case: c(47, "tools/list", json!({})),
+        },
+        Probe {
+            rule: rules::RES_LIST_RESPOND,
+            case: c(48, "resources/list", json!({})),
+        },
+        Probe {
+            rule: rules::PROMPTS_LIST_RESPOND,
+            case: c(49, "prompts/list", json!({})),
+        },
+        Probe {
+            rule: rules::TOOLS_INPUTSCHEMA_VALID,
+            case: c(50, "tools/list", json!({})),
+        },
     ]
 }
