@@ -240,6 +240,7 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
             None => true,
         },
         Lint::Content(c) => result.is_none_or(|r| c.holds(r)),
+        Lint::OutputConforms(s) => result.is_none_or(|r| crate::content::output_conforms(r, s)),
     }
 }
 

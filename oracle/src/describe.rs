@@ -112,6 +112,10 @@ impl fmt::Display for Lint {
             Lint::AllowOn405 => f.write_str("a 405 carrying an Allow header"),
             Lint::NoResponseToNotification => f.write_str("no JSON-RPC response to a notification"),
             Lint::Content(c) => f.write_str(c.describe()),
+            Lint::OutputConforms(_) => f.write_str(
+                "a tool result (unless isError) whose structuredContent conforms to the tool's \
+                 outputSchema",
+            ),
             Lint::NamesVersions(versions) => write!(
                 f,
                 "an error naming every supported protocol version ({})",

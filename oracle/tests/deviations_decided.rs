@@ -37,8 +37,15 @@ fn region_call(value: &str) -> Case {
     c
 }
 
+/// A conforming result of the header tool: it declares an outputSchema, so its structured
+/// result (and that serialized as text) comes with it.
 fn tool_result(id: &Value) -> Observation {
-    result(id, json!({"content": [], "isError": false}))
+    let structured = json!({"arguments": {}});
+    let text = json!([{"type": "text", "text": structured.to_string()}]);
+    result(
+        id,
+        json!({"content": text, "structuredContent": structured, "isError": false}),
+    )
 }
 
 /// D-04: `Origin: null` is invalid; 403 is required.

@@ -9,8 +9,9 @@ use mcpdiff_oracle::{
 use serde_json::{json, Value};
 
 /// A conforming result for any method: besides `resultType` and `serverInfo`, the caching
-/// hints (cacheable methods), the discover members (`server/discover`) and empty lists (the
-/// list methods); a member a method does not define is ignored.
+/// hints (cacheable methods), the discover members (`server/discover`), empty lists (the
+/// list methods) and the structured result the header tool's outputSchema asks for (with its
+/// text copy); a member a method does not define is ignored.
 fn ok_result(id: &Value) -> Observation {
     Observation::Http(HttpAnswer::new(
         200,
@@ -22,6 +23,8 @@ fn ok_result(id: &Value) -> Observation {
                 "supportedVersions":["2026-07-28"],
                 "capabilities":{"tools":{},"resources":{},"prompts":{}},
                 "tools":[],"resources":[],"prompts":[],
+                "structuredContent":{"arguments":{}},
+                "content":[{"type":"text","text":"{\"arguments\":{}}"}],
                 "_meta":{"io.modelcontextprotocol/serverInfo":{"name":"t","version":"1"}}}}),
         },
     ))

@@ -15,7 +15,16 @@
 mod cache;
 mod discover;
 mod lists;
+mod output;
 mod schema;
+
+pub use output::SharedSchema;
+
+/// Whether a tool result conforms to the tool's `outputSchema` (TOOLS-OUTPUT-CONFORM;
+/// `Lint::OutputConforms`, which carries the schema).
+pub fn output_conforms(result: &Value, schema: &SharedSchema) -> bool {
+    output::conforms(result, &schema.0)
+}
 
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
@@ -54,11 +63,15 @@ pub enum ContentCheck {
     /// Every tool `tools/list` publishes has a valid JSON Schema object as `inputSchema`
     /// (TOOLS-INPUTSCHEMA-VALID).
     ToolInputSchemas,
+    /// A `tools/call` result of a tool with an `outputSchema` that carries
+    /// `structuredContent` also carries it serialized in a text block
+    /// (TOOLS-STRUCTURED-TEXT).
+    StructuredText,
 }
 
 impl ContentCheck {
     /// Every check, in listing order.
-    pub const ALL: [ContentCheck; 11] = [
+    pub const ALL: [ContentCheck; 12] = [
         ContentCheck::DiscoverShape,
         ContentCheck::DiscoverServerInfo,
         ContentCheck::CacheHints,
@@ -70,6 +83,7 @@ impl ContentCheck {
         ContentCheck::ResourcesListed,
         ContentCheck::PromptsListed,
         ContentCheck::ToolInputSchemas,
+        ContentCheck::StructuredText,
     ];
 
     /// The rule a failure of this check breaks.
@@ -86,6 +100,7 @@ impl ContentCheck {
             ContentCheck::ResourcesListed => rules::RES_LIST_RESPOND,
             ContentCheck::PromptsListed => rules::PROMPTS_LIST_RESPOND,
             ContentCheck::ToolInputSchemas => rules::TOOLS_INPUTSCHEMA_VALID,
+            ContentCheck::StructuredText => rules::TOOLS_STRUCTURED_TEXT,
         }
     }
 
@@ -103,6 +118,7 @@ impl ContentCheck {
             ContentCheck::ResourcesListed => lists::list_holds(result, "resources", "uri"),
             ContentCheck::PromptsListed => lists::list_holds(result, "prompts", "name"),
             ContentCheck::ToolInputSchemas => lists::input_schemas_hold(result),
+            ContentCheck::StructuredText => output::structured_text_holds(result),
         }
     }
 
@@ -142,6 +158,9 @@ impl ContentCheck {
             }
             ContentCheck::ToolInputSchemas => {
                 "every listed tool's inputSchema a valid JSON Schema object (not null)"
+            }
+            ContentCheck::StructuredText => {
+                "a result with structuredContent also carrying it serialized in a text block"
             }
         }
     }
@@ -207,10 +226,23 @@ impl Iterator for ContentIter {
     }
 }
 
-/// The content checks an answer to `method` must pass on `surface`, and whether they take
+/// The content checks an answer to `method` (calling `tool`, for `tools/call`) must pass on
+/// `surface`, and whether they take
 /// the place of BASE-SERVERINFO (on `server/discover`, where DISC-SERVERINFO names the same
 /// omission more precisely: one omission is blamed on one sentence).
-pub(crate) fn for_request(method: &str, surface: &Surface) -> (ContentSet, bool) {
+/// The `outputSchema` of the tool named `tool`, if the surface declares one.
+pub(crate) fn output_schema_of<'s>(
+    tool: Option<&str>,
+    surface: &'s Surface,
+) -> Option<&'s SharedSchema> {
+    surface.tool(tool?)?.output_schema.as_ref()
+}
+
+pub(crate) fn for_request(
+    method: &str,
+    tool: Option<&str>,
+    surface: &Surface,
+) -> (ContentSet, bool) {
     let mut set = ContentSet::default();
     let caps = surface.capabilities;
     let mut add = |c: ContentCheck, when: bool| {
@@ -237,6 +269,15 @@ pub(crate) fn for_request(method: &str, surface: &Surface) -> (ContentSet, bool)
         "resources/list" => add(ContentCheck::ResourcesListed, caps.resources),
         "prompts/list" => add(ContentCheck::PromptsListed, caps.prompts),
         "resources/templates/list" | "resources/read" => {}
+        "tools/call" => {
+            // only a tool that declares an outputSchema is known to return structured content
+            // (the rule is not observed on the others; D-85)
+            add(
+                ContentCheck::StructuredText,
+                output_schema_of(tool, surface).is_some(),
+            );
+            return (set, false);
+        }
         _ => return (set, false),
     }
     // every method above is one whose complete results carry caching hints

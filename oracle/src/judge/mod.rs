@@ -149,7 +149,9 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
         BodyView::Request(req) => {
             request_lints(&mut lints, &req.id);
             // what the result must carry for this method (`crate::content`)
-            let (content, replaces_server_info) = crate::content::for_request(&req.method, surface);
+            let tool = req.params.as_ref().and_then(|p| p.name.as_deref());
+            let (content, replaces_server_info) =
+                crate::content::for_request(&req.method, tool, surface);
             if replaces_server_info {
                 lints.remove(LintKind::ServerInfo);
             }
@@ -165,6 +167,15 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                     rule: rules::VER_INIT_NAMES,
                     demand: Demand::Lint(Lint::NamesVersions(surface.supported_versions.clone())),
                 });
+            }
+            if content.contains(crate::content::ContentCheck::StructuredText) {
+                // the called tool declares an outputSchema: its results must conform
+                if let Some(schema) = crate::content::output_schema_of(tool, surface) {
+                    listed.push(Expectation {
+                        rule: rules::TOOLS_OUTPUT_CONFORM,
+                        demand: Demand::Lint(Lint::OutputConforms(schema.clone())),
+                    });
+                }
             }
             if id_unsafe(&req.id) || view.nesting_beyond {
                 // RFC 8259 §9: a reader may limit the range of numbers and the depth of

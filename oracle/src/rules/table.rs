@@ -1145,7 +1145,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Data Types › Tool Result › Output Schema",
         sentence: "Servers MUST provide structured results that conform to this schema.",
         summary: "Returns structuredContent that conforms to the tool's outputSchema.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("TOOLS-STRUCTURED-TEXT"),
@@ -1154,7 +1154,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Data Types › Tool Result › Structured Content",
         sentence: "For backwards compatibility, a tool that returns structured content SHOULD also return the serialized JSON in a TextContent block.",
         summary: "Also returns structured content as serialized JSON in a text block.",
-        judged: false,
+        judged: true,
     },
     // DESCRIPTIVE in RULES.md (the -32602 code is shown by the spec's example and schema.ts's
     // InvalidParamsError, no keyword). No keyworded sentence binds the code (DEVIATIONS.md D-22),

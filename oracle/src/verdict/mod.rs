@@ -152,6 +152,9 @@ pub enum Lint {
     NoResponseToNotification,
     /// A result passes this content check (`crate::content`: what the server publishes).
     Content(crate::content::ContentCheck),
+    /// A tool result that is not an execution error carries `structuredContent` conforming
+    /// to this `outputSchema` (TOOLS-OUTPUT-CONFORM).
+    OutputConforms(crate::content::SharedSchema),
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

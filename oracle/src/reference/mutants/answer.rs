@@ -31,6 +31,11 @@ impl<'a> Answered<'a> {
         }
     }
 
+    /// The surface the reference answered for.
+    pub(super) fn surface(&self) -> &Surface {
+        self.surface
+    }
+
     /// The JSON-RPC method ("" when the body is no request).
     pub(super) fn method(&self) -> &str {
         self.call.as_ref().map_or("", |c| c.method.as_str())
@@ -46,7 +51,7 @@ impl<'a> Answered<'a> {
     }
 
     /// The string `params[field]` ("" when absent).
-    fn param(&self, field: &str) -> &str {
+    pub(super) fn param(&self, field: &str) -> &str {
         self.call
             .as_ref()
             .and_then(|c| c.params.get(field))

@@ -114,3 +114,36 @@ pub(super) fn tool_schema_null(a: &Answered, r: &mut Response) {
         }
     });
 }
+
+/// Apply `f` to the result of a `tools/call` whose tool declares an `outputSchema`.
+fn on_structured_call(a: &Answered, r: &mut Response, f: impl Fn(&mut Map<String, Value>)) {
+    let declares = a
+        .surface()
+        .tool(a.param("name"))
+        .is_some_and(|t| t.output_schema.is_some());
+    if a.method() == "tools/call" && declares {
+        each_result(r, |res| {
+            if res.contains_key("structuredContent") {
+                f(res);
+            }
+        });
+    }
+}
+
+pub(super) fn structured_nonconforming(a: &Answered, r: &mut Response) {
+    on_structured_call(a, r, |res| {
+        // renamed in both places: the text block still serializes the structured content
+        let structured = json!({"echo": res.get("structuredContent")});
+        res.insert(
+            "content".into(),
+            json!([{"type": "text", "text": structured.to_string()}]),
+        );
+        res.insert("structuredContent".into(), structured);
+    });
+}
+
+pub(super) fn structured_no_text(a: &Answered, r: &mut Response) {
+    on_structured_call(a, r, |res| {
+        res.insert("content".into(), json!([{"type": "text", "text": "done"}]));
+    });
+}

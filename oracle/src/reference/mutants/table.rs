@@ -252,6 +252,12 @@ table! {
         TOOL_SCHEMA_NULL = "tool-schema-null", rules::TOOLS_INPUTSCHEMA_VALID,
             "publishes its first tool with `inputSchema: null`",
             Answer(content::tool_schema_null);
+        STRUCTURED_NONCONFORMING = "structured-nonconforming", rules::TOOLS_OUTPUT_CONFORM,
+            "returns structuredContent without the `arguments` its outputSchema requires",
+            Answer(content::structured_nonconforming);
+        STRUCTURED_NO_TEXT = "structured-no-text", rules::TOOLS_STRUCTURED_TEXT,
+            "returns structuredContent with a text block that is not its serialized JSON",
+            Answer(content::structured_no_text);
     ];
 }
 

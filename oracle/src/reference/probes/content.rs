@@ -2,7 +2,7 @@
 //! (`crate::content`) read, one per rule, so each rule has a carrier of its own.
 
 use super::{call, Probe};
-use crate::fixture::RESOURCE;
+use crate::fixture::{HEADER_TOOL, RESOURCE};
 use crate::rules;
 use crate::surface::Surface;
 use serde_json::json;
@@ -10,6 +10,9 @@ use serde_json::json;
 /// Conformant requests of the methods whose results the content rules judge.
 pub(super) fn content_probes(s: &Surface) -> Vec<Probe> {
     let c = |id: i64, method: &str, params| call(s, id, method, params);
+    // the tool that declares an outputSchema, called conformantly
+    let sql = json!({"name": HEADER_TOOL,
+        "arguments": {"region": "us-west1", "count": 42, "query": "select 1"}});
     vec![
         Probe {
             rule: rules::DISC_SHAPE,
@@ -54,6 +57,14 @@ pub(super) fn content_probes(s: &Surface) -> Vec<Probe> {
         Probe {
             rule: rules::TOOLS_INPUTSCHEMA_VALID,
             case: c(50, "tools/list", json!({})),
+        },
+        Probe {
+            rule: rules::TOOLS_OUTPUT_CONFORM,
+            case: c(51, "tools/call", sql.clone()),
+        },
+        Probe {
+            rule: rules::TOOLS_STRUCTURED_TEXT,
+            case: c(52, "tools/call", sql),
         },
     ]
 }
