@@ -10,13 +10,15 @@
 //!
 //! Files: `discover.rs` (the `server/discover` result), `cache.rs` (caching hints),
 //! `lists.rs` (the list results, and the capabilities for what they publish), `schema.rs`
-//! (structural JSON Schema validity).
+//! (structural JSON Schema validity), `output.rs` (tool results against `outputSchema`),
+//! `uri.rs` (resource URIs).
 
 mod cache;
 mod discover;
 mod lists;
 mod output;
 mod schema;
+mod uri;
 
 pub use output::SharedSchema;
 
@@ -67,11 +69,14 @@ pub enum ContentCheck {
     /// `structuredContent` also carries it serialized in a text block
     /// (TOOLS-STRUCTURED-TEXT).
     StructuredText,
+    /// Every resource `resources/list` publishes has a URI in accordance with RFC 3986
+    /// unless its scheme is one the page defines (RES-URI-RFC3986).
+    ResourceUris,
 }
 
 impl ContentCheck {
     /// Every check, in listing order.
-    pub const ALL: [ContentCheck; 12] = [
+    pub const ALL: [ContentCheck; 13] = [
         ContentCheck::DiscoverShape,
         ContentCheck::DiscoverServerInfo,
         ContentCheck::CacheHints,
@@ -84,6 +89,7 @@ impl ContentCheck {
         ContentCheck::PromptsListed,
         ContentCheck::ToolInputSchemas,
         ContentCheck::StructuredText,
+        ContentCheck::ResourceUris,
     ];
 
     /// The rule a failure of this check breaks.
@@ -101,6 +107,7 @@ impl ContentCheck {
             ContentCheck::PromptsListed => rules::PROMPTS_LIST_RESPOND,
             ContentCheck::ToolInputSchemas => rules::TOOLS_INPUTSCHEMA_VALID,
             ContentCheck::StructuredText => rules::TOOLS_STRUCTURED_TEXT,
+            ContentCheck::ResourceUris => rules::RES_URI_RFC3986,
         }
     }
 
@@ -119,6 +126,7 @@ impl ContentCheck {
             ContentCheck::PromptsListed => lists::list_holds(result, "prompts", "name"),
             ContentCheck::ToolInputSchemas => lists::input_schemas_hold(result),
             ContentCheck::StructuredText => output::structured_text_holds(result),
+            ContentCheck::ResourceUris => uri::listed_uris_hold(result),
         }
     }
 
@@ -161,6 +169,9 @@ impl ContentCheck {
             }
             ContentCheck::StructuredText => {
                 "a result with structuredContent also carrying it serialized in a text block"
+            }
+            ContentCheck::ResourceUris => {
+                "every listed resource URI of a custom scheme in accordance with RFC 3986"
             }
         }
     }
@@ -266,7 +277,10 @@ pub(crate) fn for_request(
             add(ContentCheck::ToolsListed, caps.tools);
             add(ContentCheck::ToolInputSchemas, !surface.tools.is_empty());
         }
-        "resources/list" => add(ContentCheck::ResourcesListed, caps.resources),
+        "resources/list" => {
+            add(ContentCheck::ResourcesListed, caps.resources);
+            add(ContentCheck::ResourceUris, !surface.resources.is_empty());
+        }
         "prompts/list" => add(ContentCheck::PromptsListed, caps.prompts),
         "resources/templates/list" | "resources/read" => {}
         "tools/call" => {

@@ -75,6 +75,7 @@ ids! {
     TOOLS_INPUTSCHEMA_VALID = "TOOLS-INPUTSCHEMA-VALID",
     TOOLS_OUTPUT_CONFORM = "TOOLS-OUTPUT-CONFORM",
     TOOLS_STRUCTURED_TEXT = "TOOLS-STRUCTURED-TEXT",
+    RES_URI_RFC3986 = "RES-URI-RFC3986",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

@@ -1284,7 +1284,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/resources.mdx#Common URI Schemes › Custom URI Schemes",
         sentence: "Custom URI schemes MUST be in accordance with RFC3986, taking the above guidance in to account.",
         summary: "Uses custom URI schemes that conform to RFC 3986.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("RES-MULTI-MAY"),

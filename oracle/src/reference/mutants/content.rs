@@ -147,3 +147,11 @@ pub(super) fn structured_no_text(a: &Answered, r: &mut Response) {
         res.insert("content".into(), json!([{"type": "text", "text": "done"}]));
     });
 }
+
+pub(super) fn resource_uri_unencoded(a: &Answered, r: &mut Response) {
+    on(a, r, "resources/list", |res| {
+        if let Some(list) = res.get_mut("resources").and_then(Value::as_array_mut) {
+            list.push(json!({"uri": "notes://inbox/my notes.txt", "name": "my notes.txt"}));
+        }
+    });
+}

@@ -258,6 +258,9 @@ table! {
         STRUCTURED_NO_TEXT = "structured-no-text", rules::TOOLS_STRUCTURED_TEXT,
             "returns structuredContent with a text block that is not its serialized JSON",
             Answer(content::structured_no_text);
+        RESOURCE_URI_UNENCODED = "resource-uri-unencoded", rules::RES_URI_RFC3986,
+            "lists a resource whose custom-scheme URI holds an unencoded space",
+            Answer(content::resource_uri_unencoded);
     ];
 }
 

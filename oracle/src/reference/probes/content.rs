@@ -66,5 +66,9 @@ pub(super) fn content_probes(s: &Surface) -> Vec<Probe> {
             rule: rules::TOOLS_STRUCTURED_TEXT,
             case: c(52, "tools/call", sql),
         },
+        Probe {
+            rule: rules::RES_URI_RFC3986,
+            case: c(53, "resources/list", json!({})),
+        },
     ]
 }
