@@ -58,6 +58,9 @@ fn why_not_observed(rule: RuleId, s: &Surface) -> String {
     if rule == rules::TOOLS_UNKNOWN && !s.capabilities.tools {
         return "the target does not advertise tools".into();
     }
+    if let Some(why) = mcpdiff_oracle::content::why_not_observed(rule, s) {
+        return why.into();
+    }
     "no generated case exercised it (raise --cases or --max-time)".into()
 }
 

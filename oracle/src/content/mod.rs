@@ -241,6 +241,71 @@ impl Iterator for ContentIter {
 /// `surface`, and whether they take
 /// the place of BASE-SERVERINFO (on `server/discover`, where DISC-SERVERINFO names the same
 /// omission more precisely: one omission is blamed on one sentence).
+/// Why a content rule was not observed on `surface`, when what it reads is something the
+/// target does not publish (the report's "not observed" reason); `None` for any other rule
+/// or when the surface has it.
+pub fn why_not_observed(rule: RuleId, surface: &Surface) -> Option<&'static str> {
+    let caps = surface.capabilities;
+    let structured = surface.tools.iter().any(|t| t.output_schema.is_some());
+    let resources = !surface.resources.is_empty() || !surface.resource_templates.is_empty();
+    let reason = [
+        (
+            rules::TOOLS_OUTPUT_CONFORM,
+            !structured,
+            "the target declares no tool with an outputSchema",
+        ),
+        (
+            rules::TOOLS_STRUCTURED_TEXT,
+            !structured,
+            "the target declares no tool with an outputSchema",
+        ),
+        (
+            rules::TOOLS_CAP_DECLARE,
+            surface.tools.is_empty(),
+            "the target lists no tools",
+        ),
+        (
+            rules::TOOLS_INPUTSCHEMA_VALID,
+            surface.tools.is_empty(),
+            "the target lists no tools",
+        ),
+        (
+            rules::RES_CAP_DECLARE,
+            !resources,
+            "the target lists no resources or resource templates",
+        ),
+        (
+            rules::RES_URI_RFC3986,
+            surface.resources.is_empty(),
+            "the target lists no resources",
+        ),
+        (
+            rules::PROMPTS_CAP_DECLARE,
+            surface.prompts.is_empty(),
+            "the target lists no prompts",
+        ),
+        (
+            rules::TOOLS_LIST_RESPOND,
+            !caps.tools,
+            "the target does not advertise tools",
+        ),
+        (
+            rules::RES_LIST_RESPOND,
+            !caps.resources,
+            "the target does not advertise resources",
+        ),
+        (
+            rules::PROMPTS_LIST_RESPOND,
+            !caps.prompts,
+            "the target does not advertise prompts",
+        ),
+    ];
+    reason
+        .into_iter()
+        .find(|(r, missing, _)| *r == rule && *missing)
+        .map(|(_, _, why)| why)
+}
+
 /// The `outputSchema` of the tool named `tool`, if the surface declares one.
 pub(crate) fn output_schema_of<'s>(
     tool: Option<&str>,
@@ -313,6 +378,21 @@ mod tests {
                 "{c:?}"
             );
         }
+    }
+
+    #[test]
+    fn rules_on_what_a_target_does_not_publish_say_why() {
+        let mut s = crate::fixture::surface();
+        assert_eq!(why_not_observed(rules::TOOLS_OUTPUT_CONFORM, &s), None);
+        s.tools.clear();
+        s.prompts.clear();
+        assert_eq!(
+            why_not_observed(rules::TOOLS_OUTPUT_CONFORM, &s),
+            Some("the target declares no tool with an outputSchema")
+        );
+        assert!(why_not_observed(rules::PROMPTS_CAP_DECLARE, &s).is_some());
+        assert_eq!(why_not_observed(rules::RES_CAP_DECLARE, &s), None);
+        assert_eq!(why_not_observed(rules::CACHE_HINTS, &s), None);
     }
 
     #[test]
