@@ -168,14 +168,10 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                     demand: Demand::Lint(Lint::NamesVersions(surface.supported_versions.clone())),
                 });
             }
-            if content.contains(crate::content::ContentCheck::StructuredText) {
-                // the called tool declares an outputSchema: its results must conform
-                if let Some(schema) = crate::content::output_schema_of(tool, surface) {
-                    listed.push(Expectation {
-                        rule: rules::TOOLS_OUTPUT_CONFORM,
-                        demand: Demand::Lint(Lint::OutputConforms(schema.clone())),
-                    });
-                }
+            if !content.is_empty() {
+                // the content lints that carry data (an outputSchema, a list's order)
+                let cursor = req.params.as_ref().is_some_and(|p| p.cursor);
+                crate::content::data_lints(content, tool, cursor, surface, &mut listed);
             }
             if id_unsafe(&req.id) || view.nesting_beyond {
                 // RFC 8259 §9: a reader may limit the range of numbers and the depth of

@@ -76,6 +76,7 @@ ids! {
     TOOLS_OUTPUT_CONFORM = "TOOLS-OUTPUT-CONFORM",
     TOOLS_STRUCTURED_TEXT = "TOOLS-STRUCTURED-TEXT",
     RES_URI_RFC3986 = "RES-URI-RFC3986",
+    TOOLS_ORDER = "TOOLS-ORDER",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

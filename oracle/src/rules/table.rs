@@ -1100,7 +1100,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Capabilities",
         sentence: "Servers SHOULD return tools in a deterministic order (i.e., the same ordering across requests when the underlying set of tools has not changed).",
         summary: "Returns tools in a deterministic order.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("TOOLS-INPUTSCHEMA-VALID"),

@@ -155,6 +155,9 @@ pub enum Lint {
     /// A tool result that is not an execution error carries `structuredContent` conforming
     /// to this `outputSchema` (TOOLS-OUTPUT-CONFORM).
     OutputConforms(crate::content::SharedSchema),
+    /// A whole `tools/list` result with the set of tools discovery saw lists them in the
+    /// order discovery saw (TOOLS-ORDER).
+    ToolOrder(crate::content::ListOrder),
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

@@ -31,6 +31,11 @@ impl<'a> Answered<'a> {
         }
     }
 
+    /// The request id, when it is a non-negative integer.
+    pub(super) fn id_number(&self) -> Option<u64> {
+        self.id().and_then(Value::as_u64)
+    }
+
     /// The surface the reference answered for.
     pub(super) fn surface(&self) -> &Surface {
         self.surface

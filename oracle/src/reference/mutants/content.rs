@@ -155,3 +155,16 @@ pub(super) fn resource_uri_unencoded(a: &Answered, r: &mut Response) {
         }
     });
 }
+
+pub(super) fn tools_order_by_id(a: &Answered, r: &mut Response) {
+    let Some(id) = a.id_number() else { return };
+    on(a, r, "tools/list", |res| {
+        if let Some(list) = res.get_mut("tools").and_then(Value::as_array_mut) {
+            if !list.is_empty() {
+                let n = list.len() as u64;
+                // (the remainder is below the list's length, a usize)
+                list.rotate_left((id % n) as usize);
+            }
+        }
+    });
+}

@@ -261,6 +261,9 @@ table! {
         RESOURCE_URI_UNENCODED = "resource-uri-unencoded", rules::RES_URI_RFC3986,
             "lists a resource whose custom-scheme URI holds an unencoded space",
             Answer(content::resource_uri_unencoded);
+        TOOLS_ORDER_BY_ID = "tools-order-by-id", rules::TOOLS_ORDER,
+            "rotates its tools/list by the request id (a different order per request)",
+            Answer(content::tools_order_by_id);
     ];
 }
 

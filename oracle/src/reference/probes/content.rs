@@ -70,5 +70,14 @@ pub(super) fn content_probes(s: &Surface) -> Vec<Probe> {
             rule: rules::RES_URI_RFC3986,
             case: c(53, "resources/list", json!({})),
         },
+        // ids 54 and 55 rotate an id-dependent ordering by different amounts
+        Probe {
+            rule: rules::TOOLS_ORDER,
+            case: c(54, "tools/list", json!({})),
+        },
+        Probe {
+            rule: rules::TOOLS_ORDER,
+            case: c(55, "tools/list", json!({})),
+        },
     ]
 }
