@@ -39,8 +39,16 @@ pub(super) fn input_schemas_hold(result: &Value) -> bool {
     };
     tools.iter().filter(|t| t.is_object()).all(|t| {
         t.get("inputSchema")
-            .is_some_and(|s| s.is_object() && super::schema::valid_schema(s, 0))
+            .is_some_and(|s| s.is_object() && (older_draft(s) || super::schema::valid_schema(s, 0)))
     })
+}
+
+/// A schema that names draft 3 (boolean `required`, `type: "any"`, …): the 2020-12
+/// structure does not bind it, and its own meta-schema is not checked (D-84).
+fn older_draft(s: &Value) -> bool {
+    s.get("$schema")
+        .and_then(Value::as_str)
+        .is_some_and(|u| u.contains("draft-03"))
 }
 
 #[cfg(test)]
@@ -84,5 +92,8 @@ mod tests {
         assert!(!input_schemas_hold(&t(json!(true))));
         assert!(!input_schemas_hold(&json!({"tools": [{"name": "a"}]})));
         assert!(input_schemas_hold(&json!({"tools": [7]})));
+        let draft3 = json!({"$schema": "http://json-schema.org/draft-03/schema#",
+            "properties": {"a": {"type": "any", "required": true}}});
+        assert!(input_schemas_hold(&t(draft3)));
     }
 }

@@ -56,8 +56,25 @@ pub(super) fn structured_text_holds(result: &Value) -> bool {
             && b.get("text")
                 .and_then(Value::as_str)
                 .and_then(|t| serde_json::from_str::<Value>(t).ok())
-                .is_some_and(|v| &v == structured)
+                .is_some_and(|v| json_eq(&v, structured))
     })
+}
+
+/// JSON Schema equality (`enum`, `const`, and the text copy): numbers by value, so `1` and
+/// `1.0` are equal; arrays and objects member by member.
+fn json_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_eq(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, a)| y.get(k).is_some_and(|b| json_eq(a, b)))
+        }
+        _ => a == b,
+    }
 }
 
 fn type_matches(v: &Value, t: &str) -> bool {
@@ -97,8 +114,8 @@ fn valid(v: &Value, schema: &Value, depth: usize) -> bool {
     let enum_ok = s
         .get("enum")
         .and_then(Value::as_array)
-        .is_none_or(|e| e.contains(v));
-    let const_ok = s.get("const").is_none_or(|c| c == v);
+        .is_none_or(|e| e.iter().any(|x| json_eq(x, v)));
+    let const_ok = s.get("const").is_none_or(|c| json_eq(c, v));
     let object_ok = v.as_object().is_none_or(|o| {
         let props = s.get("properties").and_then(Value::as_object);
         let required = s.get("required").and_then(Value::as_array);
@@ -186,6 +203,9 @@ mod tests {
             &json!({"anyOf": [{"type": "string"}, {"minimum": 1}]})
         ));
         assert!(!conforms(&r(json!(1)), &json!(false)));
+        // numbers compare by value
+        assert!(conforms(&r(json!(1.0)), &json!({"enum": [1]})));
+        assert!(conforms(&r(json!({"a": 2.0})), &json!({"const": {"a": 2}})));
     }
 
     #[test]
