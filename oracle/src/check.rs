@@ -240,6 +240,9 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
             None => true,
         },
         Lint::Stream(s) => !crate::stream::offends(s, a),
+        Lint::Content(c) => result.is_none_or(|r| c.holds(r)),
+        Lint::OutputConforms(s) => result.is_none_or(|r| crate::content::output_conforms(r, s)),
+        Lint::ToolOrder(o) => result.is_none_or(|r| crate::content::order_holds(r, *o)),
     }
 }
 

@@ -112,6 +112,14 @@ impl fmt::Display for Lint {
             }
             Lint::AllowOn405 => f.write_str("a 405 carrying an Allow header"),
             Lint::NoResponseToNotification => f.write_str("no JSON-RPC response to a notification"),
+            Lint::Content(c) => f.write_str(c.describe()),
+            Lint::ToolOrder(_) => {
+                f.write_str("the tools in the order discovery saw them, while the set is the same")
+            }
+            Lint::OutputConforms(_) => f.write_str(
+                "a tool result (unless isError) whose structuredContent conforms to the tool's \
+                 outputSchema",
+            ),
             Lint::NamesVersions(versions) => write!(
                 f,
                 "an error naming every supported protocol version ({})",
@@ -323,6 +331,7 @@ mod tests {
             Lint::ServerInfo,
             Lint::AllowOn405,
             Lint::NoResponseToNotification,
+            Lint::Content(crate::content::ContentCheck::CacheHints),
         ];
         for l in &lints {
             let s = Demand::Lint(l.clone()).to_string();

@@ -48,7 +48,13 @@ pub fn tools() -> Vec<ToolDecl> {
                 "required": ["region", "query"]
             }),
             true,
-        ),
+        )
+        // it echoes its arguments as structured content (TOOLS-OUTPUT-CONFORM)
+        .with_output_schema(json!({
+            "type": "object",
+            "properties": {"arguments": {"type": "object"}},
+            "required": ["arguments"]
+        })),
         ToolDecl::new(
             SENTINEL_TOOL,
             json!({"type": "object", "properties": {}}),

@@ -128,7 +128,12 @@ fn lint_reads(l: &Lint, a: &HttpAnswer) -> bool {
         | Lint::NoLegacyRangeCode
         | Lint::ErrorShape
         | Lint::ErrorIdEcho { .. } => error,
-        Lint::ResultType | Lint::ResultIdEcho(_) | Lint::ServerInfo => result,
+        Lint::ResultType
+        | Lint::ResultIdEcho(_)
+        | Lint::ServerInfo
+        | Lint::Content(_)
+        | Lint::OutputConforms(_)
+        | Lint::ToolOrder(_) => result,
         Lint::AllowOn405 => a.status == 405,
         // any refusal must name the versions (check.rs `names_all`)
         Lint::NamesVersions(_) => error || a.status >= 400,

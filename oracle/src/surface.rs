@@ -6,6 +6,7 @@
 //! never triggered: "not observed", never a pass and never a failure.
 
 use crate::annotations::{lookalike_beside, tool_header_params, AnnotationError, HeaderParam};
+use crate::content::SharedSchema;
 use crate::encoding::field_words::same_bytes;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -27,6 +28,13 @@ pub struct ToolDecl {
     /// invalid (D-49). Derived like `header_params`; not serialized.
     #[serde(skip)]
     pub annotation_lookalike: bool,
+    /// `outputSchema`, when the tool declares one (TOOLS-OUTPUT-CONFORM judges its calls).
+    #[serde(
+        rename = "outputSchema",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub output_schema: Option<SharedSchema>,
 }
 
 fn no_params() -> Result<Vec<HeaderParam>, AnnotationError> {
@@ -46,7 +54,16 @@ impl ToolDecl {
             read_only,
             header_params,
             annotation_lookalike,
+            output_schema: None,
         }
+    }
+
+    /// The tool with `outputSchema` `schema` (a JSON object; anything else is no schema).
+    pub fn with_output_schema(mut self, schema: Value) -> ToolDecl {
+        self.output_schema = schema
+            .is_object()
+            .then(|| SharedSchema(std::sync::Arc::new(schema)));
+        self
     }
 }
 

@@ -37,8 +37,15 @@ fn region_call(value: &str) -> Case {
     c
 }
 
+/// A conforming result of the header tool: it declares an outputSchema, so its structured
+/// result (and that serialized as text) comes with it.
 fn tool_result(id: &Value) -> Observation {
-    result(id, json!({"content": [], "isError": false}))
+    let structured = json!({"arguments": {}});
+    let text = json!([{"type": "text", "text": structured.to_string()}]);
+    result(
+        id,
+        json!({"content": text, "structuredContent": structured, "isError": false}),
+    )
 }
 
 /// D-04: `Origin: null` is invalid; 403 is required.
@@ -216,7 +223,8 @@ fn unknown_cursor_and_log_level_may_be_refused() {
         let answer = to_observation(&respond(&c, &s));
         assert_eq!(answer.http().and_then(HttpAnswer::error_code), Some(-32602));
         assert!(check(&judge(&c, &s), &answer).is_empty());
-        assert!(rules_of(&c, &s, &result(&json!(3), json!({"tools": []}))).is_empty());
+        let tools = json!({"tools": [], "ttlMs": 0, "cacheScope": "public"});
+        assert!(rules_of(&c, &s, &result(&json!(3), tools)).is_empty());
     }
 }
 

@@ -8,6 +8,10 @@ use mcpdiff_oracle::{
 };
 use serde_json::{json, Value};
 
+/// A conforming result for any method: besides `resultType` and `serverInfo`, the caching
+/// hints (cacheable methods), the discover members (`server/discover`), empty lists (the
+/// list methods) and the structured result the header tool's outputSchema asks for (with its
+/// text copy); a member a method does not define is ignored.
 fn ok_result(id: &Value) -> Observation {
     Observation::Http(HttpAnswer::new(
         200,
@@ -15,6 +19,12 @@ fn ok_result(id: &Value) -> Observation {
         Body::Json {
             value: json!({"jsonrpc":"2.0","id":id,"result":{
                 "resultType":"complete",
+                "ttlMs":0,"cacheScope":"public",
+                "supportedVersions":["2026-07-28"],
+                "capabilities":{"tools":{},"resources":{},"prompts":{}},
+                "tools":[],"resources":[],"prompts":[],
+                "structuredContent":{"arguments":{}},
+                "content":[{"type":"text","text":"{\"arguments\":{}}"}],
                 "_meta":{"io.modelcontextprotocol/serverInfo":{"name":"t","version":"1"}}}}),
         },
     ))

@@ -52,6 +52,16 @@ fn tools_list_publishes_every_generated_tool() {
             .unwrap_or_else(|| panic!("{} not listed", t.name()));
         assert_eq!(&found["inputSchema"], t.input_schema(), "{}", t.name());
     }
+    // what it publishes passes the content rules (TOOLS-INPUTSCHEMA-VALID among them)
+    for seed in 21..41 {
+        let (surface, _) = surface_and_tools(seed, 40);
+        let case = conformant_case(&surface, json!(1), "tools/list", json!({}));
+        let findings = check(
+            &judge(&case, &surface),
+            &to_observation(&respond(&case, &surface)),
+        );
+        assert!(findings.is_empty(), "seed {seed}: {findings:?}");
+    }
 }
 
 #[test]

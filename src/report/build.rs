@@ -63,6 +63,9 @@ fn why_not_observed(rule: RuleId, s: &Surface) -> String {
     if let Some(why) = why_stream_not_observed(rule) {
         return why.into();
     }
+    if let Some(why) = mcpdiff_oracle::content::why_not_observed(rule, s) {
+        return why.into();
+    }
     "no generated case exercised it (raise --cases or --max-time)".into()
 }
 

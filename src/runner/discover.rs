@@ -168,7 +168,11 @@ fn add_items(surface: &mut Surface, key: &str, items: &[Value]) {
                     .and_then(|a| a.get("readOnlyHint"))
                     .and_then(Value::as_bool)
                     .unwrap_or(false);
-                surface.tools.push(ToolDecl::new(name, schema, read_only));
+                let tool = ToolDecl::new(name, schema, read_only);
+                surface.tools.push(match it.get("outputSchema") {
+                    Some(out) => tool.with_output_schema(out.clone()),
+                    None => tool,
+                });
             }
             "resources" => {
                 if let Some(u) = it.get("uri").and_then(Value::as_str) {

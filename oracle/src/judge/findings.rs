@@ -54,7 +54,7 @@ pub(crate) fn is_blocking(rule: RuleId) -> bool {
 }
 
 /// Slots of the blocking table: a power of two, above twice the ids the judge emits.
-const SLOTS: usize = 128;
+const SLOTS: usize = 256;
 // (a free slot ends every probe)
 const _: () = assert!(rules::JUDGED_IDS.len() * 2 <= SLOTS);
 

@@ -150,6 +150,14 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
         }
         BodyView::Request(req) => {
             request_lints(&mut lints, req);
+            // what the result must carry for this method (`crate::content`)
+            let tool = req.params.as_ref().and_then(|p| p.name.as_deref());
+            let (content, replaces_server_info) =
+                crate::content::for_request(&req.method, tool, surface);
+            if replaces_server_info {
+                lints.remove(LintKind::ServerInfo);
+            }
+            lints.insert_content(content);
             // the expectations after the compact lints (allocated when the first is listed)
             let mut listed = Vec::new();
             if &*req.method == "initialize" && !surface.is_dual_era() && !h.parser_refusable {
@@ -161,6 +169,11 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                     rule: rules::VER_INIT_NAMES,
                     demand: Demand::Lint(Lint::NamesVersions(surface.supported_versions.clone())),
                 });
+            }
+            if !content.is_empty() {
+                // the content lints that carry data (an outputSchema, a list's order)
+                let cursor = req.params.as_ref().is_some_and(|p| p.cursor);
+                crate::content::data_lints(content, tool, cursor, surface, &mut listed);
             }
             if id_unsafe(&req.id) || view.nesting_beyond {
                 // RFC 8259 §9: a reader may limit the range of numbers and the depth of

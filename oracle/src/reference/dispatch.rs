@@ -147,12 +147,16 @@ fn tools(surface: &Surface) -> Vec<Value> {
                 STREAM_TOOL => "Count to `to`, reporting progress",
                 _ => "Echo the arguments (a generated tool)",
             };
-            json!({
+            let mut tool = json!({
                 "name": t.name,
                 "description": description,
                 "inputSchema": t.input_schema,
                 "annotations": {"readOnlyHint": t.read_only},
-            })
+            });
+            if let Some(schema) = &t.output_schema {
+                tool["outputSchema"] = (*schema.0).clone();
+            }
+            tool
         })
         .collect()
 }

@@ -1053,8 +1053,8 @@ pub static RULES: &[Rule] = &[
         derived: true,
         spec: "server/discover.mdx#Response",
         sentence: "The server replies with its supported protocol versions, capabilities, and identity.",
-        summary: "Answers server/discover with supportedVersions, capabilities, resultType, ttlMs and cacheScope.",
-        judged: false,
+        summary: "Answers server/discover with supportedVersions (a non-empty array of strings) and a capabilities object.",
+        judged: true,
     },
     Rule {
         id: RuleId("DISC-SERVERINFO"),
@@ -1063,7 +1063,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/discover.mdx#Data Types › DiscoverResult",
         sentence: "`_meta['io.modelcontextprotocol/serverInfo']`: Name and version of the server software. Servers SHOULD include this field.",
         summary: "Includes serverInfo (name, version) in the DiscoverResult `_meta`.",
-        judged: false,
+        judged: true,
     },
     // §17 Tools
     Rule {
@@ -1073,7 +1073,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Capabilities",
         sentence: "Servers that support tools MUST declare the `tools` capability:",
         summary: "Declares the `tools` capability if it supports tools.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("TOOLS-LIST-RESPOND"),
@@ -1082,7 +1082,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Capabilities",
         sentence: "Servers that declare the `tools` capability MUST respond to `tools/list` requests with the set of tools currently available to the requesting client.",
         summary: "Answers tools/list with the tools available to the client when `tools` is declared.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("TOOLS-LIST-STABLE"),
@@ -1100,7 +1100,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Capabilities",
         sentence: "Servers SHOULD return tools in a deterministic order (i.e., the same ordering across requests when the underlying set of tools has not changed).",
         summary: "Returns tools in a deterministic order.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("TOOLS-INPUTSCHEMA-VALID"),
@@ -1109,7 +1109,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Data Types › Tool",
         sentence: "MUST be a valid JSON Schema object (not `null`)",
         summary: "Gives every tool a valid JSON Schema object (not null) as inputSchema.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("TOOLS-NAMES"),
@@ -1145,7 +1145,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Data Types › Tool Result › Output Schema",
         sentence: "Servers MUST provide structured results that conform to this schema.",
         summary: "Returns structuredContent that conforms to the tool's outputSchema.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("TOOLS-STRUCTURED-TEXT"),
@@ -1154,7 +1154,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Data Types › Tool Result › Structured Content",
         sentence: "For backwards compatibility, a tool that returns structured content SHOULD also return the serialized JSON in a TextContent block.",
         summary: "Also returns structured content as serialized JSON in a text block.",
-        judged: false,
+        judged: true,
     },
     // DESCRIPTIVE in RULES.md (the -32602 code is shown by the spec's example and schema.ts's
     // InvalidParamsError, no keyword). No keyworded sentence binds the code (DEVIATIONS.md D-22),
@@ -1212,7 +1212,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/resources.mdx#Capabilities",
         sentence: "Servers that support resources MUST declare the `resources` capability:",
         summary: "Declares the `resources` capability if it supports resources.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("RES-LIST-RESPOND"),
@@ -1221,7 +1221,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/resources.mdx#Capabilities",
         sentence: "Servers that declare the `resources` capability MUST respond to `resources/list` requests with the set of resources currently available to the requesting client.",
         summary: "Answers resources/list with the resources available to the client when `resources` is declared.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("RES-LIST-STABLE"),
@@ -1284,7 +1284,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/resources.mdx#Common URI Schemes › Custom URI Schemes",
         sentence: "Custom URI schemes MUST be in accordance with RFC3986, taking the above guidance in to account.",
         summary: "Uses custom URI schemes that conform to RFC 3986.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("RES-MULTI-MAY"),
@@ -1312,7 +1312,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/prompts.mdx#Capabilities",
         sentence: "Servers that support prompts MUST declare the `prompts` capability in their `DiscoverResult`:",
         summary: "Declares the `prompts` capability in DiscoverResult if it supports prompts.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("PROMPTS-LIST-RESPOND"),
@@ -1321,7 +1321,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/prompts.mdx#Capabilities",
         sentence: "Servers that declare the `prompts` capability MUST respond to `prompts/list` requests with the set of prompts currently available to the requesting client.",
         summary: "Answers prompts/list with the prompts available to the client when `prompts` is declared.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("PROMPTS-LIST-STABLE"),
@@ -1385,7 +1385,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/caching.mdx#Cacheable Results",
         sentence: "Servers MUST include caching hints on results with `resultType: \"complete\"` returned by the following operations: - `server/discover` - `tools/list` - `prompts/list` - `resources/list` - `resources/templates/list` - `resources/read`",
         summary: "Includes ttlMs and cacheScope on complete results of discover, the list methods and resources/read.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("CACHE-TTL-NONNEG"),
@@ -1394,7 +1394,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/caching.mdx#Cacheable Model › Time-to-Live (TTL) Field",
         sentence: "Servers MUST provide a `ttlMs` value that is `>= 0`.",
         summary: "Sends a `ttlMs` that is >= 0.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("CACHE-SCOPE-PAGES"),

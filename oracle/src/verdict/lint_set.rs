@@ -4,6 +4,7 @@
 //! than the rules that decide the Verdict.
 
 use super::Lint;
+use crate::content::ContentSet;
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::stream::{StreamLint, StreamRule, StreamScope};
@@ -90,6 +91,8 @@ pub(crate) struct LintSet {
     /// The stream rules that bind the request (bits of `StreamRule::bit`), listed after
     /// every other lint; their scope's id is `echo`.
     stream_bits: u16,
+    /// The content checks (`Lint::Content`), listed after every other lint.
+    content: ContentSet,
 }
 
 const LOG_LEVEL: u8 = 1;
@@ -100,6 +103,17 @@ impl LintSet {
     pub fn insert(&mut self, k: LintKind) {
         debug_assert_ne!(k, LintKind::IdEcho);
         self.bits |= k.bit();
+    }
+
+    /// Drop a data-free lint (a content check that names the same omission more precisely
+    /// takes its place).
+    pub fn remove(&mut self, k: LintKind) {
+        self.bits &= !k.bit();
+    }
+
+    /// Add content checks.
+    pub fn insert_content(&mut self, set: ContentSet) {
+        self.content = ContentSet::from_bits(self.content.bits() | set.bits());
     }
 
     /// Add the two id lints for a request with id `id`.
@@ -119,6 +133,7 @@ impl LintSet {
     /// Keep the lints whose rule is in `keep` (the two id lints are kept or dropped
     /// together: `keep` names both or neither).
     pub fn retain_rules(&mut self, keep: &[RuleId]) {
+        self.content.retain_rules(keep);
         for k in LintKind::ALL {
             match k.render() {
                 Some((rule, _)) if !keep.contains(&rule) => self.bits &= !k.bit(),
@@ -150,6 +165,7 @@ impl LintSet {
             error_id_next: false,
             set: self,
             stream_left: self.stream_bits,
+            content: self.content.iter(),
         }
     }
 }
@@ -164,6 +180,8 @@ pub(crate) struct Lints<'a> {
     set: &'a LintSet,
     /// The stream rules not yet rendered, one bit each.
     stream_left: u16,
+    /// The content checks, rendered after the kinds.
+    content: crate::content::ContentIter,
 }
 
 impl Iterator for Lints<'_> {
@@ -181,6 +199,9 @@ impl Iterator for Lints<'_> {
             ));
         }
         let Some(&k) = LintKind::ALL.get(self.left.trailing_zeros() as usize) else {
+            if let Some(c) = self.content.next() {
+                return Some((c.rule(), Lint::Content(c)));
+            }
             return self.next_stream();
         };
         self.left &= self.left - 1;

@@ -154,6 +154,14 @@ pub enum Lint {
     /// A rule about the events of an SSE answer (`crate::stream`), with what the request
     /// asked of its stream.
     Stream(Box<StreamLint>),
+    /// A result passes this content check (`crate::content`: what the server publishes).
+    Content(crate::content::ContentCheck),
+    /// A tool result that is not an execution error carries `structuredContent` conforming
+    /// to this `outputSchema` (TOOLS-OUTPUT-CONFORM).
+    OutputConforms(crate::content::SharedSchema),
+    /// A whole `tools/list` result with the set of tools discovery saw lists them in the
+    /// order discovery saw (TOOLS-ORDER).
+    ToolOrder(crate::content::ListOrder),
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

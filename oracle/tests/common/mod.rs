@@ -31,10 +31,12 @@ pub fn result(id: &Value, fields: Value) -> Observation {
     ))
 }
 
-/// A `server/discover` result for `id`.
+/// A `server/discover` result for `id`, declaring what the fixture lists.
 pub fn discover_result(id: &Value) -> Observation {
     result(
         id,
-        json!({"supportedVersions":["2026-07-28"],"capabilities":{}}),
+        json!({"supportedVersions":["2026-07-28"],
+               "capabilities":{"tools":{},"resources":{},"prompts":{},"completions":{}},
+               "ttlMs":0,"cacheScope":"public"}),
     )
 }

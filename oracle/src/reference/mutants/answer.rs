@@ -36,8 +36,18 @@ impl<'a> Answered<'a> {
         self.call.as_ref()
     }
 
+    /// The request id, when it is a non-negative integer.
+    pub(super) fn id_number(&self) -> Option<u64> {
+        self.id().and_then(Value::as_u64)
+    }
+
+    /// The surface the reference answered for.
+    pub(super) fn surface(&self) -> &Surface {
+        self.surface
+    }
+
     /// The JSON-RPC method ("" when the body is no request).
-    fn method(&self) -> &str {
+    pub(super) fn method(&self) -> &str {
         self.call.as_ref().map_or("", |c| c.method.as_str())
     }
 
@@ -51,7 +61,7 @@ impl<'a> Answered<'a> {
     }
 
     /// The string `params[field]` ("" when absent).
-    fn param(&self, field: &str) -> &str {
+    pub(super) fn param(&self, field: &str) -> &str {
         self.call
             .as_ref()
             .and_then(|c| c.params.get(field))
@@ -214,7 +224,11 @@ pub(super) fn no_result_type(_: &Answered, r: &mut Response) {
     });
 }
 
-pub(super) fn serverinfo_dropped(_: &Answered, r: &mut Response) {
+pub(super) fn serverinfo_dropped(a: &Answered, r: &mut Response) {
+    // on server/discover the omission is DISC-SERVERINFO's (`discover-no-serverinfo`)
+    if a.method() == "server/discover" {
+        return;
+    }
     each(r, "result", |m| {
         if let Some(res) = m.get_mut("result").and_then(Value::as_object_mut) {
             res.remove("_meta");
@@ -256,7 +270,7 @@ fn recode(r: &mut Response, from: i64, to: i64) {
 }
 
 /// Apply `f` to every message of the answer that has member `key` (`result` or `error`).
-fn each(r: &mut Response, key: &str, f: impl Fn(&mut Value)) {
+pub(super) fn each(r: &mut Response, key: &str, f: impl Fn(&mut Value)) {
     for m in r.messages_mut() {
         if m.get(key).is_some() {
             f(m);

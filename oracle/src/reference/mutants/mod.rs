@@ -10,6 +10,7 @@
 //! changes are [`AuthChange`]s that `reference::auth` applies.
 
 mod answer;
+mod content;
 mod request;
 mod request_headers;
 mod request_params;

@@ -9,7 +9,7 @@
 use super::super::auth::AuthChange;
 use super::super::render_canonical;
 use super::Behaviour::{Answer, Auth, Render, Request};
-use super::{answer, request, request_headers, request_params, stream, Mutant};
+use super::{answer, content, request, request_headers, request_params, stream, Mutant};
 use crate::rules;
 
 /// Declares each row once: as the constant named on its left and as an element of the table
@@ -216,7 +216,7 @@ table! {
             "uses the retired code -32002 for parse errors",
             Answer(answer::retired_code_32002);
         SERVERINFO_DROPPED = "serverinfo-dropped", rules::SERVERINFO,
-            "omits _meta serverInfo from results",
+            "omits _meta serverInfo from results other than server/discover's",
             Answer(answer::serverinfo_dropped);
         // what travels on SSE streams
         SSE_LEFT_OPEN = "sse-left-open", rules::SSE_FINAL_TERMINATES,
@@ -252,6 +252,52 @@ table! {
         LISTEN_NOTIFICATION_WITHOUT_ID = "listen-notification-without-id", rules::LISTEN_SUBID,
             "sends a tools/list_changed on a listen stream without the subscription id",
             Answer(stream::listen_notification_without_id);
+        // content: what the results publish (`crate::content`)
+        DISCOVER_NO_VERSIONS = "discover-no-versions", rules::DISC_SHAPE,
+            "answers server/discover without supportedVersions",
+            Answer(content::discover_no_versions);
+        DISCOVER_NO_SERVERINFO = "discover-no-serverinfo", rules::DISC_SERVERINFO,
+            "omits _meta serverInfo from the server/discover result",
+            Answer(content::discover_no_serverinfo);
+        NO_CACHE_HINTS = "no-cache-hints", rules::CACHE_HINTS,
+            "omits ttlMs and cacheScope from cacheable results",
+            Answer(content::no_cache_hints);
+        NEGATIVE_TTL = "negative-ttl", rules::CACHE_TTL_NONNEG,
+            "sends ttlMs -1 on cacheable results",
+            Answer(content::negative_ttl);
+        DISCOVER_NO_TOOLS_CAP = "discover-no-tools-cap", rules::TOOLS_CAP_DECLARE,
+            "lists tools but declares no tools capability in server/discover",
+            Answer(content::discover_no_tools_cap);
+        DISCOVER_NO_RESOURCES_CAP = "discover-no-resources-cap", rules::RES_CAP_DECLARE,
+            "lists resources but declares no resources capability in server/discover",
+            Answer(content::discover_no_resources_cap);
+        DISCOVER_NO_PROMPTS_CAP = "discover-no-prompts-cap", rules::PROMPTS_CAP_DECLARE,
+            "lists prompts but declares no prompts capability in server/discover",
+            Answer(content::discover_no_prompts_cap);
+        TOOLS_LIST_UNNAMED = "tools-list-unnamed", rules::TOOLS_LIST_RESPOND,
+            "answers tools/list with tools that carry no name",
+            Answer(content::tools_list_unnamed);
+        RESOURCES_LIST_MISSING = "resources-list-missing", rules::RES_LIST_RESPOND,
+            "answers resources/list without the resources member",
+            Answer(content::resources_list_missing);
+        PROMPTS_LIST_NULL = "prompts-list-null", rules::PROMPTS_LIST_RESPOND,
+            "answers prompts/list with `prompts: null`",
+            Answer(content::prompts_list_null);
+        TOOL_SCHEMA_NULL = "tool-schema-null", rules::TOOLS_INPUTSCHEMA_VALID,
+            "publishes its first tool with `inputSchema: null`",
+            Answer(content::tool_schema_null);
+        STRUCTURED_NONCONFORMING = "structured-nonconforming", rules::TOOLS_OUTPUT_CONFORM,
+            "returns structuredContent without the `arguments` its outputSchema requires",
+            Answer(content::structured_nonconforming);
+        STRUCTURED_NO_TEXT = "structured-no-text", rules::TOOLS_STRUCTURED_TEXT,
+            "returns structuredContent with a text block that is not its serialized JSON",
+            Answer(content::structured_no_text);
+        RESOURCE_URI_UNENCODED = "resource-uri-unencoded", rules::RES_URI_RFC3986,
+            "lists a resource whose custom-scheme URI holds an unencoded space",
+            Answer(content::resource_uri_unencoded);
+        TOOLS_ORDER_BY_ID = "tools-order-by-id", rules::TOOLS_ORDER,
+            "rotates its tools/list by the request id (a different order per request)",
+            Answer(content::tools_order_by_id);
     ];
 }
 

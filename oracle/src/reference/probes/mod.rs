@@ -9,9 +9,11 @@
 //!
 //! Files: `carriers.rs` (conformant requests), `refusals.rs` (transport, version and name
 //! refusals), `headers.rs` (the mirrored and `Mcp-Param` headers), `isolation.rs` (the byte
-//! forms HTTP stacks differ on), `stream.rs` (what travels on SSE answers).
+//! forms HTTP stacks differ on), `stream.rs` (what travels on SSE answers), `content.rs`
+//! (carriers of what results publish).
 
 mod carriers;
+mod content;
 mod headers;
 mod isolation;
 mod refusals;
@@ -62,6 +64,7 @@ pub fn probes(surface: &Surface) -> Vec<Probe> {
     out.extend(headers::headers(surface));
     out.extend(isolation::isolation_probes(surface));
     out.extend(stream::stream_probes(surface));
+    out.extend(content::content_probes(surface));
     out
 }
 

@@ -1,0 +1,459 @@
+//! Content checks: what a server publishes and answers, read from the `result` of one
+//! answer. Each check is a per-answer lint (`Lint::Content`) bound to one rule of the table
+//! and chosen by the request's method (and, for the capability rules, by what discovery
+//! found on the surface), so the judge decides which apply once per case and `check` reads
+//! the answer's result once for all of them.
+//!
+//! A check reads only a JSON-RPC `result`: an error, a bare refusal or a transport failure
+//! passes every one of them (the answer sets judge those). What a check needs from the
+//! surface is decided when it is chosen, so the Verdict carries no surface.
+//!
+//! Files: `discover.rs` (the `server/discover` result), `cache.rs` (caching hints),
+//! `lists.rs` (the list results, and the capabilities for what they publish), `schema.rs`
+//! (structural JSON Schema validity), `output.rs` (tool results against `outputSchema`),
+//! `uri.rs` (resource URIs), `order.rs` (the order of `tools/list`).
+
+mod cache;
+mod discover;
+mod lists;
+mod order;
+mod output;
+mod schema;
+mod uri;
+
+pub use order::ListOrder;
+pub use output::SharedSchema;
+
+/// Whether a tool result conforms to the tool's `outputSchema` (TOOLS-OUTPUT-CONFORM;
+/// `Lint::OutputConforms`, which carries the schema).
+pub fn output_conforms(result: &Value, schema: &SharedSchema) -> bool {
+    output::conforms(result, &schema.0)
+}
+
+use crate::rules::{self, RuleId};
+use crate::surface::Surface;
+use crate::verdict::{Demand, Expectation, Lint};
+use serde::Serialize;
+use serde_json::Value;
+
+/// One content check. The order of the variants is the order a Verdict lists them in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[repr(u8)]
+pub enum ContentCheck {
+    /// `server/discover`: `supportedVersions` a non-empty array of strings and
+    /// `capabilities` an object (DISC-SHAPE).
+    DiscoverShape,
+    /// `server/discover`: `_meta` names serverInfo with a string name and version
+    /// (DISC-SERVERINFO; it takes BASE-SERVERINFO's place on this method).
+    DiscoverServerInfo,
+    /// A cacheable result with `resultType: "complete"` carries an integer `ttlMs` and a
+    /// `cacheScope` of `"public"` or `"private"` (CACHE-HINTS).
+    CacheHints,
+    /// A numeric `ttlMs` is not negative (CACHE-TTL-NONNEG).
+    CacheTtlNonNegative,
+    /// `server/discover` declares `tools` (discovery found tools listed; TOOLS-CAP-DECLARE).
+    ToolsDeclared,
+    /// `server/discover` declares `resources` (RES-CAP-DECLARE).
+    ResourcesDeclared,
+    /// `server/discover` declares `prompts` (PROMPTS-CAP-DECLARE).
+    PromptsDeclared,
+    /// `tools/list` with `tools` declared: an array of named tools (TOOLS-LIST-RESPOND).
+    ToolsListed,
+    /// `resources/list` with `resources` declared: an array of resources with a URI
+    /// (RES-LIST-RESPOND).
+    ResourcesListed,
+    /// `prompts/list` with `prompts` declared: an array of named prompts
+    /// (PROMPTS-LIST-RESPOND).
+    PromptsListed,
+    /// Every tool `tools/list` publishes has a valid JSON Schema object as `inputSchema`
+    /// (TOOLS-INPUTSCHEMA-VALID).
+    ToolInputSchemas,
+    /// A `tools/call` result of a tool with an `outputSchema` that carries
+    /// `structuredContent` also carries it serialized in a text block
+    /// (TOOLS-STRUCTURED-TEXT).
+    StructuredText,
+    /// Every resource `resources/list` publishes has a URI in accordance with RFC 3986
+    /// unless its scheme is one the page defines (RES-URI-RFC3986).
+    ResourceUris,
+}
+
+impl ContentCheck {
+    /// Every check, in listing order.
+    pub const ALL: [ContentCheck; 13] = [
+        ContentCheck::DiscoverShape,
+        ContentCheck::DiscoverServerInfo,
+        ContentCheck::CacheHints,
+        ContentCheck::CacheTtlNonNegative,
+        ContentCheck::ToolsDeclared,
+        ContentCheck::ResourcesDeclared,
+        ContentCheck::PromptsDeclared,
+        ContentCheck::ToolsListed,
+        ContentCheck::ResourcesListed,
+        ContentCheck::PromptsListed,
+        ContentCheck::ToolInputSchemas,
+        ContentCheck::StructuredText,
+        ContentCheck::ResourceUris,
+    ];
+
+    /// The rule a failure of this check breaks.
+    pub fn rule(self) -> RuleId {
+        match self {
+            ContentCheck::DiscoverShape => rules::DISC_SHAPE,
+            ContentCheck::DiscoverServerInfo => rules::DISC_SERVERINFO,
+            ContentCheck::CacheHints => rules::CACHE_HINTS,
+            ContentCheck::CacheTtlNonNegative => rules::CACHE_TTL_NONNEG,
+            ContentCheck::ToolsDeclared => rules::TOOLS_CAP_DECLARE,
+            ContentCheck::ResourcesDeclared => rules::RES_CAP_DECLARE,
+            ContentCheck::PromptsDeclared => rules::PROMPTS_CAP_DECLARE,
+            ContentCheck::ToolsListed => rules::TOOLS_LIST_RESPOND,
+            ContentCheck::ResourcesListed => rules::RES_LIST_RESPOND,
+            ContentCheck::PromptsListed => rules::PROMPTS_LIST_RESPOND,
+            ContentCheck::ToolInputSchemas => rules::TOOLS_INPUTSCHEMA_VALID,
+            ContentCheck::StructuredText => rules::TOOLS_STRUCTURED_TEXT,
+            ContentCheck::ResourceUris => rules::RES_URI_RFC3986,
+        }
+    }
+
+    /// Whether `result` (the `result` member of a JSON-RPC success) satisfies the check.
+    pub fn holds(self, result: &Value) -> bool {
+        match self {
+            ContentCheck::DiscoverShape => discover::shape_holds(result),
+            ContentCheck::DiscoverServerInfo => discover::server_info_holds(result),
+            ContentCheck::CacheHints => cache::hints_hold(result),
+            ContentCheck::CacheTtlNonNegative => cache::ttl_not_negative(result),
+            ContentCheck::ToolsDeclared => lists::declares(result, "tools"),
+            ContentCheck::ResourcesDeclared => lists::declares(result, "resources"),
+            ContentCheck::PromptsDeclared => lists::declares(result, "prompts"),
+            ContentCheck::ToolsListed => lists::list_holds(result, "tools", "name"),
+            ContentCheck::ResourcesListed => lists::list_holds(result, "resources", "uri"),
+            ContentCheck::PromptsListed => lists::list_holds(result, "prompts", "name"),
+            ContentCheck::ToolInputSchemas => lists::input_schemas_hold(result),
+            ContentCheck::StructuredText => output::structured_text_holds(result),
+            ContentCheck::ResourceUris => uri::listed_uris_hold(result),
+        }
+    }
+
+    /// What the check demands, in words for reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ContentCheck::DiscoverShape => {
+                "a discover result with supportedVersions a non-empty array of strings and \
+                 capabilities an object"
+            }
+            ContentCheck::DiscoverServerInfo => {
+                "a discover result whose _meta names serverInfo with name and version"
+            }
+            ContentCheck::CacheHints => {
+                "a complete result carrying an integer ttlMs and cacheScope \"public\" or \
+                 \"private\""
+            }
+            ContentCheck::CacheTtlNonNegative => "a ttlMs that is >= 0",
+            ContentCheck::ToolsDeclared => {
+                "a discover result declaring the tools capability (the target lists tools)"
+            }
+            ContentCheck::ResourcesDeclared => {
+                "a discover result declaring the resources capability (the target lists \
+                 resources)"
+            }
+            ContentCheck::PromptsDeclared => {
+                "a discover result declaring the prompts capability (the target lists prompts)"
+            }
+            ContentCheck::ToolsListed => {
+                "a tools/list result whose tools is an array of named tools"
+            }
+            ContentCheck::ResourcesListed => {
+                "a resources/list result whose resources is an array of resources with a uri"
+            }
+            ContentCheck::PromptsListed => {
+                "a prompts/list result whose prompts is an array of named prompts"
+            }
+            ContentCheck::ToolInputSchemas => {
+                "every listed tool's inputSchema a valid JSON Schema object (not null)"
+            }
+            ContentCheck::StructuredText => {
+                "a result with structuredContent also carrying it serialized in a text block"
+            }
+            ContentCheck::ResourceUris => {
+                "every listed resource URI of a custom scheme in accordance with RFC 3986"
+            }
+        }
+    }
+
+    fn bit(self) -> u32 {
+        1 << self as u8
+    }
+}
+
+/// A set of content checks, one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ContentSet(u32);
+
+impl ContentSet {
+    pub fn insert(&mut self, c: ContentCheck) {
+        self.0 |= c.bit();
+    }
+
+    pub fn contains(self, c: ContentCheck) -> bool {
+        self.0 & c.bit() != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub(crate) fn bits(self) -> u32 {
+        self.0
+    }
+
+    pub(crate) fn from_bits(bits: u32) -> ContentSet {
+        ContentSet(bits)
+    }
+
+    /// Keep the checks whose rule `keep` names.
+    pub fn retain_rules(&mut self, keep: &[RuleId]) {
+        for c in ContentCheck::ALL {
+            if !keep.contains(&c.rule()) {
+                self.0 &= !c.bit();
+            }
+        }
+    }
+
+    /// The checks, in listing order.
+    pub fn iter(self) -> ContentIter {
+        ContentIter { left: self.0 }
+    }
+}
+
+/// The checks of a `ContentSet`, lowest bit first.
+#[derive(Clone, Debug)]
+pub struct ContentIter {
+    left: u32,
+}
+
+impl Iterator for ContentIter {
+    type Item = ContentCheck;
+
+    fn next(&mut self) -> Option<ContentCheck> {
+        let c = *ContentCheck::ALL.get(self.left.trailing_zeros() as usize)?;
+        self.left &= self.left - 1;
+        Some(c)
+    }
+}
+
+/// The content checks an answer to `method` (calling `tool`, for `tools/call`) must pass on
+/// `surface`, and whether they take
+/// the place of BASE-SERVERINFO (on `server/discover`, where DISC-SERVERINFO names the same
+/// omission more precisely: one omission is blamed on one sentence).
+/// Why a content rule was not observed on `surface`, when what it reads is something the
+/// target does not publish (the report's "not observed" reason); `None` for any other rule
+/// or when the surface has it.
+pub fn why_not_observed(rule: RuleId, surface: &Surface) -> Option<&'static str> {
+    let caps = surface.capabilities;
+    let structured = surface.tools.iter().any(|t| t.output_schema.is_some());
+    let resources = !surface.resources.is_empty() || !surface.resource_templates.is_empty();
+    let reason = [
+        (
+            rules::TOOLS_OUTPUT_CONFORM,
+            !structured,
+            "the target declares no tool with an outputSchema",
+        ),
+        (
+            rules::TOOLS_STRUCTURED_TEXT,
+            !structured,
+            "the target declares no tool with an outputSchema",
+        ),
+        (
+            rules::TOOLS_CAP_DECLARE,
+            surface.tools.is_empty(),
+            "the target lists no tools",
+        ),
+        (
+            rules::TOOLS_INPUTSCHEMA_VALID,
+            surface.tools.is_empty(),
+            "the target lists no tools",
+        ),
+        (
+            rules::RES_CAP_DECLARE,
+            !resources,
+            "the target lists no resources or resource templates",
+        ),
+        (
+            rules::RES_URI_RFC3986,
+            surface.resources.is_empty(),
+            "the target lists no resources",
+        ),
+        (
+            rules::PROMPTS_CAP_DECLARE,
+            surface.prompts.is_empty(),
+            "the target lists no prompts",
+        ),
+        (
+            rules::TOOLS_LIST_RESPOND,
+            !caps.tools,
+            "the target does not advertise tools",
+        ),
+        (
+            rules::TOOLS_ORDER,
+            !caps.tools || surface.tools.len() < 2,
+            "the target does not advertise tools, or lists fewer than two",
+        ),
+        (
+            rules::RES_LIST_RESPOND,
+            !caps.resources,
+            "the target does not advertise resources",
+        ),
+        (
+            rules::PROMPTS_LIST_RESPOND,
+            !caps.prompts,
+            "the target does not advertise prompts",
+        ),
+    ];
+    reason
+        .into_iter()
+        .find(|(r, missing, _)| *r == rule && *missing)
+        .map(|(_, _, why)| why)
+}
+
+/// Whether a `tools/list` result keeps the order discovery saw (TOOLS-ORDER;
+/// `Lint::ToolOrder`, which carries the fingerprints of that order).
+pub fn order_holds(result: &Value, seen: ListOrder) -> bool {
+    order::order_holds(result, seen)
+}
+
+/// The content lints that carry data, for a request whose plain checks are `set` (from
+/// [`for_request`]): TOOLS-OUTPUT-CONFORM with the called tool's `outputSchema`, and
+/// TOOLS-ORDER with the order discovery saw (a whole list: no `cursor` sent; two tools or
+/// more, or no order can differ).
+pub(crate) fn data_lints(
+    set: ContentSet,
+    tool: Option<&str>,
+    cursor: bool,
+    surface: &Surface,
+    listed: &mut Vec<Expectation>,
+) {
+    if set.contains(ContentCheck::StructuredText) {
+        if let Some(schema) = output_schema_of(tool, surface) {
+            listed.push(Expectation {
+                rule: rules::TOOLS_OUTPUT_CONFORM,
+                demand: Demand::Lint(Lint::OutputConforms(schema.clone())),
+            });
+        }
+    }
+    if set.contains(ContentCheck::ToolsListed) && !cursor && surface.tools.len() > 1 {
+        let seen = ListOrder::of(surface.tools.iter().map(|t| t.name.as_str()));
+        listed.push(Expectation {
+            rule: rules::TOOLS_ORDER,
+            demand: Demand::Lint(Lint::ToolOrder(seen)),
+        });
+    }
+}
+
+/// The `outputSchema` of the tool named `tool`, if the surface declares one.
+pub(crate) fn output_schema_of<'s>(
+    tool: Option<&str>,
+    surface: &'s Surface,
+) -> Option<&'s SharedSchema> {
+    surface.tool(tool?)?.output_schema.as_ref()
+}
+
+pub(crate) fn for_request(
+    method: &str,
+    tool: Option<&str>,
+    surface: &Surface,
+) -> (ContentSet, bool) {
+    let mut set = ContentSet::default();
+    let caps = surface.capabilities;
+    let mut add = |c: ContentCheck, when: bool| {
+        if when {
+            set.insert(c);
+        }
+    };
+    // a method no check reads (tools/call, most cases) costs the length compares of this match
+    match method {
+        "server/discover" => {
+            add(ContentCheck::DiscoverShape, true);
+            add(ContentCheck::DiscoverServerInfo, true);
+            // "Servers that support tools MUST declare the `tools` capability": support is
+            // what discovery saw listed (D-83)
+            add(ContentCheck::ToolsDeclared, !surface.tools.is_empty());
+            let resources = !surface.resources.is_empty() || !surface.resource_templates.is_empty();
+            add(ContentCheck::ResourcesDeclared, resources);
+            add(ContentCheck::PromptsDeclared, !surface.prompts.is_empty());
+        }
+        "tools/list" => {
+            add(ContentCheck::ToolsListed, caps.tools);
+            add(ContentCheck::ToolInputSchemas, !surface.tools.is_empty());
+        }
+        "resources/list" => {
+            add(ContentCheck::ResourcesListed, caps.resources);
+            add(ContentCheck::ResourceUris, !surface.resources.is_empty());
+        }
+        "prompts/list" => add(ContentCheck::PromptsListed, caps.prompts),
+        "resources/templates/list" | "resources/read" => {}
+        "tools/call" => {
+            // only a tool that declares an outputSchema is known to return structured content
+            // (the rule is not observed on the others; D-85)
+            add(
+                ContentCheck::StructuredText,
+                output_schema_of(tool, surface).is_some(),
+            );
+            return (set, false);
+        }
+        _ => return (set, false),
+    }
+    // every method above is one whose complete results carry caching hints
+    set.insert(ContentCheck::CacheHints);
+    set.insert(ContentCheck::CacheTtlNonNegative);
+    (set, method == "server/discover")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_check_names_a_judged_rule_in_the_table() {
+        for c in ContentCheck::ALL {
+            assert!(rules::JUDGED_IDS.contains(&c.rule()), "{c:?}");
+            assert!(
+                rules::RULES.iter().any(|r| r.id == c.rule() && r.judged),
+                "{c:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn rules_on_what_a_target_does_not_publish_say_why() {
+        let mut s = crate::fixture::surface();
+        assert_eq!(why_not_observed(rules::TOOLS_OUTPUT_CONFORM, &s), None);
+        s.tools.clear();
+        s.prompts.clear();
+        assert_eq!(
+            why_not_observed(rules::TOOLS_OUTPUT_CONFORM, &s),
+            Some("the target declares no tool with an outputSchema")
+        );
+        assert!(why_not_observed(rules::PROMPTS_CAP_DECLARE, &s).is_some());
+        assert_eq!(why_not_observed(rules::RES_CAP_DECLARE, &s), None);
+        assert_eq!(why_not_observed(rules::CACHE_HINTS, &s), None);
+    }
+
+    #[test]
+    fn sets_list_in_variant_order_and_retain_by_rule() {
+        let mut s = ContentSet::default();
+        s.insert(ContentCheck::CacheTtlNonNegative);
+        s.insert(ContentCheck::DiscoverShape);
+        let listed: Vec<_> = s.iter().collect();
+        assert_eq!(
+            listed,
+            [
+                ContentCheck::DiscoverShape,
+                ContentCheck::CacheTtlNonNegative
+            ]
+        );
+        s.retain_rules(&[rules::CACHE_TTL_NONNEG]);
+        assert_eq!(
+            s.iter().collect::<Vec<_>>(),
+            [ContentCheck::CacheTtlNonNegative]
+        );
+    }
+}
