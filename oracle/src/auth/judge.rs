@@ -12,7 +12,8 @@ use super::probes::ProbeKind;
 use crate::check::Finding;
 use crate::observation::{Body, HttpAnswer, Observation};
 use crate::rules::auth::{
-    AUDIENCE, DISCOVERY, INVALID_401, NO_DATA, OFFLINE_ACCESS, PRM, PRM_AS, QUERY, SCOPE, STATUS,
+    AUDIENCE, CHALLENGE_401, DISCOVERY, INVALID_401, NO_DATA, OFFLINE_ACCESS, PRM, PRM_AS, QUERY,
+    SCOPE, STATUS,
 };
 use crate::rules::{level_of, RuleId};
 use serde_json::Value;
@@ -106,6 +107,18 @@ pub fn judge_probe(kind: ProbeKind, obs: &Observation) -> Vec<AuthJudgement> {
             rule,
             allowed.contains(&a.status),
             &expected,
+            observed(a),
+        ));
+    }
+    // RFC 9110 §15.5.2: "The server generating a 401 response MUST send a WWW-Authenticate
+    // header field containing at least one challenge applicable to the target resource" (D-77)
+    if a.status == 401 {
+        out.push(judgement(
+            CHALLENGE_401,
+            a.www_authenticate
+                .as_deref()
+                .is_some_and(|w| !parse_challenges(w).is_empty()),
+            "a WWW-Authenticate header field with at least one challenge on the 401",
             observed(a),
         ));
     }
@@ -357,6 +370,14 @@ mod tests {
         assert_eq!(
             failed(&judge_probe(ProbeKind::Invalid, &rpc_error)),
             ["AUTH-NO-DATA"]
+        );
+        assert_eq!(
+            failed(&judge_probe(ProbeKind::Invalid, &answer(401, None, false))),
+            ["AUTH-401-CHALLENGE"]
+        );
+        assert_eq!(
+            failed(&judge_probe(ProbeKind::Invalid, &answer(401, Some(""), false))),
+            ["AUTH-401-CHALLENGE"]
         );
         let timeout = Observation::Transport {
             failure: crate::observation::TransportFailure::Timeout,

@@ -123,6 +123,13 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             });
             success.push(answer_of(&refusal.canonical()));
             error_lints(&mut lints);
+            if let Some(id) = &u.id {
+                // "Error responses MUST include the same ID as the request they correspond
+                // to (except in error cases where the ID could not be read due a malformed
+                // request)" (basic/index.mdx): an object whose integer or string id was read
+                // is malformed elsewhere, so its id was readable (DEVIATIONS.md D-24)
+                lints.echo(id);
+            }
             assemble(&mut f, &mut success, None, refusal, lints, Vec::new())
         }
         BodyView::Notification => {

@@ -9,7 +9,7 @@ use super::header_values::{
 use super::read::arguments::{ArgumentReader, Leaf, RawLeaf};
 use super::view::{param_suffix_is, HeaderView, RequestBody};
 use crate::annotations::HeaderParam;
-use crate::case::HeaderField;
+use crate::case::{combined, Combined, HeaderField};
 use crate::encoding::ParamMatch;
 use crate::message::Message;
 use crate::request_id::RequestId;
@@ -157,10 +157,14 @@ fn one(
             });
             return None;
         }
-        (_, HeaderField::Repeated) => {
-            f.tolerate(mismatch_answer());
-            return None;
-        }
+        (
+            v,
+            HeaderField::Repeated {
+                first,
+                other,
+                count,
+            },
+        ) => return repeated(first, other, count, p, v, id, visible, f),
         (v, HeaderField::One(raw)) => (v, raw),
     };
     let (body, raw) = value;
@@ -252,6 +256,31 @@ fn one(
             mismatch(rule, f);
             None
         }
+    }
+}
+
+/// A repeated `Mcp-Param-*` field: its value is the copies joined (RFC 9110 §5.2), compared
+/// as if sent once; a refusal is always admitted (DEVIATIONS.md D-09).
+#[cold]
+#[inline(never)]
+fn repeated(
+    first: &[u8],
+    other: &[u8],
+    count: u32,
+    p: &HeaderParam,
+    body: Leaf<'_>,
+    id: &RequestId,
+    visible: bool,
+    f: &mut Findings,
+) -> Option<RuleId> {
+    f.tolerate(mismatch_answer());
+    let text = match body {
+        Leaf::Text(t) => Some(t.as_bytes()),
+        _ => None,
+    };
+    match combined(first, other, count, text) {
+        Combined::MayMatch => None,
+        Combined::Value(v) => one(HeaderField::One(&v), p, body, id, visible, f),
     }
 }
 

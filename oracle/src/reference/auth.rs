@@ -38,6 +38,8 @@ pub enum AuthChange {
     ResourceForeign,
     /// The metadata lists no authorization server.
     NoAuthorizationServers,
+    /// Answers 401 without a `WWW-Authenticate` field (discovery left to the well-known URI).
+    NoChallenge,
 }
 
 /// How the reference is protected.
@@ -143,6 +145,9 @@ pub fn guard(cfg: &AuthConfig, case: &Case, change: Option<AuthChange>) -> Optio
         _ => params.push(format!("scope=\"{SCOPE}\"")),
     }
     let mut r = Response::empty(status);
+    if change == Some(NoChallenge) {
+        return Some(r);
+    }
     r.headers.push((
         "WWW-Authenticate".into(),
         format!("Bearer {}", params.join(", ")),

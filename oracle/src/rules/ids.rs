@@ -124,5 +124,6 @@ pub mod auth {
         NO_DATA = "AUTH-NO-DATA",
         SCOPE = "AUTH-SCOPE",
         OFFLINE_ACCESS = "AUTH-OFFLINE-ACCESS",
+        CHALLENGE_401 = "AUTH-401-CHALLENGE",
     }
 }

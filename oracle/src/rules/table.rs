@@ -1789,4 +1789,15 @@ pub static RULES: &[Rule] = &[
         summary: "Lists offline_access neither in the challenge's scope nor in scopes_supported.",
         judged: true,
     },
+    // derived: the MCP text says a 401 "may include" the header; RFC 9110 §15.5.2, which the
+    // discovery mechanism's 401 builds on, binds every 401 (DEVIATIONS.md D-60, D-77)
+    Rule {
+        id: RuleId("AUTH-401-CHALLENGE"),
+        level: Level::Must,
+        derived: true,
+        spec: "basic/authorization/authorization-server-discovery.mdx#Sequence Diagram",
+        sentence: "HTTP 401 Unauthorized (may include WWW-Authenticate header)",
+        summary: "Every 401 it sends carries a WWW-Authenticate header field (RFC 9110 §15.5.2; D-77).",
+        judged: true,
+    },
 ];

@@ -225,6 +225,19 @@ pub(super) fn error_id_null(_: &Answered, r: &mut Response) {
     });
 }
 
+/// `error_id_null` only where the body was no valid request but its id was read (an object
+/// with an integer or string id and, say, `"jsonrpc": "1.0"`): the refusal is `-32600` with
+/// the id the reader found.
+pub(super) fn error_id_null_malformed(a: &Answered, r: &mut Response) {
+    let read_id = matches!(
+        &a.verdict.canonical,
+        Canonical::Reject { code: Some(-32600), id: Some(_), .. }
+    );
+    if read_id {
+        error_id_null(a, r);
+    }
+}
+
 pub(super) fn error_no_message(_: &Answered, r: &mut Response) {
     each(r, "error", |m| {
         if let Some(e) = m.get_mut("error").and_then(Value::as_object_mut) {
