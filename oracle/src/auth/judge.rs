@@ -152,7 +152,7 @@ pub struct MetadataFacts {
     /// `resource_metadata` of the challenge to a request without credentials, if any.
     pub challenge_url: Option<String>,
     /// Each location asked (the challenge's URL first, then the well-known URIs), with its
-    /// answer; `None` when it was not requested (another origin).
+    /// answer; `None` when it was not requested (not an http(s) URL).
     pub fetched: Vec<(String, Option<Observation>)>,
     /// The target's endpoint URL (`http://host:port/path`).
     pub target_url: String,
@@ -186,7 +186,7 @@ pub fn judge_metadata(facts: &MetadataFacts) -> Vec<(AuthJudgement, Option<usize
                 format!(
                     "{u}: {}",
                     o.as_ref().map_or(
-                        "not requested (another origin)".into(),
+                        "not requested (not an http(s) URL)".into(),
                         Observation::summary
                     )
                 )
