@@ -226,7 +226,7 @@ pub async fn probe(client: &Client, endpoint: &Endpoint) -> (Vec<AuthResult>, u6
     let mut sent = 0u64;
     let with_foreign = client.credentials().has_foreign_token();
     let mut challenge_url = None;
-    for p in auth_probes(&endpoint.path, with_foreign) {
+    for p in auth_probes(&endpoint.path, &endpoint.to_string(), with_foreign) {
         let obs = client.send_exact(&p.case, endpoint).await;
         sent += 1;
         if p.kind == mcpdiff_oracle::auth::ProbeKind::Missing {

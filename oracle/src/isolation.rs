@@ -129,6 +129,7 @@ fn lint_reads(l: &Lint, a: &HttpAnswer) -> bool {
         | Lint::ErrorShape
         | Lint::ErrorIdEcho { .. } => error,
         Lint::ResultType | Lint::ResultIdEcho(_) | Lint::ServerInfo => result,
+        Lint::ToolAnnotationsValid => result,
         Lint::AllowOn405 => a.status == 405,
         // any refusal must name the versions (check.rs `names_all`)
         Lint::NamesVersions(_) => error || a.status >= 400,

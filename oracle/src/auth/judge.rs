@@ -12,8 +12,8 @@ use super::probes::ProbeKind;
 use crate::check::Finding;
 use crate::observation::{Body, HttpAnswer, Observation};
 use crate::rules::auth::{
-    AUDIENCE, CHALLENGE_401, DISCOVERY, INVALID_401, NO_DATA, OFFLINE_ACCESS, PRM, PRM_AS, QUERY,
-    SCOPE, STATUS,
+    AUDIENCE, CHALLENGE_401, DISCOVERY, INVALID_401, NO_DATA, OFFLINE_ACCESS, OWN_TOKENS, PRM,
+    PRM_AS, QUERY, SCOPE, STATUS,
 };
 use crate::rules::{level_of, RuleId};
 use serde_json::Value;
@@ -58,7 +58,7 @@ fn statuses(kind: ProbeKind) -> &'static [u16] {
     match kind {
         ProbeKind::Missing | ProbeKind::WrongScheme | ProbeKind::Query => &[401],
         ProbeKind::Empty | ProbeKind::Malformed | ProbeKind::Duplicated => &[400, 401],
-        ProbeKind::Invalid | ProbeKind::Foreign => &[401],
+        ProbeKind::Invalid | ProbeKind::Foreign | ProbeKind::Unsigned => &[401],
     }
 }
 
@@ -72,6 +72,9 @@ pub fn judge_probe(kind: ProbeKind, obs: &Observation) -> Vec<AuthJudgement> {
     let reject_rule = match kind {
         ProbeKind::Foreign => Some(AUDIENCE),
         ProbeKind::Query => Some(QUERY),
+        // "MCP servers MUST only accept tokens that are valid for use with their own
+        // resources": an unsigned token claiming this server as audience is no such token
+        ProbeKind::Unsigned => Some(OWN_TOKENS),
         // two copies of a valid credential are still a valid credential to the pinned text
         // (D-73): only the status of a refusal is judged
         ProbeKind::Duplicated => None,
@@ -88,7 +91,7 @@ pub fn judge_probe(kind: ProbeKind, obs: &Observation) -> Vec<AuthJudgement> {
     // shape: the status of a refusal
     if refused(a) {
         let rule = match kind {
-            ProbeKind::Invalid | ProbeKind::Foreign => INVALID_401,
+            ProbeKind::Invalid | ProbeKind::Foreign | ProbeKind::Unsigned => INVALID_401,
             _ => STATUS,
         };
         let allowed = statuses(kind);
@@ -345,6 +348,10 @@ mod tests {
             ["AUTH-QUERY"]
         );
         assert!(judge_probe(ProbeKind::Duplicated, &served).is_empty());
+        assert_eq!(
+            failed(&judge_probe(ProbeKind::Unsigned, &served)),
+            ["AUTH-OWN-TOKENS"]
+        );
         let plain = answer(401, Some("Bearer"), false);
         assert_eq!(
             failed(&judge_probe(ProbeKind::Missing, &plain)),

@@ -167,6 +167,14 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                     demand: Demand::Lint(Lint::NamesVersions(surface.supported_versions.clone())),
                 });
             }
+            if &*req.method == "tools/list" {
+                // "Constraints on `x-mcp-header` values:" bind the server that writes them:
+                // it lists no tool that breaks them (DEVIATIONS.md D-37)
+                listed.push(Expectation {
+                    rule: rules::TOOLS_XMCP_CONSTRAINTS,
+                    demand: Demand::Lint(Lint::ToolAnnotationsValid),
+                });
+            }
             if id_unsafe(&req.id) || view.nesting_beyond {
                 // RFC 8259 §9: a reader may limit the range of numbers and the depth of
                 // nesting, and refuse as Invalid Request (D-48, narrowed 2026-12-03)

@@ -61,6 +61,7 @@ ids! {
     PROMPTS_ERRORS = "PROMPTS-ERRORS",
     BASE_ALL_SUPPORT = "BASE-ALL-SUPPORT",
     HDR_MN_SOURCE = "SHTTP-HDR-MN-SOURCE",
+    TOOLS_XMCP_CONSTRAINTS = "TOOLS-XMCP-CONSTRAINTS",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept
@@ -125,5 +126,6 @@ pub mod auth {
         SCOPE = "AUTH-SCOPE",
         OFFLINE_ACCESS = "AUTH-OFFLINE-ACCESS",
         CHALLENGE_401 = "AUTH-401-CHALLENGE",
+        OWN_TOKENS = "AUTH-OWN-TOKENS",
     }
 }

@@ -150,6 +150,9 @@ pub enum Lint {
     AllowOn405,
     /// No JSON-RPC response (a result, or an error carrying an id) to a notification.
     NoResponseToNotification,
+    /// Every tool a `tools/list` result lists has `x-mcp-header` annotations that meet the
+    /// constraints (`annotations::publishable`; TOOLS-XMCP-CONSTRAINTS, D-37).
+    ToolAnnotationsValid,
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

@@ -225,6 +225,23 @@ pub(super) fn error_id_null(_: &Answered, r: &mut Response) {
     });
 }
 
+/// Lists one more tool in `tools/list`, whose `x-mcp-header` is empty (a constraint broken).
+pub(super) fn publishes_invalid_tool(_: &Answered, r: &mut Response) {
+    for m in r.messages_mut() {
+        if let Some(tools) = m
+            .get_mut("result")
+            .and_then(|res| res.get_mut("tools"))
+            .and_then(Value::as_array_mut)
+        {
+            tools.push(json!({
+                "name": "empty_header",
+                "inputSchema": {"type": "object", "properties": {
+                    "region": {"type": "string", "x-mcp-header": ""}}}
+            }));
+        }
+    }
+}
+
 /// `error_id_null` only where the body was no valid request but its id was read (an object
 /// with an integer or string id and, say, `"jsonrpc": "1.0"`): the refusal is `-32600` with
 /// the id the reader found.

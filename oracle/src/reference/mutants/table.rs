@@ -221,6 +221,9 @@ table! {
         SERVERINFO_DROPPED = "serverinfo-dropped", rules::SERVERINFO,
             "omits _meta serverInfo from results",
             Answer(answer::serverinfo_dropped);
+        PUBLISHES_INVALID_TOOL = "publishes-invalid-tool", rules::TOOLS_XMCP_CONSTRAINTS,
+            "lists a tool whose x-mcp-header is empty in tools/list",
+            Answer(answer::publishes_invalid_tool);
         // repeated mirrored fields (D-09)
         REPEATED_NAME_FIRST_COPY = "repeated-name-first-copy", rules::HDR_MISMATCH,
             "compares only the first copy of a repeated Mcp-Method or Mcp-Name",
@@ -273,5 +276,8 @@ table! {
         AUTH_NO_CHALLENGE = "auth-no-challenge", rules::auth::CHALLENGE_401,
             "answers 401 without a WWW-Authenticate header field",
             Auth(AuthChange::NoChallenge);
+        AUTH_UNSIGNED_ACCEPTED = "auth-unsigned-accepted", rules::auth::OWN_TOKENS,
+            "accepts an unsigned JWT (alg none) whose aud names it, without validating it",
+            Auth(AuthChange::UnsignedAccepted);
     ];
 }
