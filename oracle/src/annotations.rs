@@ -90,7 +90,10 @@ pub fn lookalike_beside(input_schema: &Value, params: &[HeaderParam]) -> bool {
 /// declared integer bound beyond the safe range, which "Integer values MUST be within the
 /// safe range" (a constraint on values) does not clearly forbid (DEVIATIONS.md D-45, D-37).
 pub fn publishable(label: &Result<Vec<HeaderParam>, AnnotationError>) -> bool {
-    matches!(label, Ok(_) | Err(AnnotationError::UnsafeIntegerBounds { .. }))
+    matches!(
+        label,
+        Ok(_) | Err(AnnotationError::UnsafeIntegerBounds { .. })
+    )
 }
 
 /// Every valid annotation of `input_schema`, or the first constraint it breaks.

@@ -152,7 +152,11 @@ pub fn combined(first: &[u8], other: &[u8], count: u32, body: Option<&[u8]>) -> 
             v.extend_from_slice(sep);
             // (copies after `other` are not kept: a stand-in, used only where no joining of
             // `count` copies can be the body, so the comparison's outcome is the same)
-            v.extend_from_slice(if first == other || i == 1 { other } else { first });
+            v.extend_from_slice(if first == other || i == 1 {
+                other
+            } else {
+                first
+            });
         }
         v
     };
@@ -297,7 +301,10 @@ mod tests {
         assert_eq!(combined(b"a", b"a", 2, Some(b"a, a")), Combined::MayMatch);
         assert_eq!(combined(b"a", b"b", 2, Some(b"a, c")), v("a, b"));
         // three copies, two kept: a body with enough commas may be their joining
-        assert_eq!(combined(b"a", b"b", 3, Some(b"a, b, c")), Combined::MayMatch);
+        assert_eq!(
+            combined(b"a", b"b", 3, Some(b"a, b, c")),
+            Combined::MayMatch
+        );
         assert_eq!(combined(b"a", b"b", 3, Some(b"a, b")), v("a, b, a"));
     }
 

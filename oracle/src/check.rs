@@ -249,9 +249,8 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
 /// Whether a listed tool's `inputSchema` (absent: no annotation) meets the `x-mcp-header`
 /// constraints.
 fn tool_publishable(tool: &Value) -> bool {
-    tool.get("inputSchema").is_none_or(|s| {
-        crate::annotations::publishable(&crate::annotations::tool_header_params(s))
-    })
+    tool.get("inputSchema")
+        .is_none_or(|s| crate::annotations::publishable(&crate::annotations::tool_header_params(s)))
 }
 
 /// Whether every version appears in the body's text: "name the protocol versions it

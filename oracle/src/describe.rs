@@ -111,9 +111,9 @@ impl fmt::Display for Lint {
             }
             Lint::AllowOn405 => f.write_str("a 405 carrying an Allow header"),
             Lint::NoResponseToNotification => f.write_str("no JSON-RPC response to a notification"),
-            Lint::ToolAnnotationsValid => f.write_str(
-                "every listed tool's x-mcp-header annotations meeting the constraints",
-            ),
+            Lint::ToolAnnotationsValid => {
+                f.write_str("every listed tool's x-mcp-header annotations meeting the constraints")
+            }
             Lint::NamesVersions(versions) => write!(
                 f,
                 "an error naming every supported protocol version ({})",

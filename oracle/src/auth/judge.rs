@@ -383,7 +383,10 @@ mod tests {
             ["AUTH-401-CHALLENGE"]
         );
         assert_eq!(
-            failed(&judge_probe(ProbeKind::Invalid, &answer(401, Some(""), false))),
+            failed(&judge_probe(
+                ProbeKind::Invalid,
+                &answer(401, Some(""), false)
+            )),
             ["AUTH-401-CHALLENGE"]
         );
         let timeout = Observation::Transport {

@@ -13,7 +13,6 @@ use super::header_values::{
 };
 use super::view::{HeaderQuirk, HeaderView, RequestBody};
 use crate::case::{combined, Combined, HeaderField};
-use std::borrow::Cow;
 use crate::encoding::field_words::same_bytes;
 use crate::encoding::sentinel::looks_like_sentinel;
 use crate::message::Message;
@@ -21,6 +20,7 @@ use crate::request_id::RequestId;
 use crate::rules;
 use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
+use std::borrow::Cow;
 
 /// Published revisions before 2026-07-28 (the initialize-handshake era).
 pub const LEGACY_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];

@@ -164,7 +164,19 @@ fn one(
                 other,
                 count,
             },
-        ) => return repeated(first, other, count, p, v, id, visible, f),
+        ) => {
+            // the copies joined, as RFC 9110 §5.2 defines the field's value, compared as if
+            // sent once; a refusal is always admitted (DEVIATIONS.md D-09)
+            f.tolerate(mismatch_answer());
+            let text = match v {
+                Leaf::Text(t) => Some(t.as_bytes()),
+                _ => None,
+            };
+            return match combined(first, other, count, text) {
+                Combined::MayMatch => None,
+                Combined::Value(joined) => one(HeaderField::One(&joined), p, v, id, visible, f),
+            };
+        }
         (v, HeaderField::One(raw)) => (v, raw),
     };
     let (body, raw) = value;
@@ -256,31 +268,6 @@ fn one(
             mismatch(rule, f);
             None
         }
-    }
-}
-
-/// A repeated `Mcp-Param-*` field: its value is the copies joined (RFC 9110 §5.2), compared
-/// as if sent once; a refusal is always admitted (DEVIATIONS.md D-09).
-#[cold]
-#[inline(never)]
-fn repeated(
-    first: &[u8],
-    other: &[u8],
-    count: u32,
-    p: &HeaderParam,
-    body: Leaf<'_>,
-    id: &RequestId,
-    visible: bool,
-    f: &mut Findings,
-) -> Option<RuleId> {
-    f.tolerate(mismatch_answer());
-    let text = match body {
-        Leaf::Text(t) => Some(t.as_bytes()),
-        _ => None,
-    };
-    match combined(first, other, count, text) {
-        Combined::MayMatch => None,
-        Combined::Value(v) => one(HeaderField::One(&v), p, body, id, visible, f),
     }
 }
 

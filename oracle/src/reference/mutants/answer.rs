@@ -248,7 +248,11 @@ pub(super) fn publishes_invalid_tool(_: &Answered, r: &mut Response) {
 pub(super) fn error_id_null_malformed(a: &Answered, r: &mut Response) {
     let read_id = matches!(
         &a.verdict.canonical,
-        Canonical::Reject { code: Some(-32600), id: Some(_), .. }
+        Canonical::Reject {
+            code: Some(-32600),
+            id: Some(_),
+            ..
+        }
     );
     if read_id {
         error_id_null(a, r);

@@ -164,6 +164,7 @@ pub(super) fn headers(s: &Surface) -> Vec<Probe> {
 
 /// `case` with one more field `name: value` after the ones it has.
 fn again(mut case: Case, name: &str, value: &[u8]) -> Case {
-    case.headers.push((name.as_bytes().to_vec(), value.to_vec()));
+    case.headers
+        .push((name.as_bytes().to_vec(), value.to_vec()));
     case
 }
