@@ -2,7 +2,8 @@
 //! challenge, fetching the protected-resource metadata (RFC 9728), and sending the
 //! authorization probe family to protected targets. Every decision is pure
 //! (`mcpdiff_oracle::auth`); this module only sends requests (the run's transport, bounded by
-//! its per-case limits, at most three metadata GETs, all on the target's origin). The runner
+//! its per-case limits, at most three metadata GETs: the well-known URIs on the target's
+//! origin, and the challenge's `resource_metadata` wherever it points) and the runner
 //! records the judgements in the target's tally like any other finding
 //! (`runner::auth_probes`).
 
@@ -30,7 +31,7 @@ fn get(path: &str) -> Case {
     c
 }
 
-/// The path of `url` when it is on `endpoint`'s origin (the only place mcpdiff fetches from).
+/// The path of `url` when it is on `endpoint`'s origin.
 fn same_origin_path(url: &str, endpoint: &Endpoint) -> Option<String> {
     let e = Endpoint::parse(url).ok()?;
     // an origin is scheme, host and port: http and https on one port are not the same
@@ -38,6 +39,20 @@ fn same_origin_path(url: &str, endpoint: &Endpoint) -> Option<String> {
         && e.host.eq_ignore_ascii_case(&endpoint.host)
         && e.port == endpoint.port)
         .then_some(e.path)
+}
+
+/// Where a metadata location is fetched from: the endpoint (origin) and the path to GET.
+/// The challenge's `resource_metadata` may name another origin: RFC 9728 §5.1 lets the
+/// protected resource name its metadata URL, and "one of the following" (D-72) makes it the
+/// location a client uses, so it is fetched wherever it is (same transport, same per-case time
+/// and size limits, no configured field sent). `None`: not an http(s) URL.
+fn fetch_target(url: &str, endpoint: &Endpoint) -> Option<(Endpoint, String)> {
+    if let Some(path) = same_origin_path(url, endpoint) {
+        return Some((endpoint.clone(), path));
+    }
+    let other = Endpoint::parse(url).ok()?;
+    let path = other.path.clone();
+    Some((other, path))
 }
 
 /// Fetch the metadata: the challenge's `resource_metadata` first, then the well-known URIs,
@@ -53,22 +68,26 @@ pub async fn metadata_facts(
         target_url: endpoint.to_string(),
     };
     let mut cases = Vec::new();
-    let mut locations: Vec<(String, Option<String>)> = Vec::new();
+    let mut locations: Vec<(String, Option<(Endpoint, String)>)> = Vec::new();
     if let Some(u) = challenge_url {
-        let path = same_origin_path(&u, endpoint);
-        locations.push((u, path));
+        let target = fetch_target(&u, endpoint);
+        locations.push((u, target));
     }
     for p in well_known_paths(&endpoint.path) {
         let url = endpoint.url_for(&p);
         if !locations.iter().any(|(u, _)| *u == url) {
-            locations.push((url, Some(p)));
+            locations.push((url, Some((endpoint.clone(), p))));
         }
     }
-    for (url, path) in locations {
-        let obs = match &path {
-            Some(p) => {
-                let case = get(p);
-                let obs = client.send_exact(&case, endpoint).await;
+    for (url, target) in locations {
+        let obs = match &target {
+            Some((at, p)) => {
+                let mut case = get(p);
+                if at != endpoint {
+                    // (the reproducer of a finding on it must say where it was fetched)
+                    case.labels.push(format!("auth: metadata at {url}"));
+                }
+                let obs = client.send_exact(&case, at).await;
                 cases.push(case);
                 Some(obs)
             }
@@ -99,7 +118,7 @@ fn describe_metadata(facts: &MetadataFacts) -> Vec<String> {
     let mut out = Vec::new();
     for (url, obs) in &facts.fetched {
         let Some(obs) = obs else {
-            out.push(format!("  {url}: not fetched (another origin)"));
+            out.push(format!("  {url}: not fetched (not an http(s) URL)"));
             continue;
         };
         match obs.http().map(|a| (&a.body, a.status)) {
@@ -206,7 +225,7 @@ pub async fn probe(client: &Client, endpoint: &Endpoint) -> (Vec<AuthResult>, u6
     let mut sent = 0u64;
     let with_foreign = client.credentials().has_foreign_token();
     let mut challenge_url = None;
-    for p in auth_probes(&endpoint.path, with_foreign) {
+    for p in auth_probes(&endpoint.path, &endpoint.to_string(), with_foreign) {
         let obs = client.send_exact(&p.case, endpoint).await;
         sent += 1;
         if p.kind == mcpdiff_oracle::auth::ProbeKind::Missing {

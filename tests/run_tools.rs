@@ -1,4 +1,4 @@
-//! `run --tools FILE`: the in-process servers publish the tool set and are judged clean on
+//! `run --tools FILE`: the in-process servers publish the tool set's valid tools and are judged clean on
 //! it, the report says what each target published; and every installed bundled SDK target
 //! loads the set from `MCPDIFF_TOOLS` and publishes every valid tool (skipped, with a
 //! message, for targets that are not installed).
@@ -54,13 +54,24 @@ fn run_with_tools_reports_what_each_server_published() {
         let c = &t["toolset"];
         assert_eq!(c["tools"], 40, "{}", t["name"]);
         assert_eq!(c["valid_published"], valid as u64, "{}", t["name"]);
+        // the constraints on x-mcp-header values bind the server that writes them
+        // (TOOLS-XMCP-CONSTRAINTS): the in-process servers publish the valid tools only
         assert_eq!(
             c["invalid_published"].as_array().map(Vec::len),
+            Some(0),
+            "{}",
+            t["name"]
+        );
+        assert_eq!(
+            c["invalid_refused"].as_array().map(Vec::len),
             Some(invalid),
             "{}",
             t["name"]
         );
-        assert_eq!(t["surface"]["tools"].as_array().map(Vec::len), Some(44));
+        assert_eq!(
+            t["surface"]["tools"].as_array().map(Vec::len),
+            Some(4 + valid)
+        );
     }
     let reference = report["targets"]
         .as_array()

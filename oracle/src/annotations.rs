@@ -85,6 +85,17 @@ pub fn lookalike_beside(input_schema: &Value, params: &[HeaderParam]) -> bool {
     count(input_schema) > params.len()
 }
 
+/// Whether a tool labelled `label` may be published: its annotations meet the constraints
+/// ("Constraints on `x-mcp-header` values", server/tools.mdx), or its only defect is a
+/// declared integer bound beyond the safe range, which "Integer values MUST be within the
+/// safe range" (a constraint on values) does not clearly forbid (DEVIATIONS.md D-45, D-37).
+pub fn publishable(label: &Result<Vec<HeaderParam>, AnnotationError>) -> bool {
+    matches!(
+        label,
+        Ok(_) | Err(AnnotationError::UnsafeIntegerBounds { .. })
+    )
+}
+
 /// Every valid annotation of `input_schema`, or the first constraint it breaks.
 pub fn tool_header_params(input_schema: &Value) -> Result<Vec<HeaderParam>, AnnotationError> {
     let mut found = Vec::new();

@@ -235,6 +235,10 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
         Lint::NamesVersions(versions) => {
             !(a.status >= 400 || error.is_some()) || names_all(&a.body, versions)
         }
+        Lint::ToolAnnotationsValid => result
+            .and_then(|r| r.get("tools"))
+            .and_then(Value::as_array)
+            .is_none_or(|tools| tools.iter().all(tool_publishable)),
         Lint::NoResponseToNotification => match resp {
             Some(_) => result.is_none() && resp_id.is_none_or(Value::is_null),
             None => true,
@@ -244,6 +248,13 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
         Lint::OutputConforms(s) => result.is_none_or(|r| crate::content::output_conforms(r, s)),
         Lint::ToolOrder(o) => result.is_none_or(|r| crate::content::order_holds(r, *o)),
     }
+}
+
+/// Whether a listed tool's `inputSchema` (absent: no annotation) meets the `x-mcp-header`
+/// constraints.
+fn tool_publishable(tool: &Value) -> bool {
+    tool.get("inputSchema")
+        .is_none_or(|s| crate::annotations::publishable(&crate::annotations::tool_header_params(s)))
 }
 
 /// Whether every version appears in the body's text: "name the protocol versions it

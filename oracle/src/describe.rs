@@ -120,6 +120,9 @@ impl fmt::Display for Lint {
                 "a tool result (unless isError) whose structuredContent conforms to the tool's \
                  outputSchema",
             ),
+            Lint::ToolAnnotationsValid => {
+                f.write_str("every listed tool's x-mcp-header annotations meeting the constraints")
+            }
             Lint::NamesVersions(versions) => write!(
                 f,
                 "an error naming every supported protocol version ({})",

@@ -133,7 +133,8 @@ fn lint_reads(l: &Lint, a: &HttpAnswer) -> bool {
         | Lint::ServerInfo
         | Lint::Content(_)
         | Lint::OutputConforms(_)
-        | Lint::ToolOrder(_) => result,
+        | Lint::ToolOrder(_)
+        | Lint::ToolAnnotationsValid => result,
         Lint::AllowOn405 => a.status == 405,
         // any refusal must name the versions (check.rs `names_all`)
         Lint::NamesVersions(_) => error || a.status >= 400,

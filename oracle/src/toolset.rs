@@ -168,9 +168,10 @@ impl ToolSet {
         self.tools.iter().filter(|t| t.valid)
     }
 
-    /// `base` with every tool of the set declared after its own tools (invalid ones too: a
-    /// server MAY publish them, the duty to drop them is the client's, streamable-http.mdx
-    /// L402-404). A name already in `base` is refused.
+    /// `base` with every tool of the set declared after its own tools, invalid ones too (the
+    /// client matrix's recording server publishes them to test clients; a judged server
+    /// keeps the publishable ones only, `annotations::publishable`, D-37). A name already in
+    /// `base` is refused.
     pub fn extend_surface(&self, mut base: Surface) -> Result<Surface, ToolSetError> {
         for tool in &self.tools {
             if base.tool(tool.name()).is_some() {

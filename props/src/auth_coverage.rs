@@ -51,7 +51,7 @@ pub fn auth_coverage(surface: &Surface) -> (usize, Vec<AuthRuleCoverage>) {
     };
     let mut counts: BTreeMap<RuleId, (usize, usize)> =
         AUTH_JUDGED_IDS.iter().map(|r| (*r, (0, 0))).collect();
-    let probes = auth_probes(&cfg.endpoint, true);
+    let probes = auth_probes(&cfg.endpoint, &cfg.resource(), true);
     let mut challenge_url = None;
     for p in &probes {
         let mut case = p.case.clone();

@@ -1,7 +1,9 @@
 //! The reference server with a generated tool set (`serve --tools`): it publishes every
-//! tool (invalid ones too), answers each conformant call with its arguments, is judged clean
+//! publishable tool and no invalid one (TOOLS-XMCP-CONSTRAINTS, D-37), answers each conformant
+//! call with its arguments (an invalid tool's as an unknown tool's), is judged clean
 //! on all of them, and the `Mcp-Param-*` mutants are caught on generated tools alone.
 
+use mcpdiff_oracle::annotations::{publishable, tool_header_params};
 use mcpdiff_oracle::client::conformant_case;
 use mcpdiff_oracle::reference::{
     mutants, respond, respond_mutant, to_observation, Response, ResponseBody,
@@ -13,9 +15,11 @@ use serde_json::{json, Value};
 
 fn surface_and_tools(seed: u64, count: usize) -> (Surface, Vec<GeneratedTool>) {
     let set = generate_toolset(seed, count);
-    let surface = set
+    let mut surface = set
         .extend_surface(fixture::surface())
         .expect("generated names do not clash with the fixture");
+    // as `serve --tools` declares them (`serve::tools::fixture_with`)
+    surface.tools.retain(|t| publishable(&t.header_params));
     (surface, set.tools)
 }
 
@@ -43,15 +47,19 @@ fn tools_list_publishes_every_generated_tool() {
         .as_array()
         .expect("a tools array")
         .clone();
-    assert_eq!(listed.len(), fixture::tools().len() + tools.len());
-    assert!(tools.iter().any(|t| !t.valid), "the set has invalid tools");
+    let kept = |t: &GeneratedTool| publishable(&tool_header_params(t.input_schema()));
+    let published = tools.iter().filter(|t| kept(t)).count();
+    assert_eq!(listed.len(), fixture::tools().len() + published);
+    assert!(tools.iter().any(|t| !kept(t)), "the set has invalid tools");
     for t in &tools {
-        let found = listed
-            .iter()
-            .find(|l| l["name"] == json!(t.name()))
-            .unwrap_or_else(|| panic!("{} not listed", t.name()));
-        assert_eq!(&found["inputSchema"], t.input_schema(), "{}", t.name());
+        let found = listed.iter().find(|l| l["name"] == json!(t.name()));
+        match found {
+            Some(found) => assert_eq!(&found["inputSchema"], t.input_schema(), "{}", t.name()),
+            None => assert!(!kept(t), "{} not listed", t.name()),
+        }
     }
+    let findings = check(&judge(&case, &surface), &to_observation(&r));
+    assert!(findings.is_empty(), "{findings:?}");
     // what it publishes passes the content rules (TOOLS-INPUTSCHEMA-VALID among them)
     for seed in 21..41 {
         let (surface, _) = surface_and_tools(seed, 40);
@@ -79,7 +87,8 @@ fn every_generated_call_is_answered_with_its_arguments_and_judged_clean() {
                 t.name(),
                 c.note
             );
-            if r.status == 200 {
+            // (a tool not declared is answered as an unknown one)
+            if r.status == 200 && surface.tool(t.name()).is_some() {
                 let echoed = &json_body(&r)["result"]["structuredContent"]["arguments"];
                 let sent = c.arguments.clone().unwrap_or(json!({}));
                 assert_eq!(echoed, &sent, "{} {:?}", t.name(), c.note);

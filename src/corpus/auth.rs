@@ -33,7 +33,8 @@ impl AuthCase {
         if format!("auth: {label}") == METADATA_LABEL {
             return Some(AuthCase::Metadata);
         }
-        auth_probes("/", true)
+        // (only the kinds' labels are read: any endpoint and resource will do)
+        auth_probes("/", "http://localhost/", true)
             .into_iter()
             .find(|p| p.kind.label() == label)
             .map(|p| AuthCase::Probe(p.kind))

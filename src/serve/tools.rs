@@ -2,6 +2,7 @@
 //! and the runner: the file read and its errors worded for the command line. The format
 //! and the labels are the oracle's (`mcpdiff_oracle::toolset`).
 
+use mcpdiff_oracle::annotations::publishable;
 use mcpdiff_oracle::toolset::{ToolSet, ToolSetError};
 use mcpdiff_oracle::{fixture, Surface};
 use std::fmt;
@@ -54,8 +55,15 @@ pub fn load(path: &Path) -> Result<ToolSet, ToolSetFileError> {
     })
 }
 
-/// The fixture surface with the tool set's tools declared after the fixture's own.
+/// The fixture surface with the tool set's tools declared after the fixture's own: those a
+/// server may publish only. The reference server is judged, and the constraints on
+/// `x-mcp-header` values bind the server that writes them (TOOLS-XMCP-CONSTRAINTS,
+/// DEVIATIONS.md D-37), so it declares no tool that breaks them; the client matrix's recording
+/// server, which tests clients on invalid tools, publishes the whole set.
 pub fn fixture_with(set: &ToolSet) -> Result<Surface, ToolSetFileError> {
-    set.extend_surface(fixture::surface())
-        .map_err(ToolSetFileError::JoinsFixture)
+    let mut surface = set
+        .extend_surface(fixture::surface())
+        .map_err(ToolSetFileError::JoinsFixture)?;
+    surface.tools.retain(|t| publishable(&t.header_params));
+    Ok(surface)
 }

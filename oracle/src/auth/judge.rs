@@ -12,7 +12,8 @@ use super::probes::ProbeKind;
 use crate::check::Finding;
 use crate::observation::{Body, HttpAnswer, Observation};
 use crate::rules::auth::{
-    AUDIENCE, DISCOVERY, INVALID_401, NO_DATA, OFFLINE_ACCESS, PRM, PRM_AS, QUERY, SCOPE, STATUS,
+    AUDIENCE, CHALLENGE_401, DISCOVERY, INVALID_401, NO_DATA, OFFLINE_ACCESS, OWN_TOKENS, PRM,
+    PRM_AS, QUERY, SCOPE, STATUS,
 };
 use crate::rules::{level_of, RuleId};
 use serde_json::Value;
@@ -57,7 +58,7 @@ fn statuses(kind: ProbeKind) -> &'static [u16] {
     match kind {
         ProbeKind::Missing | ProbeKind::WrongScheme | ProbeKind::Query => &[401],
         ProbeKind::Empty | ProbeKind::Malformed | ProbeKind::Duplicated => &[400, 401],
-        ProbeKind::Invalid | ProbeKind::Foreign => &[401],
+        ProbeKind::Invalid | ProbeKind::Foreign | ProbeKind::Unsigned => &[401],
     }
 }
 
@@ -71,6 +72,9 @@ pub fn judge_probe(kind: ProbeKind, obs: &Observation) -> Vec<AuthJudgement> {
     let reject_rule = match kind {
         ProbeKind::Foreign => Some(AUDIENCE),
         ProbeKind::Query => Some(QUERY),
+        // "MCP servers MUST only accept tokens that are valid for use with their own
+        // resources": an unsigned token claiming this server as audience is no such token
+        ProbeKind::Unsigned => Some(OWN_TOKENS),
         // two copies of a valid credential are still a valid credential to the pinned text
         // (D-73): only the status of a refusal is judged
         ProbeKind::Duplicated => None,
@@ -87,7 +91,7 @@ pub fn judge_probe(kind: ProbeKind, obs: &Observation) -> Vec<AuthJudgement> {
     // shape: the status of a refusal
     if refused(a) {
         let rule = match kind {
-            ProbeKind::Invalid | ProbeKind::Foreign => INVALID_401,
+            ProbeKind::Invalid | ProbeKind::Foreign | ProbeKind::Unsigned => INVALID_401,
             _ => STATUS,
         };
         let allowed = statuses(kind);
@@ -106,6 +110,18 @@ pub fn judge_probe(kind: ProbeKind, obs: &Observation) -> Vec<AuthJudgement> {
             rule,
             allowed.contains(&a.status),
             &expected,
+            observed(a),
+        ));
+    }
+    // RFC 9110 §15.5.2: "The server generating a 401 response MUST send a WWW-Authenticate
+    // header field containing at least one challenge applicable to the target resource" (D-77)
+    if a.status == 401 {
+        out.push(judgement(
+            CHALLENGE_401,
+            a.www_authenticate
+                .as_deref()
+                .is_some_and(|w| !parse_challenges(w).is_empty()),
+            "a WWW-Authenticate header field with at least one challenge on the 401",
             observed(a),
         ));
     }
@@ -139,7 +155,7 @@ pub struct MetadataFacts {
     /// `resource_metadata` of the challenge to a request without credentials, if any.
     pub challenge_url: Option<String>,
     /// Each location asked (the challenge's URL first, then the well-known URIs), with its
-    /// answer; `None` when it was not requested (another origin).
+    /// answer; `None` when it was not requested (not an http(s) URL).
     pub fetched: Vec<(String, Option<Observation>)>,
     /// The target's endpoint URL (`http://host:port/path`).
     pub target_url: String,
@@ -173,7 +189,7 @@ pub fn judge_metadata(facts: &MetadataFacts) -> Vec<(AuthJudgement, Option<usize
                 format!(
                     "{u}: {}",
                     o.as_ref().map_or(
-                        "not requested (another origin)".into(),
+                        "not requested (not an http(s) URL)".into(),
                         Observation::summary
                     )
                 )
@@ -332,6 +348,10 @@ mod tests {
             ["AUTH-QUERY"]
         );
         assert!(judge_probe(ProbeKind::Duplicated, &served).is_empty());
+        assert_eq!(
+            failed(&judge_probe(ProbeKind::Unsigned, &served)),
+            ["AUTH-OWN-TOKENS"]
+        );
         let plain = answer(401, Some("Bearer"), false);
         assert_eq!(
             failed(&judge_probe(ProbeKind::Missing, &plain)),
@@ -357,6 +377,17 @@ mod tests {
         assert_eq!(
             failed(&judge_probe(ProbeKind::Invalid, &rpc_error)),
             ["AUTH-NO-DATA"]
+        );
+        assert_eq!(
+            failed(&judge_probe(ProbeKind::Invalid, &answer(401, None, false))),
+            ["AUTH-401-CHALLENGE"]
+        );
+        assert_eq!(
+            failed(&judge_probe(
+                ProbeKind::Invalid,
+                &answer(401, Some(""), false)
+            )),
+            ["AUTH-401-CHALLENGE"]
         );
         let timeout = Observation::Transport {
             failure: crate::observation::TransportFailure::Timeout,

@@ -13,7 +13,7 @@ pub mod probes;
 
 pub use challenge::{is_auth_challenge, parse_challenges, Challenge};
 pub use judge::{judge_metadata, judge_probe, resource_names, AuthJudgement, MetadataFacts};
-pub use probes::{auth_probes, AuthProbe, ProbeKind};
+pub use probes::{auth_probes, unsigned_token, AuthProbe, ProbeKind};
 
 /// The environment variable (and placeholder name) of the configured `Authorization` value.
 pub const AUTHORIZATION_ENV: &str = "MCPDIFF_AUTHORIZATION";

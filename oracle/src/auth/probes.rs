@@ -30,6 +30,9 @@ pub enum ProbeKind {
     Query,
     /// `--foreign-token`: a token issued for another audience.
     Foreign,
+    /// An unsigned JWT (`alg: none`) naming the target as its audience: no authorization
+    /// server issued it, whatever it claims.
+    Unsigned,
 }
 
 impl ProbeKind {
@@ -43,6 +46,7 @@ impl ProbeKind {
             ProbeKind::Invalid => "unknown bearer token",
             ProbeKind::Query => "token in the URI query string",
             ProbeKind::Foreign => "token issued for another audience",
+            ProbeKind::Unsigned => "unsigned token naming this server as audience",
         }
     }
 }
@@ -57,8 +61,28 @@ pub struct AuthProbe {
 /// A token no authorization server issued (well-formed per RFC 6750's b64token).
 pub const UNKNOWN_TOKEN: &str = "mcpdiff-unknown-token-0000000000";
 
-/// The probes for an endpoint: every kind, `Foreign` only when a foreign token is given.
-pub fn auth_probes(endpoint_path: &str, with_foreign: bool) -> Vec<AuthProbe> {
+/// A JWT with `alg: none` and no signature whose claims name `resource` as audience (RFC 7519
+/// §6: an "Unsecured JWT"): a token only a server that skips validation accepts.
+pub fn unsigned_token(resource: &str) -> String {
+    use base64::Engine;
+    let b64 = |v: serde_json::Value| {
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v.to_string().as_bytes())
+    };
+    let header = b64(json!({"alg": "none", "typ": "JWT"}));
+    let claims = b64(json!({
+        "iss": "https://mcpdiff.invalid",
+        "sub": "mcpdiff",
+        "aud": resource,
+        "scope": "mcp",
+        // 2100-01-01
+        "exp": 4_102_444_800u64,
+    }));
+    format!("{header}.{claims}.")
+}
+
+/// The probes for an endpoint (`resource`: its URL, the audience the unsigned token claims):
+/// every kind, `Foreign` only when a foreign token is given.
+pub fn auth_probes(endpoint_path: &str, resource: &str, with_foreign: bool) -> Vec<AuthProbe> {
     let base = conformant_case(
         &Surface::minimal(endpoint_path),
         json!(1),
@@ -91,6 +115,10 @@ pub fn auth_probes(endpoint_path: &str, with_foreign: bool) -> Vec<AuthProbe> {
             ],
         ),
         with(ProbeKind::Invalid, &[format!("Bearer {UNKNOWN_TOKEN}")]),
+        with(
+            ProbeKind::Unsigned,
+            &[format!("Bearer {}", unsigned_token(resource))],
+        ),
     ];
     let mut query = with(ProbeKind::Query, &[]);
     let sep = if query.case.path.contains('?') {

@@ -12,7 +12,7 @@ use super::header_values::{
     decodes_to, invalid_chars, lossy, overlap, read_header_value, strict_malformed, HeaderValue,
 };
 use super::view::{HeaderQuirk, HeaderView, RequestBody};
-use crate::case::HeaderField;
+use crate::case::{combined, Combined, HeaderField};
 use crate::encoding::field_words::same_bytes;
 use crate::encoding::sentinel::looks_like_sentinel;
 use crate::message::Message;
@@ -20,6 +20,7 @@ use crate::request_id::RequestId;
 use crate::rules;
 use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
+use std::borrow::Cow;
 
 /// Published revisions before 2026-07-28 (the initialize-handshake era).
 pub const LEGACY_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -90,45 +91,60 @@ fn meta_required(id: &RequestId, f: &mut Findings) {
 }
 
 /// A required mirrored header (`Mcp-Method`, `Mcp-Name`) as the server must read it: missing
-/// is a defect, repeated is tolerated (AMB-20), invalid characters are a defect; otherwise
-/// the value to compare with the body.
+/// is a defect, invalid characters are a defect; otherwise the value to compare with the
+/// body value `body` (`None`: nothing to compare). A repeated field's value is its copies
+/// joined (RFC 9110 §5.2; DEVIATIONS.md D-09).
 #[inline(always)]
 fn required_field<'c>(
     field: HeaderField<'c>,
     visible: bool,
     name: &'static str,
     missing: &'static str,
+    body: Option<&str>,
     id: &RequestId,
     f: &mut Findings,
-) -> Option<&'c [u8]> {
-    match field {
-        HeaderField::One(raw) => {
-            // (`visible`: the reader saw no invalid character in any mirrored value)
-            let invalid = !visible
-                && invalid_chars(raw, rules::HDR_INVALID_CHARS, rules::HDR_ERR, &name, id, f);
-            (!invalid).then_some(raw)
+) -> Option<Cow<'c, [u8]>> {
+    let raw = match field {
+        HeaderField::One(raw) => Cow::Borrowed(raw),
+        HeaderField::Repeated {
+            first,
+            other,
+            count,
+        } => Cow::Owned(repeated(first, other, count, body, f)?),
+        HeaderField::Absent => {
+            f.mismatch(rules::HDR_MISSING, rules::HDR_ERR, 4, id, || {
+                Message::Fixed(missing)
+            });
+            return None;
         }
-        other => not_one(other, missing, id, f),
-    }
+    };
+    // (`visible`: the reader saw no invalid character in any mirrored value)
+    let invalid =
+        !visible && invalid_chars(&raw, rules::HDR_INVALID_CHARS, rules::HDR_ERR, &name, id, f);
+    (!invalid).then_some(raw)
 }
 
-/// `required_field` for a field sent never or more than once.
+/// The value of a mirrored field sent more than once, when it is to be compared: "When a
+/// field name is repeated within a section, its combined field value consists of the list of
+/// corresponding field line values within that section, concatenated in order, with each
+/// field line value separated by a comma" (RFC 9110 §5.2). A refusal is always admitted (the
+/// sender "MUST NOT generate multiple field lines with the same name" for a field whose
+/// definition allows no list, §5.3: a malformed request); serving only when the joined
+/// copies are the body's value.
 #[cold]
 #[inline(never)]
-fn not_one<'c>(
-    field: HeaderField<'c>,
-    missing: &'static str,
-    id: &RequestId,
+pub(super) fn repeated(
+    first: &[u8],
+    other: &[u8],
+    count: u32,
+    body: Option<&str>,
     f: &mut Findings,
-) -> Option<&'c [u8]> {
-    if field == HeaderField::Absent {
-        f.mismatch(rules::HDR_MISSING, rules::HDR_ERR, 4, id, || {
-            Message::Fixed(missing)
-        });
-    } else {
-        f.tolerate(mismatch_answer());
+) -> Option<Vec<u8>> {
+    f.tolerate(mismatch_answer());
+    match combined(first, other, count, body.map(str::as_bytes)) {
+        Combined::MayMatch => None,
+        Combined::Value(v) => Some(v),
     }
-    None
 }
 
 fn mcp_method(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
@@ -137,13 +153,14 @@ fn mcp_method(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
         h.mirrored_visible,
         "Mcp-Method",
         "Header mismatch: Mcp-Method header is missing",
+        Some(req.method.as_ref()),
         &req.id,
         f,
     ) else {
         return;
     };
-    if !same_bytes(raw, req.method.as_bytes()) {
-        method_mismatch(raw, req, f);
+    if !same_bytes(&raw, req.method.as_bytes()) {
+        method_mismatch(&raw, req, f);
     }
 }
 
@@ -194,6 +211,7 @@ fn mcp_name(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
         h.mirrored_visible,
         "Mcp-Name",
         "Header mismatch: Mcp-Name header is missing",
+        body,
         &req.id,
         f,
     ) else {
@@ -203,13 +221,18 @@ fn mcp_name(h: &HeaderView<'_>, req: &RequestBody<'_>, f: &mut Findings) {
         // no body value to compare (the params are invalid anyway): AMB-02
         return f.tolerate(mismatch_answer());
     };
+    name_value(&raw, body, &req.id, f);
+}
+
+/// The value of `Mcp-Name` against the body's.
+fn name_value(raw: &[u8], body: &str, id: &RequestId, f: &mut Findings) {
     if looks_like_sentinel(raw) {
-        return name_sentinel(raw, body, &req.id, f);
+        return name_sentinel(raw, body, id, f);
     }
     if same_bytes(raw, body.as_bytes()) {
         overlap(raw, f);
     } else {
-        name_mismatch(raw, body, &req.id, f);
+        name_mismatch(raw, body, id, f);
     }
 }
 

@@ -125,6 +125,13 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             });
             success.push(answer_of(&refusal.canonical()));
             error_lints(&mut lints);
+            if let Some(id) = &u.id {
+                // "Error responses MUST include the same ID as the request they correspond
+                // to (except in error cases where the ID could not be read due a malformed
+                // request)" (basic/index.mdx): an object whose integer or string id was read
+                // is malformed elsewhere, so its id was readable (DEVIATIONS.md D-24)
+                lints.echo(id);
+            }
             assemble(&mut f, &mut success, None, refusal, lints, Vec::new())
         }
         BodyView::Notification => {
@@ -174,6 +181,14 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 // the content lints that carry data (an outputSchema, a list's order)
                 let cursor = req.params.as_ref().is_some_and(|p| p.cursor);
                 crate::content::data_lints(content, tool, cursor, surface, &mut listed);
+            }
+            if &*req.method == "tools/list" {
+                // "Constraints on `x-mcp-header` values:" bind the server that writes them:
+                // it lists no tool that breaks them (DEVIATIONS.md D-37)
+                listed.push(Expectation {
+                    rule: rules::TOOLS_XMCP_CONSTRAINTS,
+                    demand: Demand::Lint(Lint::ToolAnnotationsValid),
+                });
             }
             if id_unsafe(&req.id) || view.nesting_beyond {
                 // RFC 8259 §9: a reader may limit the range of numbers and the depth of

@@ -25,7 +25,7 @@ pub(crate) enum OriginClass {
 pub(crate) fn classify(h: &HeaderView<'_>, surface: &Surface) -> OriginClass {
     let raw = match h.origin {
         HeaderField::Absent => return OriginClass::Absent,
-        HeaderField::Repeated => return OriginClass::Unclear,
+        HeaderField::Repeated { .. } => return OriginClass::Unclear,
         HeaderField::One(v) => v,
     };
     let Ok(value) = std::str::from_utf8(raw) else {

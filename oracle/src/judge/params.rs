@@ -9,7 +9,7 @@ use super::header_values::{
 use super::read::arguments::{ArgumentReader, Leaf, RawLeaf};
 use super::view::{param_suffix_is, HeaderView, RequestBody};
 use crate::annotations::HeaderParam;
-use crate::case::HeaderField;
+use crate::case::{combined, Combined, HeaderField};
 use crate::encoding::ParamMatch;
 use crate::message::Message;
 use crate::request_id::RequestId;
@@ -157,9 +157,25 @@ fn one(
             });
             return None;
         }
-        (_, HeaderField::Repeated) => {
+        (
+            v,
+            HeaderField::Repeated {
+                first,
+                other,
+                count,
+            },
+        ) => {
+            // the copies joined, as RFC 9110 §5.2 defines the field's value, compared as if
+            // sent once; a refusal is always admitted (DEVIATIONS.md D-09)
             f.tolerate(mismatch_answer());
-            return None;
+            let text = match v {
+                Leaf::Text(t) => Some(t.as_bytes()),
+                _ => None,
+            };
+            return match combined(first, other, count, text) {
+                Combined::MayMatch => None,
+                Combined::Value(joined) => one(HeaderField::One(&joined), p, v, id, visible, f),
+            };
         }
         (v, HeaderField::One(raw)) => (v, raw),
     };

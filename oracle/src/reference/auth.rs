@@ -38,6 +38,10 @@ pub enum AuthChange {
     ResourceForeign,
     /// The metadata lists no authorization server.
     NoAuthorizationServers,
+    /// Answers 401 without a `WWW-Authenticate` field (discovery left to the well-known URI).
+    NoChallenge,
+    /// Accepts an unsigned JWT (`alg: none`) whose `aud` names it, without validating it.
+    UnsignedAccepted,
 }
 
 /// How the reference is protected.
@@ -92,6 +96,24 @@ fn query_token(path: &str) -> Option<&str> {
     q.split('&').find_map(|kv| kv.strip_prefix("access_token="))
 }
 
+/// The `aud` claim of an unsigned JWT (`alg: none`, empty signature), read without any
+/// validation: what `auth-unsigned-accepted` trusts.
+fn unsigned_claims_audience(token: &[u8]) -> Option<String> {
+    use base64::Engine;
+    let text = std::str::from_utf8(token).ok()?;
+    let mut parts = text.split('.');
+    let (header, claims, signature) = (parts.next()?, parts.next()?, parts.next()?);
+    let decode = |p: &str| -> Option<Value> {
+        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(p)
+            .ok()?;
+        serde_json::from_slice(&bytes).ok()
+    };
+    let alg_none = decode(header)?.get("alg")? == "none";
+    let aud = decode(claims)?.get("aud")?.as_str()?.to_string();
+    (alg_none && signature.is_empty() && parts.next().is_none()).then_some(aud)
+}
+
 /// `None`: the request may go on to `respond`; `Some`: the refusal (or, for a mutant that
 /// takes a wrong credential, nothing: it lets the request through). `change` is the auth
 /// mutant's (`None`: the protected reference).
@@ -110,6 +132,10 @@ pub fn guard(cfg: &AuthConfig, case: &Case, change: Option<AuthChange>) -> Optio
         }
         ([one], Some(SchemeUnchecked)) => split(one).1 == token,
         ([], Some(QueryToken)) => query_token(&case.path) == Some(cfg.token.as_str()),
+        ([one], Some(UnsignedAccepted)) => {
+            split(one).0.eq_ignore_ascii_case(b"bearer")
+                && unsigned_claims_audience(split(one).1) == Some(cfg.resource())
+        }
         // every other change accepts only what the reference accepts
         _ => false,
     };
@@ -143,6 +169,9 @@ pub fn guard(cfg: &AuthConfig, case: &Case, change: Option<AuthChange>) -> Optio
         _ => params.push(format!("scope=\"{SCOPE}\"")),
     }
     let mut r = Response::empty(status);
+    if change == Some(NoChallenge) {
+        return Some(r);
+    }
     r.headers.push((
         "WWW-Authenticate".into(),
         format!("Bearer {}", params.join(", ")),
@@ -206,7 +235,7 @@ mod tests {
         let c = cfg();
         let mut out = BTreeSet::new();
         let mut challenge_url = None;
-        for p in auth_probes("/mcp", true) {
+        for p in auth_probes("/mcp", &c.resource(), true) {
             let mut case = p.case.clone();
             let fill = |s: &[u8]| {
                 String::from_utf8_lossy(s)

@@ -88,6 +88,7 @@ ids! {
     TOOLS_STRUCTURED_TEXT = "TOOLS-STRUCTURED-TEXT",
     RES_URI_RFC3986 = "RES-URI-RFC3986",
     TOOLS_ORDER = "TOOLS-ORDER",
+    TOOLS_XMCP_CONSTRAINTS = "TOOLS-XMCP-CONSTRAINTS",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept
@@ -151,5 +152,7 @@ pub mod auth {
         NO_DATA = "AUTH-NO-DATA",
         SCOPE = "AUTH-SCOPE",
         OFFLINE_ACCESS = "AUTH-OFFLINE-ACCESS",
+        CHALLENGE_401 = "AUTH-401-CHALLENGE",
+        OWN_TOKENS = "AUTH-OWN-TOKENS",
     }
 }

@@ -1,12 +1,11 @@
 //! What a server did with a tool set it was asked to load: which tools its `tools/list`
 //! publishes, compared with the set's labels.
 //!
-//! The spec puts the duty to drop an invalid tool on clients (streamable-http.mdx L402-404,
-//! "Clients ... MUST reject tool definitions where any `x-mcp-header` value violates these
-//! constraints"); servers only MAY annotate (L358). So a server that publishes an invalid
-//! tool breaks no rule, and one that refuses it is being strict; both are recorded, not
-//! judged. A *valid* tool missing from the list, or published with different annotations,
-//! is what breaks things downstream (clients then mirror the wrong headers), and is flagged.
+//! The record is descriptive. Publishing an invalid tool is judged where it is seen, on the
+//! `tools/list` answer (TOOLS-XMCP-CONSTRAINTS: the constraints on `x-mcp-header` values bind
+//! the server that writes them, DEVIATIONS.md D-37). A *valid* tool missing from the list, or
+//! published with different annotations, is what breaks things downstream (clients then
+//! mirror the wrong headers), and is flagged here.
 
 use super::ToolSet;
 use crate::annotations::{tool_header_params, AnnotationError};

@@ -162,6 +162,9 @@ pub enum Lint {
     /// A whole `tools/list` result with the set of tools discovery saw lists them in the
     /// order discovery saw (TOOLS-ORDER).
     ToolOrder(crate::content::ListOrder),
+    /// Every tool a `tools/list` result lists has `x-mcp-header` annotations that meet the
+    /// constraints (`annotations::publishable`; TOOLS-XMCP-CONSTRAINTS, D-37).
+    ToolAnnotationsValid,
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

@@ -62,20 +62,39 @@ pub(super) fn protocol_version(
     let legacy_path = || match (body, h.protocol_version) {
         (Some(v), _) => legacy(v.as_bytes()),
         (None, HeaderField::One(raw)) => legacy(raw),
+        // (a repeated field's value, `a, a`, names no version: D-09)
         (None, _) => false,
     };
     if dual_era && legacy_path() {
         f.anything_goes = true;
         return;
     }
-    let header = match h.protocol_version {
-        HeaderField::One(raw) => raw,
-        HeaderField::Absent => return version_absent(surface, id, body, f),
-        HeaderField::Repeated => {
-            // AMB-20: repeated fields are unspecified
-            return f.tolerate(mismatch_answer());
+    match h.protocol_version {
+        HeaderField::One(raw) => one_version(raw, h, surface, id, body, f),
+        HeaderField::Absent => version_absent(surface, id, body, f),
+        HeaderField::Repeated {
+            first,
+            other,
+            count,
+        } => {
+            // the copies joined, as RFC 9110 §5.2 defines the field's value (D-09)
+            if let Some(v) = super::repeated(first, other, count, body, f) {
+                one_version(&v, h, surface, id, body, f);
+            }
         }
-    };
+    }
+}
+
+/// The checks on one value of `MCP-Protocol-Version`.
+fn one_version(
+    header: &[u8],
+    h: &HeaderView<'_>,
+    surface: &Surface,
+    id: &RequestId,
+    body: Option<&str>,
+    f: &mut Findings,
+) {
+    let dual_era = surface.is_dual_era();
     if dual_era && body.is_none() && !supported(surface, header) {
         // nothing in the body names a modern version: a dual-era server may answer an
         // "invalid or unsupported" version as 2025-11-25 does, 400 with any body (D-50)

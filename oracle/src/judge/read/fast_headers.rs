@@ -311,7 +311,14 @@ mod tests {
         );
         let h = read_headers(&case);
         assert_eq!(h.name, HeaderField::One(b"a"));
-        assert_eq!(h.origin, HeaderField::Repeated);
+        assert_eq!(
+            h.origin,
+            HeaderField::Repeated {
+                first: b"x",
+                other: b"y",
+                count: 2
+            }
+        );
         assert!(h.any_param() && !h.parser_refusable);
         assert_eq!(&h.quirks[..], [HeaderQuirk::NameCase, HeaderQuirk::Padding]);
         assert_eq!(h.param("region"), HeaderField::One(b"r"));

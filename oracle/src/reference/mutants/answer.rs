@@ -244,6 +244,40 @@ pub(super) fn error_id_null(_: &Answered, r: &mut Response) {
     });
 }
 
+/// Lists one more tool in `tools/list`, whose `x-mcp-header` is empty (a constraint broken).
+pub(super) fn publishes_invalid_tool(_: &Answered, r: &mut Response) {
+    for m in r.messages_mut() {
+        if let Some(tools) = m
+            .get_mut("result")
+            .and_then(|res| res.get_mut("tools"))
+            .and_then(Value::as_array_mut)
+        {
+            tools.push(json!({
+                "name": "empty_header",
+                "inputSchema": {"type": "object", "properties": {
+                    "region": {"type": "string", "x-mcp-header": ""}}}
+            }));
+        }
+    }
+}
+
+/// `error_id_null` only where the body was no valid request but its id was read (an object
+/// with an integer or string id and, say, `"jsonrpc": "1.0"`): the refusal is `-32600` with
+/// the id the reader found.
+pub(super) fn error_id_null_malformed(a: &Answered, r: &mut Response) {
+    let read_id = matches!(
+        &a.verdict.canonical,
+        Canonical::Reject {
+            code: Some(-32600),
+            id: Some(_),
+            ..
+        }
+    );
+    if read_id {
+        error_id_null(a, r);
+    }
+}
+
 pub(super) fn error_no_message(_: &Answered, r: &mut Response) {
     each(r, "error", |m| {
         if let Some(e) = m.get_mut("error").and_then(Value::as_object_mut) {

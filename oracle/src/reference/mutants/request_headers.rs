@@ -86,3 +86,35 @@ pub(super) fn base64_method_decoded(case: &mut Case, _: &mut Surface) -> Option<
     }
     None
 }
+
+/// Keeps only the first field of each name `pick` selects, as a server reading headers into
+/// a map that ignores later copies would.
+fn first_copy_only(case: &mut Case, pick: impl Fn(&[u8]) -> bool) {
+    let mut seen: Vec<Vec<u8>> = Vec::new();
+    case.headers.retain(|(n, _)| {
+        if !pick(n) {
+            return true;
+        }
+        let name = n.to_ascii_lowercase();
+        let first = !seen.contains(&name);
+        seen.push(name);
+        first
+    });
+}
+
+pub(super) fn repeated_name_first_copy(case: &mut Case, _: &mut Surface) -> Option<Response> {
+    first_copy_only(case, |n| {
+        n.eq_ignore_ascii_case(b"Mcp-Method") || n.eq_ignore_ascii_case(b"Mcp-Name")
+    });
+    None
+}
+
+pub(super) fn repeated_version_first_copy(case: &mut Case, _: &mut Surface) -> Option<Response> {
+    first_copy_only(case, |n| n.eq_ignore_ascii_case(b"MCP-Protocol-Version"));
+    None
+}
+
+pub(super) fn repeated_param_first_copy(case: &mut Case, _: &mut Surface) -> Option<Response> {
+    first_copy_only(case, is_param_header);
+    None
+}

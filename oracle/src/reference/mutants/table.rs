@@ -200,6 +200,9 @@ table! {
         ERROR_ID_NULL = "error-id-null", rules::ERROR_ID,
             "answers errors with `id: null` even when the id was readable",
             Answer(answer::error_id_null);
+        ERROR_ID_NULL_MALFORMED = "error-id-null-malformed", rules::ERROR_ID,
+            "answers `id: null` to a malformed request whose id it read",
+            Answer(answer::error_id_null_malformed);
         ERROR_NO_MESSAGE = "error-no-message", rules::ERROR_SHAPE,
             "omits `message` from error objects",
             Answer(answer::error_no_message);
@@ -298,6 +301,19 @@ table! {
         TOOLS_ORDER_BY_ID = "tools-order-by-id", rules::TOOLS_ORDER,
             "rotates its tools/list by the request id (a different order per request)",
             Answer(content::tools_order_by_id);
+        PUBLISHES_INVALID_TOOL = "publishes-invalid-tool", rules::TOOLS_XMCP_CONSTRAINTS,
+            "lists a tool whose x-mcp-header is empty in tools/list",
+            Answer(answer::publishes_invalid_tool);
+        // repeated mirrored fields (D-09)
+        REPEATED_NAME_FIRST_COPY = "repeated-name-first-copy", rules::HDR_MISMATCH,
+            "compares only the first copy of a repeated Mcp-Method or Mcp-Name",
+            Request(request_headers::repeated_name_first_copy);
+        REPEATED_VERSION_FIRST_COPY = "repeated-version-first-copy", rules::PV_MISMATCH,
+            "checks only the first copy of a repeated MCP-Protocol-Version",
+            Request(request_headers::repeated_version_first_copy);
+        REPEATED_PARAM_FIRST_COPY = "repeated-param-first-copy", rules::PARAM_VALIDATE,
+            "compares only the first copy of a repeated Mcp-Param header",
+            Request(request_headers::repeated_param_first_copy);
     ];
 }
 
@@ -337,5 +353,11 @@ table! {
         AUTH_NO_AUTHORIZATION_SERVERS = "auth-no-authorization-servers", rules::auth::PRM_AS,
             "its metadata lists no authorization server",
             Auth(AuthChange::NoAuthorizationServers);
+        AUTH_NO_CHALLENGE = "auth-no-challenge", rules::auth::CHALLENGE_401,
+            "answers 401 without a WWW-Authenticate header field",
+            Auth(AuthChange::NoChallenge);
+        AUTH_UNSIGNED_ACCEPTED = "auth-unsigned-accepted", rules::auth::OWN_TOKENS,
+            "accepts an unsigned JWT (alg none) whose aud names it, without validating it",
+            Auth(AuthChange::UnsignedAccepted);
     ];
 }

@@ -84,6 +84,10 @@ pub(super) fn carriers(s: &Surface) -> Vec<Probe> {
     let mut string_id = conformant_case(s, json!("req-a"), "tools/list", json!({}));
     string_id.labels.push("string id".into());
     add(rules::RESULT_ID, string_id);
+    add(
+        rules::TOOLS_XMCP_CONSTRAINTS,
+        c(14, "tools/list", json!({})),
+    );
 
     out
 }

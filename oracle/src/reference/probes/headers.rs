@@ -145,5 +145,26 @@ pub(super) fn headers(s: &Surface) -> Vec<Probe> {
         rules::BOOL_LOWER,
         with(sql(flagged), "Mcp-Param-Flag", Some(b"True")),
     );
+    // a repeated field whose first copy matches the body and whose second does not: each
+    // copy is a header value the body must match (D-09)
+    add(
+        rules::HDR_MISMATCH,
+        again(weather(), "Mcp-Name", b"get_forecast"),
+    );
+    add(
+        rules::PV_MISMATCH,
+        again(weather(), "MCP-Protocol-Version", b"2025-11-25"),
+    );
+    add(
+        rules::PARAM_VALIDATE,
+        again(sql(base_args.clone()), "Mcp-Param-Region", b"eu-central1"),
+    );
     out
+}
+
+/// `case` with one more field `name: value` after the ones it has.
+fn again(mut case: Case, name: &str, value: &[u8]) -> Case {
+    case.headers
+        .push((name.as_bytes().to_vec(), value.to_vec()));
+    case
 }

@@ -118,6 +118,12 @@ pub(super) fn refusals(s: &Surface) -> Vec<Probe> {
         rules::ERROR_SHAPE,
         c(31, "prompts/get", json!({"name": "no_such_prompt"})),
     );
+    // a malformed request whose id is readable: the -32600 refusal must echo it (D-24)
+    let mut bad_version = c(34, "tools/list", json!({}));
+    bad_version.body = json!({"jsonrpc": "1.0", "id": 34, "method": "tools/list"})
+        .to_string()
+        .into_bytes();
+    add(rules::ERROR_ID, bad_version);
 
     out
 }
