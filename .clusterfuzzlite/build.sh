@@ -69,20 +69,29 @@ seed_dirs() {
   esac
 }
 
-# The Mcp-Name and Mcp-Param-* values of every server corpus entry, one file each.
+# The Mcp-Name and Mcp-Param-* values of every server corpus entry, one file each. Entries
+# of mcpdiff-corpus/1 store every byte sequence as Base64; mcpdiff-corpus/2 stores text as a
+# JSON string and other bytes as {"base64": "..."}.
 corpus_header_values() {
   python3 - "$1" corpus/*.json <<'PY'
 import base64, hashlib, json, os, sys
 dest = sys.argv[1]
+def raw(field, schema):
+    if isinstance(field, dict):
+        return base64.b64decode(field["base64"])
+    if schema == "mcpdiff-corpus/1":
+        return base64.b64decode(field)
+    return field.encode("utf-8")
 for path in sys.argv[2:]:
     with open(path, encoding="utf-8") as f:
         entry = json.load(f)
-    if entry.get("schema") != "mcpdiff-corpus/1":
+    schema = entry.get("schema")
+    if schema not in ("mcpdiff-corpus/1", "mcpdiff-corpus/2"):
         continue
     for header in entry.get("request", {}).get("headers", []):
-        name = base64.b64decode(header["name"]).decode("latin-1").lower()
+        name = raw(header["name"], schema).decode("latin-1").lower()
         if name == "mcp-name" or name.startswith("mcp-param-"):
-            value = base64.b64decode(header["value"])
+            value = raw(header["value"], schema)
             digest = hashlib.sha1(value).hexdigest()[:16]
             with open(os.path.join(dest, "corpus-" + digest), "wb") as out:
                 out.write(value)
