@@ -2,11 +2,10 @@
 //! challenge, fetching the protected-resource metadata (RFC 9728), and sending the
 //! authorization probe family to protected targets. Every decision is pure
 //! (`mcpdiff_oracle::auth`); this module only sends requests (the run's transport, bounded by
-//! its per-case limits, at most three metadata GETs, all on the target's origin) and records
-//! the judgements in the target's tally like any other finding.
+//! its per-case limits, at most three metadata GETs, all on the target's origin). The runner
+//! records the judgements in the target's tally like any other finding
+//! (`runner::auth_probes`).
 
-use crate::runner::tally::Witness;
-use crate::runner::{RunResult, ShrunkFinding, TargetOutcome};
 use crate::transport::{Client, Endpoint};
 use mcpdiff_oracle::auth::{
     auth_probes, judge_metadata, judge_probe, parse_challenges, well_known_paths, Challenge,
@@ -246,66 +245,6 @@ pub async fn probe(client: &Client, endpoint: &Endpoint) -> (Vec<AuthResult>, u6
         });
     }
     (out, sent)
-}
-
-/// Record the judgements in a target's outcome: exercised and failed counts, one witness
-/// and one finding per failed rule (not shrunk: each probe is already minimal).
-pub fn record(t: &mut TargetOutcome, results: Vec<AuthResult>) {
-    for r in results {
-        let c = t.tally.rules.entry(r.rule).or_default();
-        c.exercised += 1;
-        let Some(finding) = r.finding else { continue };
-        c.failed += 1;
-        if let Some(w) = t.tally.witnesses.get_mut(&r.rule) {
-            w.count += 1;
-            if let Some(f) = t.findings.iter_mut().find(|f| f.rule == r.rule) {
-                f.count += 1;
-            }
-            continue;
-        }
-        t.tally.witnesses.insert(
-            r.rule,
-            Witness {
-                case: r.case.clone(),
-                observation: r.observation.clone(),
-                finding,
-                count: 1,
-                index: u64::MAX,
-                defects: 0,
-            },
-        );
-        t.findings.push(ShrunkFinding {
-            rule: r.rule,
-            original: r.case.clone(),
-            original_observation: r.observation.clone(),
-            case: r.case,
-            observation: r.observation,
-            kept_original: None,
-            count: 1,
-            shrink_requests: 0,
-            cut_short: false,
-        });
-    }
-}
-
-/// After the run: probe every protected target (recording the judgements and the requests
-/// sent) and, when `--header` fields were given, tell each target's reader which environment
-/// variables its reproducers read.
-pub async fn after_run(client: &Client, result: &mut RunResult) {
-    let creds = client.credentials();
-    for t in result.targets.iter_mut() {
-        if let (true, Ok(e)) = (t.surface.protected, Endpoint::parse(&t.url)) {
-            let (judged, sent) = probe(client, &e).await;
-            result.requests += sent;
-            record(t, judged);
-        }
-        if !creds.is_empty() {
-            t.notes.push(format!(
-                "reproducers read the --header values from the environment: set {}",
-                creds.env_help().join(" ")
-            ));
-        }
-    }
 }
 
 /// Whether a case is one of the authorization probes (it carries its own credentials, so a

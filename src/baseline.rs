@@ -11,6 +11,7 @@
 
 use mcpdiff_oracle::RuleId;
 use serde::{Deserialize, Serialize};
+use std::fmt;
 use std::path::Path;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -28,17 +29,47 @@ pub struct KnownFinding {
     pub reason: String,
 }
 
+/// A baseline file that cannot be used; the file as shown and the cause.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BaselineError {
+    Unreadable {
+        path: String,
+        error: String,
+    },
+    /// Not TOML of the expected shape (or naming a rule id the table does not have).
+    Invalid {
+        path: String,
+        error: String,
+    },
+}
+
+impl fmt::Display for BaselineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BaselineError::Unreadable { path, error } => {
+                write!(f, "cannot read baseline {path}: {error}")
+            }
+            BaselineError::Invalid { path, error } => write!(
+                f,
+                "baseline {path} is not valid: {error}; expected [[known]] entries with target and \
+                 rule"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BaselineError {}
+
 impl Baseline {
     /// Read a baseline file; the error says which file and what is wrong with it.
-    pub fn load(path: &Path) -> Result<Baseline, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read baseline {}: {e}", path.display()))?;
-        toml::from_str(&text).map_err(|e| {
-            format!(
-                "baseline {} is not valid: {}; expected [[known]] entries with target and rule",
-                path.display(),
-                e.message()
-            )
+    pub fn load(path: &Path) -> Result<Baseline, BaselineError> {
+        let text = std::fs::read_to_string(path).map_err(|e| BaselineError::Unreadable {
+            path: path.display().to_string(),
+            error: e.to_string(),
+        })?;
+        toml::from_str(&text).map_err(|e| BaselineError::Invalid {
+            path: path.display().to_string(),
+            error: e.message().to_string(),
         })
     }
 

@@ -5,11 +5,12 @@
 //! It is reported on its own line and never changes the scanner's verdict: the public
 //! scanner reads the three legacy locations, and a catalog is optional.
 
-use super::url::{parse_url, Origin, Url};
+use super::url::{parse_url, Origin, Url, UrlError};
 use super::validate::check_card;
 use super::verdict::GetProbe;
 use serde::Serialize;
 use serde_json::Value;
+use std::fmt;
 
 pub const CATALOG_PATH: &str = "/.well-known/ai-catalog.json";
 /// The media type of a Server Card (catalog entry `type`, and the `Accept` of a card GET).
@@ -22,7 +23,7 @@ pub const CARD_SUFFIX: &str = "/server-card";
 pub struct EntryRef {
     pub identifier: Option<String>,
     pub url: String,
-    pub parsed: Result<Url, String>,
+    pub parsed: Result<Url, UrlError>,
 }
 
 /// The card entries of a catalog document (entries of other types are ignored, as the
@@ -71,12 +72,33 @@ pub struct CatalogReport {
     pub line: String,
 }
 
-/// Whether an entry is requested: on the scanned origin, without credentials.
-pub fn requestable(entry: &EntryRef, scanned: &Origin) -> Result<String, String> {
+/// Why a catalog entry is not requested. Displays as the phrase its report row shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotRequested {
+    BadUrl(UrlError),
+    /// On another origin than the scanned one.
+    OtherOrigin(Origin),
+    Credentials,
+}
+
+impl fmt::Display for NotRequested {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotRequested::BadUrl(e) => e.fmt(f),
+            NotRequested::OtherOrigin(scanned) => write!(f, "on another origin than {scanned}"),
+            NotRequested::Credentials => f.write_str("the URL carries credentials"),
+        }
+    }
+}
+
+impl std::error::Error for NotRequested {}
+
+/// Whether an entry is requested (its path): on the scanned origin, without credentials.
+pub fn requestable(entry: &EntryRef, scanned: &Origin) -> Result<String, NotRequested> {
     match &entry.parsed {
-        Err(e) => Err(e.clone()),
-        Ok(u) if &u.origin != scanned => Err(format!("on another origin than {scanned}")),
-        Ok(u) if u.has_userinfo => Err("the URL carries credentials".to_string()),
+        Err(e) => Err(NotRequested::BadUrl(e.clone())),
+        Ok(u) if &u.origin != scanned => Err(NotRequested::OtherOrigin(scanned.clone())),
+        Ok(u) if u.has_userinfo => Err(NotRequested::Credentials),
         Ok(u) => Ok(u.path.clone()),
     }
 }
@@ -193,7 +215,7 @@ mod tests {
         let why = requestable(&e[0], &origin()).expect_err("other origin");
         let row = entry_row(
             &e[0],
-            Some(why),
+            Some(why.to_string()),
             None,
             &["http://127.0.0.1:7/mcp".to_string()],
         );

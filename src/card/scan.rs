@@ -148,7 +148,7 @@ pub async fn scan(origin_arg: &str, opts: &ScanOptions) -> Result<CardReport, Sc
     s.client
         .check_tls(&s.endpoint)
         .await
-        .map_err(ScanError::Unreachable)?;
+        .map_err(|e| ScanError::Unreachable(e.to_string()))?;
 
     // 1. The three card locations, in order; the first 200 decides.
     let mut tried = Vec::new();
@@ -298,7 +298,7 @@ async fn catalog_check(s: &Scanner, cap: usize, endpoints: &[String]) -> Catalog
                     let (p, doc) = s.get(&path, Some(CARD_MEDIA_TYPE)).await;
                     catalog::entry_row(e, None, Some((&p, doc.as_ref())), endpoints)
                 }
-                Err(why) => catalog::entry_row(e, Some(why), None, endpoints),
+                Err(why) => catalog::entry_row(e, Some(why.to_string()), None, endpoints),
             };
             report.entries.push(row);
         }

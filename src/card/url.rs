@@ -52,15 +52,52 @@ fn default_port(scheme: &str) -> Option<u16> {
     }
 }
 
+/// Why a card's URL (as written, after filling its template) cannot be used. Displays as the
+/// short phrase reports show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UrlError {
+    NotAbsolute(String),
+    NotHttp(String),
+    UnterminatedIpv6(String),
+    NoHost(String),
+    BadPort(String),
+    /// A template (`{name}`) with no closing brace.
+    UnclosedBrace(String),
+    /// A template variable with no `default` to fill it.
+    NoDefault {
+        url: String,
+        variable: String,
+    },
+}
+
+impl fmt::Display for UrlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UrlError::NotAbsolute(u) => write!(f, "`{u}` is not an absolute URL"),
+            UrlError::NotHttp(u) => write!(f, "`{u}` is not an http(s) URL"),
+            UrlError::UnterminatedIpv6(u) => write!(f, "`{u}` has an unterminated IPv6 literal"),
+            UrlError::NoHost(u) => write!(f, "`{u}` has no usable host"),
+            UrlError::BadPort(u) => write!(f, "`{u}` has an invalid port"),
+            UrlError::UnclosedBrace(u) => write!(f, "`{u}` has an unclosed `{{`"),
+            UrlError::NoDefault { url, variable } => write!(
+                f,
+                "`{url}` is a template and `{{{variable}}}` has no default to fill it"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for UrlError {}
+
 /// Parse an absolute `http://` or `https://` URL. The error is a short phrase for reports.
-pub fn parse_url(s: &str) -> Result<Url, String> {
+pub fn parse_url(s: &str) -> Result<Url, UrlError> {
     let s = s.trim();
     let (scheme, rest) = s
         .split_once("://")
-        .ok_or_else(|| format!("`{s}` is not an absolute URL"))?;
+        .ok_or_else(|| UrlError::NotAbsolute(s.to_string()))?;
     let scheme = scheme.to_ascii_lowercase();
     let Some(default) = default_port(&scheme) else {
-        return Err(format!("`{s}` is not an http(s) URL"));
+        return Err(UrlError::NotHttp(s.to_string()));
     };
     let rest = rest.split('#').next().unwrap_or_default();
     let split = rest.find(['/', '?']).unwrap_or(rest.len());
@@ -72,7 +109,7 @@ pub fn parse_url(s: &str) -> Result<Url, String> {
     let (host, port) = if hostport.starts_with('[') {
         let end = hostport
             .find(']')
-            .ok_or_else(|| format!("`{s}` has an unterminated IPv6 literal"))?;
+            .ok_or_else(|| UrlError::UnterminatedIpv6(s.to_string()))?;
         (&hostport[..=end], hostport[end + 1..].strip_prefix(':'))
     } else {
         match hostport.rsplit_once(':') {
@@ -81,13 +118,13 @@ pub fn parse_url(s: &str) -> Result<Url, String> {
         }
     };
     if host.is_empty() || host.contains(|c: char| c.is_whitespace() || c == '{') {
-        return Err(format!("`{s}` has no usable host"));
+        return Err(UrlError::NoHost(s.to_string()));
     }
     let port = match port {
         None | Some("") => default,
         Some(p) => p
             .parse::<u16>()
-            .map_err(|_| format!("`{s}` has an invalid port"))?,
+            .map_err(|_| UrlError::BadPort(s.to_string()))?,
     };
     let path = match path {
         "" => "/".to_string(),

@@ -11,7 +11,7 @@
 //!   (an absolute http(s) URL once `{variables}` are filled from their defaults), a
 //!   non-empty `supportedProtocolVersions` array of strings, and no `status: "declared"`.
 
-use super::url::{parse_url, Url};
+use super::url::{parse_url, Url, UrlError};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -192,7 +192,7 @@ fn check_remote(index: usize, entry: &Value) -> RemoteEntry {
             r.url = Some(u.to_string());
             match fill_template(u, obj.get("variables")).and_then(|s| parse_url(&s)) {
                 Ok(parsed) => r.resolved = Some(parsed),
-                Err(e) => r.problems.push(e),
+                Err(e) => r.problems.push(e.to_string()),
             }
         }
         _ => r.problems.push("no `url`".to_string()),
@@ -220,7 +220,7 @@ fn check_remote(index: usize, entry: &Value) -> RemoteEntry {
 }
 
 /// Fill `{name}` placeholders from `variables.name.default`; an unfilled one is an error.
-fn fill_template(url: &str, variables: Option<&Value>) -> Result<String, String> {
+fn fill_template(url: &str, variables: Option<&Value>) -> Result<String, UrlError> {
     let mut out = String::with_capacity(url.len());
     let mut rest = url;
     while let Some(open) = rest.find('{') {
@@ -228,14 +228,15 @@ fn fill_template(url: &str, variables: Option<&Value>) -> Result<String, String>
         let after = &rest[open + 1..];
         let close = after
             .find('}')
-            .ok_or_else(|| format!("`{url}` has an unclosed `{{`"))?;
+            .ok_or_else(|| UrlError::UnclosedBrace(url.to_string()))?;
         let var = &after[..close];
         let default = variables
             .and_then(|v| v.get(var))
             .and_then(|v| v.get("default"))
             .and_then(Value::as_str)
-            .ok_or_else(|| {
-                format!("`{url}` is a template and `{{{var}}}` has no default to fill it")
+            .ok_or_else(|| UrlError::NoDefault {
+                url: url.to_string(),
+                variable: var.to_string(),
             })?;
         out.push_str(default);
         rest = &after[close + 1..];

@@ -1,6 +1,7 @@
 //! Running one client driver: its calls file, the process (bounded in time, killed by PID),
 //! and what it printed (the tool names it kept).
 
+use super::error::DriverError;
 use crate::targets::Manifest;
 use mcpdiff_oracle::toolset::ToolSet;
 use serde_json::{json, Value};
@@ -59,14 +60,22 @@ pub fn run_driver(
     url: &str,
     set: &ToolSet,
     limit: Duration,
-) -> Result<DriverOutcome, String> {
+) -> Result<DriverOutcome, DriverError> {
     let logs = m.log_dir();
-    std::fs::create_dir_all(&logs).map_err(|e| format!("cannot create {}: {e}", logs.display()))?;
+    std::fs::create_dir_all(&logs).map_err(|e| DriverError::CreateDir {
+        path: logs.display().to_string(),
+        error: e.to_string(),
+    })?;
     let calls: PathBuf = logs.join("calls.json");
-    std::fs::write(&calls, calls_file(set).to_string())
-        .map_err(|e| format!("cannot write {}: {e}", calls.display()))?;
+    std::fs::write(&calls, calls_file(set).to_string()).map_err(|e| DriverError::WriteCalls {
+        path: calls.display().to_string(),
+        error: e.to_string(),
+    })?;
     let log = logs.join("driver.log");
-    let err = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let err = std::fs::File::create(&log).map_err(|e| DriverError::CreateLog {
+        path: log.display().to_string(),
+        error: e.to_string(),
+    })?;
     let cmd = m
         .start
         .command
@@ -84,8 +93,12 @@ pub fn run_driver(
         .stdout(Stdio::piped())
         .stderr(err)
         .spawn()
-        .map_err(|e| format!("{}: cannot start `{cmd}`: {e}", m.name))?;
-    let mut stdout = child.stdout.take().ok_or("no stdout pipe")?;
+        .map_err(|e| DriverError::Start {
+            name: m.name.clone(),
+            command: cmd.clone(),
+            error: e.to_string(),
+        })?;
+    let mut stdout = child.stdout.take().ok_or(DriverError::NoStdout)?;
     // read on a thread so a chatty driver never blocks on a full pipe; bounded to 4 MiB
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -109,7 +122,12 @@ pub fn run_driver(
                 break;
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(50)),
-            Err(e) => return Err(format!("{}: wait failed: {e}", m.name)),
+            Err(e) => {
+                return Err(DriverError::Wait {
+                    name: m.name.clone(),
+                    error: e.to_string(),
+                })
+            }
         }
     }
     out.seconds = started.elapsed().as_secs_f64();

@@ -9,6 +9,7 @@
 
 pub mod answer;
 pub mod driver;
+pub mod error;
 pub mod evidence;
 pub mod recorder;
 pub mod report;
@@ -17,6 +18,7 @@ pub mod shrink;
 pub use crate::report::clients::{ClientStatus, ClientTargetReport};
 use crate::targets::Manifest;
 use driver::{run_driver, DriverOutcome};
+pub use error::DriverError;
 use mcpdiff_oracle::client_judge::{
     is_modern, judge_kept, judge_request, ClientFinding, RecordedRequest,
 };
@@ -50,9 +52,6 @@ impl From<Duration> for DriverLimit {
     }
 }
 
-/// Why a client step did not run.
-const OUT_OF_TIME: &str = "not run: --max-time reached";
-
 /// What one driver run against one tool set recorded and how it was judged.
 #[derive(Clone, Debug)]
 pub struct Judged {
@@ -64,16 +63,20 @@ pub struct Judged {
 }
 
 /// Run the driver of `m` once against `set` and judge what it did.
-pub async fn run_once(m: &Manifest, set: &ToolSet, limit: DriverLimit) -> Result<Judged, String> {
-    let limit = limit.now().ok_or(OUT_OF_TIME)?;
+pub async fn run_once(
+    m: &Manifest,
+    set: &ToolSet,
+    limit: DriverLimit,
+) -> Result<Judged, DriverError> {
+    let limit = limit.now().ok_or(DriverError::OutOfTime)?;
     let recorder = Recorder::start(set.clone(), None)
         .await
-        .map_err(|e| format!("cannot start the recording server: {e}"))?;
+        .map_err(|e| DriverError::Recorder(e.to_string()))?;
     let url = recorder.url.clone();
     let (mm, s) = (m.clone(), set.clone());
     let outcome = tokio::task::spawn_blocking(move || run_driver(&mm, &url, &s, limit))
         .await
-        .map_err(|e| format!("driver task failed: {e}"))?;
+        .map_err(|e| DriverError::Task(e.to_string()))?;
     let requests = recorder.finish().await.requests;
     let outcome = outcome?;
     save_requests(m, "requests.jsonl", &requests);
@@ -104,8 +107,8 @@ pub async fn run_once(m: &Manifest, set: &ToolSet, limit: DriverLimit) -> Result
 pub async fn retry_probe(
     m: &Manifest,
     limit: DriverLimit,
-) -> Result<(Vec<ClientFinding>, Vec<String>), String> {
-    let limit = limit.now().ok_or(OUT_OF_TIME)?;
+) -> Result<(Vec<ClientFinding>, Vec<String>), DriverError> {
+    let limit = limit.now().ok_or(DriverError::OutOfTime)?;
     let annotated = mcpdiff_oracle::client_judge::calibration_set()
         .tools
         .into_iter()
@@ -114,7 +117,7 @@ pub async fn retry_probe(
             t.calls.truncate(1);
             t
         })
-        .ok_or("the calibration set has no echo_region")?;
+        .ok_or(DriverError::NoRetryTool)?;
     let mut plain = annotated.definition.clone();
     if let Some(p) = plain.pointer_mut("/inputSchema/properties/region") {
         p.as_object_mut().map(|o| o.remove("x-mcp-header"));
@@ -130,12 +133,12 @@ pub async fn retry_probe(
     let after = ToolSet::new(None, vec![annotated]);
     let recorder = Recorder::start(before.clone(), Some(after.clone()))
         .await
-        .map_err(|e| format!("cannot start the recording server: {e}"))?;
+        .map_err(|e| DriverError::Recorder(e.to_string()))?;
     let url = recorder.url.clone();
     let mm = m.clone();
     let outcome = tokio::task::spawn_blocking(move || run_driver(&mm, &url, &before, limit))
         .await
-        .map_err(|e| format!("driver task failed: {e}"))?;
+        .map_err(|e| DriverError::Task(e.to_string()))?;
     let rec = recorder.finish().await;
     let outcome = outcome?;
     save_requests(m, "retry-requests.jsonl", &rec.requests);
@@ -160,7 +163,10 @@ pub async fn run_all(
     let mut out = Vec::new();
     for m in manifests {
         if limit.now().is_none() {
-            out.push(ClientTargetReport::skipped(m, OUT_OF_TIME.to_string()));
+            out.push(ClientTargetReport::skipped(
+                m,
+                DriverError::OutOfTime.to_string(),
+            ));
             continue;
         }
         if !m.installed() {
@@ -174,7 +180,8 @@ pub async fn run_all(
             crate::targets::launch::install(&mm, &|l: &str| eprintln!("mcpdiff:   {l}"))
         })
         .await
-        .unwrap_or_else(|e| Err(format!("install task failed: {e}")));
+        .map_err(|e| format!("install task failed: {e}"))
+        .and_then(|installed| installed.map_err(|e| e.to_string()));
         if let Err(e) = installed {
             out.push(ClientTargetReport::skipped(m, e));
             continue;
@@ -184,7 +191,7 @@ pub async fn run_all(
             m.name, m.sdk.package, m.sdk.version
         ));
         match run_once(m, set, limit).await {
-            Err(e) => out.push(ClientTargetReport::skipped(m, e)),
+            Err(e) => out.push(ClientTargetReport::skipped(m, e.to_string())),
             Ok(mut j) => {
                 if j.modern {
                     match retry_probe(m, limit).await {

@@ -21,7 +21,8 @@ pub struct CredentialArgs {
 impl CredentialArgs {
     /// Parse, and register the values with the redaction pass. The error is one line.
     pub fn load(&self) -> Result<Credentials, String> {
-        let c = Credentials::parse(&self.headers, self.foreign_token.as_deref())?;
+        let c = Credentials::parse(&self.headers, self.foreign_token.as_deref())
+            .map_err(|e| e.to_string())?;
         mcpdiff::secrets::register(&c);
         if c.redactions()
             .iter()

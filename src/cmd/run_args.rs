@@ -164,7 +164,7 @@ impl RunArgs {
     pub fn check(&self) -> Result<Inputs, String> {
         let creds = self.creds.load()?;
         let baseline = match &self.baseline {
-            Some(p) => Baseline::load(p)?,
+            Some(p) => Baseline::load(p).map_err(|e| e.to_string())?,
             None => Baseline::default(),
         };
         if self.cases == 0 {
@@ -216,7 +216,7 @@ impl RunArgs {
         let clients = match &plan.clients {
             None => None,
             Some(names) => Some((
-                pipeline_clients::select(names)?,
+                pipeline_clients::select(names).map_err(|e| e.to_string())?,
                 pipeline_clients::toolset_for_clients(toolset.as_ref(), seed),
             )),
         };

@@ -106,7 +106,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
         None => fixture::surface(),
         Some(path) => match tools::load(path).and_then(|set| tools::fixture_with(&set)) {
             Ok(s) => s,
-            Err(e) => return fail(&e),
+            Err(e) => return fail(&e.to_string()),
         },
     };
     let surface = match args.slow_tool_ms {

@@ -1,7 +1,8 @@
 //! `mcpdiff targets list|install`: the bundled real-SDK targets under `targets/`.
 
 use super::exit::{self, fail};
-use mcpdiff::targets::{launch, manifest};
+use mcpdiff::targets::launch::{self, LaunchError};
+use mcpdiff::targets::manifest;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -22,7 +23,7 @@ pub fn run(args: TargetsArgs) -> ExitCode {
     let dir = manifest::targets_dir();
     let all = match manifest::load_all(&dir) {
         Ok(a) => a,
-        Err(e) => return fail(&e),
+        Err(e) => return fail(&e.to_string()),
     };
     match args.command {
         TargetsCommand::List => {
@@ -52,10 +53,10 @@ pub fn run(args: TargetsArgs) -> ExitCode {
         TargetsCommand::Install { names } => {
             let chosen = match manifest::select(all, &names) {
                 Ok(c) => c,
-                Err(e) => return fail(&e),
+                Err(e) => return fail(&e.to_string()),
             };
             // all at once, as `mcpdiff run` does: pip and npm fetch while cargo compiles
-            let results: Vec<(Result<bool, String>, f64)> = std::thread::scope(|scope| {
+            let results: Vec<(Result<bool, LaunchError>, f64)> = std::thread::scope(|scope| {
                 let handles: Vec<_> = chosen
                     .iter()
                     .map(|m| {
@@ -68,10 +69,7 @@ pub fn run(args: TargetsArgs) -> ExitCode {
                     .collect();
                 handles
                     .into_iter()
-                    .map(|h| {
-                        h.join()
-                            .unwrap_or_else(|_| (Err("install thread panicked".to_string()), 0.0))
-                    })
+                    .map(|h| h.join().unwrap_or((Err(LaunchError::InstallPanicked), 0.0)))
                     .collect()
             });
             let mut failed = false;
@@ -86,7 +84,7 @@ pub fn run(args: TargetsArgs) -> ExitCode {
                         m.name, m.sdk.package, m.sdk.version
                     ),
                     Err(e) => {
-                        exit::say(&e);
+                        exit::say(&e.to_string());
                         failed = true;
                     }
                 }

@@ -26,6 +26,7 @@ impl TlsArgs {
             cacert: self.cacert.clone(),
             insecure: self.insecure,
         })
+        .map_err(|e| e.to_string())
     }
 }
 

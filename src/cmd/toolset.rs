@@ -68,7 +68,7 @@ pub fn run(args: ToolsetArgs) -> ExitCode {
         ToolsetCommand::Check { file } => {
             let set = match tools::load(&file) {
                 Ok(s) => s,
-                Err(e) => return fail(&e),
+                Err(e) => return fail(&e.to_string()),
             };
             let width = set.tools.iter().map(|t| t.name().len()).max().unwrap_or(0);
             for t in &set.tools {
@@ -99,8 +99,8 @@ pub fn for_run(path: Option<&Path>) -> Result<RunTools, String> {
     let Some(path) = path else {
         return Ok((None, fixture::surface(), Vec::new()));
     };
-    let set = tools::load(path)?;
-    let surface = tools::fixture_with(&set)?;
+    let set = tools::load(path).map_err(|e| e.to_string())?;
+    let surface = tools::fixture_with(&set).map_err(|e| e.to_string())?;
     let abs = std::fs::canonicalize(path)
         .map_err(|e| format!("cannot resolve {}: {e}", path.display()))?;
     let env = vec![(

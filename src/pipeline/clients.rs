@@ -4,7 +4,7 @@
 
 use crate::clients::{self, ClientStatus, ClientTargetReport};
 use crate::report::{self, RunReport};
-use crate::targets::manifest::{self, Manifest, TargetKind};
+use crate::targets::manifest::{self, Manifest, ManifestError, TargetKind};
 use mcpdiff_oracle::client_judge::{calibration_set, edge_set};
 use mcpdiff_oracle::toolset::ToolSet;
 use mcpdiff_props::toolgen::generate_toolset;
@@ -32,7 +32,7 @@ pub fn toolset_for_clients(given: Option<&ToolSet>, seed: u64) -> ToolSet {
 }
 
 /// The bundled client manifests named (all when `names` is empty).
-pub fn select(names: &[String]) -> Result<Vec<Manifest>, String> {
+pub fn select(names: &[String]) -> Result<Vec<Manifest>, ManifestError> {
     let all = manifest::load_all(&manifest::targets_dir())?;
     manifest::select(manifest::of_kind(all, TargetKind::Client), names)
 }

@@ -134,7 +134,7 @@ pub async fn run_matrix<E: Events>(
         // protected targets: the authorization probe family (AUTH-* rules), within
         // --max-time; once per run, so only by the first shard of a sharded one
         if settings.shard.index == 1 {
-            let probing = crate::auth::after_run(&settings.client, &mut result);
+            let probing = crate::runner::auth_probes::after_run(&settings.client, &mut result);
             if tokio::time::timeout_at(end.into(), probing).await.is_err() {
                 events.line("authorization probes cut short by --max-time");
             }

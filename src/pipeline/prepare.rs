@@ -6,6 +6,7 @@
 
 use super::start::TargetSpec;
 use crate::card::{self, CardStatus};
+use crate::runner::prepare::TargetError;
 use crate::runner::{self, revision, NetSender, Target};
 use crate::transport::Client;
 use mcpdiff_oracle::toolset::{PublishedCheck, ToolSet};
@@ -110,11 +111,12 @@ pub async fn prepare_all(
         let left = until.saturating_duration_since(Instant::now());
         match tokio::time::timeout_at(until.into(), prepare_one(spec, opts)).await {
             Ok(Ok(ready)) => Ok(ready),
-            // `prepare` fails on an authorization challenge at discovery
-            // (`auth::unauthorized_message`), or when the target cannot be reached: a refused
-            // connection ("cannot connect ..."), a failed TLS handshake ("TLS: ...")
-            Ok(Err(e)) if is_auth_refusal(&e) => Err(untested(Undetermined::Unauthorized, e)),
-            Ok(Err(e)) => Err(untested(Undetermined::Unreachable, e)),
+            // `prepare` fails on an authorization challenge at discovery, or when the target
+            // cannot be reached (a bad URL, a refused connection, a failed TLS handshake)
+            Ok(Err(e)) if e.is_unauthorized() => {
+                Err(untested(Undetermined::Unauthorized, e.to_string()))
+            }
+            Ok(Err(e)) => Err(untested(Undetermined::Unreachable, e.to_string())),
             Err(_) => Err(untested(
                 Undetermined::TimedOut,
                 format!(
@@ -127,13 +129,11 @@ pub async fn prepare_all(
     futures::future::join_all(jobs).await
 }
 
-/// Whether a preparation error is the discovery-time authorization stop (src/auth.rs words).
-fn is_auth_refusal(e: &str) -> bool {
-    e.contains("requires authorization") || e.contains("refused the credentials")
-}
-
 /// Discover one target, probe its revision, scan its card, compare its tools.
-pub async fn prepare_one(spec: &TargetSpec, opts: &PrepareOptions<'_>) -> Result<Ready, String> {
+pub async fn prepare_one(
+    spec: &TargetSpec,
+    opts: &PrepareOptions<'_>,
+) -> Result<Ready, TargetError> {
     let client = opts.client;
     let t = runner::prepare::prepare(&spec.name, &spec.url, client, opts.allow_tools).await?;
     let s = t.target.sender.clone();

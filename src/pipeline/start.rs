@@ -97,10 +97,10 @@ pub async fn start(
     };
     if let Some(names) = &plan.bundled {
         let all = manifest::of_kind(
-            manifest::load_all(&manifest::targets_dir())?,
+            manifest::load_all(&manifest::targets_dir()).map_err(|e| e.to_string())?,
             TargetKind::Server,
         );
-        let chosen = manifest::select(all, names)?;
+        let chosen = manifest::select(all, names).map_err(|e| e.to_string())?;
         let (up, notes) = crate::targets::bring_up_with(&chosen, opts.target_env, log).await;
         for n in &notes {
             log(n);

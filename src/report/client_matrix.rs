@@ -2,7 +2,7 @@
 //! sections are appended to the run's review when the run had client targets.
 
 use super::clients::{ClientTargetReport, FindingGroup};
-use super::html::esc;
+use super::html_escape::esc;
 use std::fmt::Write;
 
 fn md_cell(s: &str) -> String {

@@ -8,6 +8,7 @@
 //! Pure: `RunReport` in, `String` out. Every text from the report is HTML-escaped; URLs
 //! appear only as text, never as `href`/`src`, so opening the file makes no request.
 
+pub use super::html_escape::esc;
 use super::json::{FindingReport, RunReport, TargetReport};
 use super::review::{self, case_text, why_it_matters, Cell};
 use similar::{ChangeTag, TextDiff};
@@ -36,25 +37,6 @@ del{background:#fbb;text-decoration:none}ins{background:#bfb;text-decoration:non
 blockquote{margin:.3em 0 .3em 1em;color:#444;border-left:3px solid #ddd;padding-left:.6em}
 .muted{color:#606060}
 ";
-
-/// Escape for HTML text and attribute values.
-pub fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c if c.is_control() && c != '\n' && c != '\t' => {
-                let _ = write!(o, "\\u{{{:x}}}", c as u32);
-            }
-            c => o.push(c),
-        }
-    }
-    o
-}
 
 /// The anchor of one (target, rule) finding.
 fn anchor(ti: usize, rule: &str) -> String {

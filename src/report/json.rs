@@ -2,7 +2,7 @@
 //! `docs/run-json.md`): the types every renderer reads. Fields are only ever added within a
 //! major version. `build.rs` fills them from a run.
 
-use mcpdiff_oracle::{Case, Level, Observation, RuleId};
+use mcpdiff_oracle::{Case, Level, Observation, RuleId, Undetermined};
 use serde::{Deserialize, Serialize};
 
 pub const SCHEMA: &str = "mcpdiff-run/1";
@@ -63,13 +63,13 @@ pub struct TargetReport {
     /// tools it published, refused or rewrote). Absent without `--tools`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub toolset: Option<mcpdiff_oracle::toolset::PublishedCheck>,
-    /// Answers that decided nothing, per reason (`report::undetermined`): never a finding,
-    /// never a pass. For a target that could not be tested, its only entry.
+    /// Answers that decided nothing, per reason (rendered by `report::undetermined`): never a
+    /// finding, never a pass. For a target that could not be tested, its only entry.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub undetermined: Vec<super::undetermined::UndeterminedReport>,
+    pub undetermined: Vec<UndeterminedReport>,
     /// Tools whose calls keep running into the per-case limit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub slow_tools: Vec<super::undetermined::SlowToolReport>,
+    pub slow_tools: Vec<SlowToolReport>,
     /// `https://` targets only: how the certificate was verified (`--cacert`, `--insecure`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tls: Option<super::tls_report::TlsReport>,
@@ -177,4 +177,47 @@ pub struct DisagreementReport {
     pub case_index: u64,
     pub answers: std::collections::BTreeMap<String, String>,
     pub case: Case,
+}
+
+/// Cases of one target that decided nothing for one reason.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct UndeterminedReport {
+    /// `timed_out`, `unauthorized`, `unreachable`.
+    pub reason: Undetermined,
+    /// Cases on which no rule was decided.
+    pub cases: u64,
+    /// Rules left open, with the number of cases each.
+    pub rules: Vec<RuleCases>,
+    /// The first such answer in words, or the error that stopped the target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RuleCases {
+    pub rule: String,
+    pub cases: u64,
+}
+
+/// A tool whose calls keep running into the per-case limit.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SlowToolReport {
+    pub tool: String,
+    pub calls: u64,
+    pub timed_out: u64,
+    /// The longest wait before a cut, in ms (about the per-case limit).
+    pub waited_ms: u64,
+    /// The longest completed call, in ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub longest_finished_ms: Option<u64>,
+    /// One cut call re-sent with a longer limit after fuzzing: how long it ran, in ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe_ms: Option<u64>,
+    /// Whether that call finished.
+    #[serde(default)]
+    pub probe_finished: bool,
+    /// The `--timeout-ms` that lets the measured call finish: its time rounded up to the
+    /// next second. Absent when no call of the tool was seen to finish.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggested_timeout_ms: Option<u64>,
 }

@@ -8,6 +8,7 @@ pub mod build;
 pub mod client_matrix;
 pub mod clients;
 pub mod html;
+mod html_escape;
 pub mod json;
 pub mod junit;
 pub mod markdown;

@@ -4,53 +4,10 @@
 //! could not be tested at all. One text rendering (`lines`) shared by the terminal, Markdown
 //! and HTML reports; JUnit reads `rule_reason`.
 
+pub use super::json::{RuleCases, SlowToolReport, UndeterminedReport};
 use super::json::{SurfaceSummary, TargetReport};
 use crate::runner::tally::Tally;
 use mcpdiff_oracle::Undetermined;
-use serde::{Deserialize, Serialize};
-
-/// Cases of one target that decided nothing for one reason.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct UndeterminedReport {
-    /// `timed_out`, `unauthorized`, `unreachable`.
-    pub reason: Undetermined,
-    /// Cases on which no rule was decided.
-    pub cases: u64,
-    /// Rules left open, with the number of cases each.
-    pub rules: Vec<RuleCases>,
-    /// The first such answer in words, or the error that stopped the target.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub detail: Option<String>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RuleCases {
-    pub rule: String,
-    pub cases: u64,
-}
-
-/// A tool whose calls keep running into the per-case limit.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SlowToolReport {
-    pub tool: String,
-    pub calls: u64,
-    pub timed_out: u64,
-    /// The longest wait before a cut, in ms (about the per-case limit).
-    pub waited_ms: u64,
-    /// The longest completed call, in ms.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub longest_finished_ms: Option<u64>,
-    /// One cut call re-sent with a longer limit after fuzzing: how long it ran, in ms.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub probe_ms: Option<u64>,
-    /// Whether that call finished.
-    #[serde(default)]
-    pub probe_finished: bool,
-    /// The `--timeout-ms` that lets the measured call finish: its time rounded up to the
-    /// next second. Absent when no call of the tool was seen to finish.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub suggested_timeout_ms: Option<u64>,
-}
 
 fn ms(d: std::time::Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)

@@ -14,6 +14,7 @@
 //! same seed also gives the same findings against deterministic targets.
 
 pub mod adapters;
+pub mod auth_probes;
 pub mod disagree;
 pub mod discover;
 mod group;
@@ -26,6 +27,7 @@ pub mod shrink;
 mod shrink_witnesses;
 mod slow;
 pub mod tally;
+mod target_error;
 mod window;
 
 #[cfg(test)]

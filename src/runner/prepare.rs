@@ -2,6 +2,7 @@
 //! endpoints (off loopback only `readOnlyHint` tools, or those named with `--allow-tool`,
 //! are called).
 
+pub use super::target_error::TargetError;
 use super::{discover, NetSender, Sender, Target};
 use crate::transport::{Client, Endpoint};
 use mcpdiff_oracle::{Observation, Surface, TransportFailure};
@@ -28,12 +29,18 @@ pub async fn prepare(
     url: &str,
     client: &Client,
     allow_tools: &[String],
-) -> Result<Prepared, String> {
-    let endpoint = Endpoint::parse(url).map_err(|e| format!("bad target URL '{url}': {e}"))?;
+) -> Result<Prepared, TargetError> {
+    let endpoint = Endpoint::parse(url).map_err(|error| TargetError::BadUrl {
+        url: url.to_string(),
+        error,
+    })?;
     let loopback = is_loopback(&endpoint);
     // https: a failed handshake ends the run here with its cause (unknown issuer, name
     // mismatch, plain HTTP behind https://), before discovery would misread it as "refused"
-    client.check_tls(&endpoint).await?;
+    client
+        .check_tls(&endpoint)
+        .await
+        .map_err(TargetError::Tls)?;
     let sender = NetSender {
         client: client.clone(),
         endpoint: Arc::new(endpoint.clone()),
@@ -61,16 +68,16 @@ pub async fn prepare(
     if let Some(a) = first.as_ref().and_then(Observation::http) {
         if mcpdiff_oracle::auth::is_auth_challenge(a) {
             let creds = client.credentials().has_authorization();
-            return Err(crate::auth::unauthorized_message(client, &endpoint, url, a, creds).await);
+            let message = crate::auth::unauthorized_message(client, &endpoint, url, a, creds).await;
+            return Err(TargetError::Unauthorized(message));
         }
     }
     let d = match d {
         Ok(d) => d,
         Err(TransportFailure::Refused) => {
-            return Err(format!(
-                "cannot connect to {url}: connection refused or failed; is the server running, \
-                 and is the host:port right?"
-            ))
+            return Err(TargetError::Refused {
+                url: url.to_string(),
+            })
         }
         // a target that answers garbage, resets or hangs is still tested: every case then
         // reports what it did (a clear verdict instead of a crash)

@@ -3,6 +3,7 @@
 //! failed run, an early return or a panic never leaves a server behind). Ctrl-C is handled by
 //! the caller dropping the handles (see `cmd::run`).
 
+pub use super::launch_error::LaunchError;
 use super::manifest::Manifest;
 use std::fs::{self, File};
 use std::io::{Read, Write};
@@ -20,15 +21,17 @@ pub fn missing_tool(m: &Manifest) -> Option<String> {
         .cloned()
 }
 
-fn shell(cmd: &str, dir: &Path, log: &Path) -> Result<Command, String> {
+fn shell(cmd: &str, dir: &Path, log: &Path) -> Result<Command, LaunchError> {
+    let open_failed = |e: std::io::Error| LaunchError::OpenLog {
+        path: log.display().to_string(),
+        error: e.to_string(),
+    };
     let out = File::options()
         .create(true)
         .append(true)
         .open(log)
-        .map_err(|e| format!("cannot open {}: {e}", log.display()))?;
-    let err = out
-        .try_clone()
-        .map_err(|e| format!("cannot open {}: {e}", log.display()))?;
+        .map_err(open_failed)?;
+    let err = out.try_clone().map_err(open_failed)?;
     let mut c = Command::new("sh");
     c.arg("-c")
         .arg(cmd)
@@ -87,34 +90,45 @@ fn wait_reporting(
 }
 
 /// Install `m` unless its check path exists. `Ok(false)` = already installed.
-pub fn install(m: &Manifest, progress: &dyn Fn(&str)) -> Result<bool, String> {
+pub fn install(m: &Manifest, progress: &dyn Fn(&str)) -> Result<bool, LaunchError> {
     if m.installed() {
         return Ok(false);
     }
     if let Some(tool) = missing_tool(m) {
-        return Err(format!(
-            "{}: cannot install: `{tool}` is not on PATH (needed for {} {})",
-            m.name, m.sdk.package, m.sdk.version
-        ));
+        return Err(LaunchError::ToolMissing {
+            name: m.name.clone(),
+            tool: tool.to_string(),
+            package: m.sdk.package.clone(),
+            version: m.sdk.version.clone(),
+        });
     }
     let logs = m.log_dir();
-    fs::create_dir_all(&logs).map_err(|e| format!("cannot create {}: {e}", logs.display()))?;
+    create_dir(&logs)?;
     let log = logs.join("install.log");
     for cmd in &m.install.commands {
         progress(&format!("{}: {cmd}", m.name));
         let t = Instant::now();
         let mut child = shell(cmd, &m.dir, &log)?
             .spawn()
-            .map_err(|e| format!("{}: cannot run `{cmd}`: {e}", m.name))?;
-        let status = wait_reporting(&mut child, &m.name, progress)
-            .map_err(|e| format!("{}: lost `{cmd}`: {e}", m.name))?;
+            .map_err(|e| LaunchError::RunStep {
+                name: m.name.clone(),
+                command: cmd.clone(),
+                error: e.to_string(),
+            })?;
+        let status =
+            wait_reporting(&mut child, &m.name, progress).map_err(|e| LaunchError::LostStep {
+                name: m.name.clone(),
+                command: cmd.clone(),
+                error: e.to_string(),
+            })?;
         if !status.success() {
-            return Err(format!(
-                "{}: `{cmd}` failed ({status}); see {}: {}",
-                m.name,
-                log.display(),
-                tail(&log)
-            ));
+            return Err(LaunchError::StepFailed {
+                name: m.name.clone(),
+                command: cmd.clone(),
+                status: status.to_string(),
+                log: log.display().to_string(),
+                tail: tail(&log),
+            });
         }
         progress(&format!(
             "{}: done in {:.1}s",
@@ -123,12 +137,11 @@ pub fn install(m: &Manifest, progress: &dyn Fn(&str)) -> Result<bool, String> {
         ));
     }
     if !m.installed() {
-        return Err(format!(
-            "{}: install finished but {} is still missing; see {}",
-            m.name,
-            m.install.check,
-            log.display()
-        ));
+        return Err(LaunchError::StillMissing {
+            name: m.name.clone(),
+            check: m.install.check.clone(),
+            log: log.display().to_string(),
+        });
     }
     Ok(true)
 }
@@ -158,11 +171,18 @@ impl Drop for Running {
 
 /// A free loopback port (bound then released; a race with another process is possible, and
 /// shows as a readiness failure naming the log).
-fn free_port() -> Result<u16, String> {
+fn free_port() -> Result<u16, LaunchError> {
     std::net::TcpListener::bind(("127.0.0.1", 0))
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
-        .map_err(|e| format!("no free loopback port: {e}"))
+        .map_err(|e| LaunchError::NoFreePort(e.to_string()))
+}
+
+fn create_dir(dir: &Path) -> Result<(), LaunchError> {
+    fs::create_dir_all(dir).map_err(|e| LaunchError::CreateDir {
+        path: dir.display().to_string(),
+        error: e.to_string(),
+    })
 }
 
 /// Any HTTP answer to a GET of the endpoint: the server is up (a 405 is fine).
@@ -191,26 +211,33 @@ async fn answers_http(port: u16, path: &str) -> bool {
 }
 
 /// Start `m` on a free loopback port and wait until it answers (bounded).
-pub async fn start(m: &Manifest) -> Result<Running, String> {
+pub async fn start(m: &Manifest) -> Result<Running, LaunchError> {
     start_with(m, &[]).await
 }
 
 /// Like [`start`], with extra environment variables for the server process (`run --tools`
 /// passes `MCPDIFF_TOOLS`, the absolute path of a tool set file).
-pub async fn start_with(m: &Manifest, env: &[(String, String)]) -> Result<Running, String> {
+pub async fn start_with(m: &Manifest, env: &[(String, String)]) -> Result<Running, LaunchError> {
     let logs = m.log_dir();
-    fs::create_dir_all(&logs).map_err(|e| format!("cannot create {}: {e}", logs.display()))?;
+    create_dir(&logs)?;
     let log = logs.join("server.log");
     let port = free_port()?;
     let cmd = m.start.command.replace("{port}", &port.to_string());
     {
-        let mut f = File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+        let mut f = File::create(&log).map_err(|e| LaunchError::CreateLog {
+            path: log.display().to_string(),
+            error: e.to_string(),
+        })?;
         let _ = writeln!(f, "# mcpdiff: {cmd}");
     }
     let child = shell(&format!("exec {cmd}"), &m.dir, &log)?
         .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .spawn()
-        .map_err(|e| format!("{}: cannot start `{cmd}`: {e}", m.name))?;
+        .map_err(|e| LaunchError::Start {
+            name: m.name.clone(),
+            command: cmd.clone(),
+            error: e.to_string(),
+        })?;
     let mut running = Running {
         name: m.name.clone(),
         version: m.sdk.version.clone(),
@@ -221,24 +248,24 @@ pub async fn start_with(m: &Manifest, env: &[(String, String)]) -> Result<Runnin
     let deadline = Instant::now() + Duration::from_secs(m.start.ready_timeout_secs.max(1));
     loop {
         if let Ok(Some(status)) = running.child.try_wait() {
-            return Err(format!(
-                "{}: exited during start-up ({status}); see {}: {}",
-                m.name,
-                log.display(),
-                tail(&log)
-            ));
+            return Err(LaunchError::ExitedAtStart {
+                name: m.name.clone(),
+                status: status.to_string(),
+                log: log.display().to_string(),
+                tail: tail(&log),
+            });
         }
         if answers_http(port, &m.start.endpoint).await {
             return Ok(running);
         }
         if Instant::now() > deadline {
             // `running` drops here: the process is killed
-            return Err(format!(
-                "{}: not answering on port {port} after {}s; see {}",
-                m.name,
-                m.start.ready_timeout_secs,
-                log.display()
-            ));
+            return Err(LaunchError::NotAnswering {
+                name: m.name.clone(),
+                port,
+                secs: m.start.ready_timeout_secs,
+                log: log.display().to_string(),
+            });
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }

@@ -3,6 +3,7 @@
 //! fixture surface the SDK cannot express. The launcher only reads this; the SDK-specific
 //! knowledge lives in the manifest and the tiny server next to it.
 
+pub use super::manifest_error::ManifestError;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -93,29 +94,34 @@ fn default_ready_timeout() -> u64 {
 
 impl Manifest {
     /// Parse `dir/target.toml`, checking that the name matches the folder.
-    pub fn load(dir: &Path) -> Result<Manifest, String> {
+    pub fn load(dir: &Path) -> Result<Manifest, ManifestError> {
         let path = dir.join("target.toml");
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let mut m: Manifest =
-            toml::from_str(&text).map_err(|e| format!("bad manifest {}: {e}", path.display()))?;
+        let shown = || path.display().to_string();
+        let text = std::fs::read_to_string(&path).map_err(|e| ManifestError::Unreadable {
+            path: shown(),
+            error: e.to_string(),
+        })?;
+        let mut m: Manifest = toml::from_str(&text).map_err(|e| ManifestError::Invalid {
+            path: shown(),
+            error: e.to_string(),
+        })?;
         let folder = dir.file_name().and_then(|f| f.to_str()).unwrap_or_default();
         if m.name != folder {
-            return Err(format!(
-                "{}: name '{}' differs from its folder '{folder}'",
-                path.display(),
-                m.name
-            ));
+            return Err(ManifestError::NameNotFolder {
+                path: shown(),
+                name: m.name,
+                folder: folder.to_string(),
+            });
         }
         let placeholders: &[&str] = match m.kind {
             TargetKind::Server => &["{port}"],
             TargetKind::Client => &["{url}", "{calls}"],
         };
         if let Some(p) = placeholders.iter().find(|p| !m.start.command.contains(**p)) {
-            return Err(format!(
-                "{}: start.command has no {p} placeholder",
-                path.display()
-            ));
+            return Err(ManifestError::NoPlaceholder {
+                path: shown(),
+                placeholder: p.to_string(),
+            });
         }
         m.dir = dir.to_path_buf();
         Ok(m)
@@ -147,8 +153,11 @@ pub fn of_kind(all: Vec<Manifest>, kind: TargetKind) -> Vec<Manifest> {
 }
 
 /// Every manifest under `dir`, sorted by name. Folders without `target.toml` are skipped.
-pub fn load_all(dir: &Path) -> Result<Vec<Manifest>, String> {
-    let rd = std::fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
+pub fn load_all(dir: &Path) -> Result<Vec<Manifest>, ManifestError> {
+    let rd = std::fs::read_dir(dir).map_err(|e| ManifestError::Unlistable {
+        dir: dir.display().to_string(),
+        error: e.to_string(),
+    })?;
     let mut out = Vec::new();
     for entry in rd.flatten() {
         let p = entry.path();
@@ -161,7 +170,7 @@ pub fn load_all(dir: &Path) -> Result<Vec<Manifest>, String> {
 }
 
 /// The manifests named in `names` (all when empty), or an error naming the unknown one.
-pub fn select(all: Vec<Manifest>, names: &[String]) -> Result<Vec<Manifest>, String> {
+pub fn select(all: Vec<Manifest>, names: &[String]) -> Result<Vec<Manifest>, ManifestError> {
     if names.is_empty() {
         return Ok(all);
     }
@@ -170,11 +179,10 @@ pub fn select(all: Vec<Manifest>, names: &[String]) -> Result<Vec<Manifest>, Str
         match all.iter().find(|m| &m.name == n) {
             Some(m) => out.push(m.clone()),
             None => {
-                let known: Vec<&str> = all.iter().map(|m| m.name.as_str()).collect();
-                return Err(format!(
-                    "no bundled target '{n}' (known: {})",
-                    known.join(", ")
-                ));
+                return Err(ManifestError::Unknown {
+                    name: n.clone(),
+                    known: all.iter().map(|m| m.name.clone()).collect(),
+                });
             }
         }
     }
@@ -196,7 +204,9 @@ mod tests {
 
     #[test]
     fn select_names_the_unknown_target() {
-        let err = select(Vec::new(), &["nope".to_string()]).unwrap_err();
+        let err = select(Vec::new(), &["nope".to_string()])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("nope"), "{err}");
     }
 }

@@ -2,7 +2,9 @@
 //! command uses [`bring_up`] to get URLs for them; `mcpdiff targets` lists and installs them.
 
 pub mod launch;
+mod launch_error;
 pub mod manifest;
+mod manifest_error;
 
 /// The environment variable that names a tool set file (absolute path) for a bundled server
 /// to load at start (`run --tools FILE`); each server registers every tool in it.
@@ -11,10 +13,11 @@ pub const TOOLS_ENV: &str = "MCPDIFF_TOOLS";
 pub use launch::Running;
 pub use manifest::Manifest;
 
+use launch::LaunchError;
 use tokio::sync::mpsc::UnboundedSender;
 
 /// What bringing one target up ended in.
-type BringUpResult = Result<Running, String>;
+type BringUpResult = Result<Running, LaunchError>;
 
 /// Install `m` if missing, then start it with the extra environment `env`; every step is
 /// reported on `tx`.
@@ -38,7 +41,12 @@ async fn up_one(
         })
     })
     .await
-    .unwrap_or_else(|e| Err(format!("{}: install task failed: {e}", m.name)))?;
+    .unwrap_or_else(|e| {
+        Err(LaunchError::InstallTask {
+            name: m.name.clone(),
+            error: e.to_string(),
+        })
+    })?;
     let _ = tx.send(format!(
         "starting {} ({} {})",
         m.name, m.sdk.package, m.sdk.version
@@ -89,7 +97,7 @@ pub async fn bring_up_with(
     let mut done: Vec<(usize, BringUpResult)> = Vec::new();
     while let Some(joined) = tasks.join_next().await {
         // a panicked task (a bug) loses its handle, which the JoinSet already dropped
-        done.push(joined.unwrap_or_else(|e| (usize::MAX, Err(format!("task failed: {e}")))));
+        done.push(joined.unwrap_or_else(|e| (usize::MAX, Err(LaunchError::Task(e.to_string())))));
     }
     done.sort_by_key(|(i, _)| *i);
     let mut up = Vec::new();

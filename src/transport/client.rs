@@ -10,6 +10,7 @@
 use super::conn::{ConnReader, Pool};
 use super::credentials::Credentials;
 use super::endpoint::Endpoint;
+use super::errors::TlsError;
 use super::limits::Limits;
 use super::response::{read_response, OnAnswer, ReadOutcome};
 use super::stream::Stream;
@@ -90,7 +91,7 @@ impl Client {
     /// with the one-line cause (unknown issuer, name mismatch, plain HTTP behind https...)
     /// instead of judging cases that never reached the server. The connection is pooled.
     /// Plain endpoints: `Ok` without connecting.
-    pub async fn check_tls(&self, endpoint: &Endpoint) -> Result<(), String> {
+    pub async fn check_tls(&self, endpoint: &Endpoint) -> Result<(), TlsError> {
         if !endpoint.is_tls() {
             return Ok(());
         }
@@ -112,13 +113,11 @@ impl Client {
                 }
                 Ok(())
             }
-            Ok(Err(message)) => Err(message),
-            Err(_) => Err(format!(
-                "TLS: no handshake answer from {} within {:?} (server speaks plain HTTP, or is \
-                 not answering?)",
-                endpoint.authority_with_port(),
-                limits.connect_timeout * 2
-            )),
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err(TlsError::NoAnswer {
+                at: endpoint.authority_with_port(),
+                within: limits.connect_timeout * 2,
+            }),
         }
     }
 

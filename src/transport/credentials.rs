@@ -11,6 +11,7 @@
 //! so a future field of a report cannot carry one by accident; [`crate::secrets`] redacts
 //! every output once more (a server may echo a token back).
 
+use super::errors::CredentialError;
 use mcpdiff_oracle::auth::{placeholder, FOREIGN_ENV, TOKEN_ENV};
 use std::fmt;
 use std::sync::Arc;
@@ -80,35 +81,31 @@ const NOT_CONFIGURABLE: [&str; 4] = ["host", "content-length", "transfer-encodin
 impl Credentials {
     /// Parse `--header` arguments (`Name: value`) and `--foreign-token`. The error is one
     /// line that never quotes the value.
-    pub fn parse(headers: &[String], foreign: Option<&str>) -> Result<Credentials, String> {
+    pub fn parse(
+        headers: &[String],
+        foreign: Option<&str>,
+    ) -> Result<Credentials, CredentialError> {
         let mut fields: Vec<Field> = Vec::new();
         for h in headers {
             let Some((name, value)) = h.split_once(':') else {
-                return Err(format!(
-                    "--header needs 'Name: value' (no ':' found in an argument of {} bytes)",
-                    h.len()
-                ));
+                return Err(CredentialError::NoColon { bytes: h.len() });
             };
             let name = name.trim();
             if name.is_empty() || !name.bytes().all(is_tchar) {
-                return Err(format!(
-                    "--header: `{name}` is not a header name (letters, digits and !#$%&'*+-.^_`|~)"
-                ));
+                return Err(CredentialError::BadName(name.to_string()));
             }
             let value = value.trim_matches([' ', '\t']);
             if value.bytes().any(|b| b == b'\r' || b == b'\n' || b == 0) {
-                return Err(format!("--header {name}: the value contains CR, LF or NUL"));
+                return Err(CredentialError::ControlInValue(name.to_string()));
             }
             if NOT_CONFIGURABLE
                 .iter()
                 .any(|n| name.eq_ignore_ascii_case(n))
             {
-                return Err(format!(
-                    "--header {name}: mcpdiff writes this field itself; it cannot be configured"
-                ));
+                return Err(CredentialError::NotConfigurable(name.to_string()));
             }
             if fields.iter().any(|f| f.name.eq_ignore_ascii_case(name)) {
-                return Err(format!("--header {name} is given twice"));
+                return Err(CredentialError::Twice(name.to_string()));
             }
             fields.push(Field {
                 name: name.to_string(),
@@ -117,9 +114,9 @@ impl Credentials {
             });
         }
         let foreign = match foreign.map(str::trim) {
-            Some("") => return Err("--foreign-token is empty".to_string()),
+            Some("") => return Err(CredentialError::ForeignTokenEmpty),
             Some(t) if t.bytes().any(|b| !(0x21..=0x7e).contains(&b)) => {
-                return Err("--foreign-token must be printable ASCII without spaces".to_string())
+                return Err(CredentialError::ForeignTokenNotPrintable)
             }
             Some(t) => Some(Secret::new(t.as_bytes())),
             None => None,
@@ -307,7 +304,9 @@ mod tests {
             "Host: s3cr3t",
             "A: s3cr3t\r\nB: x",
         ] {
-            let e = Credentials::parse(&[bad.to_string()], None).unwrap_err();
+            let e = Credentials::parse(&[bad.to_string()], None)
+                .unwrap_err()
+                .to_string();
             assert!(!e.contains("s3cr3t") && !e.contains('\n'), "{e}");
         }
         assert!(Credentials::parse(&["A: 1".into(), "a: 2".into()], None).is_err());

@@ -9,6 +9,7 @@
 //! - `stream`: `Stream`, a plain or TLS connection;
 //! - `wire`: `encode_request`, the exact request bytes (and whether they frame cleanly);
 //! - `credentials`: `Credentials`, the `--header` fields, kept as secrets;
+//! - `errors`: `CredentialError` and `TlsError`, the one-line configuration errors;
 //! - `limits`: `Limits`, the time, size and SSE bounds of one case;
 //! - `client`: `Client`, connect / write / read / keep-alive pool / one retry;
 //! - `conn`: the deadline-bounded buffered reader and the idle-connection pool;
@@ -28,6 +29,7 @@ mod client;
 mod conn;
 mod credentials;
 mod endpoint;
+mod errors;
 mod head;
 mod limits;
 mod reproducer;
@@ -47,6 +49,7 @@ mod tests_conn;
 pub use client::{Client, Exchange};
 pub use credentials::{env_name, Credentials, Secret};
 pub use endpoint::{Endpoint, EndpointError, Scheme};
+pub use errors::{CredentialError, TlsError};
 pub use limits::Limits;
 pub use reproducer::{
     curl_command, nc_command, printf_command, reproducer, reproducer_tls, reproducer_with,

@@ -10,6 +10,7 @@
 //! ALPN offers only `http/1.1`: the transport speaks HTTP/1.1 and nothing else.
 
 use super::endpoint::Endpoint;
+use super::errors::TlsError;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::{ring, CryptoProvider};
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
@@ -74,11 +75,11 @@ fn config_with(verifier: Arc<dyn ServerCertVerifier>) -> ClientConfig {
     config
 }
 
-fn verifier_for(roots: RootCertStore) -> Result<Arc<dyn ServerCertVerifier>, String> {
+fn verifier_for(roots: RootCertStore) -> Result<Arc<dyn ServerCertVerifier>, TlsError> {
     rustls::client::WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider())
         .build()
         .map(|v| v as Arc<dyn ServerCertVerifier>)
-        .map_err(|e| format!("cannot build the certificate verifier: {e}"))
+        .map_err(|e| TlsError::Verifier(e.to_string()))
 }
 
 fn webpki_roots_verifier() -> Arc<dyn ServerCertVerifier> {
@@ -91,7 +92,7 @@ fn webpki_roots_verifier() -> Arc<dyn ServerCertVerifier> {
 impl Tls {
     /// Build the run's TLS client: read and parse `--cacert` now (an unreadable file or one
     /// with no certificate is an error naming the file).
-    pub fn new(options: TlsOptions) -> Result<Tls, String> {
+    pub fn new(options: TlsOptions) -> Result<Tls, TlsError> {
         let mut options = options;
         let verifier: Arc<dyn ServerCertVerifier> = if options.insecure {
             Arc::new(AcceptAny)
@@ -124,33 +125,40 @@ impl Tls {
         &self,
         tcp: TcpStream,
         endpoint: &Endpoint,
-    ) -> Result<TlsStream<TcpStream>, String> {
+    ) -> Result<TlsStream<TcpStream>, TlsError> {
         let name = ServerName::try_from(endpoint.host.clone())
-            .map_err(|_| format!("TLS: `{}` is not a valid server name", endpoint.host))?;
+            .map_err(|_| TlsError::ServerName(endpoint.host.clone()))?;
         self.connector
             .connect(name, tcp)
             .await
-            .map_err(|e| describe(&e, endpoint, &self.options))
+            .map_err(|e| TlsError::Handshake(describe(&e, endpoint, &self.options)))
     }
 }
 
 /// The roots of a `--cacert` file, and its certificates as given (see [`Pinned`]).
-fn load_roots(path: &Path) -> Result<(RootCertStore, Vec<CertificateDer<'static>>), String> {
-    let shown = path.display();
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read --cacert {shown}: {e}"))?;
+fn load_roots(path: &Path) -> Result<(RootCertStore, Vec<CertificateDer<'static>>), TlsError> {
+    let shown = || path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| TlsError::CacertUnreadable {
+        path: shown(),
+        error: e.to_string(),
+    })?;
     let mut roots = RootCertStore::empty();
     let mut pinned = Vec::new();
     for cert in CertificateDer::pem_slice_iter(&bytes) {
-        let cert = cert.map_err(|e| format!("--cacert {shown}: not PEM certificates: {e}"))?;
+        let cert = cert.map_err(|e| TlsError::CacertNotPem {
+            path: shown(),
+            error: e.to_string(),
+        })?;
         roots
             .add(cert.clone())
-            .map_err(|e| format!("--cacert {shown}: unusable certificate: {e}"))?;
+            .map_err(|e| TlsError::CacertUnusable {
+                path: shown(),
+                error: e.to_string(),
+            })?;
         pinned.push(cert);
     }
     if roots.is_empty() {
-        return Err(format!(
-            "--cacert {shown} holds no certificate (expected -----BEGIN CERTIFICATE----- blocks)"
-        ));
+        return Err(TlsError::CacertEmpty { path: shown() });
     }
     Ok((roots, pinned))
 }
