@@ -1,4 +1,4 @@
-//! Issue 15, "slow answers are not wrong answers" and "a run that ends on time": a conformant
+//! Slow answers are not wrong answers, and a run ends on time: a conformant
 //! server with a tool slower than the per-case limit gives no finding (its cut calls are
 //! "not determined: timed out" and the slow tool is named with the `--timeout-ms` that lets
 //! it finish); shrinking never takes a cut answer for a reproduction; `mcpdiff run

@@ -181,8 +181,7 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
         // "If the body is a JSON-RPC request, the server MUST return either `Content-Type:
         // application/json` ... or `Content-Type: text/event-stream`": any answer that
         // carries a JSON-RPC response, and every 2xx; a bare HTTP refusal with no JSON-RPC
-        // body is admitted by the entries that admit it (DEVIATIONS.md D-28, narrowed
-        // 2026-12-03)
+        // body is admitted by the entries that admit it (DEVIATIONS.md D-28, narrowed)
         Lint::RequestContentType => {
             !((200..300).contains(&a.status) || resp.is_some())
                 || a.status == 202 && a.body == Body::Empty

@@ -1,6 +1,6 @@
-//! The DEVIATIONS.md entries decided on 2026-12-03 against the spec text alone (issue 14), one
-//! test per decision: each shows an answer the quoted text admits passing and one it does
-//! not admit failing, on the rule the entry names.
+//! The DEVIATIONS.md entries decided against the spec text alone (not against what an SDK
+//! does), one test per decision: each shows an answer the quoted text admits passing and
+//! one it does not admit failing, on the rule the entry names.
 
 mod common;
 

@@ -299,8 +299,8 @@ fn unknown_method_and_meta() {
     );
 }
 
-/// Readings made while triaging the bundled SDKs (DEVIATIONS.md D-31..D-33), as decided on
-/// 2026-12-03 against the spec text alone: a refusal of a request with no Accept is
+/// Readings made while triaging the bundled SDKs (DEVIATIONS.md D-31..D-33), as decided
+/// against the spec text alone: a refusal of a request with no Accept is
 /// acceptable, but it must echo the id the well-formed body carries (D-32 narrowed: the id
 /// "could" be read); a dual-era target's legacy path is not judged by the modern rules, but
 /// a request whose `_meta` names the modern version is on the modern path whatever its

@@ -271,7 +271,7 @@ fn core_must_floor() {
     );
 }
 
-/// Issue 14: a sentence without an RFC 2119 keyword yields observations, never SHOULD or MUST
+/// A sentence without an RFC 2119 keyword yields observations, never SHOULD or MUST
 /// findings, unless a keyworded sentence binds the behaviour (`derived`, each one quoted in
 /// DEVIATIONS.md D-60); and an Observation rule's sentence indeed has no keyword.
 #[test]

@@ -311,7 +311,7 @@ mod tests {
         assert_eq!((w.index, w.defects, w.count), (2, 0, 3));
     }
 
-    /// Issue 14: a failed OBSERVATION rule (a sentence with no RFC 2119 keyword) neither
+    /// A failed OBSERVATION rule (a sentence with no RFC 2119 keyword) neither
     /// lowers the score nor fails the run; a failed SHOULD does lower it.
     #[test]
     fn observations_are_never_scored() {

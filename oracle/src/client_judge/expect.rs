@@ -19,7 +19,7 @@ pub enum Presence {
     /// a non-integral or float-only number beyond the JavaScript safe range for an integer
     /// parameter (no exact "decimal string representation" of what the caller wrote). An
     /// exact integer beyond the range is a present value like any other: "conforming
-    /// clients MUST mirror the designated parameter values" (D-46, narrowed 2026-12-03).
+    /// clients MUST mirror the designated parameter values" (D-46, narrowed).
     Unjudged,
 }
 

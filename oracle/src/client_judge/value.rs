@@ -24,7 +24,7 @@ pub enum ValueKind {
 /// value): the canonical encoding, the sentinel form of any value (D-38), the plain form
 /// where the spec is ambiguous about encoding (internal HTAB, D-39), and `42.0` beside `42`
 /// for an integral float body (D-41). The overlap `=?base64?=` "starts with `=?base64?` and
-/// ends with `?=`", so it must be encoded (D-40, narrowed 2026-12-03).
+/// ends with `?=`", so it must be encoded (D-40, narrowed).
 pub fn allowed_values(text: &str, body: &Value) -> Vec<String> {
     let mut out = vec![encode_header_value(text)];
     let sentinel = format!("{PREFIX}{}{SUFFIX}", STANDARD.encode(text.as_bytes()));

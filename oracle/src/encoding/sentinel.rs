@@ -17,7 +17,7 @@ pub const SUFFIX: &str = "?=";
 
 /// The one value whose prefix and suffix overlap. It "starts with `=?base64?` and ends with
 /// `?=`", so clients MUST encode it; a server may read it as plain text or refuse it as a
-/// sentinel with no payload (DEVIATIONS.md D-12, D-40, decided 2026-12-03).
+/// sentinel with no payload (DEVIATIONS.md D-12, D-40).
 pub const OVERLAP: &str = "=?base64?=";
 
 /// Whether a client MUST encode `value`: it contains a character outside visible ASCII and
@@ -112,7 +112,7 @@ pub fn decode_header_value(raw: &[u8]) -> DecodedValue {
 /// outside "the base alphabet" of the Base64 the spec names: "Implementations MUST reject
 /// the encoded data if it contains characters outside the base alphabet when interpreting
 /// base-encoded data" (RFC 4648 §3.3). A server reads such a value as malformed
-/// (DEVIATIONS.md D-11, narrowed 2026-12-03); the client judge still files a client's
+/// (DEVIATIONS.md D-11, narrowed); the client judge still files a client's
 /// URL-safe value under CLIENT-B64-FORMAT.
 pub fn outside_base_alphabet(raw: &[u8]) -> bool {
     looks_like_sentinel(raw)

@@ -94,8 +94,8 @@ pub(crate) fn error_lints(out: &mut LintSet) {
 }
 
 /// The lints every answer to a well-formed request must satisfy. Its id was readable, so an
-/// error must echo it whatever the media headers said (DEVIATIONS.md D-32, narrowed
-/// 2026-12-03): `may_omit` stays false (the field is kept so stored verdicts keep their shape).
+/// error must echo it whatever the media headers said (DEVIATIONS.md D-32, narrowed):
+/// `may_omit` stays false (the field is kept so stored verdicts keep their shape).
 pub(crate) fn request_lints(out: &mut LintSet, req: &RequestBody<'_>) {
     error_lints(out);
     out.insert(LintKind::RequestContentType);

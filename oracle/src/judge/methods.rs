@@ -97,7 +97,7 @@ impl Modern {
 /// `initialize` request selects legacy semantics", while "A request carrying modern
 /// per-request `_meta` is served statelessly according to this revision" (versioning.mdx),
 /// so any other removed method whose `_meta` names a modern version is judged as modern
-/// (DEVIATIONS.md D-36, narrowed 2026-12-03).
+/// (DEVIATIONS.md D-36, narrowed).
 fn legacy_opening(m: &str, req: &RequestBody<'_>) -> bool {
     m == "initialize"
         || req

@@ -95,7 +95,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
         // US-CTYPE / US-ACCEPT: no MCP sentence fixes the answer to a request the client
         // MUST NOT send so; HTTP's own refusals join the acceptable set: 400 ("perceived to
         // be a client error"), 415 for the Content-Type, 406 for the Accept (RFC 9110
-        // §15.5.1, §15.5.16, §15.5.7; DEVIATIONS.md D-31, narrowed 2026-12-03)
+        // §15.5.1, §15.5.16, §15.5.7; DEVIATIONS.md D-31, narrowed)
         for (off, status) in [(true, 400), (ct_off, 415), (accept_off, 406)] {
             if off {
                 f.tolerate(Answer::HttpStatus {
@@ -192,7 +192,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             }
             if id_unsafe(&req.id) || view.nesting_beyond {
                 // RFC 8259 §9: a reader may limit the range of numbers and the depth of
-                // nesting, and refuse as Invalid Request (D-48, narrowed 2026-12-03)
+                // nesting, and refuse as Invalid Request (D-48, narrowed)
                 f.tolerate(strict_refusal());
             }
             let soft = req
@@ -233,7 +233,7 @@ fn judge_other_verb(
     let legacy_verb = verb.eq_ignore_ascii_case("GET") || verb.eq_ignore_ascii_case("DELETE");
     lints.insert(LintKind::AllowOn405);
     // an error in the body is still an error response: the code ranges and its shape bind
-    // it whatever the verb (DEVIATIONS.md D-26, 2026-12-03)
+    // it whatever the verb (DEVIATIONS.md D-26)
     error_lints(&mut lints);
     if surface.is_dual_era() && legacy_verb {
         // a dual-era server may serve the 2025-11-25 GET stream / session DELETE

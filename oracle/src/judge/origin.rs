@@ -38,7 +38,7 @@ pub(crate) fn classify(h: &HeaderView<'_>, surface: &Surface) -> OriginClass {
         // an opaque origin (sandboxed frames, file: and data: pages, redirects) names no
         // site a policy could vouch for, so it cannot pass a validation that exists "to
         // prevent DNS rebinding attacks"; a deployment that wants it lists `null` in
-        // `allowed_origins` (DEVIATIONS.md D-04, narrowed 2026-12-03)
+        // `allowed_origins` (DEVIATIONS.md D-04, narrowed)
         return OriginClass::Invalid;
     }
     let Some((scheme, rest)) = value.split_once("://") else {

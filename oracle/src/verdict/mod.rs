@@ -138,7 +138,7 @@ pub enum Lint {
     /// An error response's `id` equals the request id; a 403 body may carry none ("The HTTP
     /// response body MAY comprise a JSON-RPC error response that has no `id`"). `may_omit`
     /// allowed an id-less error whenever the media headers were off; DEVIATIONS.md D-32 was
-    /// narrowed on 2026-12-03 (a well-formed request's id "could" be read), so the judges
+    /// narrowed (a well-formed request's id "could" be read), so the judges
     /// always set it false; the field stays so stored verdicts keep their shape.
     ErrorIdEcho { id: RequestId, may_omit: bool },
     /// Every result's `_meta` has `io.modelcontextprotocol/serverInfo` with name and version.

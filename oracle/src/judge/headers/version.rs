@@ -58,7 +58,7 @@ pub(super) fn protocol_version(
     let legacy = |v: &[u8]| LEGACY_VERSIONS.iter().any(|l| l.as_bytes() == v);
     // "A request carrying modern per-request `_meta` is served statelessly according to
     // this revision" (versioning.mdx): a body naming any other version keeps every header
-    // rule, whatever the header says (D-36, narrowed 2026-12-03)
+    // rule, whatever the header says (D-36, narrowed)
     let legacy_path = || match (body, h.protocol_version) {
         (Some(v), _) => legacy(v.as_bytes()),
         (None, HeaderField::One(raw)) => legacy(raw),
@@ -134,7 +134,7 @@ fn one_version(
 fn version_absent(surface: &Surface, id: &RequestId, body: Option<&str>, f: &mut Findings) {
     if surface.supports_headerless_clients() && body.is_none() {
         // MAY treat as 2025-03-26: the legacy path may answer anything (AMB-21);
-        // not when the body's `_meta` names a version (D-18, D-36, 2026-12-03)
+        // not when the body's `_meta` names a version (D-18, D-36)
         f.anything_goes = true;
         return;
     }
