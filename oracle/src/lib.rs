@@ -36,7 +36,7 @@ pub use judge::judge;
 pub use message::Message;
 pub use observation::{Body, HttpAnswer, Observation, SseMessage, TransportFailure};
 pub use request_id::RequestId;
-pub use rules::{Level, Rule, RuleId, Severity, RULES};
+pub use rules::{Level, Revision, Rule, RuleId, Severity, LEGACY_RULES, RULES};
 pub use surface::{Capabilities, Surface, ToolDecl};
 pub use undetermined::{settle, Undetermined};
 pub use verdict::{
