@@ -1,0 +1,85 @@
+//! Which revision a dual-era server serves a request by.
+//!
+//! versioning.mdx (2026-07-28), VER-DUAL-ERA-SELECT: «A request carrying modern per-request
+//! `_meta` is served statelessly according to this revision. - An `initialize` request selects
+//! legacy semantics, scoped to the stdio process (stdio) or the session (HTTP)». So:
+//! `initialize` is legacy; otherwise a body whose `_meta` names a protocol version is modern;
+//! otherwise a request carrying `Mcp-Session-Id` belongs to a legacy session. Everything else
+//! (no `_meta`, no session) stays modern, where it is refused as the modern rules say: a
+//! request that neither opens nor continues a session has no legacy semantics to select.
+
+use crate::case::{Case, HeaderField, META_PROTOCOL_VERSION};
+use serde_json::Value;
+
+/// The path a dual-era server takes for one request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Era {
+    /// 2026-07-28: the modern reference answers.
+    Modern,
+    /// 2025-11-25: the legacy reference answers, with its session table.
+    Legacy,
+}
+
+/// The era `case` selects on a dual-era server (DEVIATIONS.md D-L1).
+pub fn route(case: &Case) -> Era {
+    let body: Option<Value> = if case.method == "POST" {
+        serde_json::from_slice(&case.body).ok()
+    } else {
+        None
+    };
+    let method = body
+        .as_ref()
+        .and_then(|b| b.get("method"))
+        .and_then(Value::as_str);
+    if method == Some("initialize") {
+        return Era::Legacy;
+    }
+    let modern_meta = body
+        .as_ref()
+        .and_then(|b| b.get("params"))
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(META_PROTOCOL_VERSION))
+        .is_some();
+    if modern_meta {
+        return Era::Modern;
+    }
+    match case.header("Mcp-Session-Id") {
+        HeaderField::Absent => Era::Modern,
+        HeaderField::One(_) | HeaderField::Repeated => Era::Legacy,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::conformant_case;
+    use crate::fixture;
+    use serde_json::json;
+
+    #[test]
+    fn initialize_and_sessions_are_legacy_modern_meta_is_modern() {
+        let s = fixture::surface();
+        let modern = conformant_case(&s, json!(1), "tools/list", json!({}));
+        assert_eq!(route(&modern), Era::Modern);
+        let mut with_session = modern.clone();
+        with_session.set_header("Mcp-Session-Id", Some(b"abc"));
+        assert_eq!(route(&with_session), Era::Modern, "modern _meta wins");
+        let init = Case::post(
+            "/mcp",
+            &[("Content-Type", "application/json")],
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+        );
+        assert_eq!(route(&init), Era::Legacy);
+        let mut get = Case::post("/mcp", &[("Mcp-Session-Id", "abc")], "");
+        get.method = "GET".into();
+        assert_eq!(route(&get), Era::Legacy);
+        get.set_header("Mcp-Session-Id", None);
+        assert_eq!(route(&get), Era::Modern, "no session: the modern 405");
+        let bare = Case::post(
+            "/mcp",
+            &[("Content-Type", "application/json")],
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+        );
+        assert_eq!(route(&bare), Era::Modern);
+    }
+}
