@@ -17,6 +17,7 @@ pub mod fixture;
 pub mod inline_text;
 pub mod isolation;
 pub mod judge;
+pub mod legacy;
 pub mod message;
 pub mod observation;
 pub mod reference;

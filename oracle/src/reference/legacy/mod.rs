@@ -16,7 +16,9 @@ mod respond;
 mod route;
 mod state;
 
-pub use mutants::{legacy_mutant, respond_legacy_mutant, LegacyFault, LegacyMutant, LEGACY_MUTANTS};
+pub use mutants::{
+    legacy_mutant, respond_legacy_mutant, LegacyFault, LegacyMutant, LEGACY_MUTANTS,
+};
 pub use respond::respond;
 pub use route::{route, Era};
 pub use state::{LegacyState, Session, MAX_SESSIONS};

@@ -98,7 +98,12 @@ fn version_refusal(fault: Option<LegacyFault>, case: &Case) -> Option<Response> 
         HeaderField::One(v) if LEGACY_VERSIONS.iter().any(|l| l.as_bytes() == v) => None,
         _ => Some(Response::json(
             400,
-            error_body(None, -32600, "Bad Request: unsupported MCP-Protocol-Version", None),
+            error_body(
+                None,
+                -32600,
+                "Bad Request: unsupported MCP-Protocol-Version",
+                None,
+            ),
         )),
     }
 }
@@ -238,10 +243,9 @@ fn get(fault: Option<LegacyFault>, state: &mut LegacyState, case: &Case) -> Resp
     }
     match fault {
         Some(LegacyFault::GetAnswersJson) => Response::json(200, json!({})),
-        Some(LegacyFault::GetStreamResponse) => Response::sse(
-            vec![json!({"jsonrpc": "2.0", "id": 1, "result": {}})],
-            true,
-        ),
+        Some(LegacyFault::GetStreamResponse) => {
+            Response::sse(vec![json!({"jsonrpc": "2.0", "id": 1, "result": {}})], true)
+        }
         _ => Response::sse(Vec::new(), true),
     }
 }
