@@ -221,12 +221,17 @@ fn every_rule_has_one_revision() {
     }
     for r in LEGACY_RULES {
         if r.judged {
-            failures.push(format!("{}: legacy rules are not judged by a run yet", r.id));
+            failures.push(format!(
+                "{}: legacy rules are not judged by a run yet",
+                r.id
+            ));
         }
     }
     for id in LEGACY_CHECKED_IDS {
         if revision_of(*id) != Some(Revision::V2025_11_25) {
-            failures.push(format!("{id}: checked by the legacy judge, not in LEGACY_RULES"));
+            failures.push(format!(
+                "{id}: checked by the legacy judge, not in LEGACY_RULES"
+            ));
         }
     }
     assert_eq!(

@@ -89,7 +89,9 @@ pub enum Hostile {
 pub fn run(args: ServeArgs) -> ExitCode {
     if args.list_mutants {
         let all = || MUTANTS.iter().chain(AUTH_MUTANTS);
-        let names = all().map(|m| (m.name, m.rule)).chain(LEGACY_MUTANTS.iter().map(|m| (m.name, m.rule)));
+        let names = all()
+            .map(|m| (m.name, m.rule))
+            .chain(LEGACY_MUTANTS.iter().map(|m| (m.name, m.rule)));
         let width = names.clone().map(|(n, _)| n.len()).max().unwrap_or(0);
         let rw = names.map(|(_, r)| r.0.len()).max().unwrap_or(0);
         for m in MUTANTS {

@@ -203,11 +203,7 @@ pub fn rules_of(r: &RunReport) -> Vec<String> {
             }
         }
     }
-    let pos = |id: &str| {
-        all_rules()
-            .position(|r| r.id.0 == id)
-            .unwrap_or(usize::MAX)
-    };
+    let pos = |id: &str| all_rules().position(|r| r.id.0 == id).unwrap_or(usize::MAX);
     ids.sort_by(|a, b| (pos(a), a).cmp(&(pos(b), b)));
     ids
 }

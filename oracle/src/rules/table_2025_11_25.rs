@@ -15,7 +15,6 @@
 
 use super::{Level, Rule, RuleId};
 
-
 pub static LEGACY_RULES: &[Rule] = &[
     // Transports: message encoding
     Rule {
