@@ -61,7 +61,7 @@ impl Demand {
                         Some("application/json" | "text/event-stream")
                     )
             }
-            Demand::InitResult => result(a).is_none_or_legacy(|r| {
+            Demand::InitResult => none_or(result(a), |r| {
                 r.get("protocolVersion").is_some_and(Value::is_string)
                     && r.get("capabilities").is_some_and(Value::is_object)
                     && r.get("serverInfo").is_some_and(Value::is_object)
@@ -72,10 +72,10 @@ impl Demand {
                     .and_then(Value::as_str)
                     == Some(v.as_str())
             }
-            Demand::VersionIsNot(v) => result(a).is_none_or_legacy(|r| {
+            Demand::VersionIsNot(v) => none_or(result(a), |r| {
                 r.get("protocolVersion").and_then(Value::as_str) != Some(v.as_str())
             }),
-            Demand::SessionIdVisible => a.session_id.as_deref().is_none_or_legacy(|s| {
+            Demand::SessionIdVisible => none_or(a.session_id.as_deref(), |s| {
                 !s.is_empty() && s.bytes().all(|b| (0x21..=0x7e).contains(&b))
             }),
             Demand::SseOr405 => {
@@ -94,16 +94,10 @@ impl Demand {
 }
 
 /// `Option::is_none_or`, which is newer than the workspace's rust-version.
-trait NoneOr<T> {
-    fn is_none_or_legacy(self, f: impl FnOnce(T) -> bool) -> bool;
-}
-
-impl<T> NoneOr<T> for Option<T> {
-    fn is_none_or_legacy(self, f: impl FnOnce(T) -> bool) -> bool {
-        match self {
-            None => true,
-            Some(v) => f(v),
-        }
+fn none_or<T>(o: Option<T>, f: impl FnOnce(T) -> bool) -> bool {
+    match o {
+        None => true,
+        Some(v) => f(v),
     }
 }
 
