@@ -15,6 +15,7 @@
 
 pub mod adapters;
 pub mod disagree;
+pub mod legacy;
 pub mod discover;
 mod group;
 mod pacer;

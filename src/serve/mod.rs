@@ -171,6 +171,16 @@ pub async fn spawn_full(
     surface: Surface,
     opts: ServeOptions,
 ) -> io::Result<RunningServer> {
+    let mut surface = surface;
+    if opts.dual_era.is_some() {
+        // a dual-era server publishes the legacy versions it speaks (D-33)
+        for v in mcpdiff_oracle::reference::legacy::LEGACY_VERSIONS {
+            if !surface.supported_versions.iter().any(|s| s == v) {
+                surface.supported_versions.push(v.to_string());
+            }
+        }
+        surface.legacy_era = true;
+    }
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     let (stop, mut stopped) = oneshot::channel();

@@ -4,10 +4,12 @@
 //! `_meta` is served statelessly according to this revision. - An `initialize` request selects
 //! legacy semantics, scoped to the stdio process (stdio) or the session (HTTP)». So:
 //! `initialize` is legacy; otherwise a body whose `_meta` names a protocol version is modern;
-//! otherwise a request carrying `Mcp-Session-Id` belongs to a legacy session. Everything else
-//! (no `_meta`, no session) stays modern, where it is refused as the modern rules say: a
-//! request that neither opens nor continues a session has no legacy semantics to select.
+//! otherwise a request carrying `Mcp-Session-Id`, or an `MCP-Protocol-Version` naming a
+//! version the legacy reference speaks, is legacy (how a 2025-11-25 client sends every request
+//! after `initialize`; the judge's legacy path, D-36). Everything else (no `_meta`, no session,
+//! no legacy header) stays modern, where it is refused as the modern rules say.
 
+use super::LEGACY_VERSIONS;
 use crate::case::{Case, HeaderField, META_PROTOCOL_VERSION};
 use serde_json::Value;
 
@@ -43,9 +45,12 @@ pub fn route(case: &Case) -> Era {
     if modern_meta {
         return Era::Modern;
     }
-    match case.header("Mcp-Session-Id") {
-        HeaderField::Absent => Era::Modern,
-        HeaderField::One(_) | HeaderField::Repeated => Era::Legacy,
+    if case.header("Mcp-Session-Id") != HeaderField::Absent {
+        return Era::Legacy;
+    }
+    match case.header("MCP-Protocol-Version") {
+        HeaderField::One(v) if LEGACY_VERSIONS.iter().any(|l| l.as_bytes() == v) => Era::Legacy,
+        _ => Era::Modern,
     }
 }
 
@@ -81,5 +86,8 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
         );
         assert_eq!(route(&bare), Era::Modern);
+        let mut legacy_header = bare.clone();
+        legacy_header.set_header("MCP-Protocol-Version", Some(b"2025-11-25"));
+        assert_eq!(route(&legacy_header), Era::Legacy);
     }
 }
