@@ -73,7 +73,11 @@ pub fn legacy_versions(named: &[String]) -> Vec<String> {
 
 /// Send every legacy sequence to the target at `endpoint`, opening with its newest known
 /// legacy version (`versions`, newest first; none known: nothing is sent).
-pub async fn run<F, Fut>(endpoint: &str, versions: &[String], mut send: F) -> Option<RevisionOutcome>
+pub async fn run<F, Fut>(
+    endpoint: &str,
+    versions: &[String],
+    mut send: F,
+) -> Option<RevisionOutcome>
 where
     F: FnMut(Case) -> Fut,
     Fut: Future<Output = Observation>,
@@ -141,6 +145,9 @@ fn score(checked: &BTreeSet<String>, findings: &[LegacyFinding]) -> f64 {
     if shoulds.is_empty() {
         return 1.0;
     }
-    let passed = shoulds.iter().filter(|r| !failed.contains(r.as_str())).count();
+    let passed = shoulds
+        .iter()
+        .filter(|r| !failed.contains(r.as_str()))
+        .count();
     passed as f64 / shoulds.len() as f64
 }

@@ -15,9 +15,9 @@
 
 pub mod adapters;
 pub mod disagree;
-pub mod legacy;
 pub mod discover;
 mod group;
+pub mod legacy;
 mod pacer;
 pub mod prepare;
 mod record;

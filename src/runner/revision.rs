@@ -409,11 +409,11 @@ mod tests {
         let legacy = &ev.revisions[0];
         assert_eq!(legacy.revision, mcpdiff_oracle::Revision::V2025_11_25);
         assert_eq!(legacy.score, 0.0);
+        assert!(legacy.findings.iter().all(|f| f.rule.starts_with("L-")));
         assert!(legacy
             .findings
             .iter()
-            .all(|f| f.rule.starts_with("L-")));
-        assert!(legacy.findings.iter().any(|f| f.rule == "L-LIFE-INIT-RESULT"));
+            .any(|f| f.rule == "L-LIFE-INIT-RESULT"));
     }
 
     #[test]
@@ -436,7 +436,11 @@ mod tests {
         assert!(legacy.findings.is_empty(), "{:#?}", legacy.findings);
         assert_eq!(legacy.score, 1.0);
         assert_eq!(legacy.not_determined, 0);
-        assert!(legacy.rules_checked.len() >= 10, "{:?}", legacy.rules_checked);
+        assert!(
+            legacy.rules_checked.len() >= 10,
+            "{:?}",
+            legacy.rules_checked
+        );
     }
 
     #[test]
