@@ -9,6 +9,7 @@ use mcpdiff::serve::legacy::LegacyVariant;
 use mcpdiff::serve::{spawn_full, ServeOptions, Variant};
 use mcpdiff::transport::{Client, Endpoint, Limits};
 use mcpdiff_oracle::reference::legacy::LEGACY_MUTANTS;
+use mcpdiff_oracle::rules::{level_of, Level};
 use mcpdiff_oracle::{fixture, Revision};
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
@@ -49,6 +50,7 @@ async fn the_dual_era_reference_is_clean_on_2025_11_25_over_http() {
     assert!(legacy.findings.is_empty(), "{:#?}", legacy.findings);
     assert_eq!(legacy.not_determined, 0, "{ev:#?}");
     assert_eq!(legacy.score, 1.0);
+    assert!(!ev.other_revision_blocking());
 }
 
 #[tokio::test]
@@ -71,6 +73,11 @@ async fn every_legacy_mutant_is_caught_on_its_rule_over_http() {
             .collect();
         if rules != BTreeSet::from([m.rule.0]) {
             failures.push(format!("{} (breaks {}): {rules:?}", m.name, m.rule));
+        }
+        // a MUST finding of 2025-11-25 fails the run; its score is that revision's alone
+        let must = matches!(level_of(m.rule), Level::Must | Level::MustNot);
+        if ev.other_revision_blocking() != must {
+            failures.push(format!("{}: blocking is not {must}", m.name));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

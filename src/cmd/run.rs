@@ -143,6 +143,12 @@ async fn run_async(args: RunArgs) -> ExitCode {
         // the run could not be done for every target: the report says which and why
         return fail(&format!("not tested: {}", untested.join(", ")));
     }
-    let blocking = rep.targets.iter().any(|t| t.blocking);
+    // each revision scores apart; a MUST finding of any revision fails the run
+    let blocking = rep.targets.iter().any(|t| {
+        t.blocking
+            || t.revision
+                .as_ref()
+                .is_some_and(|r| r.other_revision_blocking())
+    });
     exit::findings(blocking || pipeline_clients::blocking(&rep.clients))
 }

@@ -44,6 +44,13 @@ pub struct RevisionOutcome {
 }
 
 impl RevisionOutcome {
+    /// Whether a MUST / MUST NOT rule of this revision was broken.
+    pub fn blocking(&self) -> bool {
+        self.findings
+            .iter()
+            .any(|f| f.level == "MUST" || f.level == "MUST NOT")
+    }
+
     /// One line for the evidence list of a report.
     pub fn summary(&self) -> String {
         format!(

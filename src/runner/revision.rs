@@ -87,6 +87,14 @@ pub struct RevisionEvidence {
     pub revisions: Vec<super::legacy::RevisionOutcome>,
 }
 
+impl RevisionEvidence {
+    /// Whether another revision's rules (`revisions`) found a MUST-level defect: the run
+    /// fails on it as on a modern one, while each revision keeps its own score.
+    pub fn other_revision_blocking(&self) -> bool {
+        self.revisions.iter().any(|o| o.blocking())
+    }
+}
+
 /// The JSON-RPC response an observation carries, if any.
 fn rpc(obs: &Observation) -> Option<&Value> {
     obs.http()?.rpc_response()
@@ -316,12 +324,6 @@ where
         let known = super::legacy::legacy_versions(&versions);
         if let Some(outcome) = super::legacy::run(endpoint_path, &known, &mut send).await {
             evidence.push(outcome.summary());
-            for f in &outcome.findings {
-                evidence.push(format!(
-                    "{} {} at {}[{}]: expected {}, got {}",
-                    f.level, f.rule, f.sequence, f.step, f.expected, f.observed
-                ));
-            }
             revisions.push(outcome);
         }
     }

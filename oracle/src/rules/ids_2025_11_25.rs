@@ -1,6 +1,7 @@
 //! Named constants for the 2025-11-25 rule ids the legacy sequence judge (`crate::legacy`)
-//! checks. Kept apart from [`super::JUDGED_IDS`]: these rules are not `judged` until a run
-//! sends them over HTTP; each one has a mutant of the legacy reference caught on it.
+//! checks. Kept apart from [`super::JUDGED_IDS`] (the modern judge's, each with a probe):
+//! these are judged by the legacy sequences a run sends to targets that answer `initialize`;
+//! each one has a mutant of the legacy reference caught on it.
 
 /// The legacy (2025-11-25) ids.
 pub mod legacy {

@@ -9,9 +9,10 @@
 //!
 //! `spec` is `<file relative to the 2025-11-25 root>#<heading path>` and `sentence` is quoted
 //! from `oracle/spec/2025-11-25/` with exactly the normalisation `table.rs` documents;
-//! `oracle/tests/rules_verbatim.rs` checks every quote. `judged` stays false until a rule runs
-//! end to end over HTTP in `mcpdiff run`; the pure sequence judge (`crate::legacy`) already
-//! checks the ids in [`super::legacy::LEGACY_CHECKED_IDS`].
+//! `oracle/tests/rules_verbatim.rs` checks every quote. `judged` is true exactly for the ids in
+//! [`super::legacy::LEGACY_CHECKED_IDS`]: the sequence judge (`crate::legacy`) checks them,
+//! and `mcpdiff run` sends the sequences to every target that answers `initialize`
+//! (`runner::legacy`, from the revision probe), so a run can find each of them.
 
 use super::{Level, Rule, RuleId};
 
@@ -89,7 +90,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Sending Messages to the Server",
         sentence: "If the server accepts the input, the server MUST return HTTP status code 202 Accepted with no body.",
         summary: "Answers an accepted notification or response with 202 and no body.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-SHTTP-NOTIF-REJECT"),
@@ -107,7 +108,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Sending Messages to the Server",
         sentence: "If the input is a JSON-RPC request, the server MUST either return `Content-Type: text/event-stream`, to initiate an SSE stream, or `Content-Type: application/json`, to return one JSON object.",
         summary: "Answers a request with text/event-stream or application/json.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-SHTTP-SSE-PRIME"),
@@ -189,7 +190,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Listening for Messages from the Server",
         sentence: "The server MUST either return `Content-Type: text/event-stream` in response to this HTTP GET, or else return HTTP 405 Method Not Allowed, indicating that the server does not offer an SSE stream at this endpoint.",
         summary: "Answers a GET with an SSE stream or with 405.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-SHTTP-GET-UNRELATED"),
@@ -207,7 +208,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Listening for Messages from the Server",
         sentence: "The server MUST NOT send a JSON-RPC response on the stream unless resuming a stream associated with a previous client request.",
         summary: "Sends no JSON-RPC response on a GET stream unless resuming one.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-SHTTP-GET-RETRY"),
@@ -290,7 +291,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Session Management",
         sentence: "The session ID MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E).",
         summary: "A session id has only visible ASCII characters (0x21-0x7E).",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-SHTTP-SESSION-MISSING-400"),
@@ -299,7 +300,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Session Management",
         sentence: "Servers that require a session ID SHOULD respond to requests without an `MCP-Session-Id` header (other than initialization) with HTTP 400 Bad Request.",
         summary: "Refuses a request lacking the session id it requires with 400.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-SHTTP-SESSION-404"),
@@ -308,7 +309,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Session Management",
         sentence: "The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found.",
         summary: "Answers requests carrying a terminated session id with 404.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-SHTTP-DELETE-405"),
@@ -336,7 +337,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Protocol Version Header",
         sentence: "If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it MUST respond with `400 Bad Request`.",
         summary: "Answers an invalid or unsupported MCP-Protocol-Version with 400.",
-        judged: false,
+        judged: true,
     },
     // Lifecycle
     Rule {
@@ -355,7 +356,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/lifecycle.mdx#Lifecycle Phases › Initialization",
         sentence: "The server MUST respond with its own capabilities and information:",
         summary: "Answers initialize with protocolVersion, capabilities and serverInfo.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-LIFE-NO-REQUESTS-BEFORE-INITIALIZED"),
@@ -373,7 +374,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/lifecycle.mdx#Lifecycle Phases › Initialization › Version Negotiation",
         sentence: "If the server supports the requested protocol version, it MUST respond with the same version.",
         summary: "Echoes a requested protocol version it supports.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-LIFE-VERSION-OTHER"),
@@ -382,7 +383,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/lifecycle.mdx#Lifecycle Phases › Initialization › Version Negotiation",
         sentence: "Otherwise, the server MUST respond with another protocol version it supports.",
         summary: "Answers an unsupported requested version with another version it supports.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-LIFE-VERSION-LATEST"),

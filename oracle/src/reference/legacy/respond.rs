@@ -107,14 +107,10 @@ fn version_refusal(
     match case.header("MCP-Protocol-Version") {
         HeaderField::Absent => None,
         HeaderField::One(v) if LEGACY_VERSIONS.iter().any(|l| l.as_bytes() == v) => None,
-        _ => Some(Response::json(
+        _ => Some(refusal(
             400,
-            error_body(
-                None,
-                -32600,
-                "Bad Request: unsupported MCP-Protocol-Version",
-                None,
-            ),
+            request,
+            "Bad Request: unsupported MCP-Protocol-Version",
         )),
     }
 }
