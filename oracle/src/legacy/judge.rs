@@ -73,6 +73,8 @@ pub fn expectations(
     }
     match step {
         LegacyStep::Initialized => out.push((ids::NOTIF_202, Demand::AcceptedOrError)),
+        // L-SHTTP-ORIGIN-403: a foreign host is invalid for a loopback server (D-04)
+        LegacyStep::ForeignOrigin => out.push((ids::ORIGIN_403, Demand::Status(403))),
         LegacyStep::Request { version, .. } => match version {
             VersionHeader::Unsupported => out.push((ids::PV_UNSUPPORTED_400, Demand::Status(400))),
             VersionHeader::Negotiated | VersionHeader::Absent => {

@@ -21,5 +21,7 @@ mod track;
 pub use demand::Demand;
 pub use judge::{expectations, judge_step, LegacyProfile, StepOutcome};
 pub use sequences::{sequences, Sequence};
-pub use step::{case_for, LegacyStep, SessionUse, VersionHeader, BOGUS_VERSION, UNKNOWN_SESSION};
+pub use step::{
+    case_for, LegacyStep, SessionUse, VersionHeader, BOGUS_VERSION, FOREIGN_ORIGIN, UNKNOWN_SESSION,
+};
 pub use track::{SessionTrack, Track};

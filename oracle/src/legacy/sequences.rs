@@ -52,6 +52,7 @@ pub fn sequences(latest: &str, older: Option<&str>) -> Vec<Sequence> {
                 request("ping", Unknown, Negotiated),
                 LegacyStep::Get { session: Unknown },
                 request("ping", Current, Unsupported),
+                LegacyStep::ForeignOrigin,
                 LegacyStep::Delete { session: Current },
             ],
         },

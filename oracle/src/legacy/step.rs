@@ -10,6 +10,8 @@ use serde_json::json;
 pub const BOGUS_VERSION: &str = "1900-01-01";
 /// A session id no server minted.
 pub const UNKNOWN_SESSION: &str = "mcpdiff-never-issued-0";
+/// An `Origin` no loopback deployment allows (a foreign host: DNS rebinding's route, D-04).
+pub const FOREIGN_ORIGIN: &str = "http://attacker.example";
 
 /// Which `Mcp-Session-Id` a step sends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,6 +51,8 @@ pub enum LegacyStep {
         session: SessionUse,
         version: VersionHeader,
     },
+    /// `ping` in the session from a foreign `Origin` ([`FOREIGN_ORIGIN`]).
+    ForeignOrigin,
     /// `GET` with `Accept: text/event-stream` (no `Last-Event-ID`: not resuming).
     Get { session: SessionUse },
     /// `DELETE`: end the session.
@@ -60,7 +64,7 @@ impl LegacyStep {
     pub fn session_use(&self) -> Option<SessionUse> {
         match self {
             LegacyStep::Initialize { .. } => None,
-            LegacyStep::Initialized => Some(SessionUse::Current),
+            LegacyStep::Initialized | LegacyStep::ForeignOrigin => Some(SessionUse::Current),
             LegacyStep::Request { session, .. }
             | LegacyStep::Get { session }
             | LegacyStep::Delete { session } => Some(*session),
@@ -96,6 +100,11 @@ pub fn case_for(step: &LegacyStep, track: &Track, surface: &Surface, index: usiz
         }
         LegacyStep::Request { method, .. } => {
             json_post(json!({"jsonrpc": "2.0", "id": id, "method": method}))
+        }
+        LegacyStep::ForeignOrigin => {
+            let mut c = json_post(json!({"jsonrpc": "2.0", "id": id, "method": "ping"}));
+            c.set_header("Origin", Some(FOREIGN_ORIGIN.as_bytes()));
+            c
         }
         LegacyStep::Get { .. } => bodiless("GET", path, &[("Accept", "text/event-stream")]),
         LegacyStep::Delete { .. } => bodiless("DELETE", path, &[]),

@@ -53,7 +53,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Security Warning",
         sentence: "If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden.",
         summary: "Answers a request whose Origin is present and invalid with 403 Forbidden.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-SHTTP-ORIGIN-BODY"),

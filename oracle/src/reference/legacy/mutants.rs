@@ -37,6 +37,8 @@ pub enum LegacyFault {
     GetAnswersJson,
     /// The GET stream carries a JSON-RPC response.
     GetStreamResponse,
+    /// A foreign `Origin` is served.
+    OriginUnchecked,
 }
 
 /// One legacy mutant: its name, the rule it breaks, and how.
@@ -121,6 +123,12 @@ pub static LEGACY_MUTANTS: &[LegacyMutant] = &[
         rule: ids::GET_NO_RESPONSE,
         description: "sends a JSON-RPC response on the GET stream",
         fault: LegacyFault::GetStreamResponse,
+    },
+    LegacyMutant {
+        name: "legacy-origin-unchecked",
+        rule: ids::ORIGIN_403,
+        description: "serves a request from a foreign Origin",
+        fault: LegacyFault::OriginUnchecked,
     },
 ];
 
