@@ -239,16 +239,12 @@ fn request(fault: Option<LegacyFault>, method: &str, id: &Value, surface: &Surfa
 /// L-SHTTP-GET-SSE-OR-405 and L-SHTTP-GET-NO-RESPONSE: a live session's GET opens an SSE
 /// stream that carries no response (the reference never sends server requests, so it stays
 /// quiet until the client goes away).
-fn get(fault: Option<LegacyFault>, state: &mut LegacyState, case: &Case) -> Response {
+fn get(fault: Option<LegacyFault>, state: &LegacyState, case: &Case) -> Response {
     if let Some(r) = version_refusal(fault, case, None) {
         return r;
     }
-    let session = match live_session(fault, state, case, None) {
-        Ok(s) => s,
-        Err(r) => return r,
-    };
-    if let Some(s) = state.session_mut(&session) {
-        s.events += 1;
+    if let Err(r) = live_session(fault, state, case, None) {
+        return r;
     }
     match fault {
         Some(LegacyFault::GetAnswersJson) => Response::json(200, json!({})),

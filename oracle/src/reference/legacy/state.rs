@@ -15,8 +15,6 @@ pub struct Session {
     pub initialized: bool,
     /// Ended by DELETE: every later request carrying the id gets 404.
     pub terminated: bool,
-    /// How many SSE event ids this session's streams have used (ids are unique per session).
-    pub events: u64,
 }
 
 /// Every session the reference knows, and what it mints ids from.
@@ -64,7 +62,6 @@ impl LegacyState {
             version: version.to_string(),
             initialized: false,
             terminated: false,
-            events: 0,
         });
         id
     }
