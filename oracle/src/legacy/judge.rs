@@ -46,9 +46,25 @@ pub fn expectations(
         return out;
     }
     let session = step.session_use().unwrap_or(SessionUse::Current);
+    // a foreign Origin is judged only inside a live session: beside a dead or missing one,
+    // two sentences with no order between them would both bind the answer (D-L9)
+    let foreign = matches!(step, LegacyStep::ForeignOrigin);
+    // an unsupported version beside a dead session: 404 and 400 are both mandated (D-L9)
+    let unsupported = matches!(
+        step,
+        LegacyStep::Request {
+            version: VersionHeader::Unsupported,
+            ..
+        }
+    );
     let live = match (&track.session, session) {
         // the id it assigned, still live: the step is judged on its own rules below
         (SessionTrack::Live(_), SessionUse::Current) => true,
+        (_, _) if foreign => false,
+        (SessionTrack::Terminated(_), SessionUse::Current) if unsupported => {
+            out.push((ids::SESSION_404, Demand::StatusIn(&[404, 400])));
+            false
+        }
         // L-SHTTP-SESSION-404: the id it terminated
         (SessionTrack::Terminated(_), SessionUse::Current) => {
             out.push((ids::SESSION_404, Demand::Status(404)));
