@@ -6,7 +6,9 @@
 //! from them alone, so a legacy answer never counts for the modern score nor the reverse.
 
 use mcpdiff_oracle::case::MODERN_VERSION;
-use mcpdiff_oracle::legacy::{case_for, judge_step, sequences, LegacyProfile, StepOutcome, Track};
+use mcpdiff_oracle::legacy::{
+    case_for, judge_step, sequences, LegacyProfile, LegacyStep, StepOutcome, Track,
+};
 use mcpdiff_oracle::rules::{level_of, Revision, Severity};
 use mcpdiff_oracle::{Case, Observation, Surface};
 use serde::{Deserialize, Serialize};
@@ -23,8 +25,28 @@ pub struct LegacyFinding {
     pub level: String,
     pub expected: String,
     pub observed: String,
-    /// The exact request the step sent.
-    pub case: Case,
+    /// The steps of the sequence up to this one: what to replay to reach the same session
+    /// state (the session id is the target's own, so the steps, not the bytes, reproduce it).
+    pub steps: Vec<LegacyStep>,
+    /// The request this step sent, as HTTP text (header bytes outside UTF-8 shown lossily).
+    pub request: String,
+}
+
+/// `case` as HTTP/1.1 request text, for a reader.
+fn request_text(case: &Case) -> String {
+    let mut out = format!("{} {} HTTP/1.1\n", case.method, case.path);
+    for (n, v) in &case.headers {
+        out.push_str(&format!(
+            "{}: {}\n",
+            String::from_utf8_lossy(n),
+            String::from_utf8_lossy(v)
+        ));
+    }
+    if !case.body.is_empty() {
+        out.push('\n');
+        out.push_str(&String::from_utf8_lossy(&case.body));
+    }
+    out
 }
 
 /// What one revision's rules found on a target.
@@ -117,7 +139,8 @@ where
                         level: f.level,
                         expected: f.expected,
                         observed: f.observed,
-                        case: case.clone(),
+                        steps: seq.steps[..=i].to_vec(),
+                        request: request_text(&case),
                     }));
                 }
                 StepOutcome::NotDetermined(_) => not_determined += 1,
