@@ -1,7 +1,8 @@
 //! Generated legacy (2025-11-25) sequences: a pure function of (seed, index), like the
 //! modern generator, so a sequence's index alone reproduces it. A sequence opens with
 //! `initialize` (a known version, or one no server implements) and walks through the steps
-//! a 2025-11-25 client and a confused one can take: the handshake's notification, requests
+//! a 2025-11-25 client and a confused one can take: the handshake's notification, a response
+//! to a server request, requests
 //! with the session id, without it or with one never minted, with the negotiated, no or an
 //! unsupported version header, a foreign Origin, GET, DELETE, a second `initialize`.
 
@@ -44,8 +45,9 @@ fn session(rng: &mut Rng) -> SessionUse {
 }
 
 fn step(rng: &mut Rng, versions: &[String]) -> LegacyStep {
-    match rng.weighted(&[2, 6, 2, 2, 1, 1]) {
+    match rng.weighted(&[2, 6, 2, 2, 1, 1, 1]) {
         0 => LegacyStep::Initialized,
+        6 => LegacyStep::Response,
         1 => LegacyStep::Request {
             method: rng
                 .pick(&["ping", "tools/list", "no/such_method"])

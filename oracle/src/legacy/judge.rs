@@ -88,7 +88,9 @@ pub fn expectations(
         return out;
     }
     match step {
-        LegacyStep::Initialized => out.push((ids::NOTIF_202, Demand::AcceptedOrError)),
+        LegacyStep::Initialized | LegacyStep::Response => {
+            out.push((ids::NOTIF_202, Demand::AcceptedOrError))
+        }
         // L-SHTTP-ORIGIN-403: a foreign host is invalid for a loopback server (D-04)
         LegacyStep::ForeignOrigin => out.push((ids::ORIGIN_403, Demand::Status(403))),
         LegacyStep::Request { version, .. } => match version {

@@ -36,6 +36,7 @@ pub fn sequences(latest: &str, older: Option<&str>) -> Vec<Sequence> {
                 initialize(latest),
                 LegacyStep::Initialized,
                 request("ping", Current, Negotiated),
+                LegacyStep::Response,
                 request("tools/list", Current, Absent),
                 LegacyStep::Get { session: Current },
                 LegacyStep::Delete { session: Current },

@@ -45,6 +45,8 @@ pub enum LegacyStep {
     Initialize { version: String },
     /// `notifications/initialized` in the session.
     Initialized,
+    /// A JSON-RPC response (to a server request) in the session: like a notification, 202.
+    Response,
     /// A request (`ping`, `tools/list`) with a params-free body.
     Request {
         method: String,
@@ -64,7 +66,9 @@ impl LegacyStep {
     pub fn session_use(&self) -> Option<SessionUse> {
         match self {
             LegacyStep::Initialize { .. } => None,
-            LegacyStep::Initialized | LegacyStep::ForeignOrigin => Some(SessionUse::Current),
+            LegacyStep::Initialized | LegacyStep::Response | LegacyStep::ForeignOrigin => {
+                Some(SessionUse::Current)
+            }
             LegacyStep::Request { session, .. }
             | LegacyStep::Get { session }
             | LegacyStep::Delete { session } => Some(*session),
@@ -97,6 +101,9 @@ pub fn case_for(step: &LegacyStep, track: &Track, surface: &Surface, index: usiz
         })),
         LegacyStep::Initialized => {
             json_post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        }
+        LegacyStep::Response => {
+            json_post(json!({"jsonrpc": "2.0", "id": "mcpdiff-srv-1", "result": {}}))
         }
         LegacyStep::Request { method, .. } => {
             json_post(json!({"jsonrpc": "2.0", "id": id, "method": method}))
