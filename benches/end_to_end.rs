@@ -48,6 +48,7 @@ fn end_to_end(c: &mut Criterion) {
             shrink: ShrinkBudget::default(),
             max_disagreements: 5,
             probes: Vec::new(),
+            shard: mcpdiff::runner::Shard::WHOLE,
         };
         g.bench_with_input(
             BenchmarkId::new("reference", concurrency),

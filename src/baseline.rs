@@ -9,6 +9,7 @@
 //! reason = "sessions kept for legacy clients until 2027"
 //! ```
 
+use mcpdiff_oracle::RuleId;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -21,7 +22,8 @@ pub struct Baseline {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct KnownFinding {
     pub target: String,
-    pub rule: String,
+    /// A rule of the table: a file naming an unknown id is refused on loading.
+    pub rule: RuleId,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
 }
@@ -40,20 +42,22 @@ impl Baseline {
         })
     }
 
-    fn matches(k: &KnownFinding, name: &str, url: &str, rule: &str) -> bool {
+    fn matches(k: &KnownFinding, name: &str, url: &str, rule: RuleId) -> bool {
         (k.target == "*" || k.target == name || k.target == url) && k.rule == rule
     }
 
     /// Whether (target, rule) is a known finding.
-    pub fn knows(&self, name: &str, url: &str, rule: &str) -> bool {
-        self.known.iter().any(|k| Self::matches(k, name, url, rule))
+    pub fn knows(&self, name: &str, url: &str, rule: &RuleId) -> bool {
+        self.known
+            .iter()
+            .any(|k| Self::matches(k, name, url, *rule))
     }
 
     /// Entries that match no finding of this run: `found` lists (name, url, rule).
-    pub fn stale(&self, found: &[(String, String, String)]) -> Vec<KnownFinding> {
+    pub fn stale(&self, found: &[(String, String, RuleId)]) -> Vec<KnownFinding> {
         self.known
             .iter()
-            .filter(|k| !found.iter().any(|(n, u, r)| Self::matches(k, n, u, r)))
+            .filter(|k| !found.iter().any(|(n, u, r)| Self::matches(k, n, u, *r)))
             .cloned()
             .collect()
     }

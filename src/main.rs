@@ -57,6 +57,8 @@ enum Command {
     /// The oracle's reference client (or a client mutant) as a client driver: lists the
     /// tools of URL and calls them as the calls file says (calibrates `run --clients`).
     ReferenceClient(cmd::reference_client::ReferenceClientArgs),
+    /// Join the JSON reports of the shards of one run (`run --shard K/N`) into one report.
+    Merge(cmd::merge::MergeArgs),
     /// Measurements for benches/side_by_side.sh (judge rate, time to catch each mutant).
     #[command(hide = true)]
     Bench(cmd::bench::Args),
@@ -77,5 +79,6 @@ fn main() -> ExitCode {
         Command::Targets(args) => cmd::targets::run(args),
         Command::Toolset(args) => cmd::toolset::run(args),
         Command::ReferenceClient(args) => cmd::reference_client::run(args),
+        Command::Merge(args) => cmd::merge::run(args),
     }
 }

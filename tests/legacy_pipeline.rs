@@ -66,6 +66,7 @@ async fn a_run_reports_each_revision_apart() {
         probes: true,
         max_time: Duration::from_secs(120),
         clients_after: false,
+        shard: Default::default(),
     };
     let never = std::future::pending::<()>();
     let matrix = pipeline::run_matrix(&specs, &settings, &Quiet, never)

@@ -61,6 +61,7 @@ async fn the_pipeline_yields_evidence_and_findings_per_target() {
         probes: true,
         max_time: Duration::from_secs(120),
         clients_after: false,
+        shard: Default::default(),
     };
     let lines = Lines::default();
     let never = std::future::pending::<()>();

@@ -43,6 +43,41 @@ fn report_command_renders_a_saved_run_and_writes_the_files() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A saved run naming a rule this build's table does not have (an older or newer mcpdiff):
+/// one line naming the file and the id, exit 2, no panic.
+#[test]
+fn report_command_on_an_unknown_rule_id_exits_2_naming_it() {
+    let text = std::fs::read_to_string(FIXTURE).expect("fixture present");
+    let known = &fixture().targets[1].findings[0].rule;
+    let renamed = text.replacen(
+        &format!("\"rule\": \"{known}\""),
+        "\"rule\": \"SHTTP-NO-SUCH-RULE\"",
+        1,
+    );
+    assert_ne!(
+        renamed, text,
+        "the fixture names {known} as a finding's rule"
+    );
+    let path = std::env::temp_dir().join(format!("mcpdiff-unknown-{}.json", std::process::id()));
+    std::fs::write(&path, renamed).expect("write");
+    for cmd in ["report", "baseline"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
+            .arg(cmd)
+            .arg(&path)
+            .output()
+            .expect("run mcpdiff");
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{cmd}: one line: {err}");
+        assert!(
+            err.contains(&path.display().to_string())
+                && err.contains("unknown rule id \"SHTTP-NO-SUCH-RULE\""),
+            "{cmd}: names the file and the id: {err}"
+        );
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
 #[test]
 fn report_command_on_a_corrupt_file_exits_2_naming_it() {
     let path = std::env::temp_dir().join(format!("mcpdiff-corrupt-{}.json", std::process::id()));

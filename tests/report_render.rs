@@ -7,7 +7,7 @@ use mcpdiff::report::json::{
     DisagreementReport, FindingReport, NotObserved, Stats, SurfaceSummary, TargetReport,
 };
 use mcpdiff::report::{html, junit, markdown, terminal, RunReport};
-use mcpdiff_oracle::{Body, Case, HttpAnswer, Observation};
+use mcpdiff_oracle::{Body, Case, HttpAnswer, Level, Observation, RuleId};
 use quick_xml::events::Event;
 use std::collections::BTreeMap;
 
@@ -19,15 +19,15 @@ fn fixture() -> RunReport {
 }
 
 fn finding(
-    rule: &str,
-    level: &str,
+    rule: &'static str,
+    level: Level,
     severity: &str,
     security: bool,
     baselined: bool,
 ) -> FindingReport {
     FindingReport {
-        rule: rule.into(),
-        level: level.into(),
+        rule: RuleId(rule),
+        level,
         severity: severity.into(),
         security,
         spec: "basic/transports/streamable-http.mdx#X".into(),
@@ -76,21 +76,21 @@ fn hand_built() -> RunReport {
         cases: 10,
         transport_failures: 0,
         findings: vec![
-            finding("SHTTP-EP-POST", "MUST", "blocking", false, false),
-            finding("SHTTP-ORIGIN-403", "MUST", "blocking", true, false),
+            finding("SHTTP-EP-POST", Level::Must, "blocking", false, false),
+            finding("SHTTP-ORIGIN-403", Level::Must, "blocking", true, false),
             finding(
                 "SHTTP-BC-SESSION-IGNORE",
-                "SHOULD",
+                Level::Should,
                 "advisory",
                 false,
                 false,
             ),
-            finding("SHTTP-REQ-CT", "MUST", "blocking", false, true),
+            finding("SHTTP-REQ-CT", Level::Must, "blocking", false, true),
         ],
         passed: vec!["SHTTP-NOTIF-202".into(), "SHTTP-SSE-XACCEL".into()],
         not_observed: vec![NotObserved {
-            rule: "BASE-MISSING-CAP-32021".into(),
-            level: "MUST".into(),
+            rule: RuleId("BASE-MISSING-CAP-32021"),
+            level: Level::Must,
             reason: "no generated case exercised it".into(),
         }],
         notes: vec!["tool 'x' not called".into()],
@@ -100,6 +100,7 @@ fn hand_built() -> RunReport {
         undetermined: Vec::new(),
         slow_tools: Vec::new(),
         tls: None,
+        tally: None,
     };
     let good = TargetReport {
         name: "good".into(),
@@ -136,6 +137,7 @@ fn hand_built() -> RunReport {
         }],
         baseline_stale: vec![],
         clients: vec![],
+        shard: None,
     }
 }
 
@@ -248,7 +250,7 @@ fn check_markdown(rep: &RunReport) {
         for n in &t.not_observed {
             let nd = &body[body.find("### 5.").unwrap_or(0)..body.find("### 6.").unwrap_or(0)];
             assert!(
-                nd.contains(&n.rule),
+                nd.contains(n.rule.0),
                 "{} listed under Not determined",
                 n.rule
             );

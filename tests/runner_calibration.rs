@@ -124,10 +124,7 @@ async fn every_mutant_is_caught_on_its_rule() {
             missed.push((
                 m.name,
                 m.rule.0,
-                t.findings
-                    .iter()
-                    .map(|f| f.rule.clone())
-                    .collect::<Vec<_>>(),
+                t.findings.iter().map(|f| f.rule).collect::<Vec<_>>(),
             ));
         }
     }
@@ -154,7 +151,7 @@ async fn same_seed_same_findings() {
             .flat_map(|t| {
                 t.findings
                     .iter()
-                    .map(move |f| (t.name.clone(), f.rule.clone(), f.case.clone()))
+                    .map(move |f| (t.name.clone(), f.rule, f.case.clone()))
             })
             .collect::<Vec<_>>()
     };

@@ -11,7 +11,7 @@
 use mcpdiff::runner::discover::discover;
 use mcpdiff::transport::{Client, Endpoint, Limits};
 use mcpdiff_oracle::rules::{level_of, RuleId};
-use mcpdiff_oracle::{check, judge, settle, Level, Surface};
+use mcpdiff_oracle::{assess, Level, Surface};
 use mcpdiff_props::fuzz_props::case_from_bytes;
 use std::sync::OnceLock;
 
@@ -66,12 +66,11 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         case.path = l.endpoint.path.clone();
     }
     let obs = l.rt.block_on(l.client.send(&case, &l.endpoint));
-    let verdict = judge(&case, &l.surface);
-    let mut findings = check(&verdict, &obs);
     // an answer cut by the short limits above (or refused by auth, or lost) decides nothing
     // but what it broke before the cut: it is never a crash (a loaded machine times out)
-    settle(&verdict, &obs, &mut findings);
-    for f in findings {
+    let assessment = assess(&case, &l.surface, &obs);
+    let verdict = &assessment.verdict;
+    for f in assessment.settled.findings {
         let blocking = verdict
             .rules()
             .find(|r: &RuleId| r.0 == f.rule)

@@ -5,7 +5,7 @@
 //! byte. The oracle reads a `Case` through the helpers here, which apply the RFC 9110 field
 //! rules (case-insensitive names, optional whitespace trimmed from values).
 
-use crate::judge::read::swar::skip_plain;
+use crate::swar::skip_plain;
 use serde::{Deserialize, Serialize};
 
 /// The protocol revision this oracle models.

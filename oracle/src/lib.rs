@@ -3,9 +3,11 @@
 //! No I/O lives here: no sockets, clocks or files. Given a raw request ([`Case`]) and what the
 //! target declares ([`Surface`]), [`judge`] returns a [`Verdict`]: every triggered rule with
 //! the set of answers it allows, and one canonical answer. [`check`] compares what a target
-//! did ([`Observation`]) with a Verdict and returns [`Finding`]s.
+//! did ([`Observation`]) with a Verdict and returns [`Finding`]s. [`assess`] is the three
+//! steps callers take on an answer: judge, check, then settle what a cut answer left open.
 
 pub mod annotations;
+pub mod assess;
 pub mod auth;
 pub mod case;
 pub mod check;
@@ -26,10 +28,12 @@ pub mod rules;
 pub mod signature;
 pub mod soft_params;
 pub mod surface;
+mod swar;
 pub mod toolset;
 pub mod undetermined;
 pub mod verdict;
 
+pub use assess::{assess, assess_against, Assessment, Settled};
 pub use case::{Case, HeaderField};
 pub use check::{check, Finding};
 pub use inline_text::InlineText;

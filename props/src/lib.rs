@@ -4,6 +4,7 @@
 //! live in `tests/`.
 
 pub mod alloc_count;
+pub mod auth_coverage;
 pub mod choice;
 pub mod coverage;
 pub mod edit;

@@ -5,23 +5,11 @@
 //! does not reproduce its finding under the client judge is never built.
 //! `mcpdiff::corpus::client` turns it into a `mcpdiff-client-corpus/1` entry.
 
+pub use crate::report::clients::Evidence;
 use mcpdiff_oracle::client_judge::{judge_kept, judge_request, ClientFinding, RecordedRequest};
 use mcpdiff_oracle::rules::{client, RuleId};
 use mcpdiff_oracle::toolset::{GeneratedTool, ToolCall, ToolSet};
 use serde_json::Value;
-
-/// The recording a client finding rests on.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Evidence {
-    /// The tool served (empty for findings on requests that name no tool).
-    pub tools: Vec<GeneratedTool>,
-    /// The names the client kept (tools/list rules only).
-    pub kept: Option<Vec<String>>,
-    /// The request that broke the rule (empty for tools/list rules).
-    pub requests: Vec<RecordedRequest>,
-    /// Whether `tools` is the shrinker's output (false: the tool as the run served it).
-    pub shrunk: bool,
-}
 
 /// The client judge over a stored recording: the kept names (when given) against `set`,
 /// then every request. What `run_once` does for one driver run, minus the I/O.

@@ -11,10 +11,10 @@ pub mod answer;
 pub mod driver;
 pub mod evidence;
 pub mod recorder;
-pub mod render;
 pub mod report;
 pub mod shrink;
 
+pub use crate::report::clients::{ClientStatus, ClientTargetReport};
 use crate::targets::Manifest;
 use driver::{run_driver, DriverOutcome};
 use mcpdiff_oracle::client_judge::{
@@ -22,7 +22,6 @@ use mcpdiff_oracle::client_judge::{
 };
 use mcpdiff_oracle::toolset::ToolSet;
 use recorder::Recorder;
-pub use report::{ClientStatus, ClientTargetReport};
 use std::time::{Duration, Instant};
 
 /// How long one driver run may take: `per_run` (`--client-timeout`), never past `until`

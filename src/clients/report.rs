@@ -1,91 +1,20 @@
-//! The client matrix of a run: one row per client target (kept / dropped tools, requests,
-//! findings grouped by rule, tool and header, each with its shrunk reproducer) and its
-//! terminal rendering. Serialized inside the run's JSON as `clients`.
+//! Building the client matrix's rows: one `ClientTargetReport` per client target from what
+//! its driver run recorded and how it was judged (findings grouped by rule, tool and header,
+//! each with its shrunk reproducer). The row types are the report's
+//! (`crate::report::clients`); their renderings are `crate::report::client_matrix`.
 
-use super::evidence::{self, Evidence};
+use super::evidence;
 use super::shrink::Repro;
 use super::Judged;
+use crate::report::clients::{ClientStatus, ClientTargetReport, FindingGroup};
 use crate::targets::Manifest;
-use mcpdiff_oracle::client_judge::ClientFinding;
 use mcpdiff_oracle::rules::{
     self,
     client::{TOOL_EXCLUDE, TOOL_KEEP_VALID},
-    RuleId,
+    Level, RuleId,
 };
 use mcpdiff_oracle::toolset::ToolSet;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// The verdict on one client target (`verdict` in the run JSON).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ClientStatus {
-    /// No MUST client rule broken (SHOULD findings may be listed).
-    Pass,
-    /// At least one MUST client rule broken.
-    Fail,
-    /// The driver did not get as far as listing tools (install, connect or list failed).
-    Error,
-    /// The driver hit the time limit and was killed (what it recorded is still judged).
-    Timeout,
-}
-
-/// The verdict as the JSON writes it (`pass`, `fail`, `error`, `timeout`), for every renderer.
-impl std::fmt::Display for ClientStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            ClientStatus::Pass => "pass",
-            ClientStatus::Fail => "fail",
-            ClientStatus::Error => "error",
-            ClientStatus::Timeout => "timeout",
-        })
-    }
-}
-
-/// One (rule, tool, header) group of findings.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct FindingGroup {
-    pub rule: RuleId,
-    pub level: String,
-    pub sentence: String,
-    pub spec: String,
-    /// How many observations broke it.
-    pub count: usize,
-    /// The first observation.
-    pub example: ClientFinding,
-    /// The minimal tool definition plus arguments that still reproduce it, when shrunk.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub repro: Option<Repro>,
-    /// The recording it rests on, for the corpus (`--save-corpus`); not in the run's JSON.
-    #[serde(skip)]
-    pub evidence: Option<Evidence>,
-}
-
-/// One client target's row.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ClientTargetReport {
-    pub name: String,
-    pub package: String,
-    pub version: String,
-    pub verdict: ClientStatus,
-    /// `2026-07-28`, or `legacy` when the client only ever spoke the initialize era.
-    pub era: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-    pub tools_served: usize,
-    pub tools_invalid: usize,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kept: Option<Vec<String>>,
-    pub wrongly_kept: Vec<String>,
-    pub wrongly_dropped: Vec<String>,
-    pub requests: usize,
-    pub tool_calls: usize,
-    /// Requests of the legacy era (`initialize`, no `_meta` protocol version): not judged.
-    pub legacy_requests: usize,
-    pub findings: Vec<FindingGroup>,
-    pub driver_errors: Vec<String>,
-    pub seconds: f64,
-}
 
 impl ClientTargetReport {
     /// A target that could not be run at all.
@@ -140,7 +69,7 @@ impl ClientTargetReport {
                         .or_else(|| evidence::from_run(set, kept, &j.requests, f, false));
                     FindingGroup {
                         rule: f.rule,
-                        level: rule.map_or("MUST", |r| r.level.as_str()).to_string(),
+                        level: rule.map_or(Level::Must, |r| r.level),
                         sentence: rule.map_or("", |r| r.sentence).to_string(),
                         spec: rule.map_or("", |r| r.spec).to_string(),
                         count: 1,
@@ -164,7 +93,7 @@ impl ClientTargetReport {
             ClientStatus::Timeout
         } else if !findings
             .iter()
-            .any(|f| matches!(f.level.as_str(), "MUST" | "MUST NOT"))
+            .any(|f| matches!(f.level, Level::Must | Level::MustNot))
         {
             // SHOULD findings are listed but do not fail the target
             ClientStatus::Pass
@@ -204,67 +133,4 @@ impl ClientTargetReport {
             seconds: j.outcome.seconds,
         }
     }
-}
-
-/// The client matrix for the terminal.
-pub fn render_terminal(rows: &[ClientTargetReport]) -> String {
-    let mut s = String::from("\nClient targets (tool set served by the recording server)\n");
-    s.push_str(&format!(
-        "  {:<16} {:<34} {:>8} {:>6} {:>7} {:>8} {:>6}  {}\n",
-        "target", "sdk", "verdict", "kept", "wrongly", "requests", "legacy", "rules broken"
-    ));
-    for r in rows {
-        let kept = r
-            .kept
-            .as_ref()
-            .map_or("-".to_string(), |k| k.len().to_string());
-        let wrong = format!("+{}/-{}", r.wrongly_kept.len(), r.wrongly_dropped.len());
-        let mut broken: Vec<&str> = r.findings.iter().map(|f| f.rule.0).collect();
-        broken.dedup();
-        s.push_str(&format!(
-            "  {:<16} {:<34} {:>8} {:>6} {:>7} {:>8} {:>6}  {}\n",
-            r.name,
-            format!("{} {}", r.package, r.version),
-            r.verdict.to_string(),
-            kept,
-            wrong,
-            r.requests,
-            r.legacy_requests,
-            if broken.is_empty() {
-                "-".to_string()
-            } else {
-                broken.join(", ")
-            }
-        ));
-        if let Some(n) = &r.note {
-            s.push_str(&format!("      note: {n}\n"));
-        }
-        for f in &r.findings {
-            s.push_str(&format!(
-                "      {} {} x{}: {}\n",
-                f.level,
-                f.rule,
-                f.count,
-                super::render::example(f)
-            ));
-            if let Some(r) = &f.repro {
-                s.push_str(&format!(
-                    "        minimal ({}): {} arguments {}\n",
-                    if r.reproduced {
-                        "re-run reproduces"
-                    } else {
-                        "not reproduced alone"
-                    },
-                    r.definition,
-                    r.arguments
-                        .as_ref()
-                        .map_or("(none)".to_string(), |a| a.to_string())
-                ));
-            }
-        }
-        for e in r.driver_errors.iter().take(3) {
-            s.push_str(&format!("      driver: {e}\n"));
-        }
-    }
-    s
 }

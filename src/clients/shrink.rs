@@ -8,11 +8,11 @@
 
 use super::evidence::{self, Evidence};
 use super::{run_once, DriverLimit};
+pub use crate::report::clients::Repro;
 use crate::targets::Manifest;
 use mcpdiff_oracle::client_judge::ClientFinding;
 use mcpdiff_oracle::rules::RuleId;
 use mcpdiff_oracle::toolset::{GeneratedTool, ToolCall, ToolSet};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -65,25 +65,6 @@ impl ClientKeep {
                 && f.sent.is_some() == self.sent
         })
     }
-}
-
-/// A shrunk reproducer.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Repro {
-    pub rule: RuleId,
-    pub tool: String,
-    /// The tool definition served alone.
-    pub definition: Value,
-    /// The one call's arguments (absent for tools/list findings).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub arguments: Option<Value>,
-    /// Whether serving this tool alone reproduced the finding (false: it needs other tools).
-    pub reproduced: bool,
-    /// Driver runs spent.
-    pub runs: usize,
-    /// What the last reproducing run recorded (not in the run's JSON: the corpus keeps it).
-    #[serde(skip)]
-    pub evidence: Option<Evidence>,
 }
 
 /// Shrink one reproducer per (rule, tool) while the budget lasts.

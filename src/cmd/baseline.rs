@@ -30,7 +30,7 @@ pub fn baseline_of(rep: &RunReport) -> Baseline {
         for f in &t.findings {
             known.push(KnownFinding {
                 target: t.name.clone(),
-                rule: f.rule.clone(),
+                rule: f.rule,
                 reason: format!(
                     "{} finding recorded by mcpdiff {} (seed {}): expected {}, observed {}",
                     f.level, rep.mcpdiff_version, rep.seed, f.expected, f.observed

@@ -302,6 +302,7 @@ impl RunDefaults {
             },
             max_disagreements: 20,
             probes: probe_cases(&fixture::surface()),
+            shard: runner::Shard::WHOLE,
         }
     }
 }

@@ -41,6 +41,15 @@ fn say_in(command: &str, msg: &str) {
     eprintln!("{who}: {}", mcpdiff::secrets::redact(msg));
 }
 
+/// The line of a target none of whose answers decided anything (`run` and `replay` end
+/// with status 2 on it); `why` counts the answers per reason.
+pub fn nothing_decided(url: &str, why: &str) -> String {
+    format!(
+        "no answer of {url} decided anything (all not determined: {why}); check its \
+         credentials (--header), that it answers within --timeout-ms, and that it stays up"
+    )
+}
+
 /// Status 1 when something fails the command, else 0.
 pub fn findings(failing: bool) -> ExitCode {
     if failing {

@@ -7,6 +7,7 @@ pub mod card;
 pub mod corpus;
 pub mod credentials;
 pub mod exit;
+pub mod merge;
 pub mod reference_client;
 pub mod replay;
 pub mod report;

@@ -3,12 +3,14 @@
 //! or `--reference` send each case to the targets and say per case: still failing, fixed,
 //! newly failing. Client entries (`mcpdiff-client-corpus/1`) are re-judged with today's
 //! client judge only: they are never sent to targets. The format and the comparisons live in
-//! `mcpdiff::corpus`.
+//! `mcpdiff::corpus`. Authorization entries (`AUTH-*`, `corpus::auth`) are re-judged by the
+//! authorization judge and sent exactly as written (their own credentials, placeholders
+//! filled from --header / --foreign-token).
 
 use super::exit::{self, fail};
 use mcpdiff::corpus::replay::stored_for;
 use mcpdiff::corpus::{
-    classify, load_all, rejudge, rejudge_client, store, ClientLoaded, Item, Status,
+    classify, classify_auth, load_all, rejudge, rejudge_client, store, ClientLoaded, Item, Status,
 };
 use mcpdiff::serve::{self, Variant};
 use mcpdiff::transport::{Client, Endpoint, Limits};
@@ -143,6 +145,8 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
 
     let (mut entries, mut unreadable, mut drifted, mut blessed, mut blocking) = (0, 0, 0, 0, false);
     let mut client_cases = 0;
+    // authorization entries that need a credential this replay was not given
+    let mut unsendable = 0;
     for loaded in load_all(&paths) {
         let mut l = match loaded {
             Ok(Item::Server(l)) => l,
@@ -194,13 +198,37 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
                 }
             }
         }
+        let (auth, foreign) = mcpdiff::corpus::auth::needs(&r.case);
+        let creds = client.credentials();
+        let lacking = r.auth.is_some()
+            && ((auth && !creds.has_authorization()) || (foreign && !creds.has_foreign_token()));
+        if lacking && !targets.is_empty() {
+            // sent without the credential it names, its answer would say nothing
+            unsendable += 1;
+            println!(
+                "not sent       {file}: pass {} to send this authorization case",
+                if auth {
+                    "-H 'Authorization: Bearer TOKEN'"
+                } else {
+                    "--foreign-token TOKEN"
+                }
+            );
+            continue;
+        }
         for t in &mut targets {
             let mut case = r.case.clone();
-            // the stored endpoint path stands for "the MCP endpoint" on every target
-            if case.path == r.surface.endpoint {
-                case.path = t.endpoint.path.clone();
+            // the stored endpoint path stands for "the MCP endpoint" on every target (an
+            // authorization probe may carry a query after it)
+            if let Some(rest) = case.path.strip_prefix(r.surface.endpoint.as_str()) {
+                if rest.is_empty() || rest.starts_with('?') {
+                    case.path = format!("{}{rest}", t.endpoint.path);
+                }
             }
-            let obs = client.send(&case, &t.endpoint).await;
+            // an authorization case goes exactly as written: it carries its own credentials
+            let obs = match r.auth {
+                Some(_) => client.send_exact(&case, &t.endpoint).await,
+                None => client.send(&case, &t.endpoint).await,
+            };
             if !matches!(
                 obs,
                 Observation::Transport {
@@ -209,7 +237,11 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
             ) {
                 t.reached += 1;
             }
-            let out = classify(&r, stored_for(&l.entry, &t.name, &t.url), &obs);
+            let stored = stored_for(&l.entry, &t.name, &t.url);
+            let out = match r.auth {
+                Some(kind) => classify_auth(kind, stored, &obs, &t.url),
+                None => classify(&r, stored, &obs),
+            };
             blocking |= out.blocking;
             *t.counts.entry(out.status).or_default() += 1;
             if out.status != Status::Passing || args.verbose {
@@ -264,20 +296,25 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
             }
         );
         // client cases are never sent: only server cases can show a target is down
-        if entries > client_cases && t.reached == 0 {
+        if entries > client_cases + unsendable && t.reached == 0 {
             unreachable = true;
             eprintln!(
                 "mcpdiff: {} refused every connection; is it running?",
                 t.url
             );
-        } else if entries > client_cases && determined == 0 {
-            // every answer was cut, refused by auth or lost: the replay decided nothing
+        } else if entries > client_cases + unsendable && determined == 0 {
+            // every answer was cut, refused by auth or lost: the replay decided nothing, the
+            // check `run` makes too (`exit::nothing_decided`)
             unreachable = true;
-            eprintln!(
-                "mcpdiff: no answer of {} decided anything (all not determined); check its \
-                 credentials (--header) and that it answers within the time limit",
-                t.url
-            );
+            let why: Vec<String> = t
+                .counts
+                .iter()
+                .filter_map(|(s, k)| match s {
+                    Status::NotDetermined(u) => Some(format!("{k} {}", u.as_str())),
+                    _ => None,
+                })
+                .collect();
+            exit::say(&exit::nothing_decided(&t.url, &why.join(", ")));
         }
     }
     let found = drifted > 0 || blocking;

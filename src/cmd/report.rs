@@ -1,10 +1,11 @@
-//! `mcpdiff report r.json [--markdown P] [--junit P] [--html P] [--strict]`: render a saved
+//! `mcpdiff report r.json [--markdown P] [--junit P] [--html P] [--sarif P] [--strict]`: render a saved
 //! run (schema mcpdiff-run/1). Prints the review (Markdown, readable as plain text) and
 //! writes the requested files. Also owns `OutputArgs`/`write_outputs`, which `mcpdiff run`
 //! flattens into its own flags so a live run writes the same files.
 
 use super::exit::{self, fail};
-use mcpdiff::report::{html, json::SCHEMA, junit, markdown, RunReport};
+use mcpdiff::report::json::{FindingReport, TargetReport};
+use mcpdiff::report::{html, json::SCHEMA, junit, markdown, sarif, RunReport};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -20,9 +21,38 @@ pub struct OutputArgs {
     /// Write one self-contained HTML file: the rules x targets matrix and every finding.
     #[arg(long, value_name = "PATH")]
     pub html: Option<PathBuf>,
+    /// Write SARIF 2.1.0 for GitHub code scanning: one run per target, one result per
+    /// finding (docs/github-action.md).
+    #[arg(long, value_name = "PATH")]
+    pub sarif: Option<PathBuf>,
+    /// The repository-relative file every SARIF result points at (code scanning wants a
+    /// file). Default: the finding's corpus entry when the run saved it (--save-corpus),
+    /// else `mcpdiff/<target>.mcp`.
+    #[arg(long, value_name = "PATH", requires = "sarif")]
+    pub sarif_location: Option<String>,
     /// SHOULD findings count as failures (JUnit <failure>, and exit 1 for `mcpdiff report`).
     #[arg(long)]
     pub strict: bool,
+    /// The corpus folder of this run (`run --save-corpus`): a SARIF result points at its
+    /// finding's entry there when the file exists. Set by `mcpdiff run`, not a flag.
+    #[arg(skip)]
+    pub corpus_dir: Option<PathBuf>,
+}
+
+/// Where a SARIF result points: `--sarif-location`, else the finding's saved corpus entry,
+/// else `mcpdiff/<target>.mcp`.
+pub fn sarif_location(out: &OutputArgs, t: &TargetReport, f: &FindingReport) -> String {
+    if let Some(p) = &out.sarif_location {
+        return p.clone();
+    }
+    if let Some(dir) = &out.corpus_dir {
+        let entry = dir.join(mcpdiff::corpus::entry::file_name(f.rule.as_str(), &f.case));
+        if entry.is_file() {
+            // a URI path: forward slashes whatever the platform
+            return entry.to_string_lossy().replace('\\', "/");
+        }
+    }
+    sarif::default_location(t)
 }
 
 #[derive(clap::Args)]
@@ -30,6 +60,7 @@ pub struct OutputArgs {
   mcpdiff run --cases 2000 --json r.json
   mcpdiff report r.json                          # the review on the terminal
   mcpdiff report r.json --markdown review.md --junit junit.xml --html report.html
+  mcpdiff report r.json --sarif r.sarif          # for GitHub code scanning (upload-sarif)
 
 EXIT STATUS:
   0  no MUST finding outside the baseline (with --strict: no SHOULD finding either)
@@ -65,10 +96,12 @@ pub fn load(path: &Path) -> Result<RunReport, String> {
 
 /// Write every file `out` asks for. The error names the file that could not be written.
 pub fn write_outputs(rep: &RunReport, out: &OutputArgs) -> Result<(), String> {
-    let jobs: [(&Option<PathBuf>, &dyn Fn() -> String); 3] = [
+    let locate = |t: &TargetReport, f: &FindingReport| sarif_location(out, t, f);
+    let jobs: [(&Option<PathBuf>, &dyn Fn() -> String); 4] = [
         (&out.markdown, &|| markdown::render(rep)),
         (&out.junit, &|| junit::render(rep, out.strict)),
         (&out.html, &|| html::render(rep)),
+        (&out.sarif, &|| sarif::render(rep, &locate)),
     ];
     for (path, render) in jobs {
         if let Some(p) = path {

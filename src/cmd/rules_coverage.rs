@@ -1,26 +1,48 @@
 //! `mcpdiff rules --coverage`: for each judged rule, how many probes and how many generated
-//! cases per 1,000 isolate it (`mcpdiff_props::coverage`). Human table, or
-//! JSON with `--json`. Pure: computed in process, nothing is sent.
+//! cases per 1,000 isolate it (`mcpdiff_props::coverage`); then the authorization rules
+//! (`AUTH-*`), judged on protected targets by the authorization probe family and the
+//! metadata fetches instead (`mcpdiff_props::auth_coverage`). Human table, or JSON with
+//! `--json` (the listing, plus `auth_probes_total` and `auth_rules`). Pure: computed in
+//! process, nothing is sent.
 
 use super::exit;
 use mcpdiff_oracle::fixture;
+use mcpdiff_props::auth_coverage::{auth_coverage, AuthRuleCoverage};
 use mcpdiff_props::coverage::{coverage, Coverage, COVERAGE_CASES, COVERAGE_SEED};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+/// The JSON of `--coverage --json`: the isolation listing's fields, then the authorization
+/// rules.
+#[derive(serde::Serialize)]
+struct Listing<'a> {
+    #[serde(flatten)]
+    coverage: &'a Coverage,
+    auth_probes_total: usize,
+    auth_rules: &'a [AuthRuleCoverage],
+}
+
 pub fn run(json: bool) -> ExitCode {
-    let c = coverage(&fixture::surface(), COVERAGE_SEED, COVERAGE_CASES);
+    let surface = fixture::surface();
+    let c = coverage(&surface, COVERAGE_SEED, COVERAGE_CASES);
+    let (auth_probes_total, auth) = auth_coverage(&surface);
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let written = if json {
-        serde_json::to_writer_pretty(&mut out, &c)
+        let listing = Listing {
+            coverage: &c,
+            auth_probes_total,
+            auth_rules: &auth,
+        };
+        serde_json::to_writer_pretty(&mut out, &listing)
             .map_err(io::Error::from)
             .and_then(|()| writeln!(out))
     } else {
-        write_table(&mut out, &c)
+        write_table(&mut out, &c).and_then(|()| write_auth(&mut out, auth_probes_total, &auth))
     };
+    let isolated = c.rules.iter().all(|r| r.probes > 0 && r.generated > 0);
     match written.and_then(|()| out.flush()) {
-        Ok(()) if c.rules.iter().all(|r| r.probes > 0 && r.generated > 0) => ExitCode::SUCCESS,
+        Ok(()) if isolated && auth.iter().all(AuthRuleCoverage::covered) => ExitCode::SUCCESS,
         // a judged rule nothing isolates: say so in the exit status too
         Ok(()) => exit::findings(true),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -64,5 +86,28 @@ fn write_table(out: &mut impl Write, c: &Coverage) -> io::Result<()> {
         out,
         "\n{} judged rules; {zero} without isolating probes or generated cases",
         c.rules.len()
+    )
+}
+
+fn write_auth(out: &mut impl Write, probes: usize, rules: &[AuthRuleCoverage]) -> io::Result<()> {
+    writeln!(
+        out,
+        "\nAuthorization rules: judged on protected targets (--header Authorization) by the \
+         {probes} probes of the authorization family and the metadata fetches, after the run"
+    )?;
+    writeln!(out, "{:<36} {:>7} {:>9}", "rule", "probes", "metadata")?;
+    for r in rules {
+        let flag = if r.covered() { "" } else { "  <- not judged" };
+        writeln!(
+            out,
+            "{:<36} {:>7} {:>9}{flag}",
+            r.rule.0, r.probes, r.metadata_fetches
+        )?;
+    }
+    let zero = rules.iter().filter(|r| !r.covered()).count();
+    writeln!(
+        out,
+        "\n{} authorization rules; {zero} judged by no probe or fetch",
+        rules.len()
     )
 }

@@ -1,13 +1,14 @@
 //! `mcpdiff run [URL...]`: checks the flags (`run_args.rs`), hands the run to the library
 //! pipeline (`mcpdiff::pipeline`: plan, start, prepare, fuzz, report), and prints: progress,
 //! the terminal summary, the client matrix (`run_clients.rs`) and the report files.
-//! `--max-time` bounds everything after set-up, reports included.
+//! `--max-time` bounds the whole run: installing and starting bundled targets, then the
+//! matrix and the reports in what is left.
 
 use super::exit::{self, fail};
 use super::run_args::RunArgs;
 use super::run_clients;
 use mcpdiff::pipeline::{self, clients as pipeline_clients, Settings, StartOptions, TargetSpec};
-use mcpdiff::report::terminal;
+use mcpdiff::report::{terminal, undetermined};
 use mcpdiff::runner::Progress;
 use mcpdiff::transport::Client;
 use std::process::ExitCode;
@@ -42,11 +43,13 @@ pub fn run(args: RunArgs) -> ExitCode {
 }
 
 async fn run_async(args: RunArgs) -> ExitCode {
-    let inp = match args.check() {
+    let mut inp = match args.check() {
         Ok(i) => i,
         Err(e) => return fail(&e),
     };
     let client_timeout = Duration::from_secs(args.client_timeout.max(1));
+    // --max-time starts now: installing and starting bundled targets count
+    let began = Instant::now();
     let max_time = Duration::from_secs(args.max_time.max(1));
     if let (Some((chosen, set)), true) = (&inp.clients, inp.plan.clients_only(&args.urls)) {
         let until = Instant::now() + max_time;
@@ -54,6 +57,11 @@ async fn run_async(args: RunArgs) -> ExitCode {
             .await;
     }
     let log = |l: &str| eprintln!("mcpdiff: {l}");
+    // the client matrix is not part of the case stream: once per sharded run, like the
+    // authorization probes (`mcpdiff merge` keeps the one it finds)
+    if inp.shard.index > 1 && inp.clients.take().is_some() {
+        log("client targets run with --shard 1/N only");
+    }
     let opts = StartOptions {
         mutants: args.mutants.as_deref(),
         served_surface: &inp.served_surface,
@@ -64,12 +72,18 @@ async fn run_async(args: RunArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(&e),
     };
+    let max_time = match pipeline::time_left_after_setup(began.elapsed(), max_time) {
+        Ok(left) => left,
+        Err(e) => {
+            started.stop().await;
+            return fail(&e);
+        }
+    };
     let mut specs = started.specs.clone();
     specs.extend(args.urls.iter().map(|u| TargetSpec::user_url(u)));
     if specs.is_empty() && inp.clients.is_none() {
         return fail("nothing to test: no bundled target came up");
     }
-    // --max-time starts here: set-up (installing and starting bundled targets) is done
     let settings = Settings {
         client: Client::configured(args.limits(), inp.creds, inp.tls),
         allow_tools: args.allow_tools.clone(),
@@ -82,8 +96,9 @@ async fn run_async(args: RunArgs) -> ExitCode {
         probes: !args.no_probes,
         max_time,
         clients_after: inp.clients.is_some(),
+        shard: inp.shard,
     };
-    let bar = Bar(indicatif::ProgressBar::new(args.cases));
+    let bar = Bar(indicatif::ProgressBar::new(inp.shard.share(args.cases)));
     if args.quiet {
         bar.0
             .set_draw_target(indicatif::ProgressDrawTarget::hidden());
@@ -142,6 +157,17 @@ async fn run_async(args: RunArgs) -> ExitCode {
     if !untested.is_empty() {
         // the run could not be done for every target: the report says which and why
         return fail(&format!("not tested: {}", untested.join(", ")));
+    }
+    // a target that answered yet decided nothing was not tested either (the reports,
+    // written above, show what its answers were)
+    let undecided: Vec<String> = rep
+        .targets
+        .iter()
+        .filter_map(|t| undetermined::nothing_decided(t).map(|why| (t, why)))
+        .map(|(t, why)| exit::nothing_decided(&t.url, &why))
+        .collect();
+    if !undecided.is_empty() {
+        return fail(&undecided.join("; "));
     }
     // each revision scores apart; a MUST finding of any revision fails the run
     let blocking = rep.targets.iter().any(|t| {

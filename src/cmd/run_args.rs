@@ -26,13 +26,17 @@ use std::time::Duration;
   mcpdiff run URL1 URL2 --cases 5000 --seed 7 --json r.json
   mcpdiff run URL --baseline known.toml         # known findings do not fail the run
   mcpdiff run https://127.0.0.1:8443/mcp --cacert ca.pem   # https, private CA (or --insecure)
+  mcpdiff run URL --sarif r.sarif               # SARIF 2.1.0 for GitHub code scanning
+  mcpdiff run URL --seed 7 --shard 2/3 --json r2.json  # CI machine 2 of 3; then `mcpdiff merge r*.json`
 
 EXIT STATUS:
   0  no MUST finding outside the baseline
   1  at least one MUST finding outside the baseline
   2  the run could not be done (bad flag, unreachable target, unwritable file, or a
-     target that asks for credentials: the message says which --header to add); a
-     target that could not be tested still gets an entry in --json")]
+     target that asks for credentials: the message says which --header to add; a
+     target none of whose answers decided anything: all timed out, 401 or lost; set-up
+     that took all of --max-time); a target that could not be tested still gets an
+     entry in --json")]
 pub struct RunArgs {
     /// Endpoints to test (http://host:port/path or
     /// https://...). With no selection at all (no URL, no
@@ -54,9 +58,10 @@ pub struct RunArgs {
     /// Seed; the same seed gives the same cases. Default: derived from the clock, printed.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Bound the whole run to this many seconds: discovery, cases, slow-tool probes,
-    /// shrinking, client drivers and reports (installing and starting bundled targets comes
-    /// before the clock starts). A shrink cut short keeps the smallest case it reached.
+    /// Bound the whole run to this many seconds: installing and starting bundled targets,
+    /// then discovery, cases, slow-tool probes, shrinking, client drivers and reports in what
+    /// is left. An install is never cut: one that takes it all ends the run (status 2). A
+    /// shrink cut short keeps the smallest case it reached.
     #[arg(long, default_value_t = 300)]
     pub max_time: u64,
     /// Requests per second across all targets (default: unlimited on loopback, 20 otherwise).
@@ -131,6 +136,13 @@ pub struct RunArgs {
     /// --cacert FILE / --insecure for https:// targets.
     #[command(flatten)]
     pub tls: super::tls::TlsArgs,
+    /// Run only shard K of N of the case stream (CI matrix): the same --seed and --cases on N
+    /// machines, `--shard 1/N` ... `--shard N/N`, run together exactly the cases of one
+    /// unsharded run (the case at position i goes to shard i % N + 1, probes included);
+    /// each shard shrinks its own findings; `mcpdiff merge` joins their --json reports.
+    /// Needs --seed.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
 }
 
 /// What the flags decide before anything is started.
@@ -144,6 +156,7 @@ pub struct Inputs {
     pub seed: u64,
     pub plan: pipeline::RunPlan,
     pub clients: Option<(Vec<Manifest>, ToolSet)>,
+    pub shard: mcpdiff::runner::Shard,
 }
 
 impl RunArgs {
@@ -156,6 +169,17 @@ impl RunArgs {
         };
         if self.cases == 0 {
             return Err("--cases must be at least 1".into());
+        }
+        let shard = match &self.shard {
+            Some(text) => mcpdiff::runner::Shard::parse(text)?,
+            None => mcpdiff::runner::Shard::WHOLE,
+        };
+        // a seed from each machine's clock would give each shard another stream
+        if !shard.is_whole() && self.seed.is_none() {
+            return Err(format!(
+                "--shard {} needs --seed: pass the same --seed to every shard",
+                shard.label()
+            ));
         }
         let tls = self.tls.build()?;
         if let Some(w) = super::tls::warning(&tls) {
@@ -206,6 +230,7 @@ impl RunArgs {
             seed,
             plan,
             clients,
+            shard,
         })
     }
 

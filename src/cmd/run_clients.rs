@@ -22,7 +22,7 @@ pub async fn run(
 ) -> Vec<ClientTargetReport> {
     let log = |l: &str| eprintln!("mcpdiff: {l}");
     let rows = pipeline_clients::run(chosen, set, timeout, until, shrink_runs, &log).await;
-    print!("{}", mcpdiff::clients::report::render_terminal(&rows));
+    print!("{}", mcpdiff::report::client_matrix::terminal(&rows));
     rows
 }
 
@@ -76,5 +76,10 @@ pub fn write_reports(rep: &RunReport, args: &RunArgs) -> Result<(), String> {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         eprintln!("mcpdiff: wrote {}", path.display());
     }
-    super::report::write_outputs(rep, &args.out)
+    // a SARIF result points at its finding's corpus entry when this run saved one
+    let out = super::report::OutputArgs {
+        corpus_dir: args.save_corpus.clone(),
+        ..args.out.clone()
+    };
+    super::report::write_outputs(rep, &out)
 }

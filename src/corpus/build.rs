@@ -10,7 +10,7 @@ use super::store::{save, save_client, Saved};
 use crate::clients::ClientTargetReport;
 use crate::runner::RunResult;
 use mcpdiff_oracle::reference::{probes, respond, to_observation};
-use mcpdiff_oracle::{check, fixture, judge, settle, Case, Surface};
+use mcpdiff_oracle::{assess, check, fixture, judge, Case, Surface};
 use std::path::{Path, PathBuf};
 
 /// How the pure reference server is named in entries.
@@ -61,15 +61,17 @@ pub fn run_entries(result: &RunResult, seed: u64) -> Vec<Entry> {
     let source = format!("mcpdiff run --seed {seed}");
     let mut out = Vec::new();
     for t in &result.targets {
-        // AUTH-* findings are not entries: their cases carry credential placeholders and are
-        // judged by the authorization probe family, not by `judge`, so a replay could not
-        // re-judge them (they are in the run's reports)
-        for f in t.findings.iter().filter(|f| !f.rule.0.starts_with("AUTH-")) {
+        for f in &t.findings {
+            // AUTH-* findings: judged by the authorization judge (`corpus::auth`)
+            if f.rule.0.starts_with("AUTH-") {
+                let found = (&f.case, &f.observation);
+                let at = (t.name.as_str(), t.url.as_str());
+                out.extend(super::auth::entry(f.rule.0, &source, found, at, &t.surface));
+                continue;
+            }
             let mut e = Entry::new(vec![f.rule.0.to_string()], &source, &f.case, &t.surface);
             // as the run judged it: rules an answer cut by a limit left open are not failing
-            let verdict = judge(&f.case, &t.surface);
-            let mut found = check(&verdict, &f.observation);
-            settle(&verdict, &f.observation, &mut found);
+            let found = assess(&f.case, &t.surface, &f.observation).settled.findings;
             let failing = found.into_iter().map(|x| x.rule).collect();
             e.record(Recorded::new(
                 &t.name,

@@ -6,8 +6,10 @@
 //! file name), `client.rs` (the client format: served tools, per-client recordings and
 //! findings), `store.rs` (reading either kind and merging files), `replay.rs` and
 //! `client_replay.rs` (re-judging, pure), `build.rs` (server entries from the probe set, from
-//! a run, from fuzz inputs; client entries from a run's client matrix).
+//! a run, from fuzz inputs; client entries from a run's client matrix), `auth.rs` (a run's
+//! `AUTH-*` findings: judged by the authorization judge, replayed as written).
 
+pub mod auth;
 pub mod build;
 pub mod client;
 pub mod client_replay;
@@ -21,7 +23,7 @@ pub use client_replay::rejudge_client;
 pub use entry::{
     case_hash, file_name, verdict_json, Entry, Recorded, StoredRequest, SurfaceRef, SCHEMA,
 };
-pub use replay::{classify, rejudge, Rejudged, Status};
+pub use replay::{classify, classify_auth, rejudge, Rejudged, Status};
 pub use store::{
     load_all, load_dir, load_file, load_item, save, save_client, ClientLoaded, Item, LoadError,
     Loaded, Saved,

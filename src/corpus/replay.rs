@@ -4,10 +4,11 @@
 //! authorization layer or never received decides nothing, as in a run). Sending the case is
 //! the CLI's job (`cmd/replay.rs`).
 
+use super::auth::{self, is_auth_entry, AuthCase};
 use super::entry::{verdict_json, Entry, Recorded};
 use mcpdiff_oracle::rules::{level_of, RuleId};
 use mcpdiff_oracle::{
-    check, judge, settle, Case, Level, Observation, Surface, Undetermined, Verdict,
+    assess_against, judge, Case, Level, Observation, Settled, Surface, Undetermined, Verdict,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -21,14 +22,31 @@ pub struct Rejudged {
     pub now: Value,
     /// How the stored expectations differ from today's, one line per rule (empty: no drift).
     pub drift: Vec<String>,
+    /// An authorization entry (`corpus::auth`): judged by the authorization judge, sent as
+    /// written.
+    pub auth: Option<AuthCase>,
 }
 
-/// Re-judge an entry. Err when the stored request or surface cannot be decoded.
+/// Re-judge an entry. Err when the stored request or surface cannot be decoded. An
+/// authorization entry is re-judged on its recorded answer with today's authorization judge.
 pub fn rejudge(entry: &Entry) -> Result<Rejudged, String> {
     let case = entry.request.to_case()?;
     let surface = entry.surface.resolve()?;
     let verdict = judge(&case, &surface);
-    let now = verdict_json(&verdict);
+    let (now, auth) = if is_auth_entry(entry) {
+        let kind = AuthCase::of(&case).ok_or(
+            "an authorization entry whose case is no \
+             authorization probe nor metadata fetch (label `auth: ...`)",
+        )?;
+        let now = match entry.targets.first() {
+            Some(r) => kind.verdict_json(&kind.judge(&r.observation, &r.url)),
+            // nothing recorded to re-judge
+            None => entry.verdict.clone(),
+        };
+        (now, Some(kind))
+    } else {
+        (verdict_json(&verdict), None)
+    };
     let drift = diff(&entry.verdict, &now);
     Ok(Rejudged {
         case,
@@ -36,6 +54,7 @@ pub fn rejudge(entry: &Entry) -> Result<Rejudged, String> {
         verdict,
         now,
         drift,
+        auth,
     })
 }
 
@@ -139,9 +158,11 @@ pub fn classify(
     stored: Option<&Recorded>,
     obs: &Observation,
 ) -> ReplayOutcome {
-    let mut findings = check(&rejudged.verdict, obs);
     // what a cut answer decided before the cut stays; the rest is not determined
-    let undetermined = settle(&rejudged.verdict, obs, &mut findings);
+    let Settled {
+        findings,
+        undetermined,
+    } = assess_against(&rejudged.verdict, obs);
     let blocking = findings.iter().any(|f| {
         rejudged
             .verdict
@@ -156,6 +177,34 @@ pub fn classify(
         (_, true, true) => Status::Fixed,
         (_, true, false) => Status::StillFailing,
         (_, false, false) => Status::NewlyFailing,
+        (None, false, true) => Status::Passing,
+    };
+    ReplayOutcome {
+        status,
+        failing,
+        blocking,
+    }
+}
+
+/// `classify` for an authorization entry: `obs`, the answer of the target at `url`, judged
+/// by today's authorization judge; no HTTP answer decides nothing.
+pub fn classify_auth(
+    kind: AuthCase,
+    stored: Option<&Recorded>,
+    obs: &Observation,
+    url: &str,
+) -> ReplayOutcome {
+    let judged = kind.judge(obs, url);
+    let blocking = judged
+        .iter()
+        .any(|j| j.finding.is_some() && matches!(level_of(j.rule), Level::Must | Level::MustNot));
+    let failing = auth::failing(&judged);
+    let was_failing = stored.is_some_and(|r| !r.failing.is_empty());
+    let status = match (auth::undetermined(obs), was_failing, failing.is_empty()) {
+        (Some(reason), _, _) => Status::NotDetermined(reason),
+        (None, true, true) => Status::Fixed,
+        (None, true, false) => Status::StillFailing,
+        (None, false, false) => Status::NewlyFailing,
         (None, false, true) => Status::Passing,
     };
     ReplayOutcome {

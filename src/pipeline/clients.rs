@@ -80,5 +80,6 @@ pub fn clients_only_report(rows: Vec<ClientTargetReport>, seed: u64, seconds: f6
         disagreements: Vec::new(),
         baseline_stale: Vec::new(),
         clients: rows,
+        shard: None,
     }
 }

@@ -7,7 +7,7 @@ use super::start::TargetSpec;
 use super::Events;
 use crate::baseline::Baseline;
 use crate::report::{self, undetermined, RunReport};
-use crate::runner::{self, shrink::ShrinkBudget, PropsGenerator, RunConfig, RunResult};
+use crate::runner::{self, shrink::ShrinkBudget, PropsGenerator, RunConfig, RunResult, Shard};
 use crate::transport::{reproducer_tls, Client, Endpoint};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::probes::probe_cases;
@@ -37,7 +37,13 @@ pub struct Settings {
     pub max_time: Duration,
     /// A client matrix follows: it keeps a third of the time left after discovery.
     pub clients_after: bool,
+    /// The part of the case stream this run takes (`--shard K/N`; `Shard::WHOLE`: all).
+    /// The authorization probe family is not part of the stream: shard 1 sends it.
+    pub shard: Shard,
 }
+
+/// Disagreement examples a run keeps (one per distinct pattern of answers).
+pub const MAX_DISAGREEMENTS: usize = 20;
 
 /// The run was interrupted (Ctrl-C) while fuzzing.
 #[derive(Debug)]
@@ -96,8 +102,18 @@ pub async fn run_matrix<E: Events>(
     let result = if targets.is_empty() {
         RunResult::empty(began.elapsed())
     } else {
+        let shard = if config.shard.is_whole() {
+            String::new()
+        } else {
+            let (k, n) = (config.shard.index, config.shard.count);
+            format!(
+                " (shard {k}/{n}: positions {k}, {}, {}, ... of the stream, probes first)",
+                k + n,
+                k + 2 * n
+            )
+        };
         events.line(&format!(
-            "{} target(s), {} cases, seed {}{}",
+            "{} target(s), {} cases{shard}, seed {}{}",
             targets.len(),
             config.cases,
             config.seed,
@@ -115,10 +131,13 @@ pub async fn run_matrix<E: Events>(
             }
         };
         events.fuzzed();
-        // protected targets: the authorization probe family (AUTH-* rules), within --max-time
-        let probing = crate::auth::after_run(&settings.client, &mut result);
-        if tokio::time::timeout_at(end.into(), probing).await.is_err() {
-            events.line("authorization probes cut short by --max-time");
+        // protected targets: the authorization probe family (AUTH-* rules), within
+        // --max-time; once per run, so only by the first shard of a sharded one
+        if settings.shard.index == 1 {
+            let probing = crate::auth::after_run(&settings.client, &mut result);
+            if tokio::time::timeout_at(end.into(), probing).await.is_err() {
+                events.line("authorization probes cut short by --max-time");
+            }
         }
         result
     };
@@ -158,12 +177,13 @@ fn config(settings: &Settings, all_loopback: bool, end: Instant) -> RunConfig {
             max_time_per_target: Duration::from_secs(60),
             deadline: Some(end),
         },
-        max_disagreements: 20,
+        max_disagreements: MAX_DISAGREEMENTS,
         probes: if settings.probes {
             probe_cases(&fixture::surface())
         } else {
             Vec::new()
         },
+        shard: settings.shard,
     }
 }
 

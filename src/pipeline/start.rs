@@ -2,6 +2,7 @@
 //! missing, started by `targets`) and the in-process reference server and mutants. The
 //! result, [`Started`], owns them: in-process servers stop on [`Started::stop`], bundled
 //! targets when it drops (by PID). Each started target is a [`TargetSpec`] for preparation.
+//! Set-up counts inside `--max-time` ([`time_left_after_setup`]).
 
 use super::plan::RunPlan;
 use crate::runner::disagree::MUTANT_PREFIX;
@@ -9,6 +10,7 @@ use crate::serve::{self, RunningServer, Variant};
 use crate::targets::manifest::{self, TargetKind};
 use crate::targets::Running;
 use mcpdiff_oracle::Surface;
+use std::time::Duration;
 
 /// Mutants that join the reference server when the plan runs in-process servers and no
 /// mutant is named.
@@ -119,6 +121,22 @@ pub async fn start(
         start_in_process(&mut started, opts, log).await?;
     }
     Ok(started)
+}
+
+/// What is left of `max_time` for the run once set-up (installing and starting the targets,
+/// `start`) took `setup`. Installs are not cut (a half-installed SDK is a broken target), so
+/// set-up may use it all: then the error line says so and what to do.
+pub fn time_left_after_setup(setup: Duration, max_time: Duration) -> Result<Duration, String> {
+    // less than a second cannot discover a target and run a case
+    match max_time.checked_sub(setup) {
+        Some(left) if left >= Duration::from_secs(1) => Ok(left),
+        _ => Err(format!(
+            "installing and starting the targets took {:.1} s of --max-time {} s: nothing \
+             left to test; raise --max-time, or install first (`mcpdiff targets install`)",
+            setup.as_secs_f64(),
+            max_time.as_secs()
+        )),
+    }
 }
 
 /// The reference server and the mutants, on loopback ports of their own.

@@ -8,6 +8,8 @@ use super::json::{
     DisagreementReport, FindingReport, NotObserved, RunReport, Stats, SurfaceSummary, TargetReport,
     SCHEMA,
 };
+use super::tally_report::TallyReport;
+use crate::runner::tally::Witness;
 use crate::runner::{RunConfig, RunResult};
 use mcpdiff_oracle::rules::{self, level_of, RuleId, JUDGED_IDS};
 use mcpdiff_oracle::signature::Signature;
@@ -61,29 +63,37 @@ fn why_not_observed(rule: RuleId, s: &Surface) -> String {
     "no generated case exercised it (raise --cases or --max-time)".into()
 }
 
-/// Whether a finding on the benign-input rule `rule` (witness `case`, answer `obs`) is
-/// explained by another rule: the same answer to the case without its benign inputs
-/// (`isolation::benign`, which the spec says must not change the answer) breaks a rule that
-/// `isolated` says failed alone elsewhere. A server that really trips over the benign input
-/// serves the plain case, so no such rule is isolated and the finding stays.
-fn benign_explained(
-    rule: RuleId,
-    case: &Case,
-    obs: &Observation,
-    surface: &Surface,
-    isolated: &dyn Fn(&str) -> bool,
-) -> bool {
+/// The rules that explain away a finding on `rule` with witness `w` when one of them failed
+/// alone somewhere: the rules the witness case broke beside it (never isolated, and another
+/// rule that failed beside it was: that rule explains the failure, e.g. a refused sentinel
+/// blamed also on header-name case); and, for a benign-input rule, the rules that the same
+/// answer breaks when judged on the case without its benign inputs (`isolation::benign`,
+/// which the spec says must not change the answer: a server that really trips over the
+/// benign input serves the plain case, so none of those is isolated and the finding stays).
+fn blamed_on(rule: RuleId, w: &Witness, surface: &Surface) -> Vec<String> {
     use mcpdiff_oracle::isolation::benign::{without_benign, BENIGN_RULES};
-    if !BENIGN_RULES.contains(&rule) {
-        return false;
+    let mut blamed = w.finding.co_failing.clone();
+    if BENIGN_RULES.contains(&rule) {
+        let plain = without_benign(&w.case);
+        if plain != w.case {
+            for x in check(&judge(&plain, surface), &w.observation) {
+                if x.rule != rule.0 && !blamed.contains(&x.rule) {
+                    blamed.push(x.rule);
+                }
+            }
+        }
     }
-    let plain = without_benign(case);
-    if plain == *case {
-        return false;
-    }
-    check(&judge(&plain, surface), obs)
-        .iter()
-        .any(|x| x.rule != rule.0 && isolated(&x.rule))
+    blamed
+}
+
+/// A target's findings in report order: blocking first, then advisory, then by rule id.
+pub fn sort_findings(findings: &mut [FindingReport]) {
+    let rank = |s: &str| match s {
+        "blocking" => 0,
+        "advisory" => 1,
+        _ => 2,
+    };
+    findings.sort_by(|a, b| (rank(&a.severity), &a.rule).cmp(&(rank(&b.severity), &b.rule)));
 }
 
 /// Build the report. `reproducer` renders a case as a shell command for a target URL.
@@ -102,19 +112,19 @@ pub fn build(
                 .iter()
                 .any(|(id, w)| id.0 == r && w.finding.co_failing.is_empty())
         };
+        let blame = |r: RuleId| {
+            t.tally
+                .witnesses
+                .get(&r)
+                .map(|w| blamed_on(r, w, &t.surface))
+                .unwrap_or_default()
+        };
         for f in &t.findings {
             let rule = rules::rule(f.rule);
             let level = level_of(f.rule);
             let w = t.tally.witnesses.get(&f.rule);
-            // never isolated, and another rule that failed beside it was: that rule explains
-            // the failure (e.g. a refused sentinel blamed also on header-name case)
-            let explained = w.is_some_and(|w| w.finding.co_failing.iter().any(|r| isolated(r)));
-            // a benign input's rule whose answer, judged on the case without benign inputs,
-            // breaks a rule isolated elsewhere: that rule explains it
-            let benign_explained = w.is_some_and(|w| {
-                benign_explained(f.rule, &w.case, &w.observation, &t.surface, &isolated)
-            });
-            if explained || benign_explained {
+            // a rule that failed alone elsewhere explains this one (`blamed_on`)
+            if blame(f.rule).iter().any(|r| isolated(r)) {
                 continue;
             }
             let kind_of = |c: &Case, o: &Observation| {
@@ -123,8 +133,8 @@ pub fn build(
                     .to_string()
             };
             findings.push(FindingReport {
-                rule: f.rule.0.to_string(),
-                level: level.as_str().to_string(),
+                rule: f.rule,
+                level,
                 severity: level.severity().as_str().to_string(),
                 security: is_security(f.rule),
                 spec: rule.map(|r| r.spec.to_string()).unwrap_or_default(),
@@ -143,7 +153,7 @@ pub fn build(
                 observation: f.observation.clone(),
                 original_size: crate::runner::shrink::size(&f.original),
                 shrunk_size: crate::runner::shrink::size(&f.case),
-                baselined: baseline.knows(&t.name, &t.url, f.rule.0),
+                baselined: baseline.knows(&t.name, &t.url, &f.rule),
                 shrink_cut_short: f.cut_short,
                 original_observed: f.original_observation.summary(),
                 original_case: Some(f.original.clone()),
@@ -153,13 +163,7 @@ pub fn build(
                 kept_original: f.kept_original.clone(),
             });
         }
-        // blocking first, then advisory, then by rule id
-        let rank = |s: &str| match s {
-            "blocking" => 0,
-            "advisory" => 1,
-            _ => 2,
-        };
-        findings.sort_by(|a, b| (rank(&a.severity), &a.rule).cmp(&(rank(&b.severity), &b.rule)));
+        sort_findings(&mut findings);
         let passed = t
             .tally
             .rules
@@ -178,8 +182,8 @@ pub fn build(
             .iter()
             .filter(|r| !t.tally.rules.contains_key(r) && !open(r))
             .map(|r| NotObserved {
-                rule: r.0.to_string(),
-                level: level_of(*r).as_str().to_string(),
+                rule: *r,
+                level: level_of(*r),
                 reason: why_not_observed(*r, &t.surface),
             })
             .collect();
@@ -221,14 +225,15 @@ pub fn build(
             undetermined,
             slow_tools,
             tls: None,
+            tally: Some(TallyReport::of(&t.tally, &blame)),
         });
     }
-    let found: Vec<(String, String, String)> = targets
+    let found: Vec<(String, String, RuleId)> = targets
         .iter()
         .flat_map(|t| {
             t.findings
                 .iter()
-                .map(|f| (t.name.clone(), t.url.clone(), f.rule.clone()))
+                .map(|f| (t.name.clone(), t.url.clone(), f.rule))
         })
         .collect();
     let baseline_stale = baseline
@@ -270,5 +275,6 @@ pub fn build(
             .collect(),
         baseline_stale,
         clients: Vec::new(),
+        shard: (!cfg.shard.is_whole()).then_some(cfg.shard),
     }
 }

@@ -149,7 +149,7 @@ pub fn render(r: &RunReport) -> String {
         let _ = writeln!(o, "<p>No finding on any target.</p>");
     }
     if !r.clients.is_empty() {
-        o.push_str(&crate::clients::render::html(&r.clients));
+        o.push_str(&super::client_matrix::html(&r.clients));
     }
     o.push_str("</body></html>\n");
     o
@@ -239,7 +239,7 @@ fn matrix(o: &mut String, r: &RunReport) {
         for (ti, t) in r.targets.iter().enumerate() {
             let c = review::cell(t, &rule);
             let (label, class) = c.label();
-            let base = t.findings.iter().any(|f| f.rule == rule && f.baselined);
+            let base = t.findings.iter().any(|f| f.rule.0 == rule && f.baselined);
             let cls = if base {
                 format!("c {class} base")
             } else {
@@ -257,7 +257,7 @@ fn matrix(o: &mut String, r: &RunReport) {
                     let why = t
                         .not_observed
                         .iter()
-                        .find(|n| n.rule == rule)
+                        .find(|n| n.rule.0 == rule)
                         .map_or(String::new(), |n| n.reason.clone());
                     let _ = write!(
                         o,
@@ -318,7 +318,7 @@ fn finding(o: &mut String, ti: usize, t: &TargetReport, f: &FindingReport) {
         "advisory" => "should",
         _ => "may",
     };
-    let (family, why) = why_it_matters(&f.rule);
+    let (family, why) = why_it_matters(f.rule.0);
     let obs = serde_json::to_string_pretty(&f.observation).unwrap_or_default();
     let _ = writeln!(
         o,
@@ -329,10 +329,10 @@ fn finding(o: &mut String, ti: usize, t: &TargetReport, f: &FindingReport) {
          <p><b>Minimized case</b> ({} → {} bytes{}):</p><pre>{}</pre>\
          <p><b>Reproduce:</b></p><pre>{}</pre>\
          <details><summary>Full observation</summary><pre>{}</pre></details></div>",
-        anchor(ti, &f.rule),
+        anchor(ti, f.rule.0),
         esc(&t.name),
-        esc(&f.level),
-        esc(&f.rule),
+        esc(f.level.as_str()),
+        esc(f.rule.0),
         esc(family),
         if f.security { " [security]" } else { "" },
         if f.baselined { " [baseline]" } else { "" },

@@ -2,7 +2,7 @@
 //! `docs/run-json.md`): the types every renderer reads. Fields are only ever added within a
 //! major version. `build.rs` fills them from a run.
 
-use mcpdiff_oracle::{Case, Observation};
+use mcpdiff_oracle::{Case, Level, Observation, RuleId};
 use serde::{Deserialize, Serialize};
 
 pub const SCHEMA: &str = "mcpdiff-run/1";
@@ -20,7 +20,11 @@ pub struct RunReport {
     pub baseline_stale: Vec<crate::baseline::KnownFinding>,
     /// The client matrix (client targets of `--clients` or a no-URL run).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub clients: Vec<crate::clients::ClientTargetReport>,
+    pub clients: Vec<super::clients::ClientTargetReport>,
+    /// `run --shard K/N`: the part of the case stream this report covers (absent: all of it;
+    /// `mcpdiff merge` joins the N reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::runner::Shard>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -69,12 +73,18 @@ pub struct TargetReport {
     /// `https://` targets only: how the certificate was verified (`--cacert`, `--insecure`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tls: Option<super::tls_report::TlsReport>,
+    /// Per-rule counts and witnesses (`report::tally_report`): what `mcpdiff merge` needs to
+    /// join shards. Absent for a target that could not be tested and in older reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tally: Option<super::tally_report::TallyReport>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct FindingReport {
-    pub rule: String,
-    pub level: String,
+    /// A rule of the table: a saved report naming an id this build does not know is refused
+    /// on reading ("unknown rule id").
+    pub rule: RuleId,
+    pub level: Level,
     pub severity: String,
     /// Origin / DNS-rebinding and header-body disagreement findings.
     pub security: bool,
@@ -144,8 +154,8 @@ impl FindingReport {
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct NotObserved {
-    pub rule: String,
-    pub level: String,
+    pub rule: RuleId,
+    pub level: Level,
     pub reason: String,
 }
 

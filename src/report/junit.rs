@@ -44,7 +44,7 @@ enum TestcaseOutcome {
 }
 
 fn detail(t: &TargetReport, f: &FindingReport) -> String {
-    let (family, why) = why_it_matters(&f.rule);
+    let (family, why) = why_it_matters(f.rule.0);
     format!(
         "{} {} ({family}) on {} {}\nspec: {}\n\"{}\"\nwhy it matters: {why}\nexpected: {}\nobserved: {}\n{}\
          cases: {} (minimized {} -> {} bytes{})\nreproduce:\n{}\nminimized case:\n{}\n",
@@ -68,7 +68,7 @@ fn detail(t: &TargetReport, f: &FindingReport) -> String {
 }
 
 fn outcome(t: &TargetReport, rule: &str, strict: bool) -> TestcaseOutcome {
-    let f = t.findings.iter().find(|f| f.rule == rule);
+    let f = t.findings.iter().find(|f| f.rule.0 == rule);
     match (review::cell(t, rule), f) {
         (Cell::MustFail, Some(f)) if !f.baselined => TestcaseOutcome::Fail(
             format!(
@@ -105,7 +105,7 @@ fn outcome(t: &TargetReport, rule: &str, strict: bool) -> TestcaseOutcome {
         (Cell::NotObserved, _) => TestcaseOutcome::Skip(
             t.not_observed
                 .iter()
-                .find(|n| n.rule == rule)
+                .find(|n| n.rule.0 == rule)
                 .map_or_else(String::new, |n| format!("not observed: {}", n.reason)),
         ),
         _ => TestcaseOutcome::Pass,

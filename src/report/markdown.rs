@@ -126,7 +126,7 @@ pub fn render(r: &RunReport) -> String {
     }
     disagreements(&mut out, r);
     if !r.clients.is_empty() {
-        out.push_str(&crate::clients::render::markdown(&r.clients));
+        out.push_str(&super::client_matrix::markdown(&r.clients));
     }
     if !r.baseline_stale.is_empty() {
         let _ = writeln!(out, "\n## Stale baseline entries\n");
@@ -135,7 +135,7 @@ pub fn render(r: &RunReport) -> String {
                 out,
                 "- {} {} no longer reproduces",
                 code(&k.target),
-                code(&k.rule)
+                code(k.rule.0)
             );
         }
     }
@@ -209,7 +209,7 @@ fn target(out: &mut String, t: &TargetReport) {
             out,
             "- {} {} — security finding, see section 3.",
             f.level,
-            code(&f.rule)
+            code(f.rule.0)
         );
     }
 
@@ -231,7 +231,7 @@ fn target(out: &mut String, t: &TargetReport) {
     if !sec.may.is_empty() {
         let _ = writeln!(out, "\nMAY departures (tallied only, never scored):\n");
         for f in &sec.may {
-            let _ = writeln!(out, "- {} — observed {}", code(&f.rule), code(&f.observed));
+            let _ = writeln!(out, "- {} — observed {}", code(f.rule.0), code(&f.observed));
         }
     }
     if !sec.observations.is_empty() {
@@ -240,7 +240,7 @@ fn target(out: &mut String, t: &TargetReport) {
             "\nObservations (the sentence has no RFC 2119 keyword; never scored):\n"
         );
         for f in &sec.observations {
-            let _ = writeln!(out, "- {} — observed {}", code(&f.rule), code(&f.observed));
+            let _ = writeln!(out, "- {} — observed {}", code(f.rule.0), code(&f.observed));
         }
     }
     let _ = writeln!(out, "\n**Deprecated features still answered:**\n");
@@ -276,7 +276,7 @@ fn target(out: &mut String, t: &TargetReport) {
             t.not_observed.len()
         );
         for n in &t.not_observed {
-            let _ = writeln!(out, "- {} {} — {}", n.level, code(&n.rule), n.reason);
+            let _ = writeln!(out, "- {} {} — {}", n.level, code(n.rule.0), n.reason);
         }
     }
 
@@ -290,14 +290,19 @@ fn target(out: &mut String, t: &TargetReport) {
 }
 
 fn finding(out: &mut String, f: &FindingReport) {
-    let (family, why) = why_it_matters(&f.rule);
+    let (family, why) = why_it_matters(f.rule.0);
     let tags = match (f.security, f.baselined) {
         (true, true) => " [security] [baseline]",
         (true, false) => " [security]",
         (false, true) => " [baseline]",
         (false, false) => "",
     };
-    let _ = writeln!(out, "#### {} {} — {family}{tags}\n", f.level, code(&f.rule));
+    let _ = writeln!(
+        out,
+        "#### {} {} — {family}{tags}\n",
+        f.level,
+        code(f.rule.0)
+    );
     let _ = writeln!(out, "- **Spec:** {}", code(&f.spec));
     let _ = writeln!(out, "  > {}", f.sentence.replace('\n', " "));
     let _ = writeln!(out, "- **Why it matters:** {why}");

@@ -5,11 +5,16 @@
 //! one; `review` holds what they share (sections, cell verdicts, "why it matters").
 
 pub mod build;
+pub mod client_matrix;
+pub mod clients;
 pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod merge;
 pub mod review;
+pub mod sarif;
+pub mod tally_report;
 pub mod terminal;
 pub mod tls_report;
 pub mod undetermined;

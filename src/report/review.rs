@@ -163,7 +163,7 @@ impl Cell {
 
 /// The cell of `rule` for `t`.
 pub fn cell(t: &TargetReport, rule: &str) -> Cell {
-    if let Some(f) = t.findings.iter().find(|f| f.rule == rule) {
+    if let Some(f) = t.findings.iter().find(|f| f.rule.0 == rule) {
         return match f.severity.as_str() {
             "blocking" => Cell::MustFail,
             "advisory" => Cell::ShouldFail,
@@ -175,7 +175,7 @@ pub fn cell(t: &TargetReport, rule: &str) -> Cell {
         Cell::Pass
     } else if super::undetermined::rule_reason(t, rule).is_some() {
         Cell::Undetermined
-    } else if t.not_observed.iter().any(|n| n.rule == rule) {
+    } else if t.not_observed.iter().any(|n| n.rule.0 == rule) {
         Cell::NotObserved
     } else {
         Cell::Absent
@@ -189,17 +189,17 @@ pub fn rules_of(r: &RunReport) -> Vec<String> {
         let all = t
             .findings
             .iter()
-            .map(|f| &f.rule)
-            .chain(&t.passed)
-            .chain(t.not_observed.iter().map(|n| &n.rule))
+            .map(|f| f.rule.0)
+            .chain(t.passed.iter().map(String::as_str))
+            .chain(t.not_observed.iter().map(|n| n.rule.0))
             .chain(
                 t.undetermined
                     .iter()
-                    .flat_map(|u| u.rules.iter().map(|r| &r.rule)),
+                    .flat_map(|u| u.rules.iter().map(|r| r.rule.as_str())),
             );
         for id in all {
-            if !ids.contains(id) {
-                ids.push(id.clone());
+            if !ids.iter().any(|known| known == id) {
+                ids.push(id.to_string());
             }
         }
     }

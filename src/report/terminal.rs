@@ -127,7 +127,7 @@ fn target(out: &mut String, t: &TargetReport, verbose: bool) {
                 let _ = writeln!(out, "     {} {}: {}", n.level, n.rule, n.reason);
             }
         } else {
-            let ids: Vec<&str> = t.not_observed.iter().map(|n| n.rule.as_str()).collect();
+            let ids: Vec<&str> = t.not_observed.iter().map(|n| n.rule.0).collect();
             let _ = writeln!(
                 out,
                 "\n   not observed: {} (use --verbose for reasons)",

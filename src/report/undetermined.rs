@@ -138,6 +138,7 @@ pub fn untested(name: &str, url: &str, reason: Undetermined, error: &str) -> Tar
         slow_tools: Vec::new(),
         // set by `cmd::tls::annotate` for https targets
         tls: None,
+        tally: None,
     }
 }
 
@@ -147,6 +148,26 @@ pub fn is_untested(t: &TargetReport) -> bool {
         && t.undetermined
             .iter()
             .any(|u| u.cases == 0 && u.rules.is_empty())
+}
+
+/// Why nothing could be decided on `t`, when that is so: it was sent cases, yet no rule was
+/// decided on any of them (every answer timed out, was refused by an authorization layer or
+/// lost its connection): "N timed out, M unauthorized". `None` for a target with any finding
+/// or decided rule, and for one that could not be tested at all (`is_untested`).
+pub fn nothing_decided(t: &TargetReport) -> Option<String> {
+    let decided = !t.findings.is_empty()
+        || !t.passed.is_empty()
+        || t.tally.as_ref().is_some_and(|x| !x.rules.is_empty());
+    if decided || t.cases == 0 || is_untested(t) {
+        return None;
+    }
+    let open: Vec<String> = t
+        .undetermined
+        .iter()
+        .filter(|u| u.cases > 0)
+        .map(|u| format!("{} {}", u.cases, u.reason.as_str()))
+        .collect();
+    (!open.is_empty()).then(|| open.join(", "))
 }
 
 /// What a finding's size line adds when its shrink was cut short.

@@ -22,6 +22,7 @@ mod pacer;
 pub mod prepare;
 mod record;
 pub mod revision;
+pub mod shard;
 pub mod shrink;
 mod shrink_witnesses;
 mod slow;
@@ -37,6 +38,7 @@ use disagree::Disagreement;
 use mcpdiff_oracle::rules::RuleId;
 use mcpdiff_oracle::{judge, Case, Observation, Surface};
 use pacer::Pacer;
+pub use shard::Shard;
 use shrink::ShrinkBudget;
 use shrink_witnesses::shrink_target;
 use std::future::Future;
@@ -122,6 +124,9 @@ pub struct RunConfig {
     /// A probe goes to a group only when the oracle, judging it against one of the group's
     /// surfaces, says it exercises the rule it was written for.
     pub probes: Vec<(RuleId, Case)>,
+    /// The part of the case stream (probes, then generated cases) this run takes
+    /// (`--shard K/N`; `Shard::WHOLE` by default).
+    pub shard: Shard,
 }
 
 impl RunConfig {
@@ -138,6 +143,7 @@ impl RunConfig {
             shrink: ShrinkBudget::default(),
             max_disagreements: 5,
             probes: Vec::new(),
+            shard: Shard::WHOLE,
         }
     }
 }
@@ -249,7 +255,7 @@ pub async fn run<S: Sender, G: Generator>(
         sources,
         seeded,
         cfg.seed,
-        cfg.cases + seeded_count,
+        (cfg.cases + seeded_count, cfg.shard),
         start,
         deadline,
         Pacer::new(cfg.rate),
@@ -287,7 +293,7 @@ pub async fn run<S: Sender, G: Generator>(
         &mut *shared.record.lock().unwrap_or_else(|p| p.into_inner()),
         record::Record::new(Vec::new(), 0),
     );
-    let stopped_by_time = record.cases < shared.total && Instant::now() >= deadline;
+    let stopped_by_time = record.cases < shared.share() && Instant::now() >= deadline;
     drop(shared);
     let cases_done = record.cases;
     let mut requests = record.requests;

@@ -5,7 +5,7 @@
 
 use mcpdiff_oracle::rules::RuleId;
 use mcpdiff_oracle::signature::{no_new_defects, Signature};
-use mcpdiff_oracle::{check, judge, Case, Observation, Surface, Verdict};
+use mcpdiff_oracle::{assess_against, judge, Case, Observation, Surface, Verdict};
 use serde_json::Value;
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -191,9 +191,10 @@ impl CaseKeep {
         // an answer cut by a limit (or refused by the authorization layer) reproduces
         // nothing: only what it already decided counts
         let still_fails = || {
-            let mut found = check(verdict, obs);
-            mcpdiff_oracle::undetermined::settle(verdict, obs, &mut found);
-            found.iter().any(|f| f.rule == self.rule.0)
+            assess_against(verdict, obs)
+                .findings
+                .iter()
+                .any(|f| f.rule == self.rule.0)
         };
         self.plausible(verdict)
             && still_fails()

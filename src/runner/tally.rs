@@ -31,8 +31,15 @@ impl Witness {
     /// cases, the shrinker never adds one); then the lowest index (so the same seed keeps
     /// the same witness).
     fn key(&self) -> (usize, usize, u64) {
-        (self.finding.co_failing.len(), self.defects, self.index)
+        preference(self.finding.co_failing.len(), self.defects, self.index)
     }
+}
+
+/// The witness preference order (`Witness::key`) from its parts: rules sharing the blame,
+/// defects, run index; lower wins. Shared with `mcpdiff merge`, which picks among the
+/// witnesses of several shards the one an unsharded run keeps.
+pub fn preference(co_failing: usize, defects: usize, index: u64) -> (usize, usize, u64) {
+    (co_failing, defects, index)
 }
 
 /// Defects `verdict` plants besides `rule`: other rules whose request-level demand admits
@@ -206,25 +213,7 @@ impl Tally {
     /// DESIGN.md scoring: a failed MUST scores 0; otherwise the fraction of exercised SHOULD
     /// rules that never failed (1.0 when none was exercised). MAY rules are only tallied.
     pub fn score(&self) -> f64 {
-        let mut should_total = 0u32;
-        let mut should_passed = 0u32;
-        for (rule, c) in &self.rules {
-            match level_of(*rule).severity() {
-                Severity::Blocking if c.failed > 0 => return 0.0,
-                Severity::Advisory => {
-                    should_total += 1;
-                    if c.failed == 0 {
-                        should_passed += 1;
-                    }
-                }
-                _ => {}
-            }
-        }
-        if should_total == 0 {
-            1.0
-        } else {
-            f64::from(should_passed) / f64::from(should_total)
-        }
+        score_of(&self.rules)
     }
 
     /// Whether any blocking (MUST) rule failed.
@@ -232,6 +221,37 @@ impl Tally {
         self.witnesses
             .keys()
             .any(|r| level_of(*r).severity() == Severity::Blocking)
+    }
+}
+
+/// The score of per-rule counts (`Tally::score`): a failed MUST scores 0; otherwise the
+/// fraction of exercised SHOULD rules that never failed (1.0 when none was exercised).
+/// `mcpdiff merge` scores the summed counts of shards with it. No rule decided at all (every
+/// answer timed out, was refused by an authorization layer or lost) scores 0, as an untested
+/// target does: nothing passed, and a CI gate reading the score alone must not see a perfect
+/// target.
+pub fn score_of(rules: &BTreeMap<RuleId, RuleCount>) -> f64 {
+    if rules.is_empty() {
+        return 0.0;
+    }
+    let mut should_total = 0u32;
+    let mut should_passed = 0u32;
+    for (rule, c) in rules {
+        match level_of(*rule).severity() {
+            Severity::Blocking if c.failed > 0 => return 0.0,
+            Severity::Advisory => {
+                should_total += 1;
+                if c.failed == 0 {
+                    should_passed += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    if should_total == 0 {
+        1.0
+    } else {
+        f64::from(should_passed) / f64::from(should_total)
     }
 }
 
@@ -297,6 +317,7 @@ mod tests {
     fn observations_are_never_scored() {
         assert_eq!(level_of(rules::TOOLS_UNKNOWN), Level::Observation);
         let mut t = Tally::default();
+        assert_eq!(t.score(), 0.0, "nothing decided, nothing passed");
         let failed = RuleCount {
             exercised: 1,
             failed: 1,

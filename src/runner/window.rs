@@ -11,6 +11,9 @@
 //! bounded set of lingering cases (`LINGER_PER_WORKER`), which the worker keeps driving while
 //! it sends its next case. The observation, and so the record, is the same either way.
 //!
+//! With `--shard K/N` the workers take only the run indices of shard K (`shard.rs`); an
+//! index's case does not depend on which shard runs it.
+//!
 //! Why workers and not a task per case: a spawned task, a cloned group list and a cloned
 //! case per request were a measurable share of the client's CPU (profiled), and
 //! generation and judging on one tally loop made that loop the bottleneck. Here generation,
@@ -18,11 +21,12 @@
 
 use super::group::Group;
 use super::record::{Record, Verdicts};
+use super::shard::Shard;
 use super::slow::{call_outcome, tool_of, SlowTools};
 use super::{CaseSource, Pacer, Sender, Target};
 use futures::stream::{FuturesUnordered, StreamExt};
 use mcpdiff_oracle::undetermined::is_cut;
-use mcpdiff_oracle::{check, judge, settle, Case};
+use mcpdiff_oracle::{assess_against, judge, Case, Settled};
 use std::future::{poll_fn, Future};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
@@ -43,6 +47,8 @@ pub(crate) struct WindowState<S: Sender, C: CaseSource> {
     pub seed: u64,
     /// Run indices: seeded, then generated.
     pub total: u64,
+    /// The part of those indices this run takes (`--shard K/N`; the whole by default).
+    pub shard: Shard,
     /// When the run started (findings note their time from it).
     pub start: Instant,
     pub deadline: Instant,
@@ -65,7 +71,7 @@ impl<S: Sender, C: CaseSource> WindowState<S, C> {
         sources: Vec<C>,
         seeded: Vec<(usize, Case)>,
         seed: u64,
-        total: u64,
+        (total, shard): (u64, Shard),
         start: Instant,
         deadline: Instant,
         pacer: Pacer,
@@ -78,6 +84,7 @@ impl<S: Sender, C: CaseSource> WindowState<S, C> {
             seeded,
             seed,
             total,
+            shard,
             start,
             deadline,
             pacer,
@@ -89,14 +96,21 @@ impl<S: Sender, C: CaseSource> WindowState<S, C> {
         }
     }
 
-    /// The next run index to do, if any is left and time remains.
+    /// The run indices this run takes: its shard's share of `total`.
+    pub fn share(&self) -> u64 {
+        self.shard.share(self.total)
+    }
+
+    /// The next run index to do, if any is left and time remains: this shard's `n`-th index
+    /// (every index, unsharded).
     fn take(&self) -> Option<u64> {
         if Instant::now() >= self.deadline {
             return None;
         }
-        let i = self.next.fetch_add(1, Ordering::Relaxed);
-        let extra = self.skipped.load(Ordering::Relaxed).min(self.total);
-        (i < self.total + extra).then_some(i)
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        let share = self.share();
+        let extra = self.skipped.load(Ordering::Relaxed).min(share);
+        (n < share + extra).then(|| self.shard.nth(n))
     }
 
     /// The group and case of run index `index`: a probe, or generated case `index - probes`
@@ -231,9 +245,10 @@ async fn judged_case<S: Sender, C: CaseSource>(
             .into_iter()
             .zip(group.members.iter().zip(&group.slots))
             .map(|((obs, waited), (&t, &slot))| {
-                let verdict = verdicts.get(slot);
-                let mut findings = check(verdict, &obs);
-                let undetermined = settle(verdict, &obs, &mut findings);
+                let Settled {
+                    findings,
+                    undetermined,
+                } = assess_against(verdicts.get(slot), &obs);
                 (t, slot, obs, findings, (undetermined, waited))
             })
             .collect::<Vec<_>>()

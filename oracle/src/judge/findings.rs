@@ -1,13 +1,13 @@
 //! What the rules learn about one request while they read it (`Findings`: defects with
-//! the answers each mandates alone, tolerated answers, benign stimuli), and the answer
-//! patterns several rules share.
+//! the answers each mandates alone, tolerated answers, benign stimuli). The answer patterns
+//! several rules share are in `answers`.
 
-use super::header_values;
+use super::answers::{header_mismatch, mismatch_answer};
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::rules::{level_of, Severity};
-use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
+use crate::verdict::{Answer, Canonical};
 use smallvec::{smallvec, SmallVec};
 use std::sync::OnceLock;
 
@@ -174,13 +174,9 @@ impl Findings {
         id: &RequestId,
         message: impl Fn() -> Message,
     ) {
-        self.defect_with(
-            reject,
-            shape,
-            priority,
-            header_values::mismatch_answer(),
-            &|| header_mismatch(id, message()),
-        );
+        self.defect_with(reject, shape, priority, mismatch_answer(), &|| {
+            header_mismatch(id, message())
+        });
     }
 
     pub fn tolerate(&mut self, a: Answer) {
@@ -193,61 +189,5 @@ impl Findings {
         if !self.benign.contains(&r) {
             self.benign.push(r);
         }
-    }
-}
-
-/// The canonical 400/-32020 rejection; `message` starts "Header mismatch: ".
-pub(crate) fn header_mismatch(id: &RequestId, message: Message) -> Canonical {
-    Canonical::Reject {
-        status: 400,
-        code: Some(-32020),
-        id: Some(id.clone()),
-        data: None,
-        message,
-    }
-}
-
-/// A limited JSON reader's refusal (D-48): -32600 Invalid Request, any status (D-23).
-pub(crate) fn strict_refusal() -> Answer {
-    Answer::RpcError {
-        status: StatusSet::ANY,
-        code: -32600,
-        data: DataRule::None,
-    }
-}
-
-/// The acceptable-answer pattern a canonical rejection belongs to.
-pub(crate) fn answer_of(c: &Canonical) -> Answer {
-    match c {
-        Canonical::Reject {
-            status,
-            code: Some(code),
-            ..
-        } => {
-            let status = match *code {
-                // unspecified statuses (AMB-08): only the code is checked
-                -32602 | -32603 | -32700 | -32600 if *status != 400 => StatusSet::ANY,
-                _ => StatusSet::Exact(*status),
-            };
-            let data = match *code {
-                -32021 => DataRule::RequiredCapabilities,
-                _ => DataRule::None,
-            };
-            Answer::RpcError {
-                status,
-                code: *code,
-                data,
-            }
-        }
-        Canonical::Reject {
-            status, code: None, ..
-        } => Answer::HttpStatus {
-            status: StatusSet::Exact(*status),
-        },
-        Canonical::Accepted => Answer::Accepted,
-        Canonical::MethodNotAllowed => Answer::HttpStatus {
-            status: StatusSet::Exact(405),
-        },
-        Canonical::Dispatch => Answer::RpcResult,
     }
 }

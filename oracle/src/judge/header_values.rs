@@ -1,6 +1,7 @@
-//! What the server reads in one header value: its sentinel decoding (`HeaderValue`), the
-//! characters that make a field invalid, and the answers a header refusal takes.
+//! What the server reads in one header value: its sentinel decoding (`HeaderValue`) and the
+//! characters that make a field invalid (the answers a header refusal takes are `answers`).
 
+use super::answers::{mismatch_answer, parser_refusal};
 use super::findings::Findings;
 use crate::encoding::field_words::all_visible;
 use crate::encoding::{
@@ -9,7 +10,6 @@ use crate::encoding::{
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::RuleId;
-use crate::verdict::{Answer, DataRule, StatusSet};
 use std::borrow::Cow;
 
 /// A header value as the server must read it (`DecodedValue`), borrowing a plain value
@@ -69,25 +69,6 @@ pub(crate) fn lossy(raw: &[u8]) -> Cow<'_, str> {
 /// Whether strictly decoded payload bytes read as `Malformed` (they are not UTF-8).
 pub(crate) fn strict_malformed(bytes: &[u8]) -> bool {
     std::str::from_utf8(bytes).is_err()
-}
-
-pub(crate) fn mismatch_answer() -> Answer {
-    Answer::RpcError {
-        status: StatusSet::Exact(400),
-        code: -32020,
-        data: DataRule::None,
-    }
-}
-
-/// A refusal an HTTP parser makes before MCP code runs (control bytes in a field value):
-/// accepted in place of 400/-32020 (DEVIATIONS.md D-05).
-pub(crate) fn parser_refusal() -> Answer {
-    // RFC 9110 §5.5 ("a recipient of CR, LF, or NUL within a field value MUST either reject
-    // the message or replace each of those characters with SP"; other CTLs "are also
-    // invalid") and §15.5.1 (400: "malformed request syntax"): 400, any body (D-05)
-    Answer::HttpStatus {
-        status: StatusSet::Exact(400),
-    }
 }
 
 /// Header value classes that make a field invalid; records the defect and returns true.

@@ -6,10 +6,10 @@
 
 mod version;
 
+use super::answers::mismatch_answer;
 use super::findings::Findings;
 use super::header_values::{
-    decodes_to, invalid_chars, lossy, mismatch_answer, overlap, read_header_value,
-    strict_malformed, HeaderValue,
+    decodes_to, invalid_chars, lossy, overlap, read_header_value, strict_malformed, HeaderValue,
 };
 use super::view::{HeaderQuirk, HeaderView, RequestBody};
 use crate::case::HeaderField;

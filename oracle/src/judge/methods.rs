@@ -2,8 +2,8 @@
 //! to each looks like, and the method-specific refusals (unknown method, tool, resource or
 //! prompt).
 
+use super::answers::mismatch_answer;
 use super::findings::{Answers, Findings};
-use super::header_values::mismatch_answer;
 use super::params;
 use super::view::{HeaderView, RequestBody};
 use crate::message::Message;

@@ -19,6 +19,7 @@
 //! lints), `headers` (mirrored headers and `_meta`), `methods`, `params` (`Mcp-Param-*`),
 //! and `assemble` (combining what they found into a Verdict).
 
+mod answers;
 mod assemble;
 mod findings;
 mod header_values;
@@ -45,8 +46,9 @@ use crate::surface::Surface;
 use crate::verdict::{
     Answer, Canonical, DataRule, Demand, Expectation, Lint, LintKind, LintSet, StatusSet, Verdict,
 };
+use answers::{answer_of, parser_refusal, strict_refusal};
 use assemble::{assemble, Fallback};
-use findings::{answer_of, is_blocking, strict_refusal, Answers, Defect, Findings};
+use findings::{is_blocking, Answers, Defect, Findings};
 use lints::{error_lints, media_defects, request_lints};
 use origin::OriginClass;
 use smallvec::smallvec;
@@ -106,7 +108,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
         // RFC 9110 §5.5: a recipient of CR, LF or NUL in a field value MUST reject the
         // message or replace them; HTTP stacks refuse control bytes before MCP code runs
         // (DEVIATIONS.md D-05)
-        f.tolerate(header_values::parser_refusal());
+        f.tolerate(parser_refusal());
     }
 
     if !view.verb.eq_ignore_ascii_case("POST") {

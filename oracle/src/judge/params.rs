@@ -1,10 +1,10 @@
 //! `Mcp-Param-{Name}` validation for a `tools/call` of a declared tool
 //! (streamable-http.mdx § Server Behavior for Custom Headers, § Server Validation).
 
+use super::answers::mismatch_answer;
 use super::findings::Findings;
 use super::header_values::{
-    invalid_chars, lossy, mismatch_answer, overlap, read_header_value, strict_malformed,
-    HeaderValue,
+    invalid_chars, lossy, overlap, read_header_value, strict_malformed, HeaderValue,
 };
 use super::read::arguments::{ArgumentReader, Leaf, RawLeaf};
 use super::view::{param_suffix_is, HeaderView, RequestBody};

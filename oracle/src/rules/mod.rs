@@ -17,7 +17,7 @@ pub use revision::Revision;
 pub use table::RULES;
 pub use table_2025_11_25::LEGACY_RULES;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A rule's stable id, e.g. `SHTTP-HDR-ERR-32020`.
@@ -33,7 +33,11 @@ impl<'de> serde::Deserialize<'de> for RuleId {
         all_rules()
             .find(|r| r.id.0 == text)
             .map(|r| r.id)
-            .ok_or_else(|| serde::de::Error::custom(format!("unknown rule id {text:?}")))
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "unknown rule id {text:?} (not in this build's rule table; `mcpdiff rules` lists it)"
+                ))
+            })
     }
 }
 
@@ -43,10 +47,31 @@ impl fmt::Display for RuleId {
     }
 }
 
+impl RuleId {
+    /// The id as text (`SHTTP-HDR-ERR-32020`).
+    pub fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+/// An id compared with its text (a rule named in a saved report, a baseline, a test).
+impl PartialEq<&str> for RuleId {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialEq<RuleId> for &str {
+    fn eq(&self, other: &RuleId) -> bool {
+        *self == other.0
+    }
+}
+
 /// The BCP 14 keyword that governs the server in the rule's sentence, or `Observation` when
 /// the sentence carries none and no keyworded sentence binds the behaviour (such a sentence
-/// yields observations, never SHOULD or MUST findings).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+/// yields observations, never SHOULD or MUST findings). Serialized as the keyword
+/// (`MUST NOT`), and read back from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Level {
     #[serde(rename = "MUST")]
     Must,
@@ -108,6 +133,13 @@ impl Level {
             Level::May => "MAY",
             Level::Observation => "OBSERVATION",
         }
+    }
+}
+
+/// The keyword as reports write it (`as_str`).
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

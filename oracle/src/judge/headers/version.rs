@@ -2,8 +2,9 @@
 //! common case (the header repeats a listed version the body names) inline, every other
 //! reading in a cold function.
 
-use super::super::findings::{header_mismatch, is_blocking, Defect, Findings};
-use super::super::header_values::{invalid_chars, mismatch_answer};
+use super::super::answers::{header_mismatch, mismatch_answer};
+use super::super::findings::{is_blocking, Defect, Findings};
+use super::super::header_values::invalid_chars;
 use super::super::view::HeaderView;
 use super::LEGACY_VERSIONS;
 use crate::case::HeaderField;

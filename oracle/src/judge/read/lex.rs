@@ -1,7 +1,7 @@
 //! The scanner's tokens: JSON whitespace, strings, numbers and literals of the subset
 //! `scan` accepts, each read from an index of the body to the index after it.
 
-use super::swar::skip_plain;
+use crate::swar::skip_plain;
 
 /// Longer mantissas fall back to the full parse (they may overflow `f64`).
 const MAX_NUMBER_LEN: usize = 20;

@@ -13,7 +13,6 @@ mod lex;
 mod scan;
 mod simple;
 mod skip;
-pub(crate) mod swar;
 mod validated;
 
 use super::view::{self, RequestView};

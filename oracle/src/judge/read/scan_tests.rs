@@ -2,8 +2,8 @@
 //! `props/tests/judge_differential.rs`.
 
 use super::*;
-use crate::judge::read::swar::skip_plain;
 use crate::judge::read::validated::{get, members};
+use crate::swar::skip_plain;
 use serde_json::Value;
 
 /// `read` into a fresh `Top`.

@@ -2,7 +2,7 @@
 //! number's value, an object's members, without building a tree.
 
 use super::lex::{is_ws, skip_ws};
-use super::swar::skip_plain;
+use crate::swar::skip_plain;
 use serde_json::Value;
 use std::borrow::Cow;
 

@@ -1,8 +1,8 @@
-//! The client matrix in Markdown and HTML (the terminal form is in report.rs). Appended to
-//! the run's review when the run had client targets.
+//! The client matrix rendered for the terminal, Markdown and HTML. The Markdown and HTML
+//! sections are appended to the run's review when the run had client targets.
 
-use super::report::{ClientTargetReport, FindingGroup};
-use crate::report::html::esc;
+use super::clients::{ClientTargetReport, FindingGroup};
+use super::html::esc;
 use std::fmt::Write;
 
 fn md_cell(s: &str) -> String {
@@ -15,8 +15,8 @@ fn rules_broken(r: &ClientTargetReport) -> Vec<&'static str> {
     v
 }
 
-/// One finding group's example on one line (also the terminal form, report.rs).
-pub(super) fn example(f: &FindingGroup) -> String {
+/// One finding group's example on one line (also the terminal form).
+fn example(f: &FindingGroup) -> String {
     let e = &f.example;
     format!(
         "{}{}{}; sent {}; allowed {}",
@@ -145,4 +145,67 @@ pub fn html(rows: &[ClientTargetReport]) -> String {
         }
     }
     o
+}
+
+/// The client matrix for the terminal.
+pub fn terminal(rows: &[ClientTargetReport]) -> String {
+    let mut s = String::from("\nClient targets (tool set served by the recording server)\n");
+    s.push_str(&format!(
+        "  {:<16} {:<34} {:>8} {:>6} {:>7} {:>8} {:>6}  {}\n",
+        "target", "sdk", "verdict", "kept", "wrongly", "requests", "legacy", "rules broken"
+    ));
+    for r in rows {
+        let kept = r
+            .kept
+            .as_ref()
+            .map_or("-".to_string(), |k| k.len().to_string());
+        let wrong = format!("+{}/-{}", r.wrongly_kept.len(), r.wrongly_dropped.len());
+        let mut broken: Vec<&str> = r.findings.iter().map(|f| f.rule.0).collect();
+        broken.dedup();
+        s.push_str(&format!(
+            "  {:<16} {:<34} {:>8} {:>6} {:>7} {:>8} {:>6}  {}\n",
+            r.name,
+            format!("{} {}", r.package, r.version),
+            r.verdict.to_string(),
+            kept,
+            wrong,
+            r.requests,
+            r.legacy_requests,
+            if broken.is_empty() {
+                "-".to_string()
+            } else {
+                broken.join(", ")
+            }
+        ));
+        if let Some(n) = &r.note {
+            s.push_str(&format!("      note: {n}\n"));
+        }
+        for f in &r.findings {
+            s.push_str(&format!(
+                "      {} {} x{}: {}\n",
+                f.level,
+                f.rule,
+                f.count,
+                example(f)
+            ));
+            if let Some(r) = &f.repro {
+                s.push_str(&format!(
+                    "        minimal ({}): {} arguments {}\n",
+                    if r.reproduced {
+                        "re-run reproduces"
+                    } else {
+                        "not reproduced alone"
+                    },
+                    r.definition,
+                    r.arguments
+                        .as_ref()
+                        .map_or("(none)".to_string(), |a| a.to_string())
+                ));
+            }
+        }
+        for e in r.driver_errors.iter().take(3) {
+            s.push_str(&format!("      driver: {e}\n"));
+        }
+    }
+    s
 }

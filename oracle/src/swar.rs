@@ -1,6 +1,7 @@
 //! Eight bytes at a time ("SIMD within a register"): finding the bytes that end a plain run
-//! of JSON string text without a branch per byte. Split out of `scan` so both readers share
-//! it. (The header fields' byte classes are `encoding::field_words`.)
+//! of JSON string text without a branch per byte. Shared by the judge's readers and
+//! `case::nesting_depth`, so it sits beside both rather than inside the judge (the case model
+//! does not depend on the judge). (The header fields' byte classes are `encoding::field_words`.)
 
 pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
