@@ -34,6 +34,7 @@ while IFS= read -r line || [ -n "$line" ]; do
   fi
   value="${line#*:}"
   value="${value#"${value%%[![:space:]]*}"}"
+  value="${value%"${value##*[![:space:]]}"}"
   [ -z "$value" ] || echo "::add-mask::$value"
   # `Bearer TOKEN`: the token alone too, in case something prints it without its scheme
   token="${value#* }"

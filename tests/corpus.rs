@@ -96,7 +96,7 @@ fn bad_files_are_named_and_the_others_still_run() {
     future["schema"] = json!("mcpdiff-corpus/9");
     std::fs::write(dir.join("future.json"), future.to_string()).expect("write");
     let mut bad_b64 = serde_json::to_value(seed).expect("to json");
-    bad_b64["request"]["body"] = json!("%%%");
+    bad_b64["request"]["body"] = json!({"base64": "%%%"});
     std::fs::write(dir.join("badbytes.json"), bad_b64.to_string()).expect("write");
 
     let loaded = load_dir(&dir).expect("list");

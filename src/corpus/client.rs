@@ -1,8 +1,10 @@
-//! One client corpus entry (`mcpdiff-client-corpus/1`, documented in `corpus/README.md`):
+//! One client corpus entry (`mcpdiff-client-corpus/2`, documented in `corpus/README.md`):
 //! the tool set mcpdiff served (the shrunk tool definition plus the offending call's
 //! arguments), what it asked the client to do, and per client target what the client did
-//! (the names it kept and/or the request it sent, header values and body Base64) with the
-//! client judge's findings at save time. Replay re-judges each stored recording purely
+//! (the names it kept and/or the request it sent, header values and body as a `Case` writes
+//! its bytes: a string when UTF-8, else `{"base64": ...}`) with the client judge's findings
+//! at save time. Entries of `mcpdiff-client-corpus/1` (values and body Base64) are read
+//! through `entry_v1`. Replay re-judges each stored recording purely
 //! (`client_replay.rs`); no driver runs.
 //!
 //! This file owns the format (types, byte encoding, hash and file name) and building entries
@@ -10,15 +12,17 @@
 
 use crate::clients::evidence::Evidence;
 use crate::clients::ClientTargetReport;
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine;
 use mcpdiff_oracle::client_judge::{show_bytes, RecordedRequest};
 use mcpdiff_oracle::toolset::{GeneratedTool, ToolCall, ToolSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The schema id of client entries; a reader refuses any other.
-pub const CLIENT_SCHEMA: &str = "mcpdiff-client-corpus/1";
+/// The schema id client entries are written with.
+pub const CLIENT_SCHEMA: &str = "mcpdiff-client-corpus/2";
+
+/// The schema id of client entries whose values and bodies are Base64; still read
+/// (`entry_v1`).
+pub const CLIENT_SCHEMA_V1: &str = "mcpdiff-client-corpus/1";
 
 /// One minimized client case and what each client did with it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -69,22 +73,24 @@ pub struct ClientRecord {
     pub findings: Vec<Value>,
 }
 
-/// A recorded request: header names as sent, values and body Base64 (standard alphabet,
-/// padded); `readable` is for people and never read back.
+/// A recorded request: header names as sent, values and body as a `Case` writes its bytes
+/// (`mcpdiff_oracle::case_json`); `readable` is for people and never read back.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WireRequest {
     pub method: String,
     pub headers: Vec<WireField>,
-    pub body: String,
+    #[serde(with = "mcpdiff_oracle::case_json::bytes")]
+    pub body: Vec<u8>,
     #[serde(default)]
     pub readable: Vec<String>,
 }
 
-/// One header field: the name as text, the value Base64.
+/// One header field: the name as text, the value as bytes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WireField {
     pub name: String,
-    pub value: String,
+    #[serde(with = "mcpdiff_oracle::case_json::bytes")]
+    pub value: Vec<u8>,
 }
 
 impl WireRequest {
@@ -104,32 +110,25 @@ impl WireRequest {
                 .iter()
                 .map(|(n, v)| WireField {
                     name: n.clone(),
-                    value: STANDARD.encode(v),
+                    value: v.clone(),
                 })
                 .collect(),
-            body: STANDARD.encode(&r.body),
+            body: r.body.clone(),
             readable,
         }
     }
 
-    /// The request these bytes stand for, or which field does not decode.
-    pub fn to_recorded(&self, at: &str) -> Result<RecordedRequest, String> {
-        let dec = |what: String, s: &str| {
-            STANDARD
-                .decode(s)
-                .map_err(|e| format!("{at}.{what} is not valid Base64: {e}"))
-        };
-        let mut headers = Vec::with_capacity(self.headers.len());
-        for (i, h) in self.headers.iter().enumerate() {
-            headers.push((
-                h.name.clone(),
-                dec(format!("headers[{i}].value"), &h.value)?,
-            ));
-        }
+    /// The request these bytes stand for. (Fallible for the callers' sake: the bytes were
+    /// checked when the entry was read.)
+    pub fn to_recorded(&self, _at: &str) -> Result<RecordedRequest, String> {
         Ok(RecordedRequest {
             method: self.method.clone(),
-            headers,
-            body: dec("body".into(), &self.body)?,
+            headers: self
+                .headers
+                .iter()
+                .map(|h| (h.name.clone(), h.value.clone()))
+                .collect(),
+            body: self.body.clone(),
         })
     }
 }

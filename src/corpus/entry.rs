@@ -1,19 +1,22 @@
-//! One corpus entry (`mcpdiff-corpus/1`, documented in `corpus/README.md`): the request as
-//! bytes that survive JSON (Base64 header names, values and body) beside a readable
-//! rendering, the rules it exercises, the surface it is judged against, the oracle's
-//! expectations when it was saved, and what each target answered.
+//! One corpus entry (`mcpdiff-corpus/2`, documented in `corpus/README.md`): the request's
+//! bytes (header names, values and body as JSON strings when they are UTF-8, else
+//! `{"base64": "..."}`, as a `Case` is written everywhere) beside a readable rendering, the
+//! rules it exercises, the surface it is judged against, the oracle's expectations when it
+//! was saved, and what each target answered. Entries of `mcpdiff-corpus/1` (every byte
+//! sequence Base64) are read through `entry_v1`.
 //!
 //! This file owns the format (types, byte encoding, the case hash and file name); reading and
 //! writing files is `store.rs`, re-judging `replay.rs`.
 
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine;
 use mcpdiff_oracle::{fixture, Case, Observation, Surface, ToolDecl, Verdict};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The schema id every entry carries; a reader refuses any other.
-pub const SCHEMA: &str = "mcpdiff-corpus/1";
+/// The schema id every entry is written with.
+pub const SCHEMA: &str = "mcpdiff-corpus/2";
+
+/// The schema id of entries whose bytes are all Base64; still read (`entry_v1`).
+pub const SCHEMA_V1: &str = "mcpdiff-corpus/1";
 
 /// One minimized case and what is known about it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -33,26 +36,22 @@ pub struct Entry {
     pub targets: Vec<Recorded>,
 }
 
-/// The raw request. Header bytes and body are Base64 (standard alphabet, padded) because a
-/// case may carry bytes no JSON string holds; `readable` is for people and never read back.
+/// The raw request, its bytes written as a `Case` writes them
+/// (`mcpdiff_oracle::case_json`); `readable` is for people and never read back.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StoredRequest {
     pub method: String,
     pub path: String,
-    pub headers: Vec<WireHeader>,
-    pub body: String,
+    /// `[name, value]` pairs, in order, duplicates kept.
+    #[serde(with = "mcpdiff_oracle::case_json::headers")]
+    pub headers: Vec<(Vec<u8>, Vec<u8>)>,
+    #[serde(with = "mcpdiff_oracle::case_json::bytes")]
+    pub body: Vec<u8>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<String>,
     /// The request as text, non-printable bytes as `\xNN` (informational).
     #[serde(default)]
     pub readable: Vec<String>,
-}
-
-/// One header field, name and value Base64.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct WireHeader {
-    pub name: String,
-    pub value: String,
 }
 
 /// The surface: `"fixture"` (the reference server's, `mcpdiff_oracle::fixture::surface()`)
@@ -85,39 +84,21 @@ impl StoredRequest {
         StoredRequest {
             method: case.method.clone(),
             path: case.path.clone(),
-            headers: case
-                .headers
-                .iter()
-                .map(|(n, v)| WireHeader {
-                    name: STANDARD.encode(n),
-                    value: STANDARD.encode(v),
-                })
-                .collect(),
-            body: STANDARD.encode(&case.body),
+            headers: case.headers.clone(),
+            body: case.body.clone(),
             labels: case.labels.clone(),
             readable: render(case),
         }
     }
 
-    /// The case these bytes stand for, or which field does not decode.
+    /// The case these bytes stand for. (Fallible for the callers' sake: the bytes were
+    /// checked when the entry was read, `entry_v1::check_bytes`.)
     pub fn to_case(&self) -> Result<Case, String> {
-        let dec = |what: String, s: &str| {
-            STANDARD
-                .decode(s)
-                .map_err(|e| format!("{what} is not valid Base64: {e}"))
-        };
-        let mut headers = Vec::with_capacity(self.headers.len());
-        for (i, h) in self.headers.iter().enumerate() {
-            headers.push((
-                dec(format!("request.headers[{i}].name"), &h.name)?,
-                dec(format!("request.headers[{i}].value"), &h.value)?,
-            ));
-        }
         Ok(Case {
             method: self.method.clone(),
             path: self.path.clone(),
-            headers,
-            body: dec("request.body".into(), &self.body)?,
+            headers: self.headers.clone(),
+            body: self.body.clone(),
             labels: self.labels.clone(),
         })
     }

@@ -1,19 +1,21 @@
 //! The regression corpus (`corpus/`, see `corpus/README.md`): one JSON file per minimized
-//! case, named `<RULE-ID>-<hash>.json`, replayed in CI. Server cases are `mcpdiff-corpus/1`,
-//! client cases (`CLIENT-*` rules) `mcpdiff-client-corpus/1`.
+//! case, named `<RULE-ID>-<hash>.json`, replayed in CI. Server cases are `mcpdiff-corpus/2`,
+//! client cases (`CLIENT-*` rules) `mcpdiff-client-corpus/2` (both `/1` still read).
 //!
 //! Files: `entry.rs` (the server format: request bytes, verdict, per-target answers, hash and
-//! file name), `client.rs` (the client format: served tools, per-client recordings and
-//! findings), `store.rs` (reading either kind and merging files), `replay.rs` and
-//! `client_replay.rs` (re-judging, pure), `build.rs` (server entries from the probe set, from
-//! a run, from fuzz inputs; client entries from a run's client matrix), `auth.rs` (a run's
-//! `AUTH-*` findings: judged by the authorization judge, replayed as written).
+//! file name), `entry_v1.rs` (entries of either `/1` read into today's form), `client.rs`
+//! (the client format: served tools, per-client recordings and findings), `store.rs` (reading
+//! either kind and merging files), `replay.rs` and `client_replay.rs` (re-judging, pure),
+//! `build.rs` (server entries from the probe set, from a run, from fuzz inputs; client
+//! entries from a run's client matrix), `auth.rs` (a run's `AUTH-*` findings: judged by the
+//! authorization judge, replayed as written).
 
 pub mod auth;
 pub mod build;
 pub mod client;
 pub mod client_replay;
 pub mod entry;
+pub mod entry_v1;
 pub mod replay;
 pub mod store;
 

@@ -1,11 +1,11 @@
 //! Corpus files on disk: reading one file or a folder (every bad file becomes an error that
 //! names the file and the problem, and the others still load), and saving an entry under its
 //! stable name, merging with what is already there so repeated runs never duplicate a case.
-//! A folder may mix server entries (`mcpdiff-corpus/1`) and client entries
-//! (`mcpdiff-client-corpus/1`); the `schema` field says which a file is ([`Item`]).
+//! A folder may mix server entries (`mcpdiff-corpus/2`, or `/1`) and client entries
+//! (`mcpdiff-client-corpus/2`, or `/1`); the `schema` field says which a file is ([`Item`]).
 
-use super::client::{ClientEntry, CLIENT_SCHEMA};
-use super::entry::{Entry, SCHEMA};
+use super::client::{ClientEntry, CLIENT_SCHEMA, CLIENT_SCHEMA_V1};
+use super::entry::{Entry, SCHEMA, SCHEMA_V1};
 use serde_json::Value;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -74,16 +74,17 @@ fn read_json(path: &Path) -> Result<Value, LoadError> {
 pub fn load_item(path: &Path) -> Result<Item, LoadError> {
     let value = read_json(path)?;
     match value.get("schema").and_then(Value::as_str) {
-        Some(CLIENT_SCHEMA) => client_from_value(path, value).map(Item::Client),
+        Some(CLIENT_SCHEMA | CLIENT_SCHEMA_V1) => client_from_value(path, value).map(Item::Client),
         _ => server_from_value(path, value).map(Item::Server),
     }
 }
 
-fn client_from_value(path: &Path, value: Value) -> Result<ClientLoaded, LoadError> {
+fn client_from_value(path: &Path, mut value: Value) -> Result<ClientLoaded, LoadError> {
     let err = |problem: String| LoadError {
         path: path.to_path_buf(),
         problem,
     };
+    super::entry_v1::upgrade_client(&mut value).map_err(&err)?;
     let entry: ClientEntry = serde_json::from_value(value)
         .map_err(|e| err(format!("not a {CLIENT_SCHEMA} entry: {e}")))?;
     for (i, c) in entry.clients.iter().enumerate() {
@@ -104,21 +105,23 @@ pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
     server_from_value(path, read_json(path)?)
 }
 
-fn server_from_value(path: &Path, value: Value) -> Result<Loaded, LoadError> {
+fn server_from_value(path: &Path, mut value: Value) -> Result<Loaded, LoadError> {
     let err = |problem: String| LoadError {
         path: path.to_path_buf(),
         problem,
     };
     // the schema id first, so a future version gets a clear message instead of a field error
     match value.get("schema").and_then(Value::as_str) {
-        Some(SCHEMA) => {}
+        Some(SCHEMA | SCHEMA_V1) => {}
         Some(other) => {
             return Err(err(format!(
-                "unknown schema '{other}' (this mcpdiff reads {SCHEMA} and {CLIENT_SCHEMA})"
+                "unknown schema '{other}' (this mcpdiff reads {SCHEMA}, {SCHEMA_V1} and \
+                 {CLIENT_SCHEMA})"
             )))
         }
         None => return Err(err(format!("no \"schema\" field (expected \"{SCHEMA}\")"))),
     }
+    super::entry_v1::upgrade(&mut value).map_err(&err)?;
     let entry: Entry =
         serde_json::from_value(value).map_err(|e| err(format!("not a {SCHEMA} entry: {e}")))?;
     entry.request.to_case().map_err(&err)?;

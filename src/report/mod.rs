@@ -14,6 +14,7 @@ pub mod markdown;
 pub mod merge;
 pub mod review;
 pub mod sarif;
+pub mod sarif_rules;
 pub mod tally_report;
 pub mod terminal;
 pub mod tls_report;

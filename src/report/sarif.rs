@@ -1,36 +1,36 @@
 //! SARIF 2.1.0 (`--sarif PATH`) for GitHub code scanning and other SARIF viewers: one SARIF
-//! `run` per target, one rule descriptor per spec rule that failed on it, one result per
-//! finding.
+//! `run` per target (server targets, then client targets), one rule descriptor per spec rule
+//! that failed on it (`sarif_rules`), one result per finding.
 //!
-//! - `run.automationDetails.id` is `mcpdiff/<target>/`, so code scanning keeps one analysis
-//!   category per target (`<target>` is the target's name with every character outside
-//!   `[A-Za-z0-9._-]` written `-`).
-//! - A rule descriptor carries the rule's one-line summary (`shortDescription`), the spec
-//!   sentence verbatim (`fullDescription`), the citation and how to fix it (`help`, text and
-//!   Markdown), and `properties`: the RFC 2119 `level`, `tags` (`security` where the report
-//!   marks the rule so, plus `mcp` and the level) and `precision`.
-//! - A result's `level`: MUST / MUST NOT -> `error`, SHOULD / SHOULD NOT -> `warning`, MAY ->
-//!   `note`, OBSERVATION (a sentence with no RFC 2119 keyword) -> `note`. Its message says
-//!   what the rule allows and what the target did. A baselined finding carries an external,
-//!   accepted `suppression`.
+//! - `run.automationDetails.id` is `mcpdiff/<target>/` (`mcpdiff/client-<target>/` for a
+//!   client target), so code scanning keeps one analysis category per target (`<target>` is
+//!   the target's name with every character outside `[A-Za-z0-9._-]` written `-`).
+//! - A result's `level` follows the rule's RFC 2119 level (`sarif_rules::sarif_level`). Its
+//!   message says what the rule allows and what the target did. A baselined finding carries
+//!   an external, accepted `suppression`.
 //! - `partialFingerprints["mcpdiffFinding/v1"]`: FNV-1a 64 over the rule id, the target's
-//!   name, the spec revision the oracle judges against and the failure's kind (`kind`). No
-//!   URL (an in-process server gets a new port every run), time or count enters it, so the
-//!   same outcome gets the same fingerprint in every run.
+//!   name, the spec revision the oracle judges against and the failure's signature (a
+//!   server finding's `kind`; a client finding's tool and header). No URL (an in-process
+//!   server gets a new port every run), time or count enters it, so the same outcome gets
+//!   the same fingerprint in every run.
 //! - Code scanning refuses a result without a physical location, and a protocol finding has
 //!   no source line: the caller names a repository-relative stand-in per finding (`locate`;
 //!   the CLI's `--sarif-location`, a saved corpus entry, or [`default_location`]). The
-//!   target's URL, the reproducer and the case stay in the result's `properties`.
+//!   target's URL, the reproducer and the case (for a client: the tool, header, what was
+//!   sent and what is allowed) stay in the result's `properties`.
 //!
 //! Pure: `RunReport` in, JSON text out. Secrets never reach it (reports hold none, and the
 //! CLI writes the text through `secrets::write`).
 
+use super::build::is_security;
+use super::clients::{ClientStatus, ClientTargetReport, FindingGroup};
 use super::json::{FindingReport, RunReport, TargetReport};
-use super::review::{case_text, why_it_matters};
+use super::review::case_text;
+use super::sarif_rules::{descriptor, sarif_level, RuleFacts};
 use super::undetermined::is_untested;
 use mcpdiff_oracle::case::MODERN_VERSION;
-use mcpdiff_oracle::{Rule, RULES};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 /// The schema URI written into the log (the OASIS errata01 schema's own id).
 pub const SCHEMA_URI: &str =
@@ -52,18 +52,19 @@ pub fn segment(name: &str) -> String {
         .collect()
 }
 
-/// The stand-in location of a finding that names no file: `mcpdiff/<target>.mcp`.
-pub fn default_location(t: &TargetReport) -> String {
-    format!("mcpdiff/{}.mcp", segment(&t.name))
+/// What a result is about: a server target's finding or a client target's finding group.
+#[derive(Clone, Copy)]
+pub enum Subject<'a> {
+    Server(&'a TargetReport, &'a FindingReport),
+    Client(&'a ClientTargetReport, &'a FindingGroup),
 }
 
-/// The SARIF `level` of an RFC 2119 level (`FindingReport::level`).
-pub fn sarif_level(level: &str) -> &'static str {
-    match level {
-        "MUST" | "MUST NOT" => "error",
-        "SHOULD" | "SHOULD NOT" => "warning",
-        // MAY, OBSERVATION, and anything a newer report might add
-        _ => "note",
+/// The stand-in location of a finding that names no file: `mcpdiff/<target>.mcp` (for a
+/// client target `mcpdiff/client-<target>.mcp`).
+pub fn default_location(s: Subject) -> String {
+    match s {
+        Subject::Server(t, _) => format!("mcpdiff/{}.mcp", segment(&t.name)),
+        Subject::Client(c, _) => format!("mcpdiff/client-{}.mcp", segment(&c.name)),
     }
 }
 
@@ -81,78 +82,55 @@ fn fnv_fields(fields: &[&str]) -> String {
     format!("{h:016x}")
 }
 
-/// The stable identity of a finding: rule, target name, spec revision, failure kind.
-pub fn fingerprint(t: &TargetReport, f: &FindingReport) -> String {
-    fnv_fields(&[f.rule.as_str(), &t.name, MODERN_VERSION, &f.kind])
-}
-
-fn table_rule(id: &str) -> Option<&'static Rule> {
-    RULES.iter().find(|r| r.id.0 == id)
-}
-
-/// How sure a finding of this rule is: the oracle judged a real answer against the sentence
-/// (`very-high`), against a rule derived from other keyworded rules (`high`), or recorded a
-/// sentence with no keyword (`medium`).
-fn precision(f: &FindingReport) -> &'static str {
-    match (f.level.as_str(), table_rule(f.rule.as_str())) {
-        ("OBSERVATION", _) => "medium",
-        (_, Some(r)) if r.derived => "high",
-        _ => "very-high",
+/// The stable identity of a finding: rule, target name, spec revision, failure signature.
+pub fn fingerprint(s: Subject) -> String {
+    match s {
+        Subject::Server(t, f) => fnv_fields(&[f.rule.as_str(), &t.name, MODERN_VERSION, &f.kind]),
+        Subject::Client(c, g) => fnv_fields(&[
+            g.rule.as_str(),
+            &format!("client:{}", c.name),
+            MODERN_VERSION,
+            g.example.tool.as_deref().unwrap_or(""),
+            g.example.header.as_deref().unwrap_or(""),
+        ]),
     }
 }
 
-fn descriptor(f: &FindingReport) -> Value {
-    let summary = table_rule(f.rule.as_str()).map_or(f.sentence.as_str(), |r| r.summary);
-    // "Answers ... with 403" reads on as "change the server so that it answers ... with 403"
-    let mut fix: String = summary
-        .chars()
-        .take(1)
-        .flat_map(char::to_lowercase)
-        .collect();
-    fix.extend(summary.chars().skip(1));
-    let (family, why) = why_it_matters(f.rule.as_str());
-    let mut tags = vec!["mcp".to_string(), f.level.as_str().to_lowercase()];
-    if f.security {
-        tags.insert(0, "security".into());
-    }
-    let text = format!(
-        "{level} ({family}). Spec: MCP {MODERN_VERSION}, {spec}:\n\"{sentence}\"\n\
-         How to fix: change the server so that it {fix}\n\
-         Why it matters: {why}\n\
-         Each result's `reproducer` property sends the minimized request again; \
-         `mcpdiff rules --id {id}` prints the rule.",
-        level = f.level,
-        spec = f.spec,
-        sentence = f.sentence,
-        id = f.rule
-    );
-    let markdown = format!(
-        "**{level}** ({family}). Spec: MCP {MODERN_VERSION}, `{spec}`:\n\n> {sentence}\n\n\
-         **How to fix:** change the server so that it {fix}\n\n\
-         **Why it matters:** {why}\n\n\
-         Each result's `reproducer` property sends the minimized request again; \
-         `mcpdiff rules --id {id}` prints the rule.",
-        level = f.level,
-        spec = f.spec,
-        sentence = f.sentence,
-        id = f.rule
-    );
+fn location(uri: &str) -> Value {
+    json!([{
+        "physicalLocation": {
+            "artifactLocation": { "uri": uri },
+            "region": { "startLine": 1 }
+        }
+    }])
+}
+
+/// `tool.driver` with the rules of one run.
+fn tool(rules: Vec<Value>) -> Value {
     json!({
-        "id": f.rule,
-        "shortDescription": { "text": summary },
-        "fullDescription": { "text": f.sentence },
-        "help": { "text": text, "markdown": markdown },
-        "defaultConfiguration": { "level": sarif_level(f.level.as_str()) },
-        "properties": {
-            "level": f.level,
-            "tags": tags,
-            "precision": precision(f),
-            "spec": f.spec,
+        "driver": {
+            "name": "mcpdiff",
+            "version": env!("CARGO_PKG_VERSION"),
+            "semanticVersion": env!("CARGO_PKG_VERSION"),
+            "rules": rules,
         }
     })
 }
 
-fn result(t: &TargetReport, f: &FindingReport, rule_index: usize, location: &str) -> Value {
+/// The index of rule `id` in `rules`, its descriptor added on first use.
+fn rule_index(
+    rules: &mut Vec<Value>,
+    index: &mut BTreeMap<String, usize>,
+    id: &str,
+    facts: impl FnOnce() -> Value,
+) -> usize {
+    *index.entry(id.to_string()).or_insert_with(|| {
+        rules.push(facts());
+        rules.len() - 1
+    })
+}
+
+fn result(t: &TargetReport, f: &FindingReport, rule_index: usize, uri: &str) -> Value {
     let mut r = json!({
         "ruleId": f.rule,
         "ruleIndex": rule_index,
@@ -161,16 +139,15 @@ fn result(t: &TargetReport, f: &FindingReport, rule_index: usize, location: &str
         "message": {
             "text": format!(
                 "{} {} on {}: expected {}; observed {}.",
-                f.level, f.rule, t.name, f.expected, f.observed
+                f.level.as_str(),
+                f.rule.as_str(),
+                t.name,
+                f.expected,
+                f.observed
             )
         },
-        "locations": [{
-            "physicalLocation": {
-                "artifactLocation": { "uri": location },
-                "region": { "startLine": 1 }
-            }
-        }],
-        "partialFingerprints": { FINGERPRINT_KEY: fingerprint(t, f) },
+        "locations": location(uri),
+        "partialFingerprints": { FINGERPRINT_KEY: fingerprint(Subject::Server(t, f)) },
         "occurrenceCount": f.count.max(1),
         "properties": {
             "target": t.name,
@@ -194,20 +171,22 @@ fn result(t: &TargetReport, f: &FindingReport, rule_index: usize, location: &str
     r
 }
 
-fn run_of(t: &TargetReport, locate: &dyn Fn(&TargetReport, &FindingReport) -> String) -> Value {
+fn run_of(t: &TargetReport, locate: &dyn Fn(Subject) -> String) -> Value {
     let mut rules: Vec<Value> = Vec::new();
-    let mut index: Map<String, Value> = Map::new();
+    let mut index = BTreeMap::new();
     let mut results = Vec::new();
     for f in &t.findings {
-        let i = match index.get(f.rule.as_str()).and_then(Value::as_u64) {
-            Some(i) => i as usize,
-            None => {
-                rules.push(descriptor(f));
-                index.insert(f.rule.to_string(), json!(rules.len() - 1));
-                rules.len() - 1
-            }
-        };
-        results.push(result(t, f, i, &locate(t, f)));
+        let i = rule_index(&mut rules, &mut index, f.rule.as_str(), || {
+            descriptor(&RuleFacts {
+                id: f.rule.as_str(),
+                level: f.level.as_str(),
+                spec: &f.spec,
+                sentence: &f.sentence,
+                security: f.security,
+                party: "server",
+            })
+        });
+        results.push(result(t, f, i, &locate(Subject::Server(t, f))));
     }
     let untested = is_untested(t);
     let mut invocation = json!({ "executionSuccessful": !untested });
@@ -219,14 +198,7 @@ fn run_of(t: &TargetReport, locate: &dyn Fn(&TargetReport, &FindingReport) -> St
         }]);
     }
     json!({
-        "tool": {
-            "driver": {
-                "name": "mcpdiff",
-                "version": env!("CARGO_PKG_VERSION"),
-                "semanticVersion": env!("CARGO_PKG_VERSION"),
-                "rules": rules,
-            }
-        },
+        "tool": tool(rules),
         "automationDetails": { "id": format!("mcpdiff/{}/", segment(&t.name)) },
         "invocations": [invocation],
         "columnKind": "unicodeCodePoints",
@@ -241,9 +213,96 @@ fn run_of(t: &TargetReport, locate: &dyn Fn(&TargetReport, &FindingReport) -> St
     })
 }
 
+fn client_result(c: &ClientTargetReport, g: &FindingGroup, rule_index: usize, uri: &str) -> Value {
+    let e = &g.example;
+    let allowed = if e.allowed.is_empty() {
+        "no such header".to_string()
+    } else {
+        e.allowed.join(" or ")
+    };
+    let sent = e.sent.as_deref().unwrap_or("nothing");
+    json!({
+        "ruleId": g.rule.as_str(),
+        "ruleIndex": rule_index,
+        "kind": "fail",
+        "level": sarif_level(g.level.as_str()),
+        "message": {
+            "text": format!(
+                "{} {} on client {}: {}; expected {allowed}; sent {sent}.",
+                g.level.as_str(),
+                g.rule.as_str(),
+                c.name,
+                e.detail
+            )
+        },
+        "locations": location(uri),
+        "partialFingerprints": { FINGERPRINT_KEY: fingerprint(Subject::Client(c, g)) },
+        "occurrenceCount": g.count.max(1),
+        "properties": {
+            "target": c.name,
+            "package": c.package,
+            "version": c.version,
+            "tool": e.tool,
+            "header": e.header,
+            "sent": e.sent,
+            "allowed": e.allowed,
+            "arguments": e.arguments,
+            "repro": g.repro,
+        }
+    })
+}
+
+fn client_run_of(c: &ClientTargetReport, locate: &dyn Fn(Subject) -> String) -> Value {
+    let mut rules: Vec<Value> = Vec::new();
+    let mut index = BTreeMap::new();
+    let mut results = Vec::new();
+    for g in &c.findings {
+        let i = rule_index(&mut rules, &mut index, g.rule.as_str(), || {
+            descriptor(&RuleFacts {
+                id: g.rule.as_str(),
+                level: g.level.as_str(),
+                spec: &g.spec,
+                sentence: &g.sentence,
+                security: is_security(g.rule),
+                party: "client",
+            })
+        });
+        results.push(client_result(c, g, i, &locate(Subject::Client(c, g))));
+    }
+    let ran = c.verdict != ClientStatus::Error;
+    let mut invocation = json!({ "executionSuccessful": ran });
+    let problems: Vec<&String> = c.note.iter().chain(&c.driver_errors).collect();
+    if !problems.is_empty() {
+        let text: Vec<&str> = problems.iter().map(|p| p.as_str()).collect();
+        invocation["toolExecutionNotifications"] = json!([{
+            "level": if ran { "warning" } else { "error" },
+            "message": { "text": format!("client {}: {}", c.name, text.join("; ")) }
+        }]);
+    }
+    json!({
+        "tool": tool(rules),
+        "automationDetails": { "id": format!("mcpdiff/client-{}/", segment(&c.name)) },
+        "invocations": [invocation],
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+        "properties": {
+            "target": c.name,
+            "package": c.package,
+            "version": c.version,
+            "era": c.era,
+            "specRevision": MODERN_VERSION,
+        }
+    })
+}
+
 /// The SARIF log of `r`. `locate` names each finding's repository-relative stand-in file.
-pub fn render(r: &RunReport, locate: &dyn Fn(&TargetReport, &FindingReport) -> String) -> String {
-    let runs: Vec<Value> = r.targets.iter().map(|t| run_of(t, locate)).collect();
+pub fn render(r: &RunReport, locate: &dyn Fn(Subject) -> String) -> String {
+    let runs: Vec<Value> = r
+        .targets
+        .iter()
+        .map(|t| run_of(t, locate))
+        .chain(r.clients.iter().map(|c| client_run_of(c, locate)))
+        .collect();
     let log = json!({
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
@@ -258,16 +317,6 @@ pub fn render(r: &RunReport, locate: &dyn Fn(&TargetReport, &FindingReport) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn levels_map_as_documented() {
-        assert_eq!(sarif_level("MUST"), "error");
-        assert_eq!(sarif_level("MUST NOT"), "error");
-        assert_eq!(sarif_level("SHOULD"), "warning");
-        assert_eq!(sarif_level("SHOULD NOT"), "warning");
-        assert_eq!(sarif_level("MAY"), "note");
-        assert_eq!(sarif_level("OBSERVATION"), "note");
-    }
 
     #[test]
     fn segments_keep_only_path_safe_characters() {
