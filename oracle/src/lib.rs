@@ -21,6 +21,7 @@ pub mod fixture;
 pub mod inline_text;
 pub mod isolation;
 pub mod judge;
+pub mod legacy;
 pub mod message;
 pub mod observation;
 pub mod reference;
@@ -43,7 +44,7 @@ pub use judge::judge;
 pub use message::Message;
 pub use observation::{Body, HttpAnswer, Observation, SseMessage, TransportFailure};
 pub use request_id::RequestId;
-pub use rules::{Level, Rule, RuleId, Severity, RULES};
+pub use rules::{Level, Revision, Rule, RuleId, Severity, LEGACY_RULES, RULES};
 pub use surface::{Capabilities, Surface, ToolDecl};
 pub use undetermined::{settle, Undetermined};
 pub use verdict::{

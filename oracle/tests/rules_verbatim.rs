@@ -1,6 +1,8 @@
-//! The rule table against the pinned spec pages (`oracle/spec/2026-07-28/`).
+//! The rule tables against the pinned spec pages (`oracle/spec/2026-07-28/` for `RULES`,
+//! `oracle/spec/2025-11-25/` for `LEGACY_RULES`).
 //!
-//! Every rule's `sentence` must occur verbatim in the page its `spec` cites, after the
+//! Every rule's `sentence` must occur verbatim in the page its `spec` cites (under its
+//! revision's folder), after the
 //! normalisation documented in `oracle/src/rules/table.rs` (links to their text, emphasis
 //! markers and `<sup>` tags removed, code spans kept as written, whitespace collapsed), applied
 //! identically to the quote and to the page. Also checked: ids unique, fields non-empty, every
@@ -8,12 +10,26 @@
 
 use mcpdiff_oracle::rules::auth::AUTH_JUDGED_IDS;
 use mcpdiff_oracle::rules::client::CLIENT_JUDGED_IDS;
-use mcpdiff_oracle::rules::{Level, JUDGED_IDS, RULES};
+use mcpdiff_oracle::rules::legacy::LEGACY_CHECKED_IDS;
+use mcpdiff_oracle::rules::{
+    all_rules, revision_of, Level, Revision, Rule, JUDGED_IDS, LEGACY_RULES, RULES,
+};
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 
-fn spec_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("spec/2026-07-28")
+/// `oracle/spec/<revision>/`: the pinned pages a revision's table quotes.
+fn revision_root(revision: Revision) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("spec")
+        .join(revision.spec_root())
+}
+
+/// Each table with the revision whose pages it quotes.
+fn tables() -> [(&'static [Rule], Revision); 2] {
+    [
+        (RULES, Revision::V2026_07_28),
+        (LEGACY_RULES, Revision::V2025_11_25),
+    ]
 }
 
 /// The page file and the section of a `spec` reference.
@@ -148,34 +164,36 @@ fn normalisation_examples() {
 
 #[test]
 fn every_sentence_is_verbatim_in_its_pinned_page() {
-    let mut pages: BTreeMap<&str, Option<String>> = BTreeMap::new();
+    let mut pages: BTreeMap<(Revision, &str), Option<String>> = BTreeMap::new();
     let mut failures = Vec::new();
-    for r in RULES {
-        let (file, _) = split_spec(r.spec);
-        let page = pages.entry(file).or_insert_with(|| {
-            std::fs::read_to_string(spec_root().join(file))
-                .ok()
-                .map(|t| normalise(&t))
-        });
-        let Some(page) = page else {
-            failures.push(format!(
-                "{}: page {file} not found under oracle/spec/2026-07-28",
-                r.id
-            ));
-            continue;
-        };
-        let quote = normalise(r.sentence);
-        if quote != r.sentence {
-            failures.push(format!(
-                "{}: sentence is not in normalised form; expected\n    {quote}",
-                r.id
-            ));
-        }
-        if !page.contains(&quote) {
-            failures.push(format!(
-                "{}: not found verbatim in {file}:\n    {}",
-                r.id, r.sentence
-            ));
+    for (table, revision) in tables() {
+        for r in table {
+            let (file, _) = split_spec(r.spec);
+            let page = pages.entry((revision, file)).or_insert_with(|| {
+                std::fs::read_to_string(revision_root(revision).join(file))
+                    .ok()
+                    .map(|t| normalise(&t))
+            });
+            let Some(page) = page else {
+                failures.push(format!(
+                    "{}: page {file} not found under oracle/spec/{revision}",
+                    r.id
+                ));
+                continue;
+            };
+            let quote = normalise(r.sentence);
+            if quote != r.sentence {
+                failures.push(format!(
+                    "{}: sentence is not in normalised form; expected\n    {quote}",
+                    r.id
+                ));
+            }
+            if !page.contains(&quote) {
+                failures.push(format!(
+                    "{}: not found verbatim in {revision}/{file}:\n    {}",
+                    r.id, r.sentence
+                ));
+            }
         }
     }
     assert!(
@@ -186,11 +204,57 @@ fn every_sentence_is_verbatim_in_its_pinned_page() {
     );
 }
 
+/// A rule's revision is the table that holds it; legacy ids are `L-` prefixed so the two
+/// tables can never clash, and a legacy rule is `judged` exactly when the legacy sequence
+/// judge checks it (`LEGACY_CHECKED_IDS`, each with a mutant: `legacy_pure.rs`, and run over
+/// HTTP by the revision probe of every run: `tests/legacy_http.rs`).
+#[test]
+fn every_rule_has_one_revision() {
+    let mut failures = Vec::new();
+    for (table, revision) in tables() {
+        for r in table {
+            if revision_of(r.id) != Some(revision) || r.revision() != revision {
+                failures.push(format!("{}: revision is not {revision}", r.id));
+            }
+            if r.id.0.starts_with("L-") != (revision == Revision::V2025_11_25) {
+                failures.push(format!("{}: only 2025-11-25 ids start with L-", r.id));
+            }
+        }
+    }
+    for r in LEGACY_RULES {
+        if r.judged != LEGACY_CHECKED_IDS.contains(&r.id) {
+            failures.push(format!(
+                "{}: judged is {} but the id is {}in LEGACY_CHECKED_IDS",
+                r.id,
+                r.judged,
+                if r.judged { "not " } else { "" }
+            ));
+        }
+    }
+    for id in LEGACY_CHECKED_IDS {
+        if revision_of(*id) != Some(Revision::V2025_11_25) {
+            failures.push(format!(
+                "{id}: checked by the legacy judge, not in LEGACY_RULES"
+            ));
+        }
+    }
+    assert_eq!(
+        all_rules().count(),
+        RULES.len() + LEGACY_RULES.len(),
+        "all_rules is both tables"
+    );
+    let id: mcpdiff_oracle::RuleId =
+        serde_json::from_str("\"L-SHTTP-SESSION-404\"").expect("legacy ids deserialize");
+    assert_eq!(id.0, "L-SHTTP-SESSION-404");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn ids_unique_fields_non_empty_spec_exists() {
     let mut seen = HashSet::new();
     let mut failures = Vec::new();
-    for r in RULES {
+    for r in all_rules() {
+        let root = revision_root(r.revision());
         if !seen.insert(r.id) {
             failures.push(format!("{}: duplicate id", r.id));
         }
@@ -210,7 +274,7 @@ fn ids_unique_fields_non_empty_spec_exists() {
         if section.trim().is_empty() {
             failures.push(format!("{}: spec {:?} has no #section", r.id, r.spec));
         }
-        if !file.ends_with(".mdx") || !spec_root().join(file).is_file() {
+        if !file.ends_with(".mdx") || !root.join(file).is_file() {
             failures.push(format!("{}: spec file {file} is not a pinned page", r.id));
         }
         if r.summary.contains('\n') {
@@ -295,7 +359,7 @@ fn keywordless_sentences_are_observations() {
         .find(|l| l.starts_with("| D-60 "))
         .expect("DEVIATIONS.md has D-60");
     let mut failures = Vec::new();
-    for r in RULES {
+    for r in all_rules() {
         let kw = has_keyword(r.sentence);
         if r.level == Level::Observation && kw {
             failures.push(format!(

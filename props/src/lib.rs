@@ -11,6 +11,7 @@ pub mod edit;
 pub mod fixture;
 pub mod fuzz_props;
 pub mod gen;
+pub mod legacy_gen;
 pub mod strategies;
 pub mod toolgen;
 

@@ -3,12 +3,14 @@
 //! Human form: one block per rule (id, level, flags, spec section, summary), wrapped to the
 //! terminal width (`COLUMNS`, default 100). `--level` filters by keyword family, `--id` prints
 //! one rule in full (with its verbatim sentence), `--json` prints a JSON array of rule objects
-//! (`id`, `level`, `derived`, `spec`, `sentence`, `summary`, `judged`); `--coverage` lists
+//! (`id`, `level`, `derived`, `spec`, `sentence`, `summary`, `judged`, `revision`); every
+//! revision's table is listed (2026-07-28 first, then the 2025-11-25 `L-*` rules),
+//! `--revision` keeps one; `--coverage` lists
 //! isolation coverage instead (`rules_coverage.rs`). Output goes through a
 //! locked stdout; a closed pipe (`mcpdiff rules | head`) ends the command quietly.
 
 use super::exit::{self, fail};
-use mcpdiff_oracle::rules::{Level, Rule, RULES};
+use mcpdiff_oracle::rules::{all_rules, Level, Revision, Rule};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -28,6 +30,20 @@ pub struct RulesArgs {
     /// generator (seed 1, 10,000 cases). Pure: nothing is sent.
     #[arg(long)]
     pub coverage: bool,
+    /// Only the rules of this protocol revision (`2026-07-28` or `2025-11-25`).
+    #[arg(long, value_parser = parse_revision, value_name = "REVISION")]
+    pub revision: Option<Revision>,
+}
+
+/// `--revision`: one of the revisions the oracle has a table for.
+fn parse_revision(text: &str) -> Result<Revision, String> {
+    Revision::ALL
+        .into_iter()
+        .find(|r| r.as_str() == text.trim())
+        .ok_or_else(|| {
+            let known: Vec<&str> = Revision::ALL.iter().map(|r| r.as_str()).collect();
+            format!("unknown revision {text:?}; use one of {}", known.join(", "))
+        })
 }
 
 /// A keyword family for `--level`.
@@ -59,8 +75,11 @@ pub fn run(args: RulesArgs) -> ExitCode {
         return super::rules_coverage::run(args.json);
     }
     // `match` rather than `Option::is_none_or`, which is newer than the workspace's rust-version.
-    let selected: Vec<&Rule> = RULES
-        .iter()
+    let selected: Vec<&Rule> = all_rules()
+        .filter(|r| match args.revision {
+            Some(v) => r.revision() == v,
+            None => true,
+        })
         .filter(|r| match args.level {
             Some(f) => f.admits(r.level),
             None => true,
@@ -110,13 +129,31 @@ fn width() -> usize {
         .unwrap_or(100)
 }
 
+/// A rule as `--json` prints it: its row and the revision of the table holding it.
+#[derive(serde::Serialize)]
+struct RuleOut<'a> {
+    #[serde(flatten)]
+    rule: &'a Rule,
+    revision: Revision,
+}
+
 fn write_json(out: &mut impl Write, rules: &[&Rule]) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, rules).map_err(io::Error::from)?;
+    let rows: Vec<RuleOut<'_>> = rules
+        .iter()
+        .map(|&rule| RuleOut {
+            rule,
+            revision: rule.revision(),
+        })
+        .collect();
+    serde_json::to_writer_pretty(&mut *out, &rows).map_err(io::Error::from)?;
     writeln!(out)
 }
 
 fn flags(r: &Rule) -> String {
     let mut f = Vec::new();
+    if r.revision() != Revision::V2026_07_28 {
+        f.push(r.revision().as_str());
+    }
     if r.derived {
         f.push("derived");
     }
@@ -187,6 +224,7 @@ fn write_full(out: &mut impl Write, r: &Rule, width: usize) -> io::Result<()> {
     );
     field(out, "level", &level)?;
     field(out, "judged", if r.judged { "yes" } else { "no" })?;
+    field(out, "revision", r.revision().as_str())?;
     field(out, "spec", r.spec)?;
     field(out, "sentence", r.sentence)?;
     field(out, "summary", r.summary)?;

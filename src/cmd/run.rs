@@ -169,6 +169,12 @@ async fn run_async(args: RunArgs) -> ExitCode {
     if !undecided.is_empty() {
         return fail(&undecided.join("; "));
     }
-    let blocking = rep.targets.iter().any(|t| t.blocking);
+    // each revision scores apart; a MUST finding of any revision fails the run
+    let blocking = rep.targets.iter().any(|t| {
+        t.blocking
+            || t.revision
+                .as_ref()
+                .is_some_and(|r| r.other_revision_blocking())
+    });
     exit::findings(blocking || pipeline_clients::blocking(&rep.clients))
 }

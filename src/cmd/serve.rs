@@ -2,7 +2,9 @@
 //! Ctrl-C / SIGTERM.
 
 use super::exit::{self, fail};
+use mcpdiff::serve::legacy::LegacyVariant;
 use mcpdiff::serve::{slow, spawn_full, tools, ServeOptions, Variant};
+use mcpdiff_oracle::reference::legacy::{legacy_mutant, LEGACY_MUTANTS};
 use mcpdiff_oracle::reference::{AUTH_MUTANTS, MUTANTS};
 use mcpdiff_oracle::{fixture, Surface};
 use std::net::{IpAddr, SocketAddr};
@@ -12,6 +14,7 @@ use std::process::ExitCode;
 #[command(after_help = "EXAMPLES:
   mcpdiff serve                                 # the reference server on http://127.0.0.1:8931/mcp
   mcpdiff serve --mutant origin-unchecked --port 0
+  mcpdiff serve --dual-era                      # also 2025-11-25: initialize, sessions, GET, DELETE
   mcpdiff serve --tls-cert cert.pem --tls-key key.pem --port 8443
                                                 # https://127.0.0.1:8443/mcp; then
   mcpdiff run https://127.0.0.1:8443/mcp --cacert cert.pem   # (a self-signed cert is its own CA)
@@ -62,6 +65,15 @@ pub struct ServeArgs {
     /// accepts it).
     #[arg(long, value_name = "TOKEN", requires = "auth")]
     foreign_token: Option<String>,
+    /// Be a dual-era server: `initialize` and requests carrying its `Mcp-Session-Id` (without
+    /// modern `_meta`) are answered by the 2025-11-25 reference (sessions, GET stream,
+    /// DELETE); every other request exactly as without this flag.
+    #[arg(long)]
+    dual_era: bool,
+    /// With --dual-era implied: answer legacy requests with this legacy mutant (see
+    /// --list-mutants, the `L-*` rows).
+    #[arg(long, value_name = "NAME", conflicts_with = "null")]
+    legacy_mutant: Option<String>,
     /// Print the mutants (NAME  RULE-ID  description) and exit.
     #[arg(long)]
     list_mutants: bool,
@@ -77,8 +89,11 @@ pub enum Hostile {
 pub fn run(args: ServeArgs) -> ExitCode {
     if args.list_mutants {
         let all = || MUTANTS.iter().chain(AUTH_MUTANTS);
-        let width = all().map(|m| m.name.len()).max().unwrap_or(0);
-        let rw = all().map(|m| m.rule.0.len()).max().unwrap_or(0);
+        let names = all()
+            .map(|m| (m.name, m.rule))
+            .chain(LEGACY_MUTANTS.iter().map(|m| (m.name, m.rule)));
+        let width = names.clone().map(|(n, _)| n.len()).max().unwrap_or(0);
+        let rw = names.map(|(_, r)| r.0.len()).max().unwrap_or(0);
         for m in MUTANTS {
             println!("{:width$}  {:rw$}  {}", m.name, m.rule.0, m.description);
         }
@@ -88,8 +103,26 @@ pub fn run(args: ServeArgs) -> ExitCode {
                 m.name, m.rule.0, m.description
             );
         }
+        for m in LEGACY_MUTANTS {
+            println!(
+                "{:width$}  {:rw$}  {} (with --legacy-mutant)",
+                m.name, m.rule.0, m.description
+            );
+        }
         return ExitCode::SUCCESS;
     }
+    let dual_era = match (&args.legacy_mutant, args.dual_era) {
+        (Some(name), _) => match legacy_mutant(name) {
+            Some(m) => Some(LegacyVariant::Mutant(m)),
+            None => {
+                return fail(&format!(
+                    "unknown legacy mutant '{name}' (see `mcpdiff serve --list-mutants`, the L-* rows)"
+                ));
+            }
+        },
+        (None, true) => Some(LegacyVariant::Reference),
+        (None, false) => None,
+    };
     let variant = match (&args.mutant, args.null) {
         (Some(name), _) => match Variant::mutant(name) {
             Some(v) => v,
@@ -144,7 +177,12 @@ pub fn run(args: ServeArgs) -> ExitCode {
         variant,
         SocketAddr::new(args.host, args.port),
         surface,
-        ServeOptions { auth, tls, extras },
+        ServeOptions {
+            auth,
+            tls,
+            extras,
+            dual_era,
+        },
     ));
     // detached keep-alive tasks may sit in a 15 s sleep: do not wait for them on exit
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
@@ -164,6 +202,13 @@ async fn serve(
         ""
     };
     let extras = opts.extras;
+    let dual = match opts.dual_era {
+        Some(LegacyVariant::Reference) => ", dual-era: 2025-11-25 sessions too".to_string(),
+        Some(LegacyVariant::Mutant(m)) => {
+            format!(", dual-era: legacy mutant {} (breaks {})", m.name, m.rule)
+        }
+        None => String::new(),
+    };
     let server = match spawn_full(variant, addr, surface, opts).await {
         Ok(s) => s,
         // status 1, as `serve` has always ended on a busy port
@@ -177,7 +222,7 @@ async fn serve(
         how.push_str("; hostile: every answer is an SSE stream that never ends");
     }
     println!(
-        "mcpdiff: serving {} at {} ({tools} tools{protected}{how})",
+        "mcpdiff: serving {} at {} ({tools} tools{protected}{how}{dual})",
         variant.label(),
         server.url
     );

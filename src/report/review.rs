@@ -7,7 +7,8 @@
 //! ordering), so a saved JSON renders exactly like a live run.
 
 use super::json::{FindingReport, RunReport, TargetReport};
-use mcpdiff_oracle::{Case, Level, RULES};
+use mcpdiff_oracle::rules::all_rules;
+use mcpdiff_oracle::{Case, Level};
 
 /// Why a rule family matters to clients and intermediaries: (rule-id prefix, family, why).
 /// Looked up by longest matching prefix, so a specific entry can override its family.
@@ -124,7 +125,7 @@ pub fn why_it_matters(rule: &str) -> (&'static str, &'static str) {
 
 /// The level of a rule id as the table says (None: an id this build does not know).
 pub fn level_of(rule: &str) -> Option<Level> {
-    RULES.iter().find(|r| r.id.0 == rule).map(|r| r.level)
+    all_rules().find(|r| r.id.0 == rule).map(|r| r.level)
 }
 
 /// The verdict of one (rule, target) cell.
@@ -202,12 +203,7 @@ pub fn rules_of(r: &RunReport) -> Vec<String> {
             }
         }
     }
-    let pos = |id: &str| {
-        RULES
-            .iter()
-            .position(|r| r.id.0 == id)
-            .unwrap_or(usize::MAX)
-    };
+    let pos = |id: &str| all_rules().position(|r| r.id.0 == id).unwrap_or(usize::MAX);
     ids.sort_by(|a, b| (pos(a), a).cmp(&(pos(b), b)));
     ids
 }

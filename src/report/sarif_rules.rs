@@ -4,7 +4,8 @@
 
 use super::review::why_it_matters;
 use mcpdiff_oracle::case::MODERN_VERSION;
-use mcpdiff_oracle::{Rule, RULES};
+use mcpdiff_oracle::rules::all_rules;
+use mcpdiff_oracle::Rule;
 use serde_json::{json, Value};
 
 /// What a descriptor is made of: the rule as a finding of either kind names it.
@@ -32,7 +33,8 @@ pub fn sarif_level(level: &str) -> &'static str {
 }
 
 fn table_rule(id: &str) -> Option<&'static Rule> {
-    RULES.iter().find(|r| r.id.0 == id)
+    // every revision's table: a 2025-11-25 id resolves too
+    all_rules().find(|r| r.id.0 == id)
 }
 
 /// How sure a finding of this rule is: the oracle judged a real answer against the sentence

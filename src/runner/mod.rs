@@ -18,6 +18,7 @@ pub mod auth_probes;
 pub mod disagree;
 pub mod discover;
 mod group;
+pub mod legacy;
 mod pacer;
 pub mod prepare;
 mod record;

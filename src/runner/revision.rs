@@ -12,6 +12,10 @@
 //!    `UnsupportedProtocolVersionError` (-32022) and its `supported` list;
 //! 4. only when step 1 minted an `Mcp-Session-Id`: a `DELETE` carrying it, so the probe does
 //!    not leave a legacy session open on the target.
+//!
+//! A target that answered the handshake then gets the 2025-11-25 sequences
+//! (`runner::legacy`): their findings are that revision's own (`L-*` rules, their own score in
+//! [`RevisionEvidence::revisions`]), never the modern run's.
 
 use mcpdiff_oracle::case::MODERN_VERSION;
 use mcpdiff_oracle::client::{conformant_case, request_meta};
@@ -64,7 +68,7 @@ impl RevisionVerdict {
 }
 
 /// What the probe concluded and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RevisionEvidence {
     pub verdict: RevisionVerdict,
     /// One sentence per observation, in the order the requests were sent.
@@ -76,6 +80,19 @@ pub struct RevisionEvidence {
     /// Deprecated features the target still offers, as far as these requests show.
     #[serde(default)]
     pub deprecated: Vec<String>,
+    /// Per revision other than 2026-07-28 that the target answers: what its rules found
+    /// (today the 2025-11-25 sequences of a target that answered `initialize`). The
+    /// 2026-07-28 outcome is the target's own score and findings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub revisions: Vec<super::legacy::RevisionOutcome>,
+}
+
+impl RevisionEvidence {
+    /// Whether another revision's rules (`revisions`) found a MUST-level defect: the run
+    /// fails on it as on a modern one, while each revision keeps its own score.
+    pub fn other_revision_blocking(&self) -> bool {
+        self.revisions.iter().any(|o| o.blocking())
+    }
 }
 
 /// The JSON-RPC response an observation carries, if any.
@@ -302,11 +319,20 @@ where
         (false, true) => RevisionVerdict::Legacy,
         (false, false) => RevisionVerdict::Undetermined,
     };
+    let mut revisions = Vec::new();
+    if legacy {
+        let known = super::legacy::legacy_versions(&versions);
+        if let Some(outcome) = super::legacy::run(endpoint_path, &known, &mut send).await {
+            evidence.push(outcome.summary());
+            revisions.push(outcome);
+        }
+    }
     RevisionEvidence {
         verdict,
         evidence,
         versions,
         deprecated,
+        revisions,
     }
 }
 
@@ -376,10 +402,47 @@ mod tests {
             }
         });
         assert_eq!(ev.verdict, RevisionVerdict::DualEra, "{ev:?}");
-        assert_eq!(sent.len(), 4);
         assert_eq!(sent[3].method, "DELETE");
         assert_eq!(ev.deprecated.len(), 1);
         assert_eq!(ev.versions, ["2025-11-25", "2026-07-28"]);
+        // then the 2025-11-25 sequences, judged on their own: this server's initialize
+        // result has no capabilities nor serverInfo
+        assert!(sent.len() > 4);
+        let legacy = &ev.revisions[0];
+        assert_eq!(legacy.revision, mcpdiff_oracle::Revision::V2025_11_25);
+        assert_eq!(legacy.score, 0.0);
+        assert!(legacy.findings.iter().all(|f| f.rule.starts_with("L-")));
+        assert!(legacy
+            .findings
+            .iter()
+            .any(|f| f.rule == "L-LIFE-INIT-RESULT"));
+    }
+
+    #[test]
+    fn the_dual_era_reference_is_both_and_clean_on_2025_11_25() {
+        use mcpdiff_oracle::reference::legacy::{self, Era, LegacyState};
+        use mcpdiff_oracle::reference::{respond, to_observation};
+        let s = fixture::surface();
+        let state = std::cell::RefCell::new(LegacyState::new("probe-test"));
+        let (ev, _) = run(|c| match legacy::route(c) {
+            Era::Legacy => {
+                let before = state.replace(LegacyState::new(""));
+                let (r, after) = legacy::respond(before, c, &s);
+                state.replace(after);
+                to_observation(&r)
+            }
+            Era::Modern => to_observation(&respond(c, &s)),
+        });
+        assert_eq!(ev.verdict, RevisionVerdict::DualEra, "{ev:?}");
+        let legacy = &ev.revisions[0];
+        assert!(legacy.findings.is_empty(), "{:#?}", legacy.findings);
+        assert_eq!(legacy.score, 1.0);
+        assert_eq!(legacy.not_determined, 0);
+        assert!(
+            legacy.rules_checked.len() >= 10,
+            "{:?}",
+            legacy.rules_checked
+        );
     }
 
     #[test]

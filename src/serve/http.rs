@@ -43,6 +43,8 @@ pub(crate) struct ServeState {
     pub auth: Option<AuthConfig>,
     /// Slow or hostile timing (`slow.rs`; none by default).
     pub extras: super::slow::Extras,
+    /// The legacy side of a dual-era server (`serve --dual-era`).
+    pub legacy: Option<super::legacy::LegacyShell>,
 }
 
 /// Serve one connection (plain, or already TLS-accepted) until the client closes it (errors
@@ -123,7 +125,16 @@ async fn handle(
     {
         return Ok(write(refusal));
     }
-    let resp = state.variant.respond(&case, &state.surface);
+    // a dual-era server answers `initialize` and its session by 2025-11-25 (the null
+    // server stays null)
+    let legacy = match (&state.legacy, state.variant) {
+        (Some(l), Variant::Reference | Variant::Mutant(_)) => l.respond(&case, &state.surface),
+        _ => None,
+    };
+    let resp = match legacy {
+        Some(r) => r,
+        None => state.variant.respond(&case, &state.surface),
+    };
     if let Some((head, stream)) = super::slow::intercept(&state.extras, &case, &resp) {
         let mut r = write(head);
         *r.body_mut() = stream.boxed_unsync();

@@ -4,6 +4,7 @@
 //! and a `Response` to bytes (`http.rs`), streaming SSE, and shutting down.
 
 mod http;
+pub mod legacy;
 pub mod slow;
 pub mod tls;
 pub mod tools;
@@ -158,6 +159,9 @@ pub struct ServeOptions {
     pub tls: Option<Arc<rustls::ServerConfig>>,
     /// Slow or hostile timing (`serve --slow-tool-ms`, `--hostile`; `spawn_custom`).
     pub extras: slow::Extras,
+    /// `serve --dual-era`: answer legacy requests (`initialize` and its session) with this
+    /// 2025-11-25 server; `None` keeps the modern-only reference.
+    pub dual_era: Option<legacy::LegacyVariant>,
 }
 
 /// Bind `addr` and serve `variant` on `/mcp` with `opts` until shut down.
@@ -167,10 +171,25 @@ pub async fn spawn_full(
     surface: Surface,
     opts: ServeOptions,
 ) -> io::Result<RunningServer> {
+    let mut surface = surface;
+    if opts.dual_era.is_some() {
+        // a dual-era server publishes the legacy versions it speaks (D-33)
+        for v in mcpdiff_oracle::reference::legacy::LEGACY_VERSIONS {
+            if !surface.supported_versions.iter().any(|s| s == v) {
+                surface.supported_versions.push(v.to_string());
+            }
+        }
+        surface.legacy_era = true;
+    }
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     let (stop, mut stopped) = oneshot::channel();
-    let ServeOptions { auth, tls, extras } = opts;
+    let ServeOptions {
+        auth,
+        tls,
+        extras,
+        dual_era,
+    } = opts;
     let scheme = if tls.is_some() { "https" } else { "http" };
     let acceptor = tls.map(tokio_rustls::TlsAcceptor::from);
     let auth = auth.map(|(token, foreign_token)| AuthConfig {
@@ -185,6 +204,7 @@ pub async fn spawn_full(
         scheme,
         auth,
         extras,
+        legacy: dual_era.map(legacy::LegacyShell::new),
     });
     let task = tokio::spawn(async move {
         let mut connections = JoinSet::new();

@@ -6,10 +6,16 @@
 //! aid (`shared/rules/RULES.md`) so a finding can be looked up there too.
 
 mod ids;
+mod ids_2025_11_25;
+mod revision;
 mod table;
+mod table_2025_11_25;
 
 pub use ids::*;
+pub use ids_2025_11_25::legacy;
+pub use revision::Revision;
 pub use table::RULES;
+pub use table_2025_11_25::LEGACY_RULES;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -24,8 +30,7 @@ pub struct RuleId(pub &'static str);
 impl<'de> serde::Deserialize<'de> for RuleId {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;
-        RULES
-            .iter()
+        all_rules()
             .find(|r| r.id.0 == text)
             .map(|r| r.id)
             .ok_or_else(|| {
@@ -146,7 +151,8 @@ pub struct Rule {
     /// True when the sentence carries no keyword itself and the behaviour follows from other
     /// keyworded rules (`level` is then the level of the rule it follows from).
     pub derived: bool,
-    /// `path/in/spec.mdx#Section › Subsection`, relative to the 2026-07-28 spec root.
+    /// `path/in/spec.mdx#Section › Subsection`, relative to the spec root of the rule's
+    /// revision ([`Rule::revision`]).
     pub spec: &'static str,
     /// The sentence, verbatim (normalised as described in the module docs).
     pub sentence: &'static str,
@@ -156,9 +162,33 @@ pub struct Rule {
     pub judged: bool,
 }
 
-/// Look a rule up by id.
+/// Every rule of every revision: the 2026-07-28 table, then the 2025-11-25 one.
+pub fn all_rules() -> impl Iterator<Item = &'static Rule> {
+    RULES.iter().chain(LEGACY_RULES)
+}
+
+/// Look a rule up by id, in every revision's table.
 pub fn rule(id: RuleId) -> Option<&'static Rule> {
-    RULES.iter().find(|r| r.id == id)
+    all_rules().find(|r| r.id == id)
+}
+
+/// The revision whose table holds `id` (`None` for an id of no table).
+pub fn revision_of(id: RuleId) -> Option<Revision> {
+    if RULES.iter().any(|r| r.id == id) {
+        Some(Revision::V2026_07_28)
+    } else if LEGACY_RULES.iter().any(|r| r.id == id) {
+        Some(Revision::V2025_11_25)
+    } else {
+        None
+    }
+}
+
+impl Rule {
+    /// The revision this rule belongs to: the table that holds it (ids are unique across
+    /// tables, `oracle/tests/rules_verbatim.rs`).
+    pub fn revision(&self) -> Revision {
+        revision_of(self.id).unwrap_or(Revision::V2026_07_28)
+    }
 }
 
 /// The level of a rule; rules missing from the table count as MUST so a typo cannot hide a

@@ -310,6 +310,24 @@ pub static RULES: &[Rule] = &[
         summary: "May serve both legacy (initialize) and modern (per-request metadata) clients.",
         judged: false,
     },
+    Rule {
+        id: RuleId("VER-DUAL-ERA-SELECT"),
+        level: Level::Observation,
+        derived: false,
+        spec: "basic/versioning.mdx#Backward Compatibility with Initialization-Based Versions › Compatibility Matrix",
+        sentence: "A dual-era server selects its behavior from how the client opens: - A request carrying modern per-request `_meta` is served statelessly according to this revision. - An `initialize` request selects legacy semantics, scoped to the stdio process (stdio) or the session (HTTP), as specified by the negotiated legacy protocol version.",
+        summary: "A dual-era server serves modern `_meta` requests by 2026-07-28 and an `initialize` session by its legacy revision.",
+        judged: false,
+    },
+    Rule {
+        id: RuleId("VER-DUAL-ERA-CONCURRENT"),
+        level: Level::May,
+        derived: false,
+        spec: "basic/versioning.mdx#Backward Compatibility with Initialization-Based Versions › Compatibility Matrix",
+        sentence: "A dual-era server MAY serve both eras concurrently on the same endpoint or process.",
+        summary: "May serve both eras at once on one endpoint.",
+        judged: false,
+    },
     // §6 Method not found
     Rule {
         id: RuleId("SHTTP-METHOD-404"),

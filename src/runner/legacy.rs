@@ -1,0 +1,183 @@
+//! The 2025-11-25 side of a dual-era (or legacy) target, over the wire: the legacy sequences
+//! (`mcpdiff_oracle::legacy::sequences`) sent one step at a time, each answer judged by the
+//! pure legacy judge, tallied apart from the 2026-07-28 run.
+//!
+//! The outcome is its own revision's: findings name only `L-*` rules and its score is computed
+//! from them alone, so a legacy answer never counts for the modern score nor the reverse.
+
+use mcpdiff_oracle::case::MODERN_VERSION;
+use mcpdiff_oracle::legacy::{
+    case_for, judge_step, sequences, LegacyProfile, LegacyStep, StepOutcome, Track,
+};
+use mcpdiff_oracle::rules::{level_of, Revision, Severity};
+use mcpdiff_oracle::{Case, Observation, Surface};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::future::Future;
+
+/// One broken legacy rule at one step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LegacyFinding {
+    /// The sequence (`lifecycle`, `session-ids`, ...) and the step's index in it.
+    pub sequence: String,
+    pub step: usize,
+    pub rule: String,
+    pub level: String,
+    pub expected: String,
+    pub observed: String,
+    /// The steps of the sequence up to this one: what to replay to reach the same session
+    /// state (the session id is the target's own, so the steps, not the bytes, reproduce it).
+    pub steps: Vec<LegacyStep>,
+    /// The request this step sent, as HTTP text (header bytes outside UTF-8 shown lossily).
+    pub request: String,
+}
+
+/// `case` as HTTP/1.1 request text, for a reader.
+fn request_text(case: &Case) -> String {
+    let mut out = format!("{} {} HTTP/1.1\n", case.method, case.path);
+    for (n, v) in &case.headers {
+        out.push_str(&format!(
+            "{}: {}\n",
+            String::from_utf8_lossy(n),
+            String::from_utf8_lossy(v)
+        ));
+    }
+    if !case.body.is_empty() {
+        out.push('\n');
+        out.push_str(&String::from_utf8_lossy(&case.body));
+    }
+    out
+}
+
+/// What one revision's rules found on a target.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RevisionOutcome {
+    pub revision: Revision,
+    /// 0 with any MUST finding, else the share of SHOULD rules with no finding (as the
+    /// modern score).
+    pub score: f64,
+    pub findings: Vec<LegacyFinding>,
+    /// Steps with no answer to judge (timeouts, refused connections, challenges).
+    pub not_determined: usize,
+    /// Steps sent.
+    pub steps: usize,
+    /// The rules some judged step could have failed.
+    pub rules_checked: Vec<String>,
+}
+
+impl RevisionOutcome {
+    /// Whether a MUST / MUST NOT rule of this revision was broken.
+    pub fn blocking(&self) -> bool {
+        self.findings
+            .iter()
+            .any(|f| f.level == "MUST" || f.level == "MUST NOT")
+    }
+
+    /// One line for the evidence list of a report.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} (legacy path): {} step(s), {} rule(s) checked, score {:.2}, {} finding(s), {} not determined",
+            self.revision,
+            self.steps,
+            self.rules_checked.len(),
+            self.score,
+            self.findings.len(),
+            self.not_determined
+        )
+    }
+}
+
+/// The profile the judge gets from the versions the revision probe saw: the legacy ones,
+/// newest first.
+pub fn legacy_versions(named: &[String]) -> Vec<String> {
+    let mut v: Vec<String> = named
+        .iter()
+        .filter(|v| v.as_str() < MODERN_VERSION)
+        .cloned()
+        .collect();
+    v.sort_by(|a, b| b.cmp(a));
+    v.dedup();
+    v
+}
+
+/// Send every legacy sequence to the target at `endpoint`, opening with its newest known
+/// legacy version (`versions`, newest first; none known: nothing is sent).
+pub async fn run<F, Fut>(
+    endpoint: &str,
+    versions: &[String],
+    mut send: F,
+) -> Option<RevisionOutcome>
+where
+    F: FnMut(Case) -> Fut,
+    Fut: Future<Output = Observation>,
+{
+    let latest = versions.first()?;
+    let profile = LegacyProfile {
+        supported: versions.to_vec(),
+    };
+    let surface = Surface::minimal(endpoint);
+    let mut findings = Vec::new();
+    let mut checked = BTreeSet::new();
+    let mut not_determined = 0;
+    let mut steps = 0;
+    for seq in sequences(latest, versions.get(1).map(String::as_str)) {
+        let mut track = Track::start();
+        for (i, step) in seq.steps.iter().enumerate() {
+            let case = case_for(step, &track, &surface, i);
+            let obs = send(case.clone()).await;
+            steps += 1;
+            let demands = mcpdiff_oracle::legacy::expectations(step, &track, &profile);
+            let (outcome, next) = judge_step(step, &track, &obs, &profile);
+            track = next;
+            match outcome {
+                StepOutcome::Judged(fs) => {
+                    checked.extend(demands.iter().map(|(r, _)| r.0.to_string()));
+                    findings.extend(fs.into_iter().map(|f| LegacyFinding {
+                        sequence: seq.name.to_string(),
+                        step: i,
+                        rule: f.rule,
+                        level: f.level,
+                        expected: f.expected,
+                        observed: f.observed,
+                        steps: seq.steps[..=i].to_vec(),
+                        request: request_text(&case),
+                    }));
+                }
+                StepOutcome::NotDetermined(_) => not_determined += 1,
+            }
+        }
+    }
+    Some(RevisionOutcome {
+        revision: Revision::V2025_11_25,
+        score: score(&checked, &findings),
+        findings,
+        not_determined,
+        steps,
+        rules_checked: checked.into_iter().collect(),
+    })
+}
+
+/// 0 with a MUST finding; else SHOULD rules without a finding over SHOULD rules checked.
+fn score(checked: &BTreeSet<String>, findings: &[LegacyFinding]) -> f64 {
+    let failed: BTreeSet<&str> = findings.iter().map(|f| f.rule.as_str()).collect();
+    let severity = |id: &str| {
+        mcpdiff_oracle::rules::all_rules()
+            .find(|r| r.id.0 == id)
+            .map_or(Severity::Blocking, |r| level_of(r.id).severity())
+    };
+    if failed.iter().any(|r| severity(r) == Severity::Blocking) {
+        return 0.0;
+    }
+    let shoulds: Vec<&String> = checked
+        .iter()
+        .filter(|r| severity(r) == Severity::Advisory)
+        .collect();
+    if shoulds.is_empty() {
+        return 1.0;
+    }
+    let passed = shoulds
+        .iter()
+        .filter(|r| !failed.contains(r.as_str()))
+        .count();
+    passed as f64 / shoulds.len() as f64
+}
