@@ -69,7 +69,7 @@ fn live_session(
                 "Bad Request: Mcp-Session-Id required",
             ));
         }
-        HeaderField::Repeated => {
+        HeaderField::Repeated { .. } => {
             return Err(refusal(400, request, "Bad Request: one Mcp-Session-Id"))
         }
         HeaderField::One(v) => String::from_utf8_lossy(v).into_owned(),
@@ -274,7 +274,7 @@ fn delete(fault: Option<LegacyFault>, state: &mut LegacyState, case: &Case) -> R
 /// present, not listed, and not `http(s)` on `localhost`, `127.0.0.1` or `[::1]`.
 fn origin_invalid(case: &Case, surface: &Surface) -> bool {
     let raw = match case.header("Origin") {
-        HeaderField::Absent | HeaderField::Repeated => return false,
+        HeaderField::Absent | HeaderField::Repeated { .. } => return false,
         HeaderField::One(v) => v,
     };
     let Ok(value) = std::str::from_utf8(raw) else {
