@@ -127,7 +127,9 @@ fn tools_list_lists_no_invalid_annotation() {
     let listed = |schema: Value| {
         result(
             &json!(1),
-            json!({"tools": [{"name": "t", "inputSchema": schema}]}),
+            // with its caching hints, so that only the annotation rule can fail
+            json!({"tools": [{"name": "t", "inputSchema": schema}],
+                   "ttlMs": 0, "cacheScope": "public"}),
         )
     };
     let empty = json!({"type": "object", "properties": {
