@@ -171,7 +171,7 @@ impl RunArgs {
             return Err("--cases must be at least 1".into());
         }
         let shard = match &self.shard {
-            Some(text) => mcpdiff::runner::Shard::parse(text)?,
+            Some(text) => mcpdiff::runner::Shard::parse(text).map_err(|e| e.to_string())?,
             None => mcpdiff::runner::Shard::WHOLE,
         };
         // a seed from each machine's clock would give each shard another stream
