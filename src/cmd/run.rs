@@ -136,7 +136,7 @@ async fn run_async(args: RunArgs) -> ExitCode {
     if let Some(dir) = &args.save_corpus {
         match mcpdiff::corpus::save_run(dir, &matrix.result, inp.seed) {
             Ok(line) => eprintln!("mcpdiff: {line}"),
-            Err(e) => return fail(&e),
+            Err(e) => return fail(&e.to_string()),
         }
         if inp.clients.is_some() {
             if let Err(code) = run_clients::save_corpus(dir, &rep.clients, inp.seed) {

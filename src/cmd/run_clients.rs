@@ -38,7 +38,7 @@ pub fn save_corpus(
             eprintln!("mcpdiff: {line}");
             Ok(())
         }
-        Err(e) => Err(fail(&e)),
+        Err(e) => Err(fail(&e.to_string())),
     }
 }
 
