@@ -70,13 +70,13 @@ async fn run_async(args: RunArgs) -> ExitCode {
     };
     let mut started = match pipeline::start(&inp.plan, &opts, &log).await {
         Ok(s) => s,
-        Err(e) => return fail(&e),
+        Err(e) => return fail(&e.to_string()),
     };
     let max_time = match pipeline::time_left_after_setup(began.elapsed(), max_time) {
         Ok(left) => left,
         Err(e) => {
             started.stop().await;
-            return fail(&e);
+            return fail(&e.to_string());
         }
     };
     let mut specs = started.specs.clone();
