@@ -9,8 +9,8 @@
 //! (`request.headers[3].value`) rather than reported as a bare serde error.
 
 use super::client::{CLIENT_SCHEMA, CLIENT_SCHEMA_V1};
-use super::error::CorpusError;
 use super::entry::{SCHEMA, SCHEMA_V1};
+use super::error::CorpusError;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use mcpdiff_oracle::case_json::{Bytes, Text};
@@ -204,7 +204,9 @@ mod tests {
         assert_eq!(r["body"], "{}");
         let mut bad = json!({"schema": CLIENT_SCHEMA_V1,
             "clients": [{"requests": [{"headers": [], "body": "%"}]}]});
-        let e = upgrade_client(&mut bad).expect_err("bad Base64").to_string();
+        let e = upgrade_client(&mut bad)
+            .expect_err("bad Base64")
+            .to_string();
         assert!(e.starts_with("clients[0].requests[0].body"), "{e}");
     }
 

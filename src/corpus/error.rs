@@ -12,22 +12,42 @@ pub enum CorpusError {
     /// A server entry without its `request` object.
     NoRequest,
     /// A field that must be a string is not; `why` finishes the sentence "`field` is ...".
-    NotAString { field: String, why: &'static str },
+    NotAString {
+        field: String,
+        why: &'static str,
+    },
     /// A `/1` field whose Base64 does not decode.
-    BadBase64 { field: String, error: String },
+    BadBase64 {
+        field: String,
+        error: String,
+    },
     /// A byte field that does not read (or write) as today's bytes form.
-    BadBytes { field: String, error: String },
+    BadBytes {
+        field: String,
+        error: String,
+    },
     /// `request.headers[index]` is not a `[name, value]` pair.
-    NotAPair { index: usize },
+    NotAPair {
+        index: usize,
+    },
     /// A surface named by something other than `fixture`.
     UnknownSurface(String),
     /// An `AUTH-*` entry whose case carries no `auth: ...` label.
     NotAnAuthCase,
     /// The entry would not serialize.
     Serialize(String),
-    CreateDir { path: PathBuf, error: String },
-    Write { path: PathBuf, error: String },
-    Read { path: PathBuf, error: String },
+    CreateDir {
+        path: PathBuf,
+        error: String,
+    },
+    Write {
+        path: PathBuf,
+        error: String,
+    },
+    Read {
+        path: PathBuf,
+        error: String,
+    },
     /// The file a save would merge into does not load; it is left as it is.
     Existing(LoadError),
     /// A client entry's stable name is taken by a server entry.

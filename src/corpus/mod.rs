@@ -24,10 +24,10 @@ pub mod store;
 pub use build::{import_files, save_clients, save_run, seed_entries};
 pub use client::{ClientEntry, CLIENT_SCHEMA};
 pub use client_replay::rejudge_client;
-pub use error::CorpusError;
 pub use entry::{
     case_hash, file_name, verdict_json, Entry, Recorded, StoredRequest, SurfaceRef, SCHEMA,
 };
+pub use error::CorpusError;
 pub use replay::{classify, classify_auth, rejudge, Rejudged, Status};
 pub use store::{
     load_all, load_dir, load_file, load_item, save, save_client, ClientLoaded, Item, LoadError,

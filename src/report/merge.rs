@@ -52,7 +52,10 @@ pub enum MergeError {
         second: String,
     },
     /// The `K/N` labels of the shards no input is, and N.
-    Missing { shards: Vec<String>, count: u64 },
+    Missing {
+        shards: Vec<String>,
+        count: u64,
+    },
 }
 
 impl fmt::Display for MergeError {
