@@ -253,13 +253,14 @@ fn merge_refuses_what_is_not_every_shard_of_one_run() {
         (vec![], "nothing to merge"),
     ];
     for (inputs, says) in cases {
-        let e = merge(inputs, 20).expect_err(says);
+        let e = merge(inputs, 20).expect_err(says).to_string();
         assert!(e.contains(says) && !e.contains('\n'), "{says}: {e}");
     }
     let mut other = report(1, s(2, 2));
     other.schema = "mcpdiff-run/2".into();
     let e = merge(vec![input("a", report(1, s(1, 2))), input("b", other)], 20)
-        .expect_err("schemas differ");
+        .expect_err("schemas differ")
+        .to_string();
     assert!(e.contains("schema"), "{e}");
     // one unsharded report merges into itself
     let one = merge(vec![input("a", report(1, None))], 20).expect("a whole run");

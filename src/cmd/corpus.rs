@@ -54,7 +54,7 @@ pub fn run(args: CorpusArgs) -> ExitCode {
                 );
                 ExitCode::SUCCESS
             }
-            Err(e) => fail(&e),
+            Err(e) => fail(&e.to_string()),
         },
         CorpusCommand::Import { files, dir, rule } => {
             let mut failed = false;
@@ -63,7 +63,7 @@ pub fn run(args: CorpusArgs) -> ExitCode {
                     Ok(l) => println!("{l}"),
                     Err(e) => {
                         failed = true;
-                        exit::say(&e);
+                        exit::say(&e.to_string());
                     }
                 }
             }

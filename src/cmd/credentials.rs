@@ -20,6 +20,8 @@ pub struct CredentialArgs {
 
 impl CredentialArgs {
     /// Parse, and register the values with the redaction pass. The error is one line.
+    /// Err is a String on purpose: it is the final one-line message for `exit::fail` (the
+    /// typed errors below it are already rendered), and nothing matches on it.
     pub fn load(&self) -> Result<Credentials, String> {
         let c = Credentials::parse(&self.headers, self.foreign_token.as_deref())
             .map_err(|e| e.to_string())?;

@@ -61,6 +61,8 @@ pub fn findings(failing: bool) -> ExitCode {
 
 /// The tokio runtime of a command (multi-threaded, I/O and time enabled). The error is one
 /// line for [`fail`].
+/// Err is a String on purpose: it is the final one-line message for `exit::fail` (the
+/// typed errors below it are already rendered), and nothing matches on it.
 pub fn runtime() -> Result<tokio::runtime::Runtime, String> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()

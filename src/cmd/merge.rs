@@ -46,7 +46,7 @@ pub fn run(args: MergeArgs) -> ExitCode {
     }
     let rep = match merge(inputs, MAX_DISAGREEMENTS) {
         Ok(r) => r,
-        Err(e) => return fail_in("merge", &e),
+        Err(e) => return fail_in("merge", &e.to_string()),
     };
     print!("{}", markdown::render(&rep));
     if let Some(p) = &args.json {

@@ -74,6 +74,8 @@ pub struct ReportArgs {
 }
 
 /// Read and parse a saved report; the error is one line naming the file.
+/// Err is a String on purpose: it is the final one-line message for `exit::fail` (the
+/// typed errors below it are already rendered), and nothing matches on it.
 pub fn load(path: &Path) -> Result<RunReport, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -95,6 +97,8 @@ pub fn load(path: &Path) -> Result<RunReport, String> {
 }
 
 /// Write every file `out` asks for. The error names the file that could not be written.
+/// Err is a String on purpose: it is the final one-line message for `exit::fail` (the
+/// typed errors below it are already rendered), and nothing matches on it.
 pub fn write_outputs(rep: &RunReport, out: &OutputArgs) -> Result<(), String> {
     let locate = |s: Subject| sarif_location(out, s);
     let jobs: [(&Option<PathBuf>, &dyn Fn() -> String); 4] = [

@@ -36,6 +36,7 @@ pub struct RulesArgs {
 }
 
 /// `--revision`: one of the revisions the oracle has a table for.
+/// Err is a String because clap prints it as the value's error line (`value_parser`).
 fn parse_revision(text: &str) -> Result<Revision, String> {
     Revision::ALL
         .into_iter()

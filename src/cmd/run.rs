@@ -70,13 +70,13 @@ async fn run_async(args: RunArgs) -> ExitCode {
     };
     let mut started = match pipeline::start(&inp.plan, &opts, &log).await {
         Ok(s) => s,
-        Err(e) => return fail(&e),
+        Err(e) => return fail(&e.to_string()),
     };
     let max_time = match pipeline::time_left_after_setup(began.elapsed(), max_time) {
         Ok(left) => left,
         Err(e) => {
             started.stop().await;
-            return fail(&e);
+            return fail(&e.to_string());
         }
     };
     let mut specs = started.specs.clone();
@@ -136,7 +136,7 @@ async fn run_async(args: RunArgs) -> ExitCode {
     if let Some(dir) = &args.save_corpus {
         match mcpdiff::corpus::save_run(dir, &matrix.result, inp.seed) {
             Ok(line) => eprintln!("mcpdiff: {line}"),
-            Err(e) => return fail(&e),
+            Err(e) => return fail(&e.to_string()),
         }
         if inp.clients.is_some() {
             if let Err(code) = run_clients::save_corpus(dir, &rep.clients, inp.seed) {

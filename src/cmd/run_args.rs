@@ -161,6 +161,8 @@ pub struct Inputs {
 
 impl RunArgs {
     /// Check the flags and read the files they name. The error is one line.
+    /// Err is a String on purpose: it is the final one-line message for `exit::fail` (the
+    /// typed errors below it are already rendered), and nothing matches on it.
     pub fn check(&self) -> Result<Inputs, String> {
         let creds = self.creds.load()?;
         let baseline = match &self.baseline {
@@ -171,7 +173,7 @@ impl RunArgs {
             return Err("--cases must be at least 1".into());
         }
         let shard = match &self.shard {
-            Some(text) => mcpdiff::runner::Shard::parse(text)?,
+            Some(text) => mcpdiff::runner::Shard::parse(text).map_err(|e| e.to_string())?,
             None => mcpdiff::runner::Shard::WHOLE,
         };
         // a seed from each machine's clock would give each shard another stream

@@ -38,7 +38,7 @@ pub fn save_corpus(
             eprintln!("mcpdiff: {line}");
             Ok(())
         }
-        Err(e) => Err(fail(&e)),
+        Err(e) => Err(fail(&e.to_string())),
     }
 }
 
@@ -68,6 +68,8 @@ pub async fn clients_only(
 
 /// `--json` and the other report files of `args`. The findings are on the terminal already
 /// when this fails, so nothing is lost.
+/// Err is a String on purpose: it is the final one-line message for `exit::fail` (the
+/// typed errors below it are already rendered), and nothing matches on it.
 pub fn write_reports(rep: &RunReport, args: &RunArgs) -> Result<(), String> {
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(rep)

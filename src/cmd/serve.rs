@@ -153,7 +153,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
     let tls = match (&args.tls_cert, &args.tls_key) {
         (Some(cert), Some(key)) => match mcpdiff::serve::tls::server_config(cert, key) {
             Ok(c) => Some(c),
-            Err(e) => return fail(&e),
+            Err(e) => return fail(&e.to_string()),
         },
         _ => None,
     };

@@ -21,6 +21,8 @@ pub struct TlsArgs {
 
 impl TlsArgs {
     /// The run's TLS client; the error is one line naming the file.
+    /// Err is a String on purpose: it is the final one-line message for `exit::fail` (the
+    /// typed errors below it are already rendered), and nothing matches on it.
     pub fn build(&self) -> Result<Tls, String> {
         Tls::new(TlsOptions {
             cacert: self.cacert.clone(),

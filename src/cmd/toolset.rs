@@ -95,6 +95,8 @@ pub fn run(args: ToolsetArgs) -> ExitCode {
 /// folder). Without `--tools`: no set, the fixture, no environment.
 pub type RunTools = (Option<ToolSet>, Surface, Vec<(String, String)>);
 
+/// Err is a String on purpose: it is the final one-line message for `exit::fail` (the
+/// typed errors below it are already rendered), and nothing matches on it.
 pub fn for_run(path: Option<&Path>) -> Result<RunTools, String> {
     let Some(path) = path else {
         return Ok((None, fixture::surface(), Vec::new()));

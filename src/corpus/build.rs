@@ -6,6 +6,7 @@
 
 use super::client::entries_from_clients;
 use super::entry::{Entry, Recorded};
+use super::error::CorpusError;
 use super::store::{save, save_client, Saved};
 use crate::clients::ClientTargetReport;
 use crate::runner::RunResult;
@@ -44,7 +45,7 @@ pub fn seed_entries() -> Vec<Entry> {
 }
 
 /// Save every entry; `(created, updated, unchanged)` counts, or the first error.
-pub fn save_all(dir: &Path, entries: &[Entry]) -> Result<(usize, usize, usize), String> {
+pub fn save_all(dir: &Path, entries: &[Entry]) -> Result<(usize, usize, usize), CorpusError> {
     let mut n = (0, 0, 0);
     for e in entries {
         match save(dir, e)?.1 {
@@ -86,7 +87,7 @@ pub fn run_entries(result: &RunResult, seed: u64) -> Vec<Entry> {
 }
 
 /// `mcpdiff run --save-corpus DIR`: save every shrunk finding; a line for the terminal.
-pub fn save_run(dir: &Path, result: &RunResult, seed: u64) -> Result<String, String> {
+pub fn save_run(dir: &Path, result: &RunResult, seed: u64) -> Result<String, CorpusError> {
     let entries = run_entries(result, seed);
     let (created, updated, unchanged) = save_all(dir, &entries)?;
     Ok(format!(
@@ -97,7 +98,11 @@ pub fn save_run(dir: &Path, result: &RunResult, seed: u64) -> Result<String, Str
 
 /// `mcpdiff run --clients ... --save-corpus DIR`: save every client finding that has a
 /// recording to stand on (shrunk when the shrinker reproduced it); a line for the terminal.
-pub fn save_clients(dir: &Path, rows: &[ClientTargetReport], seed: u64) -> Result<String, String> {
+pub fn save_clients(
+    dir: &Path,
+    rows: &[ClientTargetReport],
+    seed: u64,
+) -> Result<String, CorpusError> {
     let mut n = (0, 0, 0);
     for e in entries_from_clients(rows, seed) {
         match save_client(dir, &e)?.1 {
@@ -117,16 +122,12 @@ pub fn save_clients(dir: &Path, rows: &[ClientTargetReport], seed: u64) -> Resul
 /// rebuilt into the same case the target built, judged against the fixture surface. The
 /// rule is `rule` when given, else the first rule the reference server fails, else the
 /// first rule with an allowed-answer set, else the first rule triggered.
-pub fn import_entry(path: &Path, data: &[u8], rule: Option<&str>) -> Result<Entry, String> {
+pub fn import_entry(path: &Path, data: &[u8], rule: Option<&str>) -> Result<Entry, CorpusError> {
     let case = mcpdiff_props::fuzz_props::case_from_bytes(data);
     let surface = fixture::surface();
     // an oracle that panics here is the bug the input found: say so instead of crashing
-    let verdict = std::panic::catch_unwind(|| judge(&case, &surface)).map_err(|_| {
-        format!(
-            "{}: the oracle panics on this input; fix the oracle, then import it",
-            path.display()
-        )
-    })?;
+    let verdict = std::panic::catch_unwind(|| judge(&case, &surface))
+        .map_err(|_| CorpusError::OraclePanics(path.to_path_buf()))?;
     let record = reference_record(&case, &surface);
     let chosen = match rule {
         Some(r) => r.to_string(),
@@ -163,12 +164,14 @@ pub fn import_files(
     dir: &Path,
     files: &[PathBuf],
     rule: Option<&str>,
-) -> Vec<Result<String, String>> {
+) -> Vec<Result<String, CorpusError>> {
     files
         .iter()
         .map(|f| {
-            let data =
-                std::fs::read(f).map_err(|e| format!("{}: cannot read: {e}", f.display()))?;
+            let data = std::fs::read(f).map_err(|e| CorpusError::Read {
+                path: f.clone(),
+                error: e.to_string(),
+            })?;
             let entry = import_entry(f, &data, rule)?;
             let (path, how) = save(dir, &entry)?;
             Ok(format!("{} -> {} ({how:?})", f.display(), path.display()))

@@ -10,6 +10,7 @@
 //! This file owns the format (types, byte encoding, hash and file name) and building entries
 //! from a run's client matrix.
 
+use super::error::CorpusError;
 use crate::clients::evidence::Evidence;
 use crate::clients::ClientTargetReport;
 use mcpdiff_oracle::client_judge::{show_bytes, RecordedRequest};
@@ -120,7 +121,7 @@ impl WireRequest {
 
     /// The request these bytes stand for. (Fallible for the callers' sake: the bytes were
     /// checked when the entry was read.)
-    pub fn to_recorded(&self, _at: &str) -> Result<RecordedRequest, String> {
+    pub fn to_recorded(&self, _at: &str) -> Result<RecordedRequest, CorpusError> {
         Ok(RecordedRequest {
             method: self.method.clone(),
             headers: self
@@ -135,7 +136,7 @@ impl WireRequest {
 
 impl ClientRecord {
     /// The stored requests, decoded (`at` names the record in errors).
-    pub fn recording(&self, at: &str) -> Result<Vec<RecordedRequest>, String> {
+    pub fn recording(&self, at: &str) -> Result<Vec<RecordedRequest>, CorpusError> {
         self.requests
             .iter()
             .enumerate()

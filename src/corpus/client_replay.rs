@@ -4,6 +4,7 @@
 //! never sent to server targets.
 
 use super::client::ClientEntry;
+use super::error::CorpusError;
 use crate::clients::evidence::judge_recording;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -19,7 +20,7 @@ pub struct RejudgedRecord {
 }
 
 /// Re-judge every record of `entry`. Err when a stored request does not decode.
-pub fn rejudge_client(entry: &ClientEntry) -> Result<Vec<RejudgedRecord>, String> {
+pub fn rejudge_client(entry: &ClientEntry) -> Result<Vec<RejudgedRecord>, CorpusError> {
     let set = entry.tool_set();
     let mut out = Vec::new();
     for (i, r) in entry.clients.iter().enumerate() {

@@ -8,6 +8,7 @@
 //! This file owns the format (types, byte encoding, the case hash and file name); reading and
 //! writing files is `store.rs`, re-judging `replay.rs`.
 
+use super::error::CorpusError;
 use mcpdiff_oracle::{fixture, Case, Observation, Surface, ToolDecl, Verdict};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -93,7 +94,7 @@ impl StoredRequest {
 
     /// The case these bytes stand for. (Fallible for the callers' sake: the bytes were
     /// checked when the entry was read, `entry_v1::check_bytes`.)
-    pub fn to_case(&self) -> Result<Case, String> {
+    pub fn to_case(&self) -> Result<Case, CorpusError> {
         Ok(Case {
             method: self.method.clone(),
             path: self.path.clone(),
@@ -114,10 +115,10 @@ impl SurfaceRef {
         }
     }
 
-    pub fn resolve(&self) -> Result<Surface, String> {
+    pub fn resolve(&self) -> Result<Surface, CorpusError> {
         match self {
             SurfaceRef::Named(n) if n == "fixture" => Ok(fixture::surface()),
-            SurfaceRef::Named(n) => Err(format!("unknown surface name '{n}' (known: fixture)")),
+            SurfaceRef::Named(n) => Err(CorpusError::UnknownSurface(n.clone())),
             SurfaceRef::Full(s) => {
                 let mut s = (**s).clone();
                 // the annotation analysis is not serialized: redo it as discovery does
@@ -166,7 +167,7 @@ impl Entry {
     }
 
     /// `<RULE-ID>-<hash>.json`; the same case saved for the same rule always gets this name.
-    pub fn file_name(&self) -> Result<String, String> {
+    pub fn file_name(&self) -> Result<String, CorpusError> {
         let case = self.request.to_case()?;
         let rule = self.rules.first().map_or("NO-RULE", String::as_str);
         Ok(file_name(rule, &case))

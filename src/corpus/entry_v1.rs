@@ -10,6 +10,7 @@
 
 use super::client::{CLIENT_SCHEMA, CLIENT_SCHEMA_V1};
 use super::entry::{SCHEMA, SCHEMA_V1};
+use super::error::CorpusError;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use mcpdiff_oracle::case_json::{Bytes, Text};
@@ -17,17 +18,20 @@ use serde_json::Value;
 
 /// Bring the JSON of a server entry (`schema` already known to be v1 or current) to the
 /// current form, or say which byte field is bad.
-pub fn upgrade(value: &mut Value) -> Result<(), String> {
+pub fn upgrade(value: &mut Value) -> Result<(), CorpusError> {
     let v1 = value.get("schema").and_then(Value::as_str) == Some(SCHEMA_V1);
     let Some(request) = value.get_mut("request").and_then(Value::as_object_mut) else {
-        return Err("no \"request\" object".into());
+        return Err(CorpusError::NoRequest);
     };
     if v1 {
         if let Some(headers) = request.get_mut("headers").and_then(Value::as_array_mut) {
             for (i, h) in headers.iter_mut().enumerate() {
-                let field = |k: &str| -> Result<Value, String> {
+                let field = |k: &str| -> Result<Value, CorpusError> {
                     let b64 = h.get(k).and_then(Value::as_str).ok_or_else(|| {
-                        format!("request.headers[{i}].{k} is missing or not a string")
+                        CorpusError::NotAString {
+                            field: format!("request.headers[{i}].{k}"),
+                            why: "missing or not a string",
+                        }
                     })?;
                     text(&format!("request.headers[{i}].{k}"), b64)
                 };
@@ -35,9 +39,10 @@ pub fn upgrade(value: &mut Value) -> Result<(), String> {
             }
         }
         if let Some(body) = request.get_mut("body") {
-            let b64 = body
-                .as_str()
-                .ok_or("request.body is not a string (Base64 in mcpdiff-corpus/1)")?;
+            let b64 = body.as_str().ok_or_else(|| CorpusError::NotAString {
+                field: "request.body".into(),
+                why: "not a string (Base64 in mcpdiff-corpus/1)",
+            })?;
             *body = text("request.body", b64)?;
         }
         value["schema"] = Value::String(SCHEMA.to_string());
@@ -48,7 +53,7 @@ pub fn upgrade(value: &mut Value) -> Result<(), String> {
 
 /// Bring the JSON of a client entry (`schema` already known to be v1 or current) to the
 /// current form, or say which byte field is bad.
-pub fn upgrade_client(value: &mut Value) -> Result<(), String> {
+pub fn upgrade_client(value: &mut Value) -> Result<(), CorpusError> {
     let v1 = value.get("schema").and_then(Value::as_str) == Some(CLIENT_SCHEMA_V1);
     let clients = value
         .get_mut("clients")
@@ -82,33 +87,42 @@ pub fn upgrade_client(value: &mut Value) -> Result<(), String> {
 }
 
 /// One byte field: a v1 Base64 string rewritten in today's form, or a current one checked.
-fn bytes_field(what: &str, v: &mut Value, v1: bool) -> Result<(), String> {
+fn bytes_field(what: &str, v: &mut Value, v1: bool) -> Result<(), CorpusError> {
     if v1 {
-        let b64 = v
-            .as_str()
-            .ok_or_else(|| format!("{what} is not a string (Base64 in a /1 entry)"))?;
+        let b64 = v.as_str().ok_or_else(|| CorpusError::NotAString {
+            field: what.to_string(),
+            why: "not a string (Base64 in a /1 entry)",
+        })?;
         *v = text(what, b64)?;
         return Ok(());
     }
     serde_json::from_value::<Bytes>(v.clone())
         .map(|_| ())
-        .map_err(|e| format!("{what}: {e}"))
+        .map_err(|e| bad_bytes(what.to_string(), e))
+}
+
+fn bad_bytes(field: String, e: serde_json::Error) -> CorpusError {
+    CorpusError::BadBytes {
+        field,
+        error: e.to_string(),
+    }
 }
 
 /// Base64 text of a v1 field, decoded and written in today's form.
-fn text(what: &str, b64: &str) -> Result<Value, String> {
-    let bytes = STANDARD
-        .decode(b64)
-        .map_err(|e| format!("{what} is not valid Base64: {e}"))?;
-    serde_json::to_value(Text(&bytes)).map_err(|e| format!("{what}: {e}"))
+fn text(what: &str, b64: &str) -> Result<Value, CorpusError> {
+    let bytes = STANDARD.decode(b64).map_err(|e| CorpusError::BadBase64 {
+        field: what.to_string(),
+        error: e.to_string(),
+    })?;
+    serde_json::to_value(Text(&bytes)).map_err(|e| bad_bytes(what.to_string(), e))
 }
 
 /// Every byte field of a current request reads, or the first bad one is named.
-fn check_bytes(request: &serde_json::Map<String, Value>) -> Result<(), String> {
+fn check_bytes(request: &serde_json::Map<String, Value>) -> Result<(), CorpusError> {
     let bytes = |what: String, v: &Value| {
         serde_json::from_value::<Bytes>(v.clone())
             .map(|_| ())
-            .map_err(|e| format!("{what}: {e}"))
+            .map_err(|e| bad_bytes(what, e))
     };
     if let Some(headers) = request.get("headers").and_then(Value::as_array) {
         for (i, h) in headers.iter().enumerate() {
@@ -117,7 +131,7 @@ fn check_bytes(request: &serde_json::Map<String, Value>) -> Result<(), String> {
                     bytes(format!("request.headers[{i}].name"), n)?;
                     bytes(format!("request.headers[{i}].value"), v)?;
                 }
-                _ => return Err(format!("request.headers[{i}] is not a [name, value] pair")),
+                _ => return Err(CorpusError::NotAPair { index: i }),
             }
         }
     }
@@ -190,18 +204,20 @@ mod tests {
         assert_eq!(r["body"], "{}");
         let mut bad = json!({"schema": CLIENT_SCHEMA_V1,
             "clients": [{"requests": [{"headers": [], "body": "%"}]}]});
-        let e = upgrade_client(&mut bad).expect_err("bad Base64");
+        let e = upgrade_client(&mut bad)
+            .expect_err("bad Base64")
+            .to_string();
         assert!(e.starts_with("clients[0].requests[0].body"), "{e}");
     }
 
     #[test]
     fn bad_fields_are_named() {
         let mut v1 = json!({"schema": SCHEMA_V1, "request": {"headers": [], "body": "%%"}});
-        let e = upgrade(&mut v1).expect_err("bad Base64");
+        let e = upgrade(&mut v1).expect_err("bad Base64").to_string();
         assert!(e.starts_with("request.body is not valid Base64"), "{e}");
         let mut v2 = json!({"schema": SCHEMA, "request": {
             "headers": [["A", "b"], ["C", {"base64": "%%"}]], "body": ""}});
-        let e = upgrade(&mut v2).expect_err("bad marked bytes");
+        let e = upgrade(&mut v2).expect_err("bad marked bytes").to_string();
         assert!(e.starts_with("request.headers[1].value"), "{e}");
     }
 }

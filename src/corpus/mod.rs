@@ -7,7 +7,8 @@
 //! (the client format: served tools, per-client recordings and findings), `store.rs` (reading
 //! either kind and merging files), `replay.rs` and `client_replay.rs` (re-judging, pure),
 //! `build.rs` (server entries from the probe set, from a run, from fuzz inputs; client
-//! entries from a run's client matrix), `auth.rs` (a run's `AUTH-*` findings: judged by the
+//! entries from a run's client matrix), `error.rs` (`CorpusError`, the one-line errors of reading, re-judging, importing and
+//! saving entries), `auth.rs` (a run's `AUTH-*` findings: judged by the
 //! authorization judge, replayed as written).
 
 pub mod auth;
@@ -16,6 +17,7 @@ pub mod client;
 pub mod client_replay;
 pub mod entry;
 pub mod entry_v1;
+pub mod error;
 pub mod replay;
 pub mod store;
 
@@ -25,6 +27,7 @@ pub use client_replay::rejudge_client;
 pub use entry::{
     case_hash, file_name, verdict_json, Entry, Recorded, StoredRequest, SurfaceRef, SCHEMA,
 };
+pub use error::CorpusError;
 pub use replay::{classify, classify_auth, rejudge, Rejudged, Status};
 pub use store::{
     load_all, load_dir, load_file, load_item, save, save_client, ClientLoaded, Item, LoadError,

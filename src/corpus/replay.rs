@@ -6,6 +6,7 @@
 
 use super::auth::{self, is_auth_entry, AuthCase};
 use super::entry::{verdict_json, Entry, Recorded};
+use super::error::CorpusError;
 use mcpdiff_oracle::rules::{level_of, RuleId};
 use mcpdiff_oracle::{
     assess_against, judge, Case, Level, Observation, Settled, Surface, Undetermined, Verdict,
@@ -29,15 +30,12 @@ pub struct Rejudged {
 
 /// Re-judge an entry. Err when the stored request or surface cannot be decoded. An
 /// authorization entry is re-judged on its recorded answer with today's authorization judge.
-pub fn rejudge(entry: &Entry) -> Result<Rejudged, String> {
+pub fn rejudge(entry: &Entry) -> Result<Rejudged, CorpusError> {
     let case = entry.request.to_case()?;
     let surface = entry.surface.resolve()?;
     let verdict = judge(&case, &surface);
     let (now, auth) = if is_auth_entry(entry) {
-        let kind = AuthCase::of(&case).ok_or(
-            "an authorization entry whose case is no \
-             authorization probe nor metadata fetch (label `auth: ...`)",
-        )?;
+        let kind = AuthCase::of(&case).ok_or(CorpusError::NotAnAuthCase)?;
         let now = match entry.targets.first() {
             Some(r) => kind.verdict_json(&kind.judge(&r.observation, &r.url)),
             // nothing recorded to re-judge

@@ -6,6 +6,7 @@
 
 use super::client::{ClientEntry, CLIENT_SCHEMA, CLIENT_SCHEMA_V1};
 use super::entry::{Entry, SCHEMA, SCHEMA_V1};
+use super::error::CorpusError;
 use serde_json::Value;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -53,7 +54,7 @@ impl Item {
     }
 
     /// The name the entry should be stored under (the file's own name when it is current).
-    pub fn expected_name(&self) -> Result<String, String> {
+    pub fn expected_name(&self) -> Result<String, CorpusError> {
         match self {
             Item::Server(l) => l.entry.file_name(),
             Item::Client(l) => Ok(l.entry.file_name()),
@@ -84,11 +85,12 @@ fn client_from_value(path: &Path, mut value: Value) -> Result<ClientLoaded, Load
         path: path.to_path_buf(),
         problem,
     };
-    super::entry_v1::upgrade_client(&mut value).map_err(&err)?;
+    super::entry_v1::upgrade_client(&mut value).map_err(|e| err(e.to_string()))?;
     let entry: ClientEntry = serde_json::from_value(value)
         .map_err(|e| err(format!("not a {CLIENT_SCHEMA} entry: {e}")))?;
     for (i, c) in entry.clients.iter().enumerate() {
-        c.recording(&format!("clients[{i}]")).map_err(&err)?;
+        c.recording(&format!("clients[{i}]"))
+            .map_err(|e| err(e.to_string()))?;
     }
     if entry.rules.is_empty() {
         return Err(err("\"rules\" is empty".into()));
@@ -121,11 +123,11 @@ fn server_from_value(path: &Path, mut value: Value) -> Result<Loaded, LoadError>
         }
         None => return Err(err(format!("no \"schema\" field (expected \"{SCHEMA}\")"))),
     }
-    super::entry_v1::upgrade(&mut value).map_err(&err)?;
+    super::entry_v1::upgrade(&mut value).map_err(|e| err(e.to_string()))?;
     let entry: Entry =
         serde_json::from_value(value).map_err(|e| err(format!("not a {SCHEMA} entry: {e}")))?;
-    entry.request.to_case().map_err(&err)?;
-    entry.surface.resolve().map_err(&err)?;
+    entry.request.to_case().map_err(|e| err(e.to_string()))?;
+    entry.surface.resolve().map_err(|e| err(e.to_string()))?;
     if entry.rules.is_empty() {
         return Err(err("\"rules\" is empty".into()));
     }
@@ -168,20 +170,23 @@ pub fn load_all(paths: &[PathBuf]) -> Vec<Result<Item, LoadError>> {
 }
 
 /// The text an entry is written as: pretty JSON with a final newline (stable, diffable).
-pub fn to_text<T: serde::Serialize>(entry: &T) -> Result<String, String> {
+pub fn to_text<T: serde::Serialize>(entry: &T) -> Result<String, CorpusError> {
     serde_json::to_string_pretty(entry)
         .map(|mut s| {
             s.push('\n');
             s
         })
-        .map_err(|e| format!("cannot serialize the entry: {e}"))
+        .map_err(|e| CorpusError::Serialize(e.to_string()))
 }
 
 /// Write `entry` (of either kind) to `path` as is.
-pub fn write<T: serde::Serialize>(path: &Path, entry: &T) -> Result<(), String> {
+pub fn write<T: serde::Serialize>(path: &Path, entry: &T) -> Result<(), CorpusError> {
     let text = to_text(entry)?;
     // redacted: a target may echo a --header secret into an observation (crate::secrets)
-    crate::secrets::write(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    crate::secrets::write(path, &text).map_err(|e| CorpusError::Write {
+        path: path.to_path_buf(),
+        error: e.to_string(),
+    })
 }
 
 /// What `save` did.
@@ -197,16 +202,14 @@ pub enum Saved {
 /// Save `entry` in `dir` under its stable name. An existing file for the same case and rule
 /// keeps its verdict, rules and source (drift is `replay`'s business); the target answers of
 /// `entry` are merged in. A corrupt existing file is an error, never overwritten.
-pub fn save(dir: &Path, entry: &Entry) -> Result<(PathBuf, Saved), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+pub fn save(dir: &Path, entry: &Entry) -> Result<(PathBuf, Saved), CorpusError> {
+    create_dir(dir)?;
     let path = dir.join(entry.file_name()?);
     if !path.exists() {
         write(&path, entry)?;
         return Ok((path, Saved::Created));
     }
-    let existing = load_file(&path)
-        .map_err(|e| format!("{e} (not overwritten; fix or remove it)"))?
-        .entry;
+    let existing = load_file(&path).map_err(CorpusError::Existing)?.entry;
     merge_into(path, existing, |e| {
         for r in &entry.targets {
             e.record(r.clone());
@@ -218,8 +221,8 @@ pub fn save(dir: &Path, entry: &Entry) -> Result<(PathBuf, Saved), String> {
 /// Save a client entry in `dir` under its stable name, like [`save`]: an existing file keeps
 /// its findings (drift is `replay`'s business) and gains the clients' records of `entry`
 /// (a client recorded again replaces its old record when it did something else).
-pub fn save_client(dir: &Path, entry: &ClientEntry) -> Result<(PathBuf, Saved), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+pub fn save_client(dir: &Path, entry: &ClientEntry) -> Result<(PathBuf, Saved), CorpusError> {
+    create_dir(dir)?;
     let path = dir.join(entry.file_name());
     if !path.exists() {
         write(&path, entry)?;
@@ -227,8 +230,8 @@ pub fn save_client(dir: &Path, entry: &ClientEntry) -> Result<(PathBuf, Saved), 
     }
     let existing = match load_item(&path) {
         Ok(Item::Client(l)) => l.entry,
-        Ok(Item::Server(_)) => return Err(format!("{}: a server entry", path.display())),
-        Err(e) => return Err(format!("{e} (not overwritten; fix or remove it)")),
+        Ok(Item::Server(_)) => return Err(CorpusError::ServerEntryAt(path)),
+        Err(e) => return Err(CorpusError::Existing(e)),
     };
     merge_into(path, existing, |e| {
         for c in &entry.clients {
@@ -244,7 +247,7 @@ fn merge_into<E: Clone + PartialEq + serde::Serialize>(
     path: PathBuf,
     mut existing: E,
     merge: impl FnOnce(&mut E),
-) -> Result<(PathBuf, Saved), String> {
+) -> Result<(PathBuf, Saved), CorpusError> {
     let before = existing.clone();
     merge(&mut existing);
     if existing == before {
@@ -252,6 +255,13 @@ fn merge_into<E: Clone + PartialEq + serde::Serialize>(
     }
     write(&path, &existing)?;
     Ok((path, Saved::Updated))
+}
+
+fn create_dir(dir: &Path) -> Result<(), CorpusError> {
+    std::fs::create_dir_all(dir).map_err(|e| CorpusError::CreateDir {
+        path: dir.to_path_buf(),
+        error: e.to_string(),
+    })
 }
 
 /// `rules` gains every rule of `new` it does not hold yet, in order.

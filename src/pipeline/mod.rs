@@ -22,7 +22,9 @@ pub mod start;
 pub use matrix::{run_matrix, Interrupted, Matrix, Settings};
 pub use plan::{plan, RunPlan};
 pub use prepare::{CardEvidence, Preparation, Ready, TargetEvidence, Untested};
-pub use start::{start, time_left_after_setup, StartOptions, Started, TargetSpec, DEFAULT_MUTANTS};
+pub use start::{
+    start, time_left_after_setup, StartError, StartOptions, Started, TargetSpec, DEFAULT_MUTANTS,
+};
 
 /// What the pipeline tells its caller while it runs (the CLI prints it; a test may ignore
 /// it). Progress of the generated cases comes through `runner::Progress`.

@@ -2,15 +2,63 @@
 //! missing, started by `targets`) and the in-process reference server and mutants. The
 //! result, [`Started`], owns them: in-process servers stop on [`Started::stop`], bundled
 //! targets when it drops (by PID). Each started target is a [`TargetSpec`] for preparation.
-//! Set-up counts inside `--max-time` ([`time_left_after_setup`]).
+//! Set-up counts inside `--max-time` ([`time_left_after_setup`]). What stops set-up is a
+//! [`StartError`].
 
 use super::plan::RunPlan;
 use crate::runner::disagree::MUTANT_PREFIX;
 use crate::serve::{self, RunningServer, Variant};
-use crate::targets::manifest::{self, TargetKind};
+use crate::targets::manifest::{self, ManifestError, TargetKind};
 use crate::targets::Running;
 use mcpdiff_oracle::Surface;
+use std::fmt;
 use std::time::Duration;
+
+/// Why the run's targets could not be brought up. The `Display` text is the one line
+/// `mcpdiff run` prints, saying what to fix.
+#[derive(Debug)]
+pub enum StartError {
+    /// The bundled targets' manifests do not load, or a named target is not among them.
+    Manifest(ManifestError),
+    /// `--mutant` names no mutant.
+    UnknownMutant(String),
+    /// An in-process server (`name` as reported) could not bind or start.
+    InProcess { name: String, error: std::io::Error },
+    /// Set-up took all of `--max-time`.
+    NoTimeLeft { setup: Duration, max_time: Duration },
+}
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartError::Manifest(e) => e.fmt(f),
+            StartError::UnknownMutant(n) => write!(
+                f,
+                "unknown mutant '{n}'; `mcpdiff serve --list-mutants` lists them"
+            ),
+            StartError::InProcess { name, error } => {
+                write!(f, "cannot start the in-process {name}: {error}")
+            }
+            StartError::NoTimeLeft { setup, max_time } => write!(
+                f,
+                "installing and starting the targets took {:.1} s of --max-time {} s: nothing \
+                 left to test; raise --max-time, or install first (`mcpdiff targets install`)",
+                setup.as_secs_f64(),
+                max_time.as_secs()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StartError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StartError::Manifest(e) => Some(e),
+            StartError::InProcess { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// Mutants that join the reference server when the plan runs in-process servers and no
 /// mutant is named.
@@ -88,7 +136,7 @@ pub async fn start(
     plan: &RunPlan,
     opts: &StartOptions<'_>,
     log: &dyn Fn(&str),
-) -> Result<Started, String> {
+) -> Result<Started, StartError> {
     let mut started = Started {
         servers: Vec::new(),
         launched: Vec::new(),
@@ -97,10 +145,10 @@ pub async fn start(
     };
     if let Some(names) = &plan.bundled {
         let all = manifest::of_kind(
-            manifest::load_all(&manifest::targets_dir()).map_err(|e| e.to_string())?,
+            manifest::load_all(&manifest::targets_dir()).map_err(StartError::Manifest)?,
             TargetKind::Server,
         );
-        let chosen = manifest::select(all, names).map_err(|e| e.to_string())?;
+        let chosen = manifest::select(all, names).map_err(StartError::Manifest)?;
         let (up, notes) = crate::targets::bring_up_with(&chosen, opts.target_env, log).await;
         for n in &notes {
             log(n);
@@ -126,16 +174,11 @@ pub async fn start(
 /// What is left of `max_time` for the run once set-up (installing and starting the targets,
 /// `start`) took `setup`. Installs are not cut (a half-installed SDK is a broken target), so
 /// set-up may use it all: then the error line says so and what to do.
-pub fn time_left_after_setup(setup: Duration, max_time: Duration) -> Result<Duration, String> {
+pub fn time_left_after_setup(setup: Duration, max_time: Duration) -> Result<Duration, StartError> {
     // less than a second cannot discover a target and run a case
     match max_time.checked_sub(setup) {
         Some(left) if left >= Duration::from_secs(1) => Ok(left),
-        _ => Err(format!(
-            "installing and starting the targets took {:.1} s of --max-time {} s: nothing \
-             left to test; raise --max-time, or install first (`mcpdiff targets install`)",
-            setup.as_secs_f64(),
-            max_time.as_secs()
-        )),
+        _ => Err(StartError::NoTimeLeft { setup, max_time }),
     }
 }
 
@@ -144,7 +187,7 @@ async fn start_in_process(
     started: &mut Started,
     opts: &StartOptions<'_>,
     log: &dyn Fn(&str),
-) -> Result<(), String> {
+) -> Result<(), StartError> {
     // the mutants show what a finding looks like even when no SDK could be installed
     let default_mutants: Vec<String> = DEFAULT_MUTANTS.iter().map(|s| s.to_string()).collect();
     let names: Vec<String> = opts.mutants.map_or(default_mutants, <[String]>::to_vec);
@@ -152,11 +195,7 @@ async fn start_in_process(
     for n in names {
         match Variant::mutant(&n) {
             Some(v) => variants.push((format!("{MUTANT_PREFIX}{n}"), v)),
-            None => {
-                return Err(format!(
-                    "unknown mutant '{n}'; `mcpdiff serve --list-mutants` lists them"
-                ))
-            }
+            None => return Err(StartError::UnknownMutant(n)),
         }
     }
     let mutants = variants.len() - 1;
@@ -173,7 +212,7 @@ async fn start_in_process(
                 });
                 started.servers.push(s);
             }
-            Err(e) => return Err(format!("cannot start the in-process {name}: {e}")),
+            Err(error) => return Err(StartError::InProcess { name, error }),
         }
     }
     log(&format!(

@@ -21,6 +21,100 @@ use super::tally_report::{TallyReport, WitnessReport};
 use super::undetermined::{is_untested, RuleCases, SlowToolReport, UndeterminedReport};
 use crate::runner::Shard;
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// Why reports cannot be merged into one run's report. `a` and `b` are input names (paths);
+/// the `Display` text is the one line `mcpdiff merge` prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MergeError {
+    NoInputs,
+    SchemaDiffers {
+        a: String,
+        b: String,
+        schema_a: String,
+        schema_b: String,
+    },
+    SeedDiffers {
+        a: String,
+        b: String,
+        seed_a: u64,
+        seed_b: u64,
+    },
+    ShardCountDiffers {
+        a: String,
+        b: String,
+        shard_a: Shard,
+        shard_b: Shard,
+    },
+    Repeated {
+        shard: Shard,
+        first: String,
+        second: String,
+    },
+    /// The `K/N` labels of the shards no input is, and N.
+    Missing {
+        shards: Vec<String>,
+        count: u64,
+    },
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MergeError::NoInputs => {
+                f.write_str("nothing to merge: pass the JSON reports of every shard")
+            }
+            MergeError::SchemaDiffers {
+                a,
+                b,
+                schema_a,
+                schema_b,
+            } => write!(
+                f,
+                "{b} has schema '{schema_b}', {a} '{schema_a}': merge reports of one mcpdiff \
+                 ('{SCHEMA}')"
+            ),
+            MergeError::SeedDiffers {
+                a,
+                b,
+                seed_a,
+                seed_b,
+            } => write!(
+                f,
+                "{b} ran seed {seed_b}, {a} seed {seed_a}: merge only the shards of one run \
+                 (same --seed)"
+            ),
+            MergeError::ShardCountDiffers {
+                a,
+                b,
+                shard_a,
+                shard_b,
+            } => write!(
+                f,
+                "{b} is shard {}, {a} shard {}: merge the shards of one run (same N in \
+                 --shard K/N)",
+                shard_b.label(),
+                shard_a.label()
+            ),
+            MergeError::Repeated {
+                shard,
+                first,
+                second,
+            } => write!(
+                f,
+                "shard {} is given twice ({first} and {second}): pass each shard's report once",
+                shard.label()
+            ),
+            MergeError::Missing { shards, count } => write!(
+                f,
+                "shard {} missing: pass the reports of all {count} shards",
+                shards.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
 
 /// One input: a name for the errors (its path) and the report read from it.
 pub struct Input {
@@ -30,7 +124,7 @@ pub struct Input {
 
 /// Merge the reports of every shard of one run; `max_disagreements` caps the examples kept
 /// (one per pattern of answers, as a run keeps them). Err: one line saying what to pass.
-pub fn merge(mut inputs: Vec<Input>, max_disagreements: usize) -> Result<RunReport, String> {
+pub fn merge(mut inputs: Vec<Input>, max_disagreements: usize) -> Result<RunReport, MergeError> {
     check(&inputs)?;
     inputs.sort_by_key(|i| shard_of(&i.report).index);
     let reports: Vec<&RunReport> = inputs.iter().map(|i| &i.report).collect();
@@ -103,32 +197,37 @@ fn shard_of(r: &RunReport) -> Shard {
 }
 
 /// Refuse what cannot be merged into one run's report.
-fn check(inputs: &[Input]) -> Result<(), String> {
+fn check(inputs: &[Input]) -> Result<(), MergeError> {
     let Some(first) = inputs.first() else {
-        return Err("nothing to merge: pass the JSON reports of every shard".into());
+        return Err(MergeError::NoInputs);
     };
     let (a, ra) = (&first.name, &first.report);
     for i in &inputs[1..] {
         let (b, rb) = (&i.name, &i.report);
         if rb.schema != ra.schema || rb.schema != SCHEMA {
-            return Err(format!(
-                "{b} has schema '{}', {a} '{}': merge reports of one mcpdiff ('{SCHEMA}')",
-                rb.schema, ra.schema
-            ));
+            return Err(MergeError::SchemaDiffers {
+                a: a.clone(),
+                b: b.clone(),
+                schema_a: ra.schema.clone(),
+                schema_b: rb.schema.clone(),
+            });
         }
         if rb.seed != ra.seed {
-            return Err(format!(
-                "{b} ran seed {}, {a} seed {}: merge only the shards of one run (same --seed)",
-                rb.seed, ra.seed
-            ));
+            return Err(MergeError::SeedDiffers {
+                a: a.clone(),
+                b: b.clone(),
+                seed_a: ra.seed,
+                seed_b: rb.seed,
+            });
         }
         let (sa, sb) = (shard_of(ra), shard_of(rb));
         if sa.count != sb.count {
-            return Err(format!(
-                "{b} is shard {}, {a} shard {}: merge the shards of one run (same N in --shard K/N)",
-                sb.label(),
-                sa.label()
-            ));
+            return Err(MergeError::ShardCountDiffers {
+                a: a.clone(),
+                b: b.clone(),
+                shard_a: sa,
+                shard_b: sb,
+            });
         }
     }
     let count = shard_of(ra).count;
@@ -136,11 +235,11 @@ fn check(inputs: &[Input]) -> Result<(), String> {
     for i in inputs {
         let s = shard_of(&i.report);
         if let Some(other) = by_index.insert(s.index, &i.name) {
-            return Err(format!(
-                "shard {} is given twice ({other} and {}): pass each shard's report once",
-                s.label(),
-                i.name
-            ));
+            return Err(MergeError::Repeated {
+                shard: s,
+                first: other.to_string(),
+                second: i.name.clone(),
+            });
         }
     }
     let missing: Vec<String> = (1..=count)
@@ -148,10 +247,10 @@ fn check(inputs: &[Input]) -> Result<(), String> {
         .map(|k| format!("{k}/{count}"))
         .collect();
     if !missing.is_empty() {
-        return Err(format!(
-            "shard {} missing: pass the reports of all {count} shards",
-            missing.join(", ")
-        ));
+        return Err(MergeError::Missing {
+            shards: missing,
+            count,
+        });
     }
     Ok(())
 }

@@ -40,7 +40,7 @@ use disagree::Disagreement;
 use mcpdiff_oracle::rules::RuleId;
 use mcpdiff_oracle::{judge, Case, Observation, Surface};
 use pacer::Pacer;
-pub use shard::Shard;
+pub use shard::{Shard, ShardError, ShardProblem};
 use shrink::ShrinkBudget;
 use shrink_witnesses::shrink_target;
 use std::future::Future;

@@ -5,6 +5,48 @@
 //! indices of the unsharded run, whatever each machine's speed.
 
 use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Why a `--shard` value was refused. The `Display` text is the one line the user reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardError {
+    /// The value as given.
+    pub text: String,
+    pub why: ShardProblem,
+}
+
+/// What is wrong with a `--shard` value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShardProblem {
+    NoSlash,
+    NotANumber,
+    ZeroCount,
+    IndexOutOfRange,
+}
+
+impl fmt::Display for ShardProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ShardProblem::NoSlash => "no '/' between K and N",
+            ShardProblem::NotANumber => "not a number",
+            ShardProblem::ZeroCount => "N must be at least 1",
+            ShardProblem::IndexOutOfRange => "K must be between 1 and N",
+        })
+    }
+}
+
+impl fmt::Display for ShardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bad --shard '{}': {}; pass K/N with 1 <= K <= N, e.g. --shard 1/3 \
+             (the first of three machines)",
+            self.text, self.why
+        )
+    }
+}
+
+impl std::error::Error for ShardError {}
 
 /// Shard `index` (1-based) of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -24,23 +66,25 @@ impl Shard {
     pub const WHOLE: Shard = Shard { index: 1, count: 1 };
 
     /// Parse `K/N` (1 <= K <= N). The error is one line saying what to pass.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = |why: &str| {
-            format!(
-                "bad --shard '{text}': {why}; pass K/N with 1 <= K <= N, e.g. --shard 1/3 \
-                 (the first of three machines)"
-            )
+    pub fn parse(text: &str) -> Result<Shard, ShardError> {
+        let bad = |why: ShardProblem| ShardError {
+            text: text.to_string(),
+            why,
         };
         let (k, n) = text
             .split_once('/')
-            .ok_or_else(|| bad("no '/' between K and N"))?;
-        let number = |s: &str| s.trim().parse::<u64>().map_err(|_| bad("not a number"));
+            .ok_or_else(|| bad(ShardProblem::NoSlash))?;
+        let number = |s: &str| {
+            s.trim()
+                .parse::<u64>()
+                .map_err(|_| bad(ShardProblem::NotANumber))
+        };
         let (index, count) = (number(k)?, number(n)?);
         if count == 0 {
-            return Err(bad("N must be at least 1"));
+            return Err(bad(ShardProblem::ZeroCount));
         }
         if index == 0 || index > count {
-            return Err(bad("K must be between 1 and N"));
+            return Err(bad(ShardProblem::IndexOutOfRange));
         }
         Ok(Shard { index, count })
     }
@@ -83,7 +127,7 @@ mod tests {
     #[test]
     fn bad_input_is_refused_in_one_line() {
         for bad in ["0/3", "4/3", "x", "1/0", "1/x", "/3", ""] {
-            let e = Shard::parse(bad).expect_err(bad);
+            let e = Shard::parse(bad).expect_err(bad).to_string();
             assert!(e.contains("K/N") && !e.contains('\n'), "{bad}: {e}");
         }
         assert_eq!(Shard::parse("2/3"), Ok(Shard { index: 2, count: 3 }));
