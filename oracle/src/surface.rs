@@ -6,8 +6,8 @@
 //! never triggered: "not observed", never a pass and never a failure.
 
 use crate::annotations::{lookalike_beside, tool_header_params, AnnotationError, HeaderParam};
-use crate::content::SharedSchema;
 use crate::encoding::field_words::same_bytes;
+use crate::shared_schema::SharedSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -21,8 +21,8 @@ mod output;
 mod schema;
 mod uri;
 
+pub use crate::shared_schema::SharedSchema;
 pub use order::ListOrder;
-pub use output::SharedSchema;
 
 /// Whether a tool result conforms to the tool's `outputSchema` (TOOLS-OUTPUT-CONFORM;
 /// `Lint::OutputConforms`, which carries the schema).
@@ -32,7 +32,6 @@ pub fn output_conforms(result: &Value, schema: &SharedSchema) -> bool {
 
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
-use crate::verdict::{Demand, Expectation, Lint};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -318,34 +317,6 @@ pub fn why_not_observed(rule: RuleId, surface: &Surface) -> Option<&'static str>
 /// `Lint::ToolOrder`, which carries the fingerprints of that order).
 pub fn order_holds(result: &Value, seen: ListOrder) -> bool {
     order::order_holds(result, seen)
-}
-
-/// The content lints that carry data, for a request whose plain checks are `set` (from
-/// [`for_request`]): TOOLS-OUTPUT-CONFORM with the called tool's `outputSchema`, and
-/// TOOLS-ORDER with the order discovery saw (a whole list: no `cursor` sent; two tools or
-/// more, or no order can differ).
-pub(crate) fn data_lints(
-    set: ContentSet,
-    tool: Option<&str>,
-    cursor: bool,
-    surface: &Surface,
-    listed: &mut Vec<Expectation>,
-) {
-    if set.contains(ContentCheck::StructuredText) {
-        if let Some(schema) = output_schema_of(tool, surface) {
-            listed.push(Expectation {
-                rule: rules::TOOLS_OUTPUT_CONFORM,
-                demand: Demand::Lint(Lint::OutputConforms(schema.clone())),
-            });
-        }
-    }
-    if set.contains(ContentCheck::ToolsListed) && !cursor && surface.tools.len() > 1 {
-        let seen = ListOrder::of(surface.tools.iter().map(|t| t.name.as_str()));
-        listed.push(Expectation {
-            rule: rules::TOOLS_ORDER,
-            demand: Demand::Lint(Lint::ToolOrder(seen)),
-        });
-    }
 }
 
 /// The `outputSchema` of the tool named `tool`, if the surface declares one.

@@ -3,25 +3,7 @@
 //! (it ignores what it does not implement, so it never fails a value a full validator would
 //! pass), and the serialized copy in a text block.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
-use std::sync::Arc;
-
-/// A tool's `outputSchema`, shared by every Verdict that demands it (a clone is a count).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SharedSchema(pub Arc<Value>);
-
-impl Serialize for SharedSchema {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for SharedSchema {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SharedSchema, D::Error> {
-        Value::deserialize(d).map(|v| SharedSchema(Arc::new(v)))
-    }
-}
 
 /// Subschemas deeper than this are not checked.
 const DEPTH_LIMIT: usize = 32;

@@ -21,6 +21,7 @@
 
 mod answers;
 mod assemble;
+mod content_lints;
 mod findings;
 mod header_values;
 mod headers;
@@ -180,7 +181,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             if !content.is_empty() {
                 // the content lints that carry data (an outputSchema, a list's order)
                 let cursor = req.params.as_ref().is_some_and(|p| p.cursor);
-                crate::content::data_lints(content, tool, cursor, surface, &mut listed);
+                content_lints::data_lints(content, tool, cursor, surface, &mut listed);
             }
             if &*req.method == "tools/list" {
                 // "Constraints on `x-mcp-header` values:" bind the server that writes them:
