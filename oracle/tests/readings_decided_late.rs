@@ -1,5 +1,5 @@
-//! The DEVIATIONS.md entries revised against the spec text on 2026-12-04, one test per
-//! decision: an answer the quoted text admits passes, one it does not admit fails on the rule
+//! The DEVIATIONS.md entries revised against the spec text after their first reading, one
+//! test per decision: an answer the quoted text admits passes, one it does not admit fails on the rule
 //! the entry names. D-09 (a repeated mirrored field's value is its copies joined, RFC 9110
 //! §5.2), D-24 (a readable id is echoed by the refusal of a malformed request), D-37 (a
 //! `tools/list` result lists no tool whose `x-mcp-header` breaks the constraints).
