@@ -13,8 +13,12 @@
 //! SHTTP-SSE-NOTIF-RELATED's; on a listen stream, an acknowledgement without the
 //! subscription id (or a result before any acknowledgement) SUB-ACK-FIRST's, any other
 //! notification before the acknowledgement SUB-NO-NOTIF-BEFORE-ACK's, one after it without
-//! the subscription id BASE-LISTEN-SUBID's; any other event after the final response, or a
-//! stream left open after it, SHTTP-SSE-FINAL-TERMINATES'.
+//! the subscription id BASE-LISTEN-SUBID's, one of a type the listen request did not ask
+//! for SUB-FILTER's; a listen stream the server closes after its acknowledgement with neither
+//! a response to the listen request nor a `notifications/cancelled` naming it is
+//! CANCEL-SERVER-LISTEN-TEARDOWN's, one it closes with that cancellation but no completion
+//! result SUB-GRACEFUL's (DEVIATIONS.md D-100, D-101); any other event after the final
+//! response, or a stream left open after it, SHTTP-SSE-FINAL-TERMINATES'.
 //!
 //! Pure: the judge gives each request its `StreamScope` (what the request asked for); the
 //! answer is read only here.
@@ -55,11 +59,21 @@ pub enum StreamRule {
     /// "On notifications delivered via a `subscriptions/listen` stream, the server MUST
     /// include `io.modelcontextprotocol/subscriptionId` in `_meta`"
     ListenSubscriptionId,
+    /// "The server MUST NOT send notification types the client has not explicitly
+    /// requested."
+    SubFilter,
+    /// "A server MUST send `notifications/cancelled` referencing a `subscriptions/listen`
+    /// request ID when it tears down that subscription stream"
+    ListenTeardown,
+    /// "When the server ends a subscription on its own initiative ..., it SHOULD respond to
+    /// the original `subscriptions/listen` request with a completion result before closing
+    /// the stream."
+    SubGraceful,
 }
 
 impl StreamRule {
     /// Every stream rule, in the order a Verdict lists them.
-    pub const ALL: [StreamRule; 11] = [
+    pub const ALL: [StreamRule; 14] = [
         StreamRule::FinalTerminates,
         StreamRule::NotifRelated,
         StreamRule::ProgressTokenOnly,
@@ -71,6 +85,9 @@ impl StreamRule {
         StreamRule::AckFirst,
         StreamRule::NoNotifBeforeAck,
         StreamRule::ListenSubscriptionId,
+        StreamRule::SubFilter,
+        StreamRule::ListenTeardown,
+        StreamRule::SubGraceful,
     ];
 
     pub fn rule_id(self) -> RuleId {
@@ -86,6 +103,9 @@ impl StreamRule {
             StreamRule::AckFirst => rules::SUB_ACK_FIRST,
             StreamRule::NoNotifBeforeAck => rules::SUB_NO_NOTIF_BEFORE_ACK,
             StreamRule::ListenSubscriptionId => rules::LISTEN_SUBID,
+            StreamRule::SubFilter => rules::SUB_FILTER,
+            StreamRule::ListenTeardown => rules::CANCEL_LISTEN_TEARDOWN,
+            StreamRule::SubGraceful => rules::SUB_GRACEFUL,
         }
     }
 
@@ -105,6 +125,59 @@ pub struct StreamScope {
     pub log_level: bool,
     /// The request is `subscriptions/listen`.
     pub listen: bool,
+    /// A listen request's `params.notifications` filter, as bits of [`FILTER_TOOLS`] ...
+    /// (the types it asked for explicitly; 0 for any other request).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub filter: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
+/// `toolsListChanged: true`: `notifications/tools/list_changed`.
+pub const FILTER_TOOLS: u8 = 1;
+/// `promptsListChanged: true`: `notifications/prompts/list_changed`.
+pub const FILTER_PROMPTS: u8 = 2;
+/// `resourcesListChanged: true`: `notifications/resources/list_changed`.
+pub const FILTER_RESOURCES: u8 = 4;
+/// `resourceSubscriptions`, a non-empty array: `notifications/resources/updated`.
+pub const FILTER_UPDATED: u8 = 8;
+
+/// The filter bits of a `subscriptions/listen` `params.notifications` value: a type is asked
+/// for "explicitly" only by `true` (a boolean field) or a non-empty array (D-100).
+pub fn filter_of(notifications: Option<&Value>) -> u8 {
+    let Some(n) = notifications.and_then(Value::as_object) else {
+        return 0;
+    };
+    let yes = |k: &str| n.get(k) == Some(&Value::Bool(true));
+    let mut bits = 0;
+    for (key, bit) in [
+        ("toolsListChanged", FILTER_TOOLS),
+        ("promptsListChanged", FILTER_PROMPTS),
+        ("resourcesListChanged", FILTER_RESOURCES),
+    ] {
+        if yes(key) {
+            bits |= bit;
+        }
+    }
+    let uris = n.get("resourceSubscriptions").and_then(Value::as_array);
+    if uris.is_some_and(|u| !u.is_empty()) {
+        bits |= FILTER_UPDATED;
+    }
+    bits
+}
+
+/// Whether a change notification `method` is of a type the filter asked for.
+fn requested(filter: u8, method: &str) -> bool {
+    let bit = match method {
+        "notifications/tools/list_changed" => FILTER_TOOLS,
+        "notifications/prompts/list_changed" => FILTER_PROMPTS,
+        "notifications/resources/list_changed" => FILTER_RESOURCES,
+        "notifications/resources/updated" => FILTER_UPDATED,
+        _ => return false,
+    };
+    filter & bit != 0
 }
 
 impl StreamScope {
@@ -123,7 +196,10 @@ pub(crate) fn rules_for(token: bool, log_level: bool, listen: bool) -> u16 {
         bits |= StreamRule::LogNotOnListen.bit()
             | StreamRule::AckFirst.bit()
             | StreamRule::NoNotifBeforeAck.bit()
-            | StreamRule::ListenSubscriptionId.bit();
+            | StreamRule::ListenSubscriptionId.bit()
+            | StreamRule::SubFilter.bit()
+            | StreamRule::ListenTeardown.bit()
+            | StreamRule::SubGraceful.bit();
     } else {
         bits |= StreamRule::NotifRelated.bit();
         if !log_level {
@@ -158,14 +234,17 @@ pub fn offends(l: &StreamLint, a: &HttpAnswer) -> bool {
             return true;
         }
     }
-    l.rule == StreamRule::FinalTerminates && walk.responded && !closed
+    if l.rule == StreamRule::FinalTerminates {
+        return walk.responded && !closed;
+    }
+    walk.closing(*closed, &l.scope) == Some(l.rule)
 }
 
 /// Whether `a` observed `l`'s rule: the answer carried what the rule speaks of, so its
 /// holding says something (a JSON answer, or a stream with no progress, says nothing about
 /// PROG-INCREASING). Every offence is an observation (DEVIATIONS.md D-93).
 pub fn observed(l: &StreamLint, a: &HttpAnswer) -> bool {
-    let Body::Sse { messages, .. } = &a.body else {
+    let Body::Sse { messages, closed } = &a.body else {
         return false;
     };
     if offends(l, a) {
@@ -189,20 +268,31 @@ pub fn observed(l: &StreamLint, a: &HttpAnswer) -> bool {
         StreamRule::ProgressStop => responded && own_progress().next().is_some(),
         StreamRule::LogNotOnListen | StreamRule::CancelOnlyListen => true,
         StreamRule::AckFirst | StreamRule::NoNotifBeforeAck => !messages.is_empty(),
+        // a change notification after the acknowledgement (as BASE-LISTEN-SUBID)
+        StreamRule::SubFilter => json().any(is_change),
+        // the server closed a subscription it had acknowledged (D-101)
+        StreamRule::ListenTeardown | StreamRule::SubGraceful => {
+            *closed
+                && json().any(|v| method_of(v) == Some("notifications/subscriptions/acknowledged"))
+        }
         // a change notification after the acknowledgement
-        StreamRule::ListenSubscriptionId => json().any(|v| {
-            v.get("id").is_none()
-                && method_of(v).is_some_and(|m| {
-                    !matches!(
-                        m,
-                        "notifications/subscriptions/acknowledged"
-                            | "notifications/progress"
-                            | "notifications/message"
-                            | "notifications/cancelled"
-                    )
-                })
-        }),
+        StreamRule::ListenSubscriptionId => json().any(is_change),
     }
+}
+
+/// A notification that is none of the acknowledgement, progress, log or cancellation (the
+/// change notifications a listen stream exists for, or a server's own).
+fn is_change(v: &Value) -> bool {
+    v.get("id").is_none()
+        && method_of(v).is_some_and(|m| {
+            !matches!(
+                m,
+                "notifications/subscriptions/acknowledged"
+                    | "notifications/progress"
+                    | "notifications/message"
+                    | "notifications/cancelled"
+            )
+        })
 }
 
 /// What a walk over a stream's events has seen so far.
@@ -214,6 +304,10 @@ struct Walk {
     last_progress: Option<f64>,
     /// A listen stream's acknowledgement went by.
     acked: bool,
+    /// A listen stream carried a `notifications/cancelled` naming the listen request.
+    cancelled: bool,
+    /// A success result went by (a listen request's completion result).
+    completed: bool,
 }
 
 impl Walk {
@@ -227,6 +321,7 @@ impl Walk {
         };
         if is_response(v) {
             self.responded = true;
+            self.completed |= v.get("result").is_some();
             if scope.listen && !self.acked && v.get("result").is_some() {
                 // a listen answered before its acknowledgement (a refusal needs none)
                 return Some(StreamRule::AckFirst);
@@ -268,6 +363,7 @@ impl Walk {
                             .and_then(|p| p.get("requestId"))
                             .unwrap_or(&Value::Null))
                     });
+                self.cancelled |= names_listen;
                 (!names_listen).then_some(StreamRule::CancelOnlyListen)
             }
             // the one notification unrelated on every reading; change notifications may
@@ -284,7 +380,28 @@ impl Walk {
             _ if scope.listen && !names_subscription(v, scope) => {
                 Some(StreamRule::ListenSubscriptionId)
             }
+            // a second acknowledgement is no notification type of the filter's either
+            _ if scope.listen && !requested(scope.filter, method) => Some(StreamRule::SubFilter),
             _ => after.then_some(StreamRule::FinalTerminates),
+        }
+    }
+
+    /// The rule a listen stream's end breaks, after every event was walked: the server
+    /// closed (`closed`) a subscription it had acknowledged without a response to the listen
+    /// request (which ends the request: nothing is left to cancel) and without the
+    /// `notifications/cancelled` its teardown MUST send → CANCEL-SERVER-LISTEN-TEARDOWN;
+    /// otherwise without a completion result → SUB-GRACEFUL (D-101). A stream mcpdiff
+    /// stopped reading was not ended by the server.
+    fn closing(&self, closed: bool, scope: &StreamScope) -> Option<StreamRule> {
+        if !(scope.listen && closed && self.acked) {
+            return None;
+        }
+        if !self.responded && !self.cancelled {
+            Some(StreamRule::ListenTeardown)
+        } else if !self.completed {
+            Some(StreamRule::SubGraceful)
+        } else {
+            None
         }
     }
 }

@@ -82,7 +82,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
     let origin = origin::classify(h, surface);
     let mut f = Findings::default();
     if origin == OriginClass::Invalid {
-        f.defects.push(origin::defect());
+        f.defects.push(origin::defect(view.verb));
     } else if origin == OriginClass::Unclear {
         f.tolerate(origin::answer());
     }

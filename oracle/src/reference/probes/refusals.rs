@@ -38,7 +38,15 @@ pub(super) fn refusals(s: &Surface) -> Vec<Probe> {
     get.method = "GET".into();
     add(rules::BC_GET_DELETE, get.clone());
     get.method = "DELETE".into();
-    add(rules::BC_GET_DELETE, get);
+    add(rules::BC_GET_DELETE, get.clone());
+    // H1: a foreign Origin on the methods other than POST (SHTTP-ORIGIN-VALIDATE, D-102)
+    for verb in ["GET", "DELETE"] {
+        get.method = verb.into();
+        add(
+            rules::ORIGIN_VALIDATE,
+            with(get.clone(), "Origin", Some(b"https://evil.example")),
+        );
+    }
     let parse_error = Case::post(
         &s.endpoint,
         &[
