@@ -207,9 +207,6 @@ fn stream_text(f: &mut fmt::Formatter<'_>, s: &StreamLint) -> fmt::Result {
             "on a listen stream, only the notification types its filter asked for ({})",
             filter_text(s.scope.filter)
         ),
-        StreamRule::ListenTeardown => f.write_str(
-            "a listen stream the server closes ends with notifications/cancelled naming the listen request (or its response)",
-        ),
         StreamRule::SubGraceful => f.write_str(
             "a listen stream the server closes ends with a completion result for the listen request",
         ),

@@ -14,11 +14,9 @@
 //! subscription id (or a result before any acknowledgement) SUB-ACK-FIRST's, any other
 //! notification before the acknowledgement SUB-NO-NOTIF-BEFORE-ACK's, one after it without
 //! the subscription id BASE-LISTEN-SUBID's, one of a type the listen request did not ask
-//! for SUB-FILTER's; a listen stream the server closes after its acknowledgement with neither
-//! a response to the listen request nor a `notifications/cancelled` naming it is
-//! CANCEL-SERVER-LISTEN-TEARDOWN's, one it closes with that cancellation but no completion
-//! result SUB-GRACEFUL's (DEVIATIONS.md D-100, D-101); any other event after the final
-//! response, or a stream left open after it, SHTTP-SSE-FINAL-TERMINATES'.
+//! for SUB-FILTER's; a listen stream the server closes after its acknowledgement without a
+//! completion result SUB-GRACEFUL's (DEVIATIONS.md D-100, D-101); any other event after the
+//! final response, or a stream left open after it, SHTTP-SSE-FINAL-TERMINATES'.
 //!
 //! Pure: the judge gives each request its `StreamScope` (what the request asked for); the
 //! answer is read only here.
@@ -62,9 +60,6 @@ pub enum StreamRule {
     /// "The server MUST NOT send notification types the client has not explicitly
     /// requested."
     SubFilter,
-    /// "A server MUST send `notifications/cancelled` referencing a `subscriptions/listen`
-    /// request ID when it tears down that subscription stream"
-    ListenTeardown,
     /// "When the server ends a subscription on its own initiative ..., it SHOULD respond to
     /// the original `subscriptions/listen` request with a completion result before closing
     /// the stream."
@@ -73,7 +68,7 @@ pub enum StreamRule {
 
 impl StreamRule {
     /// Every stream rule, in the order a Verdict lists them.
-    pub const ALL: [StreamRule; 14] = [
+    pub const ALL: [StreamRule; 13] = [
         StreamRule::FinalTerminates,
         StreamRule::NotifRelated,
         StreamRule::ProgressTokenOnly,
@@ -86,7 +81,6 @@ impl StreamRule {
         StreamRule::NoNotifBeforeAck,
         StreamRule::ListenSubscriptionId,
         StreamRule::SubFilter,
-        StreamRule::ListenTeardown,
         StreamRule::SubGraceful,
     ];
 
@@ -104,7 +98,6 @@ impl StreamRule {
             StreamRule::NoNotifBeforeAck => rules::SUB_NO_NOTIF_BEFORE_ACK,
             StreamRule::ListenSubscriptionId => rules::LISTEN_SUBID,
             StreamRule::SubFilter => rules::SUB_FILTER,
-            StreamRule::ListenTeardown => rules::CANCEL_LISTEN_TEARDOWN,
             StreamRule::SubGraceful => rules::SUB_GRACEFUL,
         }
     }
@@ -198,7 +191,6 @@ pub(crate) fn rules_for(token: bool, log_level: bool, listen: bool) -> u16 {
             | StreamRule::NoNotifBeforeAck.bit()
             | StreamRule::ListenSubscriptionId.bit()
             | StreamRule::SubFilter.bit()
-            | StreamRule::ListenTeardown.bit()
             | StreamRule::SubGraceful.bit();
     } else {
         bits |= StreamRule::NotifRelated.bit();
@@ -271,7 +263,7 @@ pub fn observed(l: &StreamLint, a: &HttpAnswer) -> bool {
         // a change notification after the acknowledgement (as BASE-LISTEN-SUBID)
         StreamRule::SubFilter => json().any(is_change),
         // the server closed a subscription it had acknowledged (D-101)
-        StreamRule::ListenTeardown | StreamRule::SubGraceful => {
+        StreamRule::SubGraceful => {
             *closed
                 && json().any(|v| method_of(v) == Some("notifications/subscriptions/acknowledged"))
         }
@@ -304,8 +296,6 @@ struct Walk {
     last_progress: Option<f64>,
     /// A listen stream's acknowledgement went by.
     acked: bool,
-    /// A listen stream carried a `notifications/cancelled` naming the listen request.
-    cancelled: bool,
     /// A success result went by (a listen request's completion result).
     completed: bool,
 }
@@ -363,7 +353,6 @@ impl Walk {
                             .and_then(|p| p.get("requestId"))
                             .unwrap_or(&Value::Null))
                     });
-                self.cancelled |= names_listen;
                 (!names_listen).then_some(StreamRule::CancelOnlyListen)
             }
             // the one notification unrelated on every reading; change notifications may
@@ -387,22 +376,12 @@ impl Walk {
     }
 
     /// The rule a listen stream's end breaks, after every event was walked: the server
-    /// closed (`closed`) a subscription it had acknowledged without a response to the listen
-    /// request (which ends the request: nothing is left to cancel) and without the
-    /// `notifications/cancelled` its teardown MUST send → CANCEL-SERVER-LISTEN-TEARDOWN;
-    /// otherwise without a completion result → SUB-GRACEFUL (D-101). A stream mcpdiff
-    /// stopped reading was not ended by the server.
+    /// closed (`closed`) a subscription it had acknowledged without a completion result (a
+    /// success response to the listen request) → SUB-GRACEFUL, whatever else it sent (a
+    /// `notifications/cancelled` naming the listen request included: D-101). A stream
+    /// mcpdiff stopped reading was not ended by the server.
     fn closing(&self, closed: bool, scope: &StreamScope) -> Option<StreamRule> {
-        if !(scope.listen && closed && self.acked) {
-            return None;
-        }
-        if !self.responded && !self.cancelled {
-            Some(StreamRule::ListenTeardown)
-        } else if !self.completed {
-            Some(StreamRule::SubGraceful)
-        } else {
-            None
-        }
+        (scope.listen && closed && self.acked && !self.completed).then_some(StreamRule::SubGraceful)
     }
 }
 

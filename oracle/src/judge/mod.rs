@@ -141,19 +141,38 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             f.tolerated.clear();
             f.benign.clear();
             f.anything_goes = false;
+            // «If the server accepts it, the server MUST return HTTP status code `202
+            // Accepted` with no body» owns the 2xx answers (a 2xx is an acceptance, RFC 9110
+            // §15.3); «If the server cannot accept it, it MUST return an HTTP error status
+            // code» owns the rest: an answer that neither accepts nor is an error status (a
+            // 3xx redirect) is SHTTP-NOTIF-REJECT's (DEVIATIONS.md D-103)
             let mut success = smallvec![
                 Answer::Accepted,
                 Answer::HttpStatus {
-                    status: StatusSet::ERROR,
+                    status: StatusSet::Range(100, 199),
+                },
+                Answer::HttpStatus {
+                    status: StatusSet::Range(300, 599),
                 },
             ];
+            let reject = Expectation {
+                rule: rules::NOTIF_REJECT,
+                demand: Demand::OneOf(smallvec![
+                    Answer::HttpStatus {
+                        status: StatusSet::Range(200, 299),
+                    },
+                    Answer::HttpStatus {
+                        status: StatusSet::ERROR,
+                    },
+                ]),
+            };
             assemble(
                 &mut f,
                 &mut success,
                 Some(rules::NOTIF_202),
                 Fallback::Accepted,
                 lints,
-                Vec::new(),
+                vec![reject],
             )
         }
         BodyView::Request(req) => {

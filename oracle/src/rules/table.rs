@@ -89,7 +89,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/transports/streamable-http.mdx#Sending Messages",
         sentence: "If the server cannot accept it, it MUST return an HTTP error status code (e.g., `400 Bad Request`).",
         summary: "Answers a notification it cannot accept with an HTTP error status (4xx/5xx).",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("SHTTP-NOTIF-REJECT-BODY"),
@@ -190,7 +190,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/cancellation.mdx#Cancellation",
         sentence: "A server MUST send `notifications/cancelled` referencing a `subscriptions/listen` request ID when it tears down that subscription stream",
         summary: "Sends notifications/cancelled for the listen request id when it tears down a subscription stream.",
-        judged: true,
+        judged: false,
     },
     Rule {
         id: RuleId("CANCEL-SERVER-ONLY-LISTEN"),

@@ -23,6 +23,14 @@ pub static NOT_OBSERVABLE: &[(RuleId, &str)] = &[
         "after the client closes a request's stream that stream can carry nothing, and any message for the request on a listen stream is already forbidden there by PROG-TOKEN-ONLY, LOG-NOT-ON-LISTEN and CANCEL-SERVER-ONLY-LISTEN, so this sentence adds no observable case",
     ),
     (
+        RuleId("CANCEL-SERVER-LISTEN-TEARDOWN"),
+        "over Streamable HTTP the server's end of a subscription is signalled by its completion result (subscriptions.mdx § Cancellation, judged as SUB-GRACEFUL) and the schema has the server send `notifications/cancelled` «On stdio», so no HTTP close of a listen stream can break this MUST on every reading (DEVIATIONS.md D-101)",
+    ),
+    (
+        RuleId("CANCEL-INVALID-IGNORE"),
+        "«This revision of the core protocol defines no client-to-server notifications over Streamable HTTP» and `notifications/cancelled` «is used only on the stdio transport», so a POSTed cancellation may be refused with an error status (SHTTP-NOTIF-REJECT) as well as ignored with 202: no HTTP answer breaks the SHOULD",
+    ),
+    (
         RuleId("CANCEL-RECEIVED-STOP"),
         "over Streamable HTTP «No `notifications/cancelled` message is required or expected» and «Servers MAY ignore cancellation notifications if: … The request cannot be cancelled», so every observable answer to a POSTed cancellation is admitted and the SHOULD's effects (stopping, freeing) are internal",
     ),

@@ -210,12 +210,6 @@ fn close_listen(r: &mut Response) {
     }
 }
 
-pub(super) fn listen_dropped(a: &Answered, r: &mut Response) {
-    if listen_stream(a, r).is_some() {
-        close_listen(r);
-    }
-}
-
 pub(super) fn listen_cancelled_abruptly(a: &Answered, r: &mut Response) {
     if let Some((id, events)) = listen_stream(a, r) {
         let cancel = notification(

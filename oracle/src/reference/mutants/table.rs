@@ -56,6 +56,9 @@ table! {
         NOTIF_ANSWERED = "notif-answered", rules::NOTIF_NO_RESPONSE,
             "answers notifications 400 with an error carrying id 0",
             Answer(answer::notif_answered);
+        NOTIF_REDIRECTED = "notif-redirected", rules::NOTIF_REJECT,
+            "answers notifications 307 with a Location instead of 202 or an error status",
+            Answer(answer::notif_redirected);
         RESULT_TEXT_PLAIN = "result-text-plain", rules::REQ_CT,
             "labels JSON answers `Content-Type: text/plain`",
             Answer(answer::result_text_plain);
@@ -262,9 +265,6 @@ table! {
         LISTEN_UNREQUESTED_TYPE = "listen-unrequested-type", rules::SUB_FILTER,
             "sends a list_changed of a type the listen filter did not ask for",
             Answer(stream::listen_unrequested_type);
-        LISTEN_DROPPED = "listen-dropped", rules::CANCEL_LISTEN_TEARDOWN,
-            "closes listen streams after the acknowledgement with no notifications/cancelled or result",
-            Answer(stream::listen_dropped);
         LISTEN_CANCELLED_ABRUPTLY = "listen-cancelled-abruptly", rules::SUB_GRACEFUL,
             "ends listen streams with notifications/cancelled but no completion result",
             Answer(stream::listen_cancelled_abruptly);

@@ -33,6 +33,7 @@ pub(super) fn refusals(s: &Surface) -> Vec<Probe> {
             .to_vec(),
     );
     add(rules::NOTIF_202, notification.clone());
+    add(rules::NOTIF_REJECT, notification.clone());
     add(rules::NOTIF_NO_RESPONSE, notification);
     let mut get = Case::post(&s.endpoint, &[("Accept", "text/event-stream")], Vec::new());
     get.method = "GET".into();
