@@ -121,6 +121,22 @@ fn origin_on_other_methods_is_origin_validate() {
             "{verb}"
         );
     }
+    // a dual-era target's session check may come first on GET/DELETE without a session
+    let mut dual = fixture::surface();
+    dual.legacy_era = true;
+    let media = [
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("Origin", "https://evil.example"),
+    ];
+    let mut get = Case::post(&dual.endpoint, &media, Vec::new());
+    get.method = "GET".into();
+    let judged = |c: &Case, obs: &Observation| check(&judge(c, &dual), obs).len();
+    assert_eq!(judged(&get, &status(400)), 0);
+    assert_eq!(judged(&get, &status(403)), 0);
+    assert_eq!(judged(&get, &status(200)), 1);
+    get.set_header("Mcp-Session-Id", Some(b"abc"));
+    assert_eq!(judged(&get, &status(400)), 1, "with a session id, only 403");
     let mut post = conformant_case(&s, json!(1), "tools/list", json!({}));
     post.set_header("Origin", Some(b"https://evil.example"));
     assert!(rules_of(&post, &status(403)).is_empty());

@@ -39,7 +39,7 @@ pub use read::read_simple;
 pub use read::{read_fast, ParsedBody};
 pub use view::RequestView;
 
-use crate::case::Case;
+use crate::case::{Case, HeaderField};
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules;
@@ -113,7 +113,8 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
     }
 
     if !view.verb.eq_ignore_ascii_case("POST") {
-        return judge_other_verb(view.verb, surface, &mut f, lints);
+        let session_absent = matches!(h.session_id, HeaderField::Absent);
+        return judge_other_verb(view.verb, session_absent, surface, &mut f, lints);
     }
     match &view.body {
         BodyView::Unusable(u) => {
@@ -246,6 +247,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
 /// GET, DELETE and other verbs: SHOULD 405 for a modern-only server, 403 beats it.
 fn judge_other_verb(
     verb: &str,
+    session_absent: bool,
     surface: &Surface,
     f: &mut Findings,
     mut lints: LintSet,
@@ -258,6 +260,15 @@ fn judge_other_verb(
     if surface.is_dual_era() && legacy_verb {
         // a dual-era server may serve the 2025-11-25 GET stream / session DELETE
         f.anything_goes = f.defects.is_empty();
+        if !f.defects.is_empty() && session_absent {
+            // its legacy session check may refuse a GET/DELETE without `Mcp-Session-Id` with
+            // 400 before the Origin step: as the legacy judge reads it (DEVIATIONS.md D-L9:
+            // «beside a dead or missing session id no demand is made of that step»), 400
+            // joins the 403 the Origin sentences ask for (D-102)
+            f.tolerate(Answer::HttpStatus {
+                status: StatusSet::Exact(400),
+            });
+        }
     }
     if legacy_verb && f.defects.is_empty() && !f.anything_goes {
         f.defects.push(Defect {

@@ -61,7 +61,7 @@ pub(super) fn envelope<'a>(top: &Top<'a>) -> BodyView<'a> {
             .val(Slot::Params)
             .and_then(|v| serde_json::from_str::<serde_json::Value>(v.text).ok());
         p.listen_filter =
-            crate::stream::filter_of(parsed.as_ref().and_then(|v| v.get("notifications")));
+            crate::listen_filter::filter_of(parsed.as_ref().and_then(|v| v.get("notifications")));
     }
     match id {
         None => BodyView::Notification,

@@ -65,7 +65,7 @@ pub(crate) fn read_body<'b>(body: &[u8], holder: &'b mut Option<Value>) -> BodyV
     };
     if let (Some(p), Some(Value::Object(m))) = (params.as_mut(), obj.get("params")) {
         if method == "subscriptions/listen" {
-            p.listen_filter = crate::stream::filter_of(m.get("notifications"));
+            p.listen_filter = crate::listen_filter::filter_of(m.get("notifications"));
         }
     }
     match id {

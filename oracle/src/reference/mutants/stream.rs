@@ -177,7 +177,9 @@ pub(super) fn listen_notification_without_id(a: &Answered, r: &mut Response) {
 /// The listen request's filter bits, when `a` answers one.
 fn listen_filter(a: &Answered) -> Option<u8> {
     let call = a.call().filter(|c| c.method == "subscriptions/listen")?;
-    Some(crate::stream::filter_of(call.params.get("notifications")))
+    Some(crate::listen_filter::filter_of(
+        call.params.get("notifications"),
+    ))
 }
 
 pub(super) fn listen_unrequested_type(a: &Answered, r: &mut Response) {

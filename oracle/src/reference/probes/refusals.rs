@@ -40,13 +40,20 @@ pub(super) fn refusals(s: &Surface) -> Vec<Probe> {
     add(rules::BC_GET_DELETE, get.clone());
     get.method = "DELETE".into();
     add(rules::BC_GET_DELETE, get.clone());
-    // H1: a foreign Origin on the methods other than POST (SHTTP-ORIGIN-VALIDATE, D-102)
-    for verb in ["GET", "DELETE"] {
-        get.method = verb.into();
-        add(
-            rules::ORIGIN_VALIDATE,
-            with(get.clone(), "Origin", Some(b"https://evil.example")),
-        );
+    // H1: a foreign Origin on the methods other than POST (SHTTP-ORIGIN-VALIDATE, D-102),
+    // with the media headers a conformant client sends (no media defect: 403 alone is due)
+    let mut foreign = Case::post(
+        &s.endpoint,
+        &[
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("Origin", "https://evil.example"),
+        ],
+        Vec::new(),
+    );
+    for verb in ["GET", "DELETE", "PATCH"] {
+        foreign.method = verb.into();
+        add(rules::ORIGIN_VALIDATE, foreign.clone());
     }
     let parse_error = Case::post(
         &s.endpoint,
