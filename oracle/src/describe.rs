@@ -133,6 +133,26 @@ impl fmt::Display for Lint {
     }
 }
 
+/// A listen filter's types in words.
+fn filter_text(filter: u8) -> String {
+    use crate::stream::{FILTER_PROMPTS, FILTER_RESOURCES, FILTER_TOOLS, FILTER_UPDATED};
+    let names: Vec<&str> = [
+        (FILTER_TOOLS, "tools/list_changed"),
+        (FILTER_PROMPTS, "prompts/list_changed"),
+        (FILTER_RESOURCES, "resources/list_changed"),
+        (FILTER_UPDATED, "resources/updated"),
+    ]
+    .iter()
+    .filter(|(bit, _)| filter & bit != 0)
+    .map(|(_, n)| *n)
+    .collect();
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
+}
+
 /// A stream rule in words, with the part of the request's scope it reads.
 fn stream_text(f: &mut fmt::Formatter<'_>, s: &StreamLint) -> fmt::Result {
     let token = |f: &mut fmt::Formatter<'_>| match &s.scope.token {
@@ -181,6 +201,14 @@ fn stream_text(f: &mut fmt::Formatter<'_>, s: &StreamLint) -> fmt::Result {
         }
         StreamRule::ListenSubscriptionId => f.write_str(
             "every notification on a listen stream naming the listen request's id as io.modelcontextprotocol/subscriptionId",
+        ),
+        StreamRule::SubFilter => write!(
+            f,
+            "on a listen stream, only the notification types its filter asked for ({})",
+            filter_text(s.scope.filter)
+        ),
+        StreamRule::SubGraceful => f.write_str(
+            "a listen stream the server closes ends with a completion result for the listen request",
         ),
     }
 }

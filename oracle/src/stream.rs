@@ -13,12 +13,18 @@
 //! SHTTP-SSE-NOTIF-RELATED's; on a listen stream, an acknowledgement without the
 //! subscription id (or a result before any acknowledgement) SUB-ACK-FIRST's, any other
 //! notification before the acknowledgement SUB-NO-NOTIF-BEFORE-ACK's, one after it without
-//! the subscription id BASE-LISTEN-SUBID's; any other event after the final response, or a
-//! stream left open after it, SHTTP-SSE-FINAL-TERMINATES'.
+//! the subscription id BASE-LISTEN-SUBID's, one of a type the listen request did not ask
+//! for SUB-FILTER's; a listen stream the server closes after its acknowledgement without a
+//! completion result SUB-GRACEFUL's (DEVIATIONS.md D-100, D-101); any other event after the
+//! final response, or a stream left open after it, SHTTP-SSE-FINAL-TERMINATES'.
 //!
 //! Pure: the judge gives each request its `StreamScope` (what the request asked for); the
 //! answer is read only here.
 
+use crate::listen_filter::requested;
+pub use crate::listen_filter::{
+    filter_of, FILTER_PROMPTS, FILTER_RESOURCES, FILTER_TOOLS, FILTER_UPDATED,
+};
 use crate::observation::{Body, HttpAnswer, SseMessage};
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
@@ -55,11 +61,18 @@ pub enum StreamRule {
     /// "On notifications delivered via a `subscriptions/listen` stream, the server MUST
     /// include `io.modelcontextprotocol/subscriptionId` in `_meta`"
     ListenSubscriptionId,
+    /// "The server MUST NOT send notification types the client has not explicitly
+    /// requested."
+    SubFilter,
+    /// "When the server ends a subscription on its own initiative ..., it SHOULD respond to
+    /// the original `subscriptions/listen` request with a completion result before closing
+    /// the stream."
+    SubGraceful,
 }
 
 impl StreamRule {
     /// Every stream rule, in the order a Verdict lists them.
-    pub const ALL: [StreamRule; 11] = [
+    pub const ALL: [StreamRule; 13] = [
         StreamRule::FinalTerminates,
         StreamRule::NotifRelated,
         StreamRule::ProgressTokenOnly,
@@ -71,6 +84,8 @@ impl StreamRule {
         StreamRule::AckFirst,
         StreamRule::NoNotifBeforeAck,
         StreamRule::ListenSubscriptionId,
+        StreamRule::SubFilter,
+        StreamRule::SubGraceful,
     ];
 
     pub fn rule_id(self) -> RuleId {
@@ -86,6 +101,8 @@ impl StreamRule {
             StreamRule::AckFirst => rules::SUB_ACK_FIRST,
             StreamRule::NoNotifBeforeAck => rules::SUB_NO_NOTIF_BEFORE_ACK,
             StreamRule::ListenSubscriptionId => rules::LISTEN_SUBID,
+            StreamRule::SubFilter => rules::SUB_FILTER,
+            StreamRule::SubGraceful => rules::SUB_GRACEFUL,
         }
     }
 
@@ -105,6 +122,14 @@ pub struct StreamScope {
     pub log_level: bool,
     /// The request is `subscriptions/listen`.
     pub listen: bool,
+    /// A listen request's `params.notifications` filter, as bits of [`FILTER_TOOLS`] ...
+    /// (the types it asked for explicitly; 0 for any other request).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub filter: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl StreamScope {
@@ -123,7 +148,9 @@ pub(crate) fn rules_for(token: bool, log_level: bool, listen: bool) -> u16 {
         bits |= StreamRule::LogNotOnListen.bit()
             | StreamRule::AckFirst.bit()
             | StreamRule::NoNotifBeforeAck.bit()
-            | StreamRule::ListenSubscriptionId.bit();
+            | StreamRule::ListenSubscriptionId.bit()
+            | StreamRule::SubFilter.bit()
+            | StreamRule::SubGraceful.bit();
     } else {
         bits |= StreamRule::NotifRelated.bit();
         if !log_level {
@@ -158,14 +185,17 @@ pub fn offends(l: &StreamLint, a: &HttpAnswer) -> bool {
             return true;
         }
     }
-    l.rule == StreamRule::FinalTerminates && walk.responded && !closed
+    if l.rule == StreamRule::FinalTerminates {
+        return walk.responded && !closed;
+    }
+    walk.closing(*closed, &l.scope) == Some(l.rule)
 }
 
 /// Whether `a` observed `l`'s rule: the answer carried what the rule speaks of, so its
 /// holding says something (a JSON answer, or a stream with no progress, says nothing about
 /// PROG-INCREASING). Every offence is an observation (DEVIATIONS.md D-93).
 pub fn observed(l: &StreamLint, a: &HttpAnswer) -> bool {
-    let Body::Sse { messages, .. } = &a.body else {
+    let Body::Sse { messages, closed } = &a.body else {
         return false;
     };
     if offends(l, a) {
@@ -189,20 +219,31 @@ pub fn observed(l: &StreamLint, a: &HttpAnswer) -> bool {
         StreamRule::ProgressStop => responded && own_progress().next().is_some(),
         StreamRule::LogNotOnListen | StreamRule::CancelOnlyListen => true,
         StreamRule::AckFirst | StreamRule::NoNotifBeforeAck => !messages.is_empty(),
+        // a change notification after the acknowledgement (as BASE-LISTEN-SUBID)
+        StreamRule::SubFilter => json().any(is_change),
+        // the server closed a subscription it had acknowledged (D-101)
+        StreamRule::SubGraceful => {
+            *closed
+                && json().any(|v| method_of(v) == Some("notifications/subscriptions/acknowledged"))
+        }
         // a change notification after the acknowledgement
-        StreamRule::ListenSubscriptionId => json().any(|v| {
-            v.get("id").is_none()
-                && method_of(v).is_some_and(|m| {
-                    !matches!(
-                        m,
-                        "notifications/subscriptions/acknowledged"
-                            | "notifications/progress"
-                            | "notifications/message"
-                            | "notifications/cancelled"
-                    )
-                })
-        }),
+        StreamRule::ListenSubscriptionId => json().any(is_change),
     }
+}
+
+/// A notification that is none of the acknowledgement, progress, log or cancellation (the
+/// change notifications a listen stream exists for, or a server's own).
+fn is_change(v: &Value) -> bool {
+    v.get("id").is_none()
+        && method_of(v).is_some_and(|m| {
+            !matches!(
+                m,
+                "notifications/subscriptions/acknowledged"
+                    | "notifications/progress"
+                    | "notifications/message"
+                    | "notifications/cancelled"
+            )
+        })
 }
 
 /// What a walk over a stream's events has seen so far.
@@ -214,6 +255,8 @@ struct Walk {
     last_progress: Option<f64>,
     /// A listen stream's acknowledgement went by.
     acked: bool,
+    /// A success result went by (a listen request's completion result).
+    completed: bool,
 }
 
 impl Walk {
@@ -227,6 +270,7 @@ impl Walk {
         };
         if is_response(v) {
             self.responded = true;
+            self.completed |= v.get("result").is_some();
             if scope.listen && !self.acked && v.get("result").is_some() {
                 // a listen answered before its acknowledgement (a refusal needs none)
                 return Some(StreamRule::AckFirst);
@@ -284,8 +328,19 @@ impl Walk {
             _ if scope.listen && !names_subscription(v, scope) => {
                 Some(StreamRule::ListenSubscriptionId)
             }
+            // a second acknowledgement is no notification type of the filter's either
+            _ if scope.listen && !requested(scope.filter, method) => Some(StreamRule::SubFilter),
             _ => after.then_some(StreamRule::FinalTerminates),
         }
+    }
+
+    /// The rule a listen stream's end breaks, after every event was walked: the server
+    /// closed (`closed`) a subscription it had acknowledged without a completion result (a
+    /// success response to the listen request) → SUB-GRACEFUL, whatever else it sent (a
+    /// `notifications/cancelled` naming the listen request included: D-101). A stream
+    /// mcpdiff stopped reading was not ended by the server.
+    fn closing(&self, closed: bool, scope: &StreamScope) -> Option<StreamRule> {
+        (scope.listen && closed && self.acked && !self.completed).then_some(StreamRule::SubGraceful)
     }
 }
 

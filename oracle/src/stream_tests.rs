@@ -9,6 +9,8 @@ fn scope(token: Option<Value>, log_level: bool, listen: bool) -> StreamScope {
         token: token.as_ref().and_then(RequestId::of),
         log_level,
         listen,
+        // the listen scopes ask for tools/list_changed, the type their changes are of
+        filter: crate::stream::FILTER_TOOLS,
     }
 }
 
@@ -177,7 +179,7 @@ fn each_offence_is_owned_by_one_rule() {
                 ack7(),
                 note("notifications/cancelled", json!({"requestId": 8})),
             ],
-            true,
+            false,
             StreamRule::CancelOnlyListen,
         ),
     ];
@@ -256,7 +258,122 @@ fn a_listen_stream_owes_its_acknowledgement_first_and_its_id_everywhere() {
         (vec![response()], vec![StreamRule::AckFirst]),
     ];
     for (events, rules) in rows {
-        let a = stream(events.clone(), true);
+        // left open unless answered: a stream the server closes is judged on its end too
+        // (the teardown rules below)
+        let answered = events.iter().any(|e| e.get("id").is_some());
+        let a = stream(events.clone(), answered);
         assert_eq!(broken(&s, &a), rules, "{events:?}");
+    }
+}
+
+#[test]
+fn a_listen_stream_carries_only_the_types_its_filter_asked_for() {
+    use crate::stream::{
+        filter_of, FILTER_PROMPTS, FILTER_RESOURCES, FILTER_TOOLS, FILTER_UPDATED,
+    };
+    assert_eq!(
+        filter_of(Some(
+            &json!({"toolsListChanged": true, "promptsListChanged": false,
+            "resourcesListChanged": "yes", "resourceSubscriptions": ["file:///a"]})
+        )),
+        FILTER_TOOLS | FILTER_UPDATED
+    );
+    assert_eq!(filter_of(Some(&json!({"resourceSubscriptions": []}))), 0);
+    assert_eq!(filter_of(None), 0);
+    let named = json!({"io.modelcontextprotocol/subscriptionId": 7});
+    let change = |m: &str| note(m, json!({"_meta": named.clone(), "uri": "file:///a"}));
+    let rows: Vec<(u8, &str, Vec<StreamRule>)> = vec![
+        (FILTER_TOOLS, "notifications/tools/list_changed", vec![]),
+        (
+            FILTER_TOOLS,
+            "notifications/prompts/list_changed",
+            vec![StreamRule::SubFilter],
+        ),
+        (FILTER_PROMPTS, "notifications/prompts/list_changed", vec![]),
+        (
+            FILTER_RESOURCES,
+            "notifications/resources/list_changed",
+            vec![],
+        ),
+        (
+            FILTER_RESOURCES,
+            "notifications/resources/updated",
+            vec![StreamRule::SubFilter],
+        ),
+        (FILTER_UPDATED, "notifications/resources/updated", vec![]),
+        (
+            0,
+            "notifications/tools/list_changed",
+            vec![StreamRule::SubFilter],
+        ),
+        // a type no filter names is never asked for
+        (
+            0xff,
+            "notifications/server/own",
+            vec![StreamRule::SubFilter],
+        ),
+    ];
+    for (filter, method, rules) in rows {
+        let s = StreamScope {
+            filter,
+            ..scope(None, false, true)
+        };
+        let a = stream(vec![ack7(), change(method)], false);
+        assert_eq!(broken(&s, &a), rules, "{filter} {method}");
+        let lint = StreamLint {
+            rule: StreamRule::SubFilter,
+            scope: s,
+        };
+        assert!(
+            observed(&lint, &a),
+            "a change notification observes the filter"
+        );
+        assert!(!observed(&lint, &stream(vec![ack7()], false)));
+    }
+}
+
+#[test]
+fn a_listen_stream_the_server_closes_ends_with_its_completion_result() {
+    let s = scope(None, false, true);
+    let cancel = note("notifications/cancelled", json!({"requestId": 7}));
+    let completion = json!({"jsonrpc": "2.0", "id": 7,
+        "result": {"resultType": "complete",
+                   "_meta": {"io.modelcontextprotocol/subscriptionId": 7}}});
+    let refusal = json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32603, "message": "x"}});
+    let rows: Vec<(Vec<Value>, bool, Vec<StreamRule>)> = vec![
+        // open: nothing ended, nothing owed
+        (vec![ack7()], false, vec![]),
+        (vec![ack7(), cancel.clone()], false, vec![]),
+        (vec![ack7()], true, vec![StreamRule::SubGraceful]),
+        (
+            vec![ack7(), cancel.clone()],
+            true,
+            vec![StreamRule::SubGraceful],
+        ),
+        (vec![ack7(), completion.clone()], true, vec![]),
+        (
+            vec![ack7(), cancel.clone(), completion.clone()],
+            true,
+            vec![],
+        ),
+        // an error response is no completion result
+        (
+            vec![ack7(), refusal.clone()],
+            true,
+            vec![StreamRule::SubGraceful],
+        ),
+        // a refused listen opened no subscription
+        (vec![refusal], true, vec![]),
+        (vec![], true, vec![]),
+    ];
+    for (events, closed, rules) in rows {
+        let a = stream(events.clone(), closed);
+        assert_eq!(broken(&s, &a), rules, "{events:?} closed={closed}");
+        let lint = StreamLint {
+            rule: StreamRule::SubGraceful,
+            scope: s.clone(),
+        };
+        let acked = events.first() == Some(&ack7());
+        assert_eq!(observed(&lint, &a), closed && acked, "{events:?}");
     }
 }

@@ -79,12 +79,12 @@ fn seeded_hash(s: &Surface) -> u64 {
 fn seeded_cases_match_the_recorded_hashes() {
     assert_eq!(
         seeded_hash(&fixture::surface()),
-        0xd906_6d31_e9db_750d,
+        0xabf7_e088_a9d6_8691,
         "fixture surface"
     );
     assert_eq!(
         seeded_hash(&large_surface()),
-        0x6d5a_de48_aece_d10f,
+        0x399f_f67a_2298_ed86,
         "large surface"
     );
 }
@@ -103,7 +103,7 @@ fn the_run_stream_matches_the_recorded_hash() {
     for index in seeded.len() as u64..seeded.len() as u64 + 2000 {
         h.case(&g.case(7, index - seeded.len() as u64));
     }
-    assert_eq!(h.0, 0xa5d8_a9ca_4eb1_53a0);
+    assert_eq!(h.0, 0x2227_7cd2_fa44_b28c);
 }
 
 /// `case_for(case_strategy)`: what the benches and the differential test draw.
@@ -116,5 +116,5 @@ fn the_strategy_stream_matches_the_recorded_hash() {
             h.case(&case_for(&strategy, seed, i));
         }
     }
-    assert_eq!(h.0, 0xda45_1a0c_642e_8980);
+    assert_eq!(h.0, 0xa01e_72d3_353c_2298);
 }

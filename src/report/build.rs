@@ -88,9 +88,12 @@ fn why_stream_not_observed(rule: RuleId) -> Option<&'static str> {
         rules::SUB_ACK_FIRST | rules::SUB_NO_NOTIF_BEFORE_ACK => {
             "no subscriptions/listen answer was an SSE stream carrying a message"
         }
-        rules::LISTEN_SUBID => {
+        rules::LISTEN_SUBID | rules::SUB_FILTER => {
             "no listen stream carried a change notification (the target changed nothing while it was read)"
-        },
+        }
+        rules::SUB_GRACEFUL => {
+            "the target closed no acknowledged listen stream while mcpdiff read it (an open stream owes nothing yet)"
+        }
         _ => return None,
     })
 }

@@ -105,9 +105,18 @@ pub(crate) fn request_lints(out: &mut LintSet, req: &RequestBody<'_>) {
     out.echo(&req.id);
     out.insert(LintKind::ServerInfo);
     // what the request asked of its stream: the stream rules read it (`crate::stream`)
-    let (token, log_level) = match &req.params {
-        Some(p) => (p.progress_token.clone(), p.log_level != LogLevel::Absent),
-        None => (None, false),
+    let (token, log_level, filter) = match &req.params {
+        Some(p) => (
+            p.progress_token.clone(),
+            p.log_level != LogLevel::Absent,
+            p.listen_filter,
+        ),
+        None => (None, false, 0),
     };
-    out.stream(token, log_level, &*req.method == "subscriptions/listen");
+    out.stream(
+        token,
+        log_level,
+        &*req.method == "subscriptions/listen",
+        filter,
+    );
 }

@@ -39,7 +39,7 @@ pub use read::read_simple;
 pub use read::{read_fast, ParsedBody};
 pub use view::RequestView;
 
-use crate::case::Case;
+use crate::case::{Case, HeaderField};
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules;
@@ -82,7 +82,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
     let origin = origin::classify(h, surface);
     let mut f = Findings::default();
     if origin == OriginClass::Invalid {
-        f.defects.push(origin::defect());
+        f.defects.push(origin::defect(view.verb));
     } else if origin == OriginClass::Unclear {
         f.tolerate(origin::answer());
     }
@@ -113,7 +113,8 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
     }
 
     if !view.verb.eq_ignore_ascii_case("POST") {
-        return judge_other_verb(view.verb, surface, &mut f, lints);
+        let session_absent = matches!(h.session_id, HeaderField::Absent);
+        return judge_other_verb(view.verb, session_absent, surface, &mut f, lints);
     }
     match &view.body {
         BodyView::Unusable(u) => {
@@ -141,19 +142,38 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             f.tolerated.clear();
             f.benign.clear();
             f.anything_goes = false;
+            // «If the server accepts it, the server MUST return HTTP status code `202
+            // Accepted` with no body» owns the 2xx answers (a 2xx is an acceptance, RFC 9110
+            // §15.3); «If the server cannot accept it, it MUST return an HTTP error status
+            // code» owns the rest: an answer that neither accepts nor is an error status (a
+            // 3xx redirect) is SHTTP-NOTIF-REJECT's (DEVIATIONS.md D-103)
             let mut success = smallvec![
                 Answer::Accepted,
                 Answer::HttpStatus {
-                    status: StatusSet::ERROR,
+                    status: StatusSet::Range(100, 199),
+                },
+                Answer::HttpStatus {
+                    status: StatusSet::Range(300, 599),
                 },
             ];
+            let reject = Expectation {
+                rule: rules::NOTIF_REJECT,
+                demand: Demand::OneOf(smallvec![
+                    Answer::HttpStatus {
+                        status: StatusSet::Range(200, 299),
+                    },
+                    Answer::HttpStatus {
+                        status: StatusSet::ERROR,
+                    },
+                ]),
+            };
             assemble(
                 &mut f,
                 &mut success,
                 Some(rules::NOTIF_202),
                 Fallback::Accepted,
                 lints,
-                Vec::new(),
+                vec![reject],
             )
         }
         BodyView::Request(req) => {
@@ -227,6 +247,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
 /// GET, DELETE and other verbs: SHOULD 405 for a modern-only server, 403 beats it.
 fn judge_other_verb(
     verb: &str,
+    session_absent: bool,
     surface: &Surface,
     f: &mut Findings,
     mut lints: LintSet,
@@ -239,6 +260,15 @@ fn judge_other_verb(
     if surface.is_dual_era() && legacy_verb {
         // a dual-era server may serve the 2025-11-25 GET stream / session DELETE
         f.anything_goes = f.defects.is_empty();
+        if !f.defects.is_empty() && session_absent {
+            // its legacy session check may refuse a GET/DELETE without `Mcp-Session-Id` with
+            // 400 before the Origin step: as the legacy judge reads it (DEVIATIONS.md D-L9:
+            // «beside a dead or missing session id no demand is made of that step»), 400
+            // joins the 403 the Origin sentences ask for (D-102)
+            f.tolerate(Answer::HttpStatus {
+                status: StatusSet::Exact(400),
+            });
+        }
     }
     if legacy_verb && f.defects.is_empty() && !f.anything_goes {
         f.defects.push(Defect {

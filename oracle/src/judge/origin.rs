@@ -71,11 +71,22 @@ pub(crate) fn answer() -> Answer {
     }
 }
 
-pub(crate) fn defect() -> Defect {
+/// The defect of an invalid Origin on a request with HTTP method `verb`. «If the `Origin`
+/// header is present and invalid, servers MUST respond with HTTP 403 Forbidden»
+/// (SHTTP-ORIGIN-403) owns the POSTs, the requests the MCP endpoint serves; «Servers MUST
+/// validate the `Origin` header on all incoming connections» (SHTTP-ORIGIN-VALIDATE) owns
+/// every other method (GET, DELETE, ...), which a server that checks Origin only in its POST
+/// handler lets through (DEVIATIONS.md D-102).
+pub(crate) fn defect(verb: &str) -> Defect {
+    let rule = if verb.eq_ignore_ascii_case("POST") {
+        rules::ORIGIN_403
+    } else {
+        rules::ORIGIN_VALIDATE
+    };
     Defect {
-        reject: rules::ORIGIN_403,
-        shape: rules::ORIGIN_403,
-        blocking: is_blocking(rules::ORIGIN_403),
+        reject: rule,
+        shape: rule,
+        blocking: is_blocking(rule),
         answers: smallvec::smallvec![answer()],
         priority: 1,
         canonical: Canonical::Reject {

@@ -162,6 +162,9 @@ pub struct ParamsView<'a> {
     /// `_meta`'s `progressToken`, when `_meta` is an object and the token a string or an
     /// integer (progress.mdx: "Progress tokens MUST be a string or integer value").
     pub progress_token: Option<RequestId>,
+    /// A `subscriptions/listen` request's `notifications` filter (`crate::listen_filter::filter_of`);
+    /// 0 for every other method (read only for listen requests, which are rare).
+    pub listen_filter: u8,
 }
 
 impl<'a> ParamsView<'a> {

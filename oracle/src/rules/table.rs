@@ -52,7 +52,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/transports/streamable-http.mdx#Security & Endpoint",
         sentence: "Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks.",
         summary: "Validates the Origin header on every incoming connection, whatever the method.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("SHTTP-ORIGIN-403"),
@@ -89,7 +89,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/transports/streamable-http.mdx#Sending Messages",
         sentence: "If the server cannot accept it, it MUST return an HTTP error status code (e.g., `400 Bad Request`).",
         summary: "Answers a notification it cannot accept with an HTTP error status (4xx/5xx).",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("SHTTP-NOTIF-REJECT-BODY"),
@@ -997,7 +997,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/subscriptions.mdx#Opening a Stream",
         sentence: "The server MUST NOT send notification types the client has not explicitly requested.",
         summary: "Sends on a listen stream only the notification types the client opted in to.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("SUB-ACK-FIRST"),
@@ -1024,7 +1024,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/subscriptions.mdx#Cancellation › Graceful Closure",
         sentence: "When the server ends a subscription on its own initiative (for example, during shutdown), it SHOULD respond to the original `subscriptions/listen` request with a completion result before closing the stream.",
         summary: "Ends a subscription itself by sending a completion result for the listen request, then closing.",
-        judged: false,
+        judged: true,
     },
     // §15 Progress
     Rule {

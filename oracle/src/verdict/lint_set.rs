@@ -88,6 +88,8 @@ pub(crate) struct LintSet {
     progress: Option<RequestId>,
     /// `StreamScope::log_level` and `StreamScope::listen`, as `LOG_LEVEL` and `LISTEN`.
     stream_flags: u8,
+    /// `StreamScope::filter` (a listen request's notification filter).
+    listen_filter: u8,
     /// The stream rules that bind the request (bits of `StreamRule::bit`), listed after
     /// every other lint; their scope's id is `echo`.
     stream_bits: u16,
@@ -124,8 +126,9 @@ impl LintSet {
     /// Add the stream rules binding a request with `scope` (`crate::stream`).
     /// The scope's id is the one given to `echo`; `token`, `log_level` and `listen` are
     /// `StreamScope`'s.
-    pub fn stream(&mut self, token: Option<RequestId>, log_level: bool, listen: bool) {
+    pub fn stream(&mut self, token: Option<RequestId>, log_level: bool, listen: bool, filter: u8) {
         self.stream_bits = crate::stream::rules_for(token.is_some(), log_level, listen);
+        self.listen_filter = filter;
         self.stream_flags = (u8::from(log_level) * LOG_LEVEL) | (u8::from(listen) * LISTEN);
         self.progress = token;
     }
@@ -227,6 +230,7 @@ impl Lints<'_> {
             token: set.progress.clone(),
             log_level: set.stream_flags & LOG_LEVEL != 0,
             listen: set.stream_flags & LISTEN != 0,
+            filter: set.listen_filter,
         };
         let lint = StreamLint { rule, scope };
         Some((rule.rule_id(), Lint::Stream(Box::new(lint))))

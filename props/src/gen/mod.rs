@@ -50,7 +50,12 @@ impl CaseGen {
     /// The `index`-th case of a run with `seed`.
     pub fn case(&self, seed: u64, index: u64) -> Case {
         let mut r = Rng::for_case(seed, index);
-        let (id, method, params) = self.base.draw_call(&mut r);
+        let (id, method, mut params) = self.base.draw_call(&mut r);
+        if method == "subscriptions/listen" {
+            if let Some(filter) = stream_meta::listen_filter(seed, index) {
+                params.insert("notifications".into(), filter);
+            }
+        }
         let extra = stream_meta::draw(seed, index, method);
         let mut case = self.base.render(&id, method, &params, &extra);
         case.path.clone_from(&self.endpoint);

@@ -1,9 +1,11 @@
 //! The `_meta` members a generated request carries for its response stream: a
 //! `progressToken` on some tool calls (a string or an integer, the two JSON types
 //! progress.mdx allows, zero included) and an `io.modelcontextprotocol/logLevel` on a few
-//! requests of any method (one of the eight levels of logging.mdx). Drawn from a stream of
-//! its own keyed by (seed, index), so every other draw of a case, and every case that gets
-//! neither member, is what it was before the stream rules existed.
+//! requests of any method (one of the eight levels of logging.mdx); and the `notifications`
+//! filter of a `subscriptions/listen` (which change types it asks for: SUB-FILTER judges
+//! what the stream then carries against it). Drawn from streams of their own keyed by (seed,
+//! index), so every other draw of a case, and every case that gets none of them, is what it
+//! was before the stream rules existed.
 
 use crate::choice::{Draw, Rng, Source};
 use mcpdiff_oracle::case::{META_LOG_LEVEL, META_PROGRESS_TOKEN};
@@ -32,4 +34,48 @@ pub(crate) fn draw(seed: u64, index: u64, method: &str) -> Vec<(&'static str, Va
         out.push((META_LOG_LEVEL, json!(r.pick(&LOG_LEVELS))));
     }
     out
+}
+
+/// Keys the listen-filter draws apart from the others.
+const FILTER_SALT: u64 = 0x6c69_7374_656e_6670;
+
+/// The `notifications` filter of listen case `index` of a run with `seed`: half keep the
+/// plan's `{"toolsListChanged": true}`, the rest ask for another mix of the four types of
+/// subscriptions.mdx § Notification Filter (none at all included), with `false` and
+/// non-boolean values among them (which request nothing, D-100).
+pub(crate) fn listen_filter(seed: u64, index: u64) -> Option<Value> {
+    let mut r = Rng::for_case(seed ^ FILTER_SALT, index);
+    if r.below(2) == 0 {
+        return None;
+    }
+    let mut filter = serde_json::Map::new();
+    for key in [
+        "toolsListChanged",
+        "promptsListChanged",
+        "resourcesListChanged",
+    ] {
+        match r.below(4) {
+            0 | 1 => {}
+            2 => {
+                filter.insert(key.into(), json!(true));
+            }
+            _ => {
+                let odd = [json!(false), json!("true"), json!(1)];
+                filter.insert(key.into(), odd[r.below(3)].clone());
+            }
+        }
+    }
+    match r.below(4) {
+        0 => {
+            filter.insert(
+                "resourceSubscriptions".into(),
+                json!(["file:///project/config.json"]),
+            );
+        }
+        1 => {
+            filter.insert("resourceSubscriptions".into(), json!([]));
+        }
+        _ => {}
+    }
+    Some(Value::Object(filter))
 }

@@ -50,11 +50,19 @@ pub(super) fn envelope<'a>(top: &Top<'a>) -> BodyView<'a> {
     if top.kind(Slot::Response).is_some() {
         return unusable(-32600, id, NOT_REQUEST);
     }
-    let (params, params_malformed) = match top.kind(Slot::Params) {
+    let (mut params, params_malformed) = match top.kind(Slot::Params) {
         None => (None, false),
         Some(Kind::Object) => (Some(params(top)), false),
         Some(_) => (None, true),
     };
+    if let Some(p) = params.as_mut().filter(|_| method == "subscriptions/listen") {
+        // a listen request's filter: parsed whole, only for this rare method
+        let parsed = top
+            .val(Slot::Params)
+            .and_then(|v| serde_json::from_str::<serde_json::Value>(v.text).ok());
+        p.listen_filter =
+            crate::listen_filter::filter_of(parsed.as_ref().and_then(|v| v.get("notifications")));
+    }
     match id {
         None => BodyView::Notification,
         Some(id) => BodyView::Request(RequestBody {
@@ -91,5 +99,6 @@ fn params<'a>(top: &Top<'a>) -> ParamsView<'a> {
             Some(v) => v.as_str().map_or(LogLevel::NotText, LogLevel::Text),
         },
         progress_token: of_meta(Slot::ProgressToken).and_then(|v| read_id(v).ok()),
+        listen_filter: 0,
     }
 }

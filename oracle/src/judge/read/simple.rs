@@ -58,11 +58,16 @@ pub(crate) fn read_body<'b>(body: &[u8], holder: &'b mut Option<Value>) -> BodyV
     if obj.contains_key("result") || obj.contains_key("error") {
         return unusable(-32600, id, NOT_REQUEST);
     }
-    let (params, params_malformed) = match obj.get("params") {
+    let (mut params, params_malformed) = match obj.get("params") {
         None => (None, false),
         Some(Value::Object(m)) => (Some(params(m)), false),
         Some(_) => (None, true),
     };
+    if let (Some(p), Some(Value::Object(m))) = (params.as_mut(), obj.get("params")) {
+        if method == "subscriptions/listen" {
+            p.listen_filter = crate::listen_filter::filter_of(m.get("notifications"));
+        }
+    }
     match id {
         None => BodyView::Notification,
         Some(id) => BodyView::Request(RequestBody {
@@ -94,6 +99,7 @@ fn params(p: &Map<String, Value>) -> ParamsView<'_> {
         cursor: p.contains_key("cursor"),
         log_level: LogLevel::of(meta_member(META_LOG_LEVEL)),
         progress_token: meta_member(META_PROGRESS_TOKEN).and_then(RequestId::of),
+        listen_filter: 0,
     }
 }
 

@@ -93,6 +93,15 @@ pub(super) fn notif_body_on_202(_: &Answered, r: &mut Response) {
     }
 }
 
+/// Redirects every notification it would accept (a trailing-slash redirect, say): neither
+/// the 202 of acceptance nor an error status.
+pub(super) fn notif_redirected(a: &Answered, r: &mut Response) {
+    if a.verdict.canonical == Canonical::Accepted {
+        *r = Response::empty(307);
+        r.set_header("Location", Some("/mcp/"));
+    }
+}
+
 pub(super) fn notif_answered(a: &Answered, r: &mut Response) {
     if a.verdict.canonical == Canonical::Accepted {
         *r = Response::json(

@@ -18,7 +18,19 @@ use serde_json::{json, Value};
 pub(super) const MIRRORED: [&str; 3] = ["MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"];
 
 pub(super) fn origin_unchecked(case: &mut Case, _: &mut Surface) -> Option<Response> {
-    case.set_header("Origin", None);
+    // POSTs only: the other methods' Origin is SHTTP-ORIGIN-VALIDATE's (`origin-post-only`
+    // is the mirror image), so each mutant breaks one rule
+    if case.method.eq_ignore_ascii_case("POST") {
+        case.set_header("Origin", None);
+    }
+    None
+}
+
+/// Checks Origin only in its POST handler: every other method is served as if none came.
+pub(super) fn origin_checked_on_post_only(case: &mut Case, _: &mut Surface) -> Option<Response> {
+    if !case.method.eq_ignore_ascii_case("POST") {
+        case.set_header("Origin", None);
+    }
     None
 }
 

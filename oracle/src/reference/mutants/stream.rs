@@ -173,3 +173,52 @@ pub(super) fn listen_notification_without_id(a: &Answered, r: &mut Response) {
         events.push(notification("notifications/tools/list_changed", json!({})));
     }
 }
+
+/// The listen request's filter bits, when `a` answers one.
+fn listen_filter(a: &Answered) -> Option<u8> {
+    let call = a.call().filter(|c| c.method == "subscriptions/listen")?;
+    Some(crate::listen_filter::filter_of(
+        call.params.get("notifications"),
+    ))
+}
+
+pub(super) fn listen_unrequested_type(a: &Answered, r: &mut Response) {
+    use crate::stream::{FILTER_PROMPTS, FILTER_RESOURCES, FILTER_TOOLS};
+    let Some(filter) = listen_filter(a) else {
+        return;
+    };
+    // the first list_changed type the filter left out (a filter asking for all three gets
+    // none: the mutant then answers like the reference)
+    let unasked = [
+        (FILTER_TOOLS, "notifications/tools/list_changed"),
+        (FILTER_PROMPTS, "notifications/prompts/list_changed"),
+        (FILTER_RESOURCES, "notifications/resources/list_changed"),
+    ]
+    .into_iter()
+    .find(|(bit, _)| filter & bit == 0);
+    if let (Some((_, method)), Some((id, events))) = (unasked, listen_stream(a, r)) {
+        let change = notification(
+            method,
+            json!({"_meta": {"io.modelcontextprotocol/subscriptionId": id}}),
+        );
+        events.push(change);
+    }
+}
+
+/// Close a listen stream after its events (the reference keeps it open).
+fn close_listen(r: &mut Response) {
+    if let ResponseBody::Sse { keep_open, .. } = &mut r.body {
+        *keep_open = false;
+    }
+}
+
+pub(super) fn listen_cancelled_abruptly(a: &Answered, r: &mut Response) {
+    if let Some((id, events)) = listen_stream(a, r) {
+        let cancel = notification(
+            "notifications/cancelled",
+            json!({"requestId": id, "reason": "mutant: shutting down"}),
+        );
+        events.push(cancel);
+        close_listen(r);
+    }
+}

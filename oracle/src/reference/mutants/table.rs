@@ -45,14 +45,20 @@ table! {
             "answers resources/templates/list with 500 / -32603 instead of a result",
             Answer(answer::list_refused);
         ORIGIN_UNCHECKED = "origin-unchecked", rules::ORIGIN_403,
-            "never looks at Origin: a foreign origin is served",
+            "never looks at Origin on POST: a foreign origin is served",
             Request(request::origin_unchecked);
+        ORIGIN_POST_ONLY = "origin-post-only", rules::ORIGIN_VALIDATE,
+            "validates Origin on POST only: a GET or DELETE from a foreign origin gets 405",
+            Request(request::origin_checked_on_post_only);
         NOTIF_BODY_ON_202 = "notif-body-on-202", rules::NOTIF_202,
             "answers notifications 202 with a `{}` body",
             Answer(answer::notif_body_on_202);
         NOTIF_ANSWERED = "notif-answered", rules::NOTIF_NO_RESPONSE,
             "answers notifications 400 with an error carrying id 0",
             Answer(answer::notif_answered);
+        NOTIF_REDIRECTED = "notif-redirected", rules::NOTIF_REJECT,
+            "answers notifications 307 with a Location instead of 202 or an error status",
+            Answer(answer::notif_redirected);
         RESULT_TEXT_PLAIN = "result-text-plain", rules::REQ_CT,
             "labels JSON answers `Content-Type: text/plain`",
             Answer(answer::result_text_plain);
@@ -255,6 +261,13 @@ table! {
         LISTEN_NOTIFICATION_WITHOUT_ID = "listen-notification-without-id", rules::LISTEN_SUBID,
             "sends a tools/list_changed on a listen stream without the subscription id",
             Answer(stream::listen_notification_without_id);
+        // H1: streams and cancellation (issue 23)
+        LISTEN_UNREQUESTED_TYPE = "listen-unrequested-type", rules::SUB_FILTER,
+            "sends a list_changed of a type the listen filter did not ask for",
+            Answer(stream::listen_unrequested_type);
+        LISTEN_CANCELLED_ABRUPTLY = "listen-cancelled-abruptly", rules::SUB_GRACEFUL,
+            "ends listen streams with notifications/cancelled but no completion result",
+            Answer(stream::listen_cancelled_abruptly);
         // content: what the results publish (`crate::content`)
         DISCOVER_NO_VERSIONS = "discover-no-versions", rules::DISC_SHAPE,
             "answers server/discover without supportedVersions",

@@ -33,12 +33,28 @@ pub(super) fn refusals(s: &Surface) -> Vec<Probe> {
             .to_vec(),
     );
     add(rules::NOTIF_202, notification.clone());
+    add(rules::NOTIF_REJECT, notification.clone());
     add(rules::NOTIF_NO_RESPONSE, notification);
     let mut get = Case::post(&s.endpoint, &[("Accept", "text/event-stream")], Vec::new());
     get.method = "GET".into();
     add(rules::BC_GET_DELETE, get.clone());
     get.method = "DELETE".into();
-    add(rules::BC_GET_DELETE, get);
+    add(rules::BC_GET_DELETE, get.clone());
+    // H1: a foreign Origin on the methods other than POST (SHTTP-ORIGIN-VALIDATE, D-102),
+    // with the media headers a conformant client sends (no media defect: 403 alone is due)
+    let mut foreign = Case::post(
+        &s.endpoint,
+        &[
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("Origin", "https://evil.example"),
+        ],
+        Vec::new(),
+    );
+    for verb in ["GET", "DELETE", "PATCH"] {
+        foreign.method = verb.into();
+        add(rules::ORIGIN_VALIDATE, foreign.clone());
+    }
     let parse_error = Case::post(
         &s.endpoint,
         &[

@@ -68,6 +68,9 @@ pub(super) fn stream_probes(s: &Surface) -> Vec<Probe> {
             ),
         ),
         (rules::LISTEN_SUBID, listen_named("sub-a")),
+        // H1: streams and cancellation (issue 23)
+        (rules::SUB_FILTER, listen(51)),
+        (rules::SUB_GRACEFUL, listen_named("sub-g")),
     ];
     rows.into_iter()
         .map(|(rule, case)| Probe { rule, case })

@@ -1,0 +1,175 @@
+//! SUB-GRACEFUL over the real transport (`NetSender`): a listen stream the server closes
+//! after its acknowledgement without a completion result is a finding on every case; one it
+//! closes after the completion result passes; one it keeps open until mcpdiff stops reading
+//! decides nothing (not observed, never a pass). Raw loopback servers, one case in flight
+//! at a time; SUB-FILTER beside it: a change of a type the listen did not ask for.
+
+mod common;
+
+use common::raw_http::read_request;
+use mcpdiff::runner::{
+    self, shrink::ShrinkBudget, CaseSource, Generator, NetSender, Quiet, RunConfig, Target,
+};
+use mcpdiff::transport::{Client, Endpoint, Limits};
+use mcpdiff_oracle::client::conformant_case;
+use mcpdiff_oracle::{fixture, rules, Case, RuleId, Surface};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// How the raw server ends each listen stream.
+#[derive(Clone, Copy)]
+enum End {
+    /// Closes right after the acknowledgement.
+    Drop,
+    /// Sends the completion result, then closes.
+    Complete,
+    /// Sends a change of a type no listen asked for, then stays open.
+    Unasked,
+    /// Stays open until the client leaves (at most 5 s).
+    Open,
+}
+
+/// Read one request within 2 s; its JSON-RPC id.
+async fn request_id(s: &mut TcpStream) -> Option<Value> {
+    let (_, body) = read_request(s, Duration::from_secs(2)).await?;
+    let body: Value = serde_json::from_slice(&body).ok()?;
+    body.get("id").cloned()
+}
+
+/// A listen-only server ending its streams as `end` says; SSE over a close-delimited body
+/// (no chunking), so closing the socket ends the stream. At most 32 connections.
+async fn listen_server(end: End) -> String {
+    let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        for _ in 0..32 {
+            let Ok((mut s, _)) = listener.accept().await else {
+                return;
+            };
+            tokio::spawn(async move {
+                let Some(id) = request_id(&mut s).await else {
+                    return;
+                };
+                let meta = json!({"io.modelcontextprotocol/subscriptionId": id});
+                let ack = json!({"jsonrpc": "2.0",
+                    "method": "notifications/subscriptions/acknowledged",
+                    "params": {"_meta": meta, "notifications": {"toolsListChanged": true}}});
+                let mut out = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\
+                     Cache-Control: no-cache\r\nX-Accel-Buffering: no\r\n\
+                     Connection: close\r\n\r\nevent: message\ndata: {ack}\n\n"
+                );
+                match end {
+                    End::Complete => {
+                        let done = json!({"jsonrpc": "2.0", "id": id, "result": {
+                            "resultType": "complete",
+                            "_meta": {"io.modelcontextprotocol/subscriptionId": id,
+                                "io.modelcontextprotocol/serverInfo":
+                                    {"name": "raw", "version": "1"}}}});
+                        out.push_str(&format!("event: message\ndata: {done}\n\n"));
+                    }
+                    End::Unasked => {
+                        let change = json!({"jsonrpc": "2.0",
+                            "method": "notifications/prompts/list_changed",
+                            "params": {"_meta": meta}});
+                        out.push_str(&format!("event: message\ndata: {change}\n\n"));
+                    }
+                    End::Drop | End::Open => {}
+                }
+                if s.write_all(out.as_bytes()).await.is_err() {
+                    return;
+                }
+                if matches!(end, End::Open | End::Unasked) {
+                    let mut sink = [0u8; 64];
+                    let _ = tokio::time::timeout(Duration::from_secs(5), s.read(&mut sink)).await;
+                }
+                let _ = s.shutdown().await;
+            });
+        }
+    });
+    format!("http://{addr}/mcp")
+}
+
+/// Only listen cases asking for tools/list_changed.
+struct Listens(Surface);
+
+impl CaseSource for Listens {
+    fn case(&self, _seed: u64, index: u64) -> Case {
+        conformant_case(
+            &self.0,
+            json!(index),
+            "subscriptions/listen",
+            json!({"notifications": {"toolsListChanged": true}}),
+        )
+    }
+}
+
+impl Generator for Listens {
+    type Source = Listens;
+    fn for_surface(&self, surface: &Surface) -> Listens {
+        Listens(surface.clone())
+    }
+}
+
+/// Run `cases` listen cases against `url`; (exercised, failed) of `rule`.
+async fn run_listens(url: &str, cases: u64, rule: RuleId) -> (u64, u64) {
+    let limits = Limits {
+        total: Duration::from_secs(3),
+        sse_max_time: Duration::from_millis(800),
+        sse_idle_after_response: Duration::from_millis(300),
+        ..Limits::default()
+    };
+    let surface = fixture::surface();
+    let target = Target {
+        name: "listener".into(),
+        url: url.into(),
+        sender: NetSender {
+            client: Client::new(limits),
+            endpoint: Arc::new(Endpoint::parse(url).expect("url")),
+        },
+        surface: surface.clone(),
+        gen_surface: surface.clone(),
+        notes: Vec::new(),
+    };
+    let cfg = RunConfig {
+        concurrency: 1,
+        shrink: ShrinkBudget::none(),
+        max_disagreements: 0,
+        ..RunConfig::new(cases, 3, Duration::from_secs(60))
+    };
+    let result = runner::run(vec![target], &Listens(surface), &cfg, &Quiet).await;
+    let tally = &result.targets[0].tally;
+    tally
+        .rules
+        .get(&rule)
+        .map_or((0, 0), |c| (c.exercised, c.failed))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listen_stream_closed_without_its_completion_result_is_a_finding() {
+    let dropped = listen_server(End::Drop).await;
+    assert_eq!(run_listens(&dropped, 4, rules::SUB_GRACEFUL).await, (4, 4));
+    let completed = listen_server(End::Complete).await;
+    assert_eq!(
+        run_listens(&completed, 4, rules::SUB_GRACEFUL).await,
+        (4, 0)
+    );
+    // an open stream cut by mcpdiff's own limit says nothing about the server's closure
+    let open = listen_server(End::Open).await;
+    assert_eq!(run_listens(&open, 3, rules::SUB_GRACEFUL).await, (0, 0));
+    assert_eq!(run_listens(&open, 3, rules::SUB_FILTER).await, (0, 0));
+    // (the streams were read: their acknowledgement was judged)
+    assert_eq!(run_listens(&open, 3, rules::SUB_ACK_FIRST).await, (3, 0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_of_a_type_the_listen_did_not_ask_for_is_a_finding() {
+    let unasked = listen_server(End::Unasked).await;
+    assert_eq!(run_listens(&unasked, 3, rules::SUB_FILTER).await, (3, 3));
+}
