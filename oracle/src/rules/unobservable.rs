@@ -16,7 +16,51 @@ use super::RuleId;
 
 /// `(rule, why it cannot be observed over HTTP from outside the server)`.
 pub static NOT_OBSERVABLE: &[(RuleId, &str)] = &[
-    // -- base protocol, versioning, multi-round requests, deprecations, auth (h4) --
+    // -- base protocol, versioning, multi-round requests, deprecations, auth (h4; D-167) --
+    (
+        RuleId("SHTTP-INTERMEDIARY-STATUS"),
+        "It binds an intermediary, which a client cannot tell from the server behind it; the status a validation failure gets at the endpoint is judged by the server's own -400 rules.",
+    ),
+    (
+        RuleId("SHTTP-PARAM-UNRECOGNIZED"),
+        "It binds an intermediary's forwarding of headers to the server behind it, which happens out of a client's sight.",
+    ),
+    (
+        RuleId("BASE-STATELESS-EXPLICIT"),
+        "Which state a server keeps across requests and how it references it internally is not visible; only the identifiers it publishes are, and nothing says which state needed one.",
+    ),
+    (
+        RuleId("BASE-NO-UNDECLARED-CAP"),
+        "What a server relies on is internal; its visible effects are an input request for an undeclared capability (MRTR-NO-UNDECLARED) and the -32021 refusal (BASE-MISSING-CAP-32021).",
+    ),
+    (
+        RuleId("MRTR-STATE-VERIFY"),
+        "Whether a requestState influences authorization, resource access or business logic is internal, so an accepted tampered state may be one the server legitimately ignores.",
+    ),
+    (
+        RuleId("MRTR-STATE-REPLAY"),
+        "What a server puts inside an opaque integrity-protected requestState, and how short a short expiry is, cannot be read or decided from outside.",
+    ),
+    (
+        RuleId("DEPR-HTTPSSE"),
+        "Whether an implementation is new (and should not adopt the HTTP+SSE transport) or existing (and should migrate) is a fact of its history, not of its answers.",
+    ),
+    (
+        RuleId("DEPR-FEATURES"),
+        "Whether an implementation is new (and should not adopt Logging) or existing (and should migrate) is a fact of its history, not of its answers.",
+    ),
+    (
+        RuleId("AUTH-TOKEN-VALIDATION"),
+        "OAuth 2.1 Section 5.2 is not in the pinned snapshot, and what a prober sees of validation is judged by AUTH-NO-DATA, AUTH-OWN-TOKENS and AUTH-AUDIENCE (D-78).",
+    ),
+    (
+        RuleId("AUTH-ERROR-RESPONSE"),
+        "OAuth 2.1 Section 5.3 is not in the pinned snapshot, so its requirements cannot be quoted; the answers the pinned pages name are AUTH-INVALID-401's and AUTH-401-CHALLENGE's (D-78).",
+    ),
+    (
+        RuleId("AUTH-NO-OTHER-TOKENS"),
+        "Transiting a token happens on the server's upstream requests, out of a prober's sight; accepting another audience's token is AUTH-AUDIENCE's observation (D-78).",
+    ),
     // -- end h4 --
 
     // -- streams and cancellation (h1) --
