@@ -280,6 +280,10 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
                     .is_some_and(|m| m.starts_with("notifications/"))
         }),
         Lint::ExtensionIds => result.map_or(true, shape::meta_keys::extension_ids_ok),
+        Lint::JsonRpcVersion => {
+            let v2 = |m: &Value| m.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
+            resp.map_or(true, v2) && a.sse_json().filter(|m| m.is_object()).all(v2)
+        }
     }
 }
 

@@ -150,6 +150,9 @@ impl fmt::Display for Lint {
                  roots/list requests",
             ),
             Lint::NotificationNoId => f.write_str("no notification carrying an id"),
+            Lint::JsonRpcVersion => {
+                f.write_str("every JSON-RPC message carrying \"jsonrpc\": \"2.0\"")
+            }
             Lint::ExtensionIds => {
                 f.write_str("every advertised extension identifier a prefixed _meta key name")
             }
@@ -369,6 +372,7 @@ mod tests {
             Lint::InputRequestTypes,
             Lint::NotificationNoId,
             Lint::ExtensionIds,
+            Lint::JsonRpcVersion,
         ];
         for l in &lints {
             let s = Demand::Lint(l.clone()).to_string();

@@ -146,6 +146,7 @@ fn lint_reads(l: &Lint, a: &HttpAnswer) -> bool {
         // to a served stream
         Lint::MetaKeys | Lint::TraceContext => result || (a.is_sse() && ok2xx),
         Lint::NotificationNoId => a.is_sse() && ok2xx,
+        Lint::JsonRpcVersion => result || error || (a.is_sse() && ok2xx),
         Lint::AllowOn405 => a.status == 405,
         // any refusal must name the versions (check.rs `names_all`)
         Lint::NamesVersions(_) => error || a.status >= 400,

@@ -202,3 +202,20 @@ fn d166_notification_ids() {
     let ping = json!({"jsonrpc": "2.0", "id": 9, "method": "ping"});
     assert_eq!(with(ping), ["SHTTP-SSE-NO-REQUESTS"]);
 }
+
+/// D-168: a response without `"jsonrpc": "2.0"` breaks BASE-JSONRPC alone.
+#[test]
+fn d168_jsonrpc_member() {
+    let s = fixture::surface();
+    let c = call("prompts/list", json!({}));
+    assert_eq!(
+        broken(&c, &s, |v| v["jsonrpc"] = json!("1.0")),
+        ["BASE-JSONRPC"]
+    );
+    assert_eq!(
+        broken(&c, &s, |v| {
+            v.as_object_mut().map(|o| o.remove("jsonrpc"));
+        }),
+        ["BASE-JSONRPC"]
+    );
+}

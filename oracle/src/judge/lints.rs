@@ -93,6 +93,7 @@ pub(crate) fn error_lints(out: &mut LintSet) {
     out.insert(LintKind::ErrorShape);
     out.insert(LintKind::ErrorInt);
     out.insert(LintKind::NoNewReservedCode);
+    out.insert(LintKind::JsonRpcVersion);
 }
 
 /// The lints every answer to a well-formed request must satisfy. Its id was readable, so an

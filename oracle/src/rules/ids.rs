@@ -100,6 +100,7 @@ ids! {
     MRTR_VALUE_TYPES = "MRTR-VALUE-TYPES",
     NOTIF_NO_ID = "BASE-NOTIF-NO-ID",
     VER_EXT_IDS = "VER-EXT-IDS",
+    JSONRPC = "BASE-JSONRPC",
     // -- end h4 --
 }
 

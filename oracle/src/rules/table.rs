@@ -616,7 +616,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#Messages",
         sentence: "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification.",
         summary: "Sends only well-formed JSON-RPC 2.0 messages.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-RESULT-ID"),

@@ -40,11 +40,12 @@ pub(crate) enum LintKind {
     InputRequestTypes,
     NotificationNoId,
     ExtensionIds,
+    JsonRpcVersion,
 }
 
 impl LintKind {
     /// Every kind, in listing order.
-    const ALL: [LintKind; 23] = [
+    const ALL: [LintKind; 24] = [
         LintKind::NoSessionId,
         LintKind::AllowOn405,
         LintKind::NoUndefinedReservedCode,
@@ -68,6 +69,7 @@ impl LintKind {
         LintKind::InputRequestTypes,
         LintKind::NotificationNoId,
         LintKind::ExtensionIds,
+        LintKind::JsonRpcVersion,
     ];
 
     fn bit(self) -> u32 {
@@ -106,6 +108,7 @@ impl LintKind {
             LintKind::InputRequestTypes => (rules::MRTR_VALUE_TYPES, Lint::InputRequestTypes),
             LintKind::NotificationNoId => (rules::NOTIF_NO_ID, Lint::NotificationNoId),
             LintKind::ExtensionIds => (rules::VER_EXT_IDS, Lint::ExtensionIds),
+            LintKind::JsonRpcVersion => (rules::JSONRPC, Lint::JsonRpcVersion),
         })
     }
 }

@@ -193,6 +193,8 @@ pub enum Lint {
     /// Every extension identifier a `server/discover` result advertises is a prefixed `_meta`
     /// key name (VER-EXT-IDS, D-162).
     ExtensionIds,
+    /// Every JSON-RPC message of the answer carries `"jsonrpc": "2.0"` (BASE-JSONRPC, D-168).
+    JsonRpcVersion,
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

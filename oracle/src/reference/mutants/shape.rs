@@ -107,6 +107,14 @@ pub(super) fn notification_with_id(_: &Answered, r: &mut Response) {
     }
 }
 
+pub(super) fn jsonrpc_version_dropped(_: &Answered, r: &mut Response) {
+    each(r, "result", |m| {
+        if let Some(o) = m.as_object_mut() {
+            o.remove("jsonrpc");
+        }
+    });
+}
+
 pub(super) fn extension_id_unprefixed(a: &Answered, r: &mut Response) {
     if a.method() == "server/discover" {
         each_result(r, |res| {

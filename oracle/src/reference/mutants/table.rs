@@ -345,6 +345,9 @@ table! {
         EXTENSION_ID_UNPREFIXED = "extension-id-unprefixed", rules::VER_EXT_IDS,
             "advertises the extension `tasks` (no prefix) in server/discover",
             Answer(shape::extension_id_unprefixed);
+        JSONRPC_VERSION_DROPPED = "jsonrpc-version-dropped", rules::JSONRPC,
+            "omits the `jsonrpc` member from its result responses",
+            Answer(shape::jsonrpc_version_dropped);
         // -- end h4 --
     ];
 }
