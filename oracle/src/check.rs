@@ -255,34 +255,32 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
         Lint::OutputConforms(s) => result.is_none_or(|r| crate::content::output_conforms(r, s)),
         Lint::ToolOrder(o) => result.is_none_or(|r| crate::content::order_holds(r, *o)),
         // base-protocol shape and multi-round requests (`crate::shape`)
-        Lint::ErrorInt => error.map_or(true, |e| shape::codes::code_is_integer(e.get("code"))),
-        Lint::NoNewReservedCode => code.map_or(true, shape::codes::outside_reserved_for_new),
+        Lint::ErrorInt => error.is_none_or(|e| shape::codes::code_is_integer(e.get("code"))),
+        Lint::NoNewReservedCode => code.is_none_or(shape::codes::outside_reserved_for_new),
         Lint::MetaKeys => each_meta(a, result, shape::meta_keys::meta_ok),
         Lint::TraceContext => each_meta(a, result, shape::trace_context::trace_ok),
-        Lint::KnownResultType => result.map_or(true, |r| {
+        Lint::KnownResultType => result.is_none_or(|r| {
             r.get("resultType")
                 .and_then(Value::as_str)
-                .map_or(true, |t| matches!(t, "complete" | "input_required"))
+                .is_none_or(|t| matches!(t, "complete" | "input_required"))
         }),
         Lint::InputRequiredUnsupported => {
-            result.map_or(true, |r| !shape::input_required::is_input_required(r))
+            result.is_none_or(|r| !shape::input_required::is_input_required(r))
         }
         Lint::InputRequiredCarries => {
-            result.map_or(true, shape::input_required::has_requests_or_state)
+            result.is_none_or(shape::input_required::has_requests_or_state)
         }
-        Lint::InputRequestTypes => {
-            result.map_or(true, shape::input_required::input_request_types_ok)
-        }
+        Lint::InputRequestTypes => result.is_none_or(shape::input_required::input_request_types_ok),
         Lint::NotificationNoId => !a.sse_json().any(|m| {
             m.get("id").is_some()
                 && m.get("method")
                     .and_then(Value::as_str)
                     .is_some_and(|m| m.starts_with("notifications/"))
         }),
-        Lint::ExtensionIds => result.map_or(true, shape::meta_keys::extension_ids_ok),
+        Lint::ExtensionIds => result.is_none_or(shape::meta_keys::extension_ids_ok),
         Lint::JsonRpcVersion => {
             let v2 = |m: &Value| m.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
-            resp.map_or(true, v2) && a.sse_json().filter(|m| m.is_object()).all(v2)
+            resp.is_none_or(v2) && a.sse_json().filter(|m| m.is_object()).all(v2)
         }
     }
 }
@@ -290,7 +288,7 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
 /// Whether `ok` holds for every `_meta` the server sent in this answer: the result's, and
 /// each SSE notification's `params._meta` (a JSON body has no notifications).
 fn each_meta(a: &HttpAnswer, result: Option<&Value>, ok: fn(Option<&Value>) -> bool) -> bool {
-    result.map_or(true, |r| ok(r.get("_meta")))
+    result.is_none_or(|r| ok(r.get("_meta")))
         && a.sse_json()
             .filter(|m| m.get("result").is_none() && m.get("error").is_none())
             .all(|m| ok(m.get("params").and_then(|p| p.get("_meta"))))
@@ -299,9 +297,8 @@ fn each_meta(a: &HttpAnswer, result: Option<&Value>, ok: fn(Option<&Value>) -> b
 /// Whether a listed tool's `inputSchema` (absent: no annotation) meets the `x-mcp-header`
 /// constraints.
 fn tool_publishable(tool: &Value) -> bool {
-    tool.get("inputSchema").map_or(true, |s| {
-        crate::annotations::publishable(&crate::annotations::tool_header_params(s))
-    })
+    tool.get("inputSchema")
+        .is_none_or(|s| crate::annotations::publishable(&crate::annotations::tool_header_params(s)))
 }
 
 /// Whether every version appears in the body's text: "name the protocol versions it

@@ -45,7 +45,7 @@ fn name_ok(name: &str) -> bool {
 /// that is no object has no keys to judge here.
 pub fn meta_ok(meta: Option<&Value>) -> bool {
     meta.and_then(Value::as_object)
-        .map_or(true, |m| m.keys().all(|k| key_ok(k, false)))
+        .is_none_or(|m| m.keys().all(|k| key_ok(k, false)))
 }
 
 /// Whether the extension identifiers a `server/discover` result advertises
@@ -55,7 +55,7 @@ pub fn extension_ids_ok(result: &Value) -> bool {
         .get("capabilities")
         .and_then(|c| c.get("extensions"))
         .and_then(Value::as_object)
-        .map_or(true, |m| m.keys().all(|k| key_ok(k, true)))
+        .is_none_or(|m| m.keys().all(|k| key_ok(k, true)))
 }
 
 #[cfg(test)]
