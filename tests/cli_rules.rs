@@ -112,3 +112,57 @@ fn rules_coverage_json_lists_every_judged_rule_isolated() {
         );
     }
 }
+
+/// `--coverage` ends with the surface summary: per revision and keyword family, judged /
+/// observable but not judged / not observable, in the text and under `surface` in the JSON,
+/// agreeing with the tables.
+#[test]
+fn rules_coverage_summarises_the_surface_per_revision_and_family() {
+    use mcpdiff_oracle::rules::{all_rules, NOT_OBSERVABLE};
+    let out = mcpdiff()
+        .args(["rules", "--coverage", "--json"])
+        .output()
+        .expect("run mcpdiff");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let surface = v["surface"].as_array().expect("a surface array");
+    let revisions: Vec<&str> = surface
+        .iter()
+        .filter_map(|s| s["revision"].as_str())
+        .collect();
+    assert_eq!(revisions, ["2026-07-28", "2025-11-25"]);
+    let mut judged = 0;
+    let mut listed = 0;
+    for s in surface {
+        let families: Vec<&str> = s["families"]
+            .as_array()
+            .expect("families")
+            .iter()
+            .filter_map(|f| f["family"].as_str())
+            .collect();
+        assert_eq!(families, ["MUST", "SHOULD", "MAY"]);
+        for f in s["families"].as_array().expect("families") {
+            judged += f["judged"].as_u64().unwrap_or(0);
+            listed += f["not_observable"].as_array().map_or(0, Vec::len);
+        }
+    }
+    let keyworded_judged = all_rules()
+        .filter(|r| r.judged && r.level != mcpdiff_oracle::rules::Level::Observation)
+        .count();
+    assert_eq!(judged as usize, keyworded_judged);
+    assert!(listed <= NOT_OBSERVABLE.len());
+
+    let out = mcpdiff()
+        .args(["rules", "--coverage"])
+        .output()
+        .expect("run mcpdiff");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Server surface"), "{text}");
+    assert!(
+        text.contains("2026-07-28: observable but not judged"),
+        "{text}"
+    );
+    assert!(
+        text.contains("2025-11-25: not observable over HTTP"),
+        "{text}"
+    );
+}

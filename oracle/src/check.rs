@@ -4,6 +4,7 @@
 
 use crate::observation::{Body, HttpAnswer, Observation};
 use crate::rules::{level_of, Level, RuleId};
+use crate::shape;
 use crate::verdict::{Answer, DataRule, Demand, Lint, Verdict};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -196,9 +197,14 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
                     .as_deref()
                     .is_some_and(|v| v.trim().eq_ignore_ascii_case("no"))
         }
-        Lint::SseNoRequests => !a
-            .sse_json()
-            .any(|m| m.get("method").is_some() && m.get("id").is_some()),
+        // a `notifications/*` message carrying an id is a notification that breaks
+        // BASE-NOTIF-NO-ID, not a request (DEVIATIONS.md D-166)
+        Lint::SseNoRequests => !a.sse_json().any(|m| {
+            m.get("id").is_some()
+                && m.get("method")
+                    .and_then(Value::as_str)
+                    .is_some_and(|m| !m.starts_with("notifications/"))
+        }),
         Lint::NoUndefinedReservedCode => {
             !code.is_some_and(|c| (-32099..=-32020).contains(&c) && c < -32022)
         }
@@ -207,8 +213,10 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
         Lint::ResultType => {
             result.is_none_or(|r| r.get("resultType").is_some_and(Value::is_string))
         }
+        // «an `error` field with a `code` and `message`»: a code of another type than an
+        // integer is BASE-ERROR-INT's (DEVIATIONS.md D-160)
         Lint::ErrorShape => error.is_none_or(|e| {
-            e.get("code").is_some_and(|c| c.is_i64() || c.is_u64())
+            e.get("code").is_some_and(|c| !c.is_null())
                 && e.get("message").is_some_and(Value::is_string)
         }),
         Lint::ResultIdEcho(id) => match result {
@@ -246,7 +254,44 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
         Lint::Content(c) => result.is_none_or(|r| c.holds(r)),
         Lint::OutputConforms(s) => result.is_none_or(|r| crate::content::output_conforms(r, s)),
         Lint::ToolOrder(o) => result.is_none_or(|r| crate::content::order_holds(r, *o)),
+        // base-protocol shape and multi-round requests (`crate::shape`)
+        Lint::ErrorInt => error.is_none_or(|e| shape::codes::code_is_integer(e.get("code"))),
+        Lint::NoNewReservedCode => code.is_none_or(shape::codes::outside_reserved_for_new),
+        Lint::MetaKeys => each_meta(a, result, shape::meta_keys::meta_ok),
+        Lint::TraceContext => each_meta(a, result, shape::trace_context::trace_ok),
+        Lint::KnownResultType => result.is_none_or(|r| {
+            r.get("resultType")
+                .and_then(Value::as_str)
+                .is_none_or(|t| matches!(t, "complete" | "input_required"))
+        }),
+        Lint::InputRequiredUnsupported => {
+            result.is_none_or(|r| !shape::input_required::is_input_required(r))
+        }
+        Lint::InputRequiredCarries => {
+            result.is_none_or(shape::input_required::has_requests_or_state)
+        }
+        Lint::InputRequestTypes => result.is_none_or(shape::input_required::input_request_types_ok),
+        Lint::NotificationNoId => !a.sse_json().any(|m| {
+            m.get("id").is_some()
+                && m.get("method")
+                    .and_then(Value::as_str)
+                    .is_some_and(|m| m.starts_with("notifications/"))
+        }),
+        Lint::ExtensionIds => result.is_none_or(shape::meta_keys::extension_ids_ok),
+        Lint::JsonRpcVersion => {
+            let v2 = |m: &Value| m.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
+            resp.is_none_or(v2) && a.sse_json().filter(|m| m.is_object()).all(v2)
+        }
     }
+}
+
+/// Whether `ok` holds for every `_meta` the server sent in this answer: the result's, and
+/// each SSE notification's `params._meta` (a JSON body has no notifications).
+fn each_meta(a: &HttpAnswer, result: Option<&Value>, ok: fn(Option<&Value>) -> bool) -> bool {
+    result.is_none_or(|r| ok(r.get("_meta")))
+        && a.sse_json()
+            .filter(|m| m.get("result").is_none() && m.get("error").is_none())
+            .all(|m| ok(m.get("params").and_then(|p| p.get("_meta"))))
 }
 
 /// Whether a listed tool's `inputSchema` (absent: no annotation) meets the `x-mcp-header`

@@ -95,9 +95,7 @@ impl fmt::Display for Lint {
             Lint::NoRetiredCode => f.write_str("neither error code -32002 nor -32042"),
             Lint::NoLegacyRangeCode => f.write_str("no error code in -32019..-32000"),
             Lint::ResultType => f.write_str("every result carrying a string resultType"),
-            Lint::ErrorShape => {
-                f.write_str("every error carrying an integer code and a string message")
-            }
+            Lint::ErrorShape => f.write_str("every error carrying a code and a string message"),
             Lint::ResultIdEcho(id) => write!(f, "a result echoing id {}", id_text(id)),
             Lint::ErrorIdEcho { id, may_omit } => {
                 write!(f, "an error echoing id {}", id_text(id))?;
@@ -129,6 +127,35 @@ impl fmt::Display for Lint {
                 versions.join(", ")
             ),
             Lint::Stream(s) => stream_text(f, s),
+            Lint::ErrorInt => f.write_str("every error code an integer"),
+            Lint::NoNewReservedCode => {
+                f.write_str("no error code in -32768..-32100 other than -32700 and -32600..-32603")
+            }
+            Lint::MetaKeys => f.write_str("every _meta key a valid prefix/name key name"),
+            Lint::TraceContext => {
+                f.write_str("traceparent, tracestate and baggage in _meta in the W3C formats")
+            }
+            Lint::KnownResultType => {
+                f.write_str("every resultType \"complete\" or \"input_required\"")
+            }
+            Lint::InputRequiredUnsupported => f.write_str(
+                "no InputRequiredResult (only tools/call, resources/read and prompts/get may \
+                 get one)",
+            ),
+            Lint::InputRequiredCarries => {
+                f.write_str("an InputRequiredResult carrying inputRequests or requestState")
+            }
+            Lint::InputRequestTypes => f.write_str(
+                "inputRequests holding only elicitation/create, sampling/createMessage and \
+                 roots/list requests",
+            ),
+            Lint::NotificationNoId => f.write_str("no notification carrying an id"),
+            Lint::JsonRpcVersion => {
+                f.write_str("every JSON-RPC message carrying \"jsonrpc\": \"2.0\"")
+            }
+            Lint::ExtensionIds => {
+                f.write_str("every advertised extension identifier a prefixed _meta key name")
+            }
         }
     }
 }
@@ -363,6 +390,17 @@ mod tests {
             Lint::AllowOn405,
             Lint::NoResponseToNotification,
             Lint::Content(crate::content::ContentCheck::CacheHints),
+            Lint::ErrorInt,
+            Lint::NoNewReservedCode,
+            Lint::MetaKeys,
+            Lint::TraceContext,
+            Lint::KnownResultType,
+            Lint::InputRequiredUnsupported,
+            Lint::InputRequiredCarries,
+            Lint::InputRequestTypes,
+            Lint::NotificationNoId,
+            Lint::ExtensionIds,
+            Lint::JsonRpcVersion,
         ];
         for l in &lints {
             let s = Demand::Lint(l.clone()).to_string();

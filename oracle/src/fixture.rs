@@ -82,6 +82,7 @@ pub fn surface() -> Surface {
             prompts: true,
             completions: true,
             logging: false,
+            extensions: false,
         },
         tools: tools(),
         resources: vec![RESOURCE.to_string()],

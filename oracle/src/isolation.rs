@@ -127,6 +127,8 @@ fn lint_reads(l: &Lint, a: &HttpAnswer) -> bool {
         | Lint::NoRetiredCode
         | Lint::NoLegacyRangeCode
         | Lint::ErrorShape
+        | Lint::ErrorInt
+        | Lint::NoNewReservedCode
         | Lint::ErrorIdEcho { .. } => error,
         Lint::ResultType
         | Lint::ResultIdEcho(_)
@@ -134,7 +136,17 @@ fn lint_reads(l: &Lint, a: &HttpAnswer) -> bool {
         | Lint::Content(_)
         | Lint::OutputConforms(_)
         | Lint::ToolOrder(_)
-        | Lint::ToolAnnotationsValid => result,
+        | Lint::ToolAnnotationsValid
+        | Lint::KnownResultType
+        | Lint::InputRequiredUnsupported
+        | Lint::InputRequiredCarries
+        | Lint::InputRequestTypes
+        | Lint::ExtensionIds => result,
+        // a result's `_meta` can carry a bad key or value, and so can a notification added
+        // to a served stream
+        Lint::MetaKeys | Lint::TraceContext => result || (a.is_sse() && ok2xx),
+        Lint::NotificationNoId => a.is_sse() && ok2xx,
+        Lint::JsonRpcVersion => result || error || (a.is_sse() && ok2xx),
         Lint::AllowOn405 => a.status == 405,
         // any refusal must name the versions (check.rs `names_all`)
         Lint::NamesVersions(_) => error || a.status >= 400,

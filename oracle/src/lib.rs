@@ -28,6 +28,7 @@ pub mod observation;
 pub mod reference;
 pub mod request_id;
 pub mod rules;
+pub mod shape;
 pub mod shared_schema;
 pub mod signature;
 pub mod soft_params;

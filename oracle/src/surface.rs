@@ -75,6 +75,10 @@ pub struct Capabilities {
     pub prompts: bool,
     pub completions: bool,
     pub logging: bool,
+    /// `capabilities.extensions` names at least one extension: a `resultType` outside the
+    /// core set may be one of its values (BASE-RESULTTYPE-SET, D-164).
+    #[serde(default)]
+    pub extensions: bool,
 }
 
 /// Everything the oracle knows about one target.

@@ -13,6 +13,7 @@ pub mod replay;
 pub mod report;
 pub mod rules;
 pub mod rules_coverage;
+pub mod rules_surface;
 pub mod run;
 pub mod run_args;
 pub mod run_clients;

@@ -1,31 +1,37 @@
 //! `mcpdiff rules --coverage`: for each judged rule, how many probes and how many generated
 //! cases per 1,000 isolate it (`mcpdiff_props::coverage`); then the authorization rules
 //! (`AUTH-*`), judged on protected targets by the authorization probe family and the
-//! metadata fetches instead (`mcpdiff_props::auth_coverage`). Human table, or JSON with
-//! `--json` (the listing, plus `auth_probes_total` and `auth_rules`). Pure: computed in
-//! process, nothing is sent.
+//! metadata fetches instead (`mcpdiff_props::auth_coverage`); last the server surface per
+//! revision and keyword family: judged, observable but not judged, not observable
+//! (`rules_surface.rs`). Human table, or JSON with `--json` (the listing, plus
+//! `auth_probes_total`, `auth_rules` and `surface`). Pure: computed in process, nothing is
+//! sent.
 
 use super::exit;
+use super::rules_surface::write_surface;
 use mcpdiff_oracle::fixture;
+use mcpdiff_oracle::rules::surface_summary::{summaries, RevisionSummary};
 use mcpdiff_props::auth_coverage::{auth_coverage, AuthRuleCoverage};
 use mcpdiff_props::coverage::{coverage, Coverage, COVERAGE_CASES, COVERAGE_SEED};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-/// The JSON of `--coverage --json`: the isolation listing's fields, then the authorization
-/// rules.
+/// The JSON of `--coverage --json`: the isolation listing's fields, the authorization rules,
+/// then the surface summary per revision.
 #[derive(serde::Serialize)]
 struct Listing<'a> {
     #[serde(flatten)]
     coverage: &'a Coverage,
     auth_probes_total: usize,
     auth_rules: &'a [AuthRuleCoverage],
+    surface: &'a [RevisionSummary],
 }
 
 pub fn run(json: bool) -> ExitCode {
     let surface = fixture::surface();
     let c = coverage(&surface, COVERAGE_SEED, COVERAGE_CASES);
     let (auth_probes_total, auth) = auth_coverage(&surface);
+    let summary = summaries();
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let written = if json {
@@ -33,12 +39,15 @@ pub fn run(json: bool) -> ExitCode {
             coverage: &c,
             auth_probes_total,
             auth_rules: &auth,
+            surface: &summary,
         };
         serde_json::to_writer_pretty(&mut out, &listing)
             .map_err(io::Error::from)
             .and_then(|()| writeln!(out))
     } else {
-        write_table(&mut out, &c).and_then(|()| write_auth(&mut out, auth_probes_total, &auth))
+        write_table(&mut out, &c)
+            .and_then(|()| write_auth(&mut out, auth_probes_total, &auth))
+            .and_then(|()| write_surface(&mut out, &summary))
     };
     let isolated = c.rules.iter().all(|r| r.probes > 0 && r.generated > 0);
     match written.and_then(|()| out.flush()) {

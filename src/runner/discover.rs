@@ -77,6 +77,10 @@ where
                 prompts: has("prompts"),
                 completions: has("completions"),
                 logging: has("logging"),
+                extensions: caps
+                    .and_then(|c| c.get("extensions"))
+                    .and_then(Value::as_object)
+                    .is_some_and(|m| !m.is_empty()),
             };
         }
         None => notes.push(format!(

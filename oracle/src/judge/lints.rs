@@ -84,13 +84,16 @@ fn with_media_types(v: &[u8], f: impl FnOnce(&mut dyn Iterator<Item = &[u8]>) ->
     f(&mut types)
 }
 
-/// The lints on every error answer: the reserved, retired and legacy code ranges, and the
-/// error's shape.
+/// The lints on every error answer: the reserved, retired and legacy code ranges, the
+/// error's shape, its integer code and the JSON-RPC reserved range (D-160, D-161).
 pub(crate) fn error_lints(out: &mut LintSet) {
     out.insert(LintKind::NoUndefinedReservedCode);
     out.insert(LintKind::NoRetiredCode);
     out.insert(LintKind::NoLegacyRangeCode);
     out.insert(LintKind::ErrorShape);
+    out.insert(LintKind::ErrorInt);
+    out.insert(LintKind::NoNewReservedCode);
+    out.insert(LintKind::JsonRpcVersion);
 }
 
 /// The lints every answer to a well-formed request must satisfy. Its id was readable, so an
@@ -119,4 +122,26 @@ pub(crate) fn request_lints(out: &mut LintSet, req: &RequestBody<'_>) {
         &*req.method == "subscriptions/listen",
         filter,
     );
+}
+
+/// The base-protocol shape lints on every answer to a request (`crate::shape`; issue 23):
+/// `_meta` keys and trace context, the `resultType` vocabulary (when the target advertises
+/// no extension that could add values, D-164), the members of an `InputRequiredResult`, no
+/// `InputRequiredResult` on a request that may not get one, no notification with an id, and
+/// the extension identifiers of a `server/discover` result.
+pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool) {
+    out.insert(LintKind::MetaKeys);
+    out.insert(LintKind::TraceContext);
+    if !extensions {
+        out.insert(LintKind::KnownResultType);
+    }
+    out.insert(LintKind::InputRequiredCarries);
+    out.insert(LintKind::InputRequestTypes);
+    if !crate::shape::input_required::supports(method) {
+        out.insert(LintKind::InputRequiredUnsupported);
+    }
+    out.insert(LintKind::NotificationNoId);
+    if method == "server/discover" {
+        out.insert(LintKind::ExtensionIds);
+    }
 }

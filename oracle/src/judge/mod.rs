@@ -50,7 +50,7 @@ use crate::verdict::{
 use answers::{answer_of, parser_refusal, strict_refusal};
 use assemble::{assemble, Fallback};
 use findings::{is_blocking, Answers, Defect, Findings};
-use lints::{error_lints, media_defects, request_lints};
+use lints::{error_lints, media_defects, request_lints, shape_lints};
 use origin::OriginClass;
 use smallvec::smallvec;
 use view::BodyView;
@@ -178,6 +178,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
         }
         BodyView::Request(req) => {
             request_lints(&mut lints, req);
+            shape_lints(&mut lints, &req.method, surface.capabilities.extensions);
             // what the result must carry for this method (`crate::content`)
             let tool = req.params.as_ref().and_then(|p| p.name.as_deref());
             let (content, replaces_server_info) =

@@ -94,6 +94,19 @@ ids! {
     RES_URI_RFC3986 = "RES-URI-RFC3986",
     TOOLS_ORDER = "TOOLS-ORDER",
     TOOLS_XMCP_CONSTRAINTS = "TOOLS-XMCP-CONSTRAINTS",
+    // base-protocol shape, multi-round requests, extension ids (`crate::shape`; issue 23, h4)
+    ERROR_INT = "BASE-ERROR-INT",
+    ERRCODE_APP_RANGE = "BASE-ERRCODE-APP-RANGE",
+    META_KEYS = "BASE-META-KEYS",
+    TRACE_FORMAT = "BASE-TRACE-FORMAT",
+    RESULTTYPE_SET = "BASE-RESULTTYPE-SET",
+    MRTR_ONLY_SUPPORTED = "MRTR-ONLY-SUPPORTED",
+    MRTR_ATLEASTONE = "MRTR-ATLEASTONE",
+    MRTR_VALUE_TYPES = "MRTR-VALUE-TYPES",
+    NOTIF_NO_ID = "BASE-NOTIF-NO-ID",
+    VER_EXT_IDS = "VER-EXT-IDS",
+    JSONRPC = "BASE-JSONRPC",
+    // -- end h4 --
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

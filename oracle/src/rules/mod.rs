@@ -8,16 +8,17 @@
 mod ids;
 mod ids_2025_11_25;
 mod revision;
+pub mod surface_summary;
 mod table;
 mod table_2025_11_25;
-pub mod unobservable;
+mod unobservable;
 
 pub use ids::*;
 pub use ids_2025_11_25::legacy;
 pub use revision::Revision;
 pub use table::RULES;
 pub use table_2025_11_25::LEGACY_RULES;
-pub use unobservable::NOT_OBSERVABLE;
+pub use unobservable::{not_observable, NOT_OBSERVABLE};
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -290,7 +290,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/versioning.mdx#Extension Negotiation",
         sentence: "Extension identifiers MUST follow the `_meta` key naming rules, with a mandatory prefix.",
         summary: "Advertises extension identifiers that follow the prefixed `_meta` key rules.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("VER-INIT-NAMES-VERSIONS"),
@@ -616,7 +616,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#Messages",
         sentence: "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification.",
         summary: "Sends only well-formed JSON-RPC 2.0 messages.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-RESULT-ID"),
@@ -661,7 +661,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#Messages › Responses › Result Responses › ResultType",
         sentence: "The set of supported `ResultType` values MUST be created from the set defined in the core protocol and include any additional values of supported extensions that are advertised via capabilities.",
         summary: "Uses only core result types or those of advertised extensions.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-ERROR-ID"),
@@ -688,7 +688,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#Messages › Responses › Error Responses",
         sentence: "Error codes MUST be integers.",
         summary: "Uses integer error codes.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-ERROR-DATA"),
@@ -742,7 +742,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#Messages › Responses › Error Codes",
         sentence: "New error codes for purposes not defined by this specification SHOULD be allocated outside the JSON-RPC reserved range (`-32768` to `-32000`); the remainder of the integer space is available for application-defined errors.",
         summary: "Allocates application error codes outside -32768…-32000.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-NOTIF-NO-RESPONSE"),
@@ -760,7 +760,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#Messages › Notifications",
         sentence: "Notifications MUST NOT include an ID.",
         summary: "Sends notifications without an `id`.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-META-KEYS"),
@@ -769,7 +769,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#General fields › `_meta`",
         sentence: "If specified, MUST be a series of labels separated by dots (`.`), followed by a slash (`/`).",
         summary: "Emits `_meta` keys with a well-formed prefix and name.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-TRACE-FORMAT"),
@@ -778,7 +778,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#General fields › `_meta`",
         sentence: "When present, their values MUST follow W3C Trace Context and W3C Baggage formats respectively.",
         summary: "Emits traceparent / tracestate / baggage values in W3C formats.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-SCHEMA-2020-12"),
@@ -879,7 +879,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/mrtr.mdx#Multi Round-Trip Requests › Supported Requests",
         sentence: "Servers MUST NOT send `InputRequiredResult` responses on any other client requests.",
         summary: "Returns InputRequiredResult only for tools/call, resources/read and prompts/get.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("MRTR-SUPPORTED-MAY"),
@@ -906,7 +906,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/mrtr.mdx#Multi Round-Trip Requests › Basic Workflow › Server Requirements (Basic Workflow)",
         sentence: "Servers MUST include at least one of `inputRequests` or `requestState` in every `InputRequiredResult` response.",
         summary: "Includes at least one of `inputRequests` or `requestState` in an InputRequiredResult.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("MRTR-KEYS-UNIQUE"),
@@ -924,7 +924,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/mrtr.mdx#Multi Round-Trip Requests › Basic Workflow › Server Requirements (Basic Workflow)",
         sentence: "`inputRequests` values are request objects that MUST be one of `ElicitRequest`, `CreateMessageRequest`, or `ListRootsRequest`",
         summary: "Puts only elicitation, sampling or roots requests in `inputRequests`.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("MRTR-NO-UNDECLARED"),

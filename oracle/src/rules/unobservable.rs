@@ -1,15 +1,69 @@
-//! The rules of the 2026-07-28 table that no HTTP client can observe from outside the server:
-//! each with the one-sentence reason. They stay `judged: false` in the table; this list says
-//! why, so a reader of `mcpdiff rules` (and the lead reconciling the helpers' lists) sees that
-//! they were weighed and not forgotten. A rule belongs here only when no answer, event or
-//! later request could tell a server that keeps it from one that breaks it; a rule that is
-//! merely not observed on some target (it publishes nothing to exercise it) is not listed.
+//! The rules no test from outside the server can decide over HTTP, each with the reason.
+//!
+//! A rule of a table ([`super::RULES`], [`super::LEGACY_RULES`]) is in one of three states
+//! for `mcpdiff rules --coverage`: judged (`judged: true`), observable but not judged yet (a
+//! gap to close), or listed here: the sentence binds something a black-box HTTP client cannot
+//! see — a duty of the client, the server's internal state or intent, a fact about the
+//! deployment, or a choice whose every outcome the spec allows. Listing a rule here is a claim
+//! about the text, not about effort: a rule that some probe could decide belongs in the gap,
+//! never here. The tests below keep the list honest: every entry names a rule of a table, no
+//! entry is judged, no rule is listed twice.
+//!
+//! Each helper topic keeps its entries in its own commented block so parallel edits merge
+//! cleanly; the reason is one sentence.
 
 use super::RuleId;
 
-/// (rule id, why no HTTP exchange can decide it).
+/// `(rule, why it cannot be observed over HTTP from outside the server)`.
 pub static NOT_OBSERVABLE: &[(RuleId, &str)] = &[
-    // H1: streams and cancellation
+    // -- base protocol, versioning, multi-round requests, deprecations, auth (h4; D-167) --
+    (
+        RuleId("SHTTP-INTERMEDIARY-STATUS"),
+        "It binds an intermediary, which a client cannot tell from the server behind it; the status a validation failure gets at the endpoint is judged by the server's own -400 rules.",
+    ),
+    (
+        RuleId("SHTTP-PARAM-UNRECOGNIZED"),
+        "It binds an intermediary's forwarding of headers to the server behind it, which happens out of a client's sight.",
+    ),
+    (
+        RuleId("BASE-STATELESS-EXPLICIT"),
+        "Which state a server keeps across requests and how it references it internally is not visible; only the identifiers it publishes are, and nothing says which state needed one.",
+    ),
+    (
+        RuleId("BASE-NO-UNDECLARED-CAP"),
+        "What a server relies on is internal; its visible effects are an input request for an undeclared capability (MRTR-NO-UNDECLARED) and the -32021 refusal (BASE-MISSING-CAP-32021).",
+    ),
+    (
+        RuleId("MRTR-STATE-VERIFY"),
+        "Whether a requestState influences authorization, resource access or business logic is internal, so an accepted tampered state may be one the server legitimately ignores.",
+    ),
+    (
+        RuleId("MRTR-STATE-REPLAY"),
+        "What a server puts inside an opaque integrity-protected requestState, and how short a short expiry is, cannot be read or decided from outside.",
+    ),
+    (
+        RuleId("DEPR-HTTPSSE"),
+        "Whether an implementation is new (and should not adopt the HTTP+SSE transport) or existing (and should migrate) is a fact of its history, not of its answers.",
+    ),
+    (
+        RuleId("DEPR-FEATURES"),
+        "Whether an implementation is new (and should not adopt Logging) or existing (and should migrate) is a fact of its history, not of its answers.",
+    ),
+    (
+        RuleId("AUTH-TOKEN-VALIDATION"),
+        "OAuth 2.1 Section 5.2 is not in the pinned snapshot, and what a prober sees of validation is judged by AUTH-NO-DATA, AUTH-OWN-TOKENS and AUTH-AUDIENCE (D-78).",
+    ),
+    (
+        RuleId("AUTH-ERROR-RESPONSE"),
+        "OAuth 2.1 Section 5.3 is not in the pinned snapshot, so its requirements cannot be quoted; the answers the pinned pages name are AUTH-INVALID-401's and AUTH-401-CHALLENGE's (D-78).",
+    ),
+    (
+        RuleId("AUTH-NO-OTHER-TOKENS"),
+        "Transiting a token happens on the server's upstream requests, out of a prober's sight; accepting another audience's token is AUTH-AUDIENCE's observation (D-78).",
+    ),
+    // -- end h4 --
+
+    // -- streams and cancellation (h1) --
     (
         RuleId("SHTTP-CANCEL-CLOSE"),
         "closing the response stream removes the only channel on which a stateless server's treatment of that request could show, and the revision gives its messages no other stream",
@@ -34,20 +88,60 @@ pub static NOT_OBSERVABLE: &[(RuleId, &str)] = &[
         RuleId("CANCEL-RECEIVED-STOP"),
         "over Streamable HTTP «No `notifications/cancelled` message is required or expected» and «Servers MAY ignore cancellation notifications if: … The request cannot be cancelled», so every observable answer to a POSTed cancellation is admitted and the SHOULD's effects (stopping, freeing) are internal",
     ),
+    // -- end h1 --
+
+    // -- tools, resources, prompts (h2) --
+    // -- end h2 --
+
+    // -- pagination, caching, completion, logging (h3) --
+    // -- end h3 --
+
+    // -- 2025-11-25 legacy revision (l1..l3) --
+    // -- end legacy --
 ];
+
+/// The reason `id` is listed as not observable, if it is.
+pub fn not_observable(id: RuleId) -> Option<&'static str> {
+    NOT_OBSERVABLE
+        .iter()
+        .find(|(r, _)| *r == id)
+        .map(|&(_, why)| why)
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{all_rules, JUDGED_IDS};
+    use crate::rules::all_rules;
+    use std::collections::HashSet;
 
     #[test]
-    fn listed_rules_exist_and_are_not_judged() {
+    fn every_entry_names_an_unjudged_rule_of_a_table() {
+        let mut failures = Vec::new();
         for (id, why) in NOT_OBSERVABLE {
-            let rule = all_rules().find(|r| r.id == *id);
-            assert!(rule.is_some_and(|r| !r.judged), "{id:?}");
-            assert!(!JUDGED_IDS.contains(id), "{id:?}");
-            assert!(!why.is_empty());
+            match all_rules().find(|r| r.id == *id) {
+                None => failures.push(format!("{id}: in no rule table")),
+                Some(r) if r.judged => failures.push(format!("{id}: judged, yet listed")),
+                Some(_) => {}
+            }
+            if why.trim().is_empty() || why.contains('\n') {
+                failures.push(format!("{id}: the reason must be one non-empty sentence"));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    #[test]
+    fn no_judged_rule_is_listed_and_none_twice() {
+        let mut seen = HashSet::new();
+        for (id, _) in NOT_OBSERVABLE {
+            assert!(seen.insert(*id), "{id} listed twice");
+        }
+        for r in all_rules().filter(|r| r.judged) {
+            assert!(
+                not_observable(r.id).is_none(),
+                "{}: judged and listed as not observable",
+                r.id
+            );
         }
     }
 }

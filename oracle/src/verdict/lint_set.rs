@@ -29,11 +29,23 @@ pub(crate) enum LintKind {
     IdEcho,
     ServerInfo,
     NoResponseToNotification,
+    // base-protocol shape and multi-round requests (`crate::shape`; issue 23)
+    ErrorInt,
+    NoNewReservedCode,
+    MetaKeys,
+    TraceContext,
+    KnownResultType,
+    InputRequiredUnsupported,
+    InputRequiredCarries,
+    InputRequestTypes,
+    NotificationNoId,
+    ExtensionIds,
+    JsonRpcVersion,
 }
 
 impl LintKind {
     /// Every kind, in listing order.
-    const ALL: [LintKind; 13] = [
+    const ALL: [LintKind; 24] = [
         LintKind::NoSessionId,
         LintKind::AllowOn405,
         LintKind::NoUndefinedReservedCode,
@@ -47,9 +59,20 @@ impl LintKind {
         LintKind::IdEcho,
         LintKind::ServerInfo,
         LintKind::NoResponseToNotification,
+        LintKind::ErrorInt,
+        LintKind::NoNewReservedCode,
+        LintKind::MetaKeys,
+        LintKind::TraceContext,
+        LintKind::KnownResultType,
+        LintKind::InputRequiredUnsupported,
+        LintKind::InputRequiredCarries,
+        LintKind::InputRequestTypes,
+        LintKind::NotificationNoId,
+        LintKind::ExtensionIds,
+        LintKind::JsonRpcVersion,
     ];
 
-    fn bit(self) -> u16 {
+    fn bit(self) -> u32 {
         1 << self as u8
     }
 
@@ -73,6 +96,19 @@ impl LintKind {
             LintKind::NoResponseToNotification => {
                 (rules::NOTIF_NO_RESPONSE, Lint::NoResponseToNotification)
             }
+            LintKind::ErrorInt => (rules::ERROR_INT, Lint::ErrorInt),
+            LintKind::NoNewReservedCode => (rules::ERRCODE_APP_RANGE, Lint::NoNewReservedCode),
+            LintKind::MetaKeys => (rules::META_KEYS, Lint::MetaKeys),
+            LintKind::TraceContext => (rules::TRACE_FORMAT, Lint::TraceContext),
+            LintKind::KnownResultType => (rules::RESULTTYPE_SET, Lint::KnownResultType),
+            LintKind::InputRequiredUnsupported => {
+                (rules::MRTR_ONLY_SUPPORTED, Lint::InputRequiredUnsupported)
+            }
+            LintKind::InputRequiredCarries => (rules::MRTR_ATLEASTONE, Lint::InputRequiredCarries),
+            LintKind::InputRequestTypes => (rules::MRTR_VALUE_TYPES, Lint::InputRequestTypes),
+            LintKind::NotificationNoId => (rules::NOTIF_NO_ID, Lint::NotificationNoId),
+            LintKind::ExtensionIds => (rules::VER_EXT_IDS, Lint::ExtensionIds),
+            LintKind::JsonRpcVersion => (rules::JSONRPC, Lint::JsonRpcVersion),
         })
     }
 }
@@ -81,7 +117,7 @@ impl LintKind {
 /// lints name (their presence is the id's: no bit of their own to keep in step).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct LintSet {
-    bits: u16,
+    bits: u32,
     /// The id `ResultIdEcho` and `ErrorIdEcho` name (`may_omit` is always false, D-32).
     echo: Option<RequestId>,
     /// The request's progress token (`StreamScope::token`).
@@ -176,7 +212,7 @@ impl LintSet {
 /// The lints of a `LintSet`, rendered one by one.
 pub(crate) struct Lints<'a> {
     /// The kinds not yet rendered, one bit each.
-    left: u16,
+    left: u32,
     echo: Option<&'a RequestId>,
     /// `ResultIdEcho` was the last one rendered: `ErrorIdEcho` follows.
     error_id_next: bool,

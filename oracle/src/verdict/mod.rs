@@ -165,6 +165,36 @@ pub enum Lint {
     /// Every tool a `tools/list` result lists has `x-mcp-header` annotations that meet the
     /// constraints (`annotations::publishable`; TOOLS-XMCP-CONSTRAINTS, D-37).
     ToolAnnotationsValid,
+    // base-protocol shape and multi-round requests (`crate::shape`; issue 23)
+    /// Every error's `code`, when present, is an integer (BASE-ERROR-INT, D-160).
+    ErrorInt,
+    /// No error code in -32768..=-32100 other than the JSON-RPC ones (BASE-ERRCODE-APP-RANGE,
+    /// D-161).
+    NoNewReservedCode,
+    /// Every key of a result's `_meta` and of each SSE notification's `params._meta` is a
+    /// well-formed `_meta` key name (BASE-META-KEYS, D-162).
+    MetaKeys,
+    /// `traceparent`, `tracestate` and `baggage` in those `_meta` objects follow the W3C
+    /// formats (BASE-TRACE-FORMAT, D-163).
+    TraceContext,
+    /// Every result's string `resultType` is `complete` or `input_required` (the target
+    /// advertises no extension; BASE-RESULTTYPE-SET, D-164).
+    KnownResultType,
+    /// No `InputRequiredResult` (the request is not one of the three that may get one;
+    /// MRTR-ONLY-SUPPORTED, D-165).
+    InputRequiredUnsupported,
+    /// An `InputRequiredResult` carries `inputRequests` or `requestState` (MRTR-ATLEASTONE).
+    InputRequiredCarries,
+    /// An `InputRequiredResult`'s `inputRequests` holds only elicitation, sampling and roots
+    /// requests (MRTR-VALUE-TYPES, D-165).
+    InputRequestTypes,
+    /// No notification on an SSE answer carries an `id` (BASE-NOTIF-NO-ID, D-166).
+    NotificationNoId,
+    /// Every extension identifier a `server/discover` result advertises is a prefixed `_meta`
+    /// key name (VER-EXT-IDS, D-162).
+    ExtensionIds,
+    /// Every JSON-RPC message of the answer carries `"jsonrpc": "2.0"` (BASE-JSONRPC, D-168).
+    JsonRpcVersion,
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

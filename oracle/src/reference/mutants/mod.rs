@@ -14,6 +14,7 @@ mod content;
 mod request;
 mod request_headers;
 mod request_params;
+mod shape;
 mod stream;
 mod table;
 

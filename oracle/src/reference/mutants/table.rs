@@ -9,7 +9,7 @@
 use super::super::auth::AuthChange;
 use super::super::render_canonical;
 use super::Behaviour::{Answer, Auth, Render, Request};
-use super::{answer, content, request, request_headers, request_params, stream, Mutant};
+use super::{answer, content, request, request_headers, request_params, shape, stream, Mutant};
 use crate::rules;
 
 /// Declares each row once: as the constant named on its left and as an element of the table
@@ -327,6 +327,41 @@ table! {
         REPEATED_PARAM_FIRST_COPY = "repeated-param-first-copy", rules::PARAM_VALIDATE,
             "compares only the first copy of a repeated Mcp-Param header",
             Request(request_headers::repeated_param_first_copy);
+        // base-protocol shape and multi-round requests (`crate::shape`; issue 23, h4)
+        ERROR_CODE_STRING = "error-code-string", rules::ERROR_INT,
+            "sends the parse-error code as the string \"-32700\"",
+            Answer(shape::error_code_string);
+        RESERVED_CODE_32500 = "reserved-code-32500", rules::ERRCODE_APP_RANGE,
+            "uses -32500, inside the JSON-RPC reserved range, for parse errors",
+            Answer(shape::reserved_code_32500);
+        META_KEY_MALFORMED = "meta-key-malformed", rules::META_KEYS,
+            "adds the malformed key `example..com/trace id` to every result's _meta",
+            Answer(shape::meta_key_malformed);
+        TRACEPARENT_MALFORMED = "traceparent-malformed", rules::TRACE_FORMAT,
+            "adds `traceparent: trace-1234` to every result's _meta",
+            Answer(shape::traceparent_malformed);
+        RESULT_TYPE_UNKNOWN = "result-type-unknown", rules::RESULTTYPE_SET,
+            "answers prompts/list with resultType \"partial\" while advertising no extension",
+            Answer(shape::result_type_unknown);
+        INPUT_REQUIRED_ON_LIST = "input-required-on-list", rules::MRTR_ONLY_SUPPORTED,
+            "answers prompts/list with an InputRequiredResult",
+            Answer(shape::input_required_on_list);
+        INPUT_REQUIRED_BARE = "input-required-bare", rules::MRTR_ATLEASTONE,
+            "answers tools/call with an InputRequiredResult carrying neither inputRequests nor requestState",
+            Answer(shape::input_required_bare);
+        INPUT_REQUEST_PING = "input-request-ping", rules::MRTR_VALUE_TYPES,
+            "answers tools/call with an InputRequiredResult whose inputRequests holds a ping",
+            Answer(shape::input_request_ping);
+        NOTIFICATION_WITH_ID = "notification-with-id", rules::NOTIF_NO_ID,
+            "gives every notification on its SSE streams an id",
+            Answer(shape::notification_with_id);
+        EXTENSION_ID_UNPREFIXED = "extension-id-unprefixed", rules::VER_EXT_IDS,
+            "advertises the extension `tasks` (no prefix) in server/discover",
+            Answer(shape::extension_id_unprefixed);
+        JSONRPC_VERSION_DROPPED = "jsonrpc-version-dropped", rules::JSONRPC,
+            "omits the `jsonrpc` member from its result responses",
+            Answer(shape::jsonrpc_version_dropped);
+        // -- end h4 --
     ];
 }
 

@@ -10,13 +10,15 @@
 //! Files: `carriers.rs` (conformant requests), `refusals.rs` (transport, version and name
 //! refusals), `headers.rs` (the mirrored and `Mcp-Param` headers), `isolation.rs` (the byte
 //! forms HTTP stacks differ on), `stream.rs` (what travels on SSE answers), `content.rs`
-//! (carriers of what results publish).
+//! (carriers of what results publish), `shape.rs` (carriers of the base-protocol shape
+//! rules).
 
 mod carriers;
 mod content;
 mod headers;
 mod isolation;
 mod refusals;
+mod shape;
 mod stream;
 
 use crate::case::Case;
@@ -65,6 +67,7 @@ pub fn probes(surface: &Surface) -> Vec<Probe> {
     out.extend(isolation::isolation_probes(surface));
     out.extend(stream::stream_probes(surface));
     out.extend(content::content_probes(surface));
+    out.extend(shape::shape_probes(surface));
     out
 }
 

@@ -1,0 +1,62 @@
+//! Carriers of the base-protocol shape rules (`crate::shape`; issue 23): a parse error for
+//! the error-code lints, conformant requests whose results and streams the `_meta`, trace,
+//! `resultType` and `InputRequiredResult` lints read, and `server/discover` for the
+//! extension identifiers. Each lint decides every answer of its kind, so a carrier only has
+//! to make the reference answer with one.
+
+use super::{call, weather_call, with_meta, Probe};
+use crate::case::Case;
+use crate::fixture::STREAM_TOOL;
+use crate::rules::{self, RuleId};
+use crate::surface::Surface;
+use serde_json::json;
+
+pub(super) fn shape_probes(s: &Surface) -> Vec<Probe> {
+    let mut out = Vec::new();
+    let mut add = |rule: RuleId, case: Case| out.push(Probe { rule, case });
+    let parse_error = Case::post(
+        &s.endpoint,
+        &[
+            ("Content-Type", "application/json"),
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/list"),
+        ],
+        b"{\"jsonrpc\": \"2.0\", \"id\": 2, ".to_vec(),
+    );
+    add(rules::ERROR_INT, parse_error.clone());
+    add(rules::ERRCODE_APP_RANGE, parse_error);
+    add(rules::JSONRPC, call(s, 66, "resources/list", json!({})));
+    add(rules::META_KEYS, call(s, 61, "tools/list", json!({})));
+    // a request carrying trace context (a server that propagates it echoes it)
+    let traced = with_meta(
+        weather_call(s),
+        "traceparent",
+        json!("00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01"),
+    );
+    add(rules::TRACE_FORMAT, traced);
+    add(
+        rules::RESULTTYPE_SET,
+        call(s, 62, "server/discover", json!({})),
+    );
+    add(
+        rules::VER_EXT_IDS,
+        call(s, 63, "server/discover", json!({})),
+    );
+    add(
+        rules::MRTR_ONLY_SUPPORTED,
+        call(s, 64, "prompts/list", json!({})),
+    );
+    add(rules::MRTR_ATLEASTONE, weather_call(s));
+    add(rules::MRTR_VALUE_TYPES, weather_call(s));
+    let stream = call(
+        s,
+        65,
+        "tools/call",
+        json!({"name": STREAM_TOOL, "arguments": {"to": 2}}),
+    );
+    add(
+        rules::NOTIF_NO_ID,
+        with_meta(stream, "progressToken", json!("p-65")),
+    );
+    out
+}
