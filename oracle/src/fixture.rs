@@ -1,8 +1,9 @@
 //! The fixture surface: what the reference server (and its mutants) declare. Rich enough
 //! that every rule of the oracle can be exercised: a plain tool, a tool with `x-mcp-header`
 //! on string, integer and boolean parameters (one nested through a `properties` chain), a
-//! tool whose name needs the sentinel in `Mcp-Name`, a streaming tool, a resource, a
-//! resource template and a prompt.
+//! tool whose name needs the sentinel in `Mcp-Name`, a streaming tool, a text resource, a
+//! binary resource (RES-BINARY), a resource template and a prompt (whose messages carry an
+//! image and an embedded resource: PROMPTS-MEDIA-B64, PROMPTS-EMBEDDED).
 
 use crate::case::MODERN_VERSION;
 use crate::surface::{Capabilities, Surface, ToolDecl};
@@ -13,6 +14,10 @@ pub const HEADER_TOOL: &str = "execute_sql";
 pub const SENTINEL_TOOL: &str = "café_menu";
 pub const STREAM_TOOL: &str = "slow_count";
 pub const RESOURCE: &str = "file:///projects/myapp/config.json";
+/// A resource read as binary contents (a `blob`).
+pub const BINARY_RESOURCE: &str = "file:///projects/myapp/logo.png";
+/// The bytes of [`BINARY_RESOURCE`] in Base64: a 1x1 PNG.
+pub const LOGO_PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 pub const TEMPLATE: &str = "file:///logs/{day}.log";
 pub const PROMPT: &str = "code_review";
 
@@ -84,7 +89,7 @@ pub fn surface() -> Surface {
             logging: false,
         },
         tools: tools(),
-        resources: vec![RESOURCE.to_string()],
+        resources: vec![RESOURCE.to_string(), BINARY_RESOURCE.to_string()],
         resource_templates: vec![TEMPLATE.to_string()],
         prompts: vec![PROMPT.to_string()],
         allowed_origins: Vec::new(),

@@ -11,15 +11,21 @@
 //! Files: `discover.rs` (the `server/discover` result), `cache.rs` (caching hints),
 //! `lists.rs` (the list results, and the capabilities for what they publish), `schema.rs`
 //! (structural JSON Schema validity), `output.rs` (tool results against `outputSchema`),
-//! `uri.rs` (resource URIs), `order.rs` (the order of `tools/list`).
+//! `uri.rs` (resource URIs), `order.rs` (the order of `tools/list`), `inputs.rs` (tool and
+//! prompt arguments a server must validate), `published.rs` (binary data, images and
+//! embedded resources).
 
 mod cache;
 mod discover;
+mod inputs;
 mod lists;
 mod order;
 mod output;
+mod published;
 mod schema;
 mod uri;
+
+pub use inputs::{prompt_args_invalid, tool_inputs_invalid};
 
 pub use crate::shared_schema::SharedSchema;
 pub use order::ListOrder;
@@ -74,11 +80,22 @@ pub enum ContentCheck {
     /// Every resource `resources/list` publishes has a URI in accordance with RFC 3986
     /// unless its scheme is one the page defines (RES-URI-RFC3986).
     ResourceUris,
+    /// A `tools/call` whose arguments break the tool's `inputSchema` is refused: a result is
+    /// an execution error, `isError: true` (TOOLS-VALIDATE-INPUTS).
+    ToolInputsRefused,
+    /// Every `blob` of a `resources/read` result is Base64 (RES-BINARY).
+    ResourceBlobs,
+    /// Every image of a `prompts/get` result has Base64 `data` and a valid MIME type
+    /// (PROMPTS-MEDIA-B64).
+    PromptImages,
+    /// Every resource a `prompts/get` result embeds has a valid URI, a MIME type and text or
+    /// Base64 data (PROMPTS-EMBEDDED).
+    PromptEmbedded,
 }
 
 impl ContentCheck {
     /// Every check, in listing order.
-    pub const ALL: [ContentCheck; 13] = [
+    pub const ALL: [ContentCheck; 17] = [
         ContentCheck::DiscoverShape,
         ContentCheck::DiscoverServerInfo,
         ContentCheck::CacheHints,
@@ -92,6 +109,10 @@ impl ContentCheck {
         ContentCheck::ToolInputSchemas,
         ContentCheck::StructuredText,
         ContentCheck::ResourceUris,
+        ContentCheck::ToolInputsRefused,
+        ContentCheck::ResourceBlobs,
+        ContentCheck::PromptImages,
+        ContentCheck::PromptEmbedded,
     ];
 
     /// The rule a failure of this check breaks.
@@ -110,6 +131,10 @@ impl ContentCheck {
             ContentCheck::ToolInputSchemas => rules::TOOLS_INPUTSCHEMA_VALID,
             ContentCheck::StructuredText => rules::TOOLS_STRUCTURED_TEXT,
             ContentCheck::ResourceUris => rules::RES_URI_RFC3986,
+            ContentCheck::ToolInputsRefused => rules::TOOLS_VALIDATE_INPUTS,
+            ContentCheck::ResourceBlobs => rules::RES_BINARY,
+            ContentCheck::PromptImages => rules::PROMPTS_MEDIA_B64,
+            ContentCheck::PromptEmbedded => rules::PROMPTS_EMBEDDED,
         }
     }
 
@@ -129,6 +154,30 @@ impl ContentCheck {
             ContentCheck::ToolInputSchemas => lists::input_schemas_hold(result),
             ContentCheck::StructuredText => output::structured_text_holds(result),
             ContentCheck::ResourceUris => uri::listed_uris_hold(result),
+            ContentCheck::ToolInputsRefused => inputs::refused_holds(result),
+            ContentCheck::ResourceBlobs => published::blobs_hold(result),
+            ContentCheck::PromptImages => published::images_hold(result),
+            ContentCheck::PromptEmbedded => published::embedded_hold(result),
+        }
+    }
+
+    /// Whether the check speaks of something a result may not carry (`observed` can say no).
+    pub fn answer_dependent(self) -> bool {
+        matches!(
+            self,
+            ContentCheck::ResourceBlobs | ContentCheck::PromptImages | ContentCheck::PromptEmbedded
+        )
+    }
+
+    /// Whether `result` carries what the check speaks of: a check about a blob, an image or
+    /// an embedded resource is not observed on a result without one (neither a pass nor a
+    /// failure; D-121); every other check is observed on every result.
+    pub fn observed(self, result: &Value) -> bool {
+        match self {
+            ContentCheck::ResourceBlobs => published::observed_blobs(result),
+            ContentCheck::PromptImages => published::observed_images(result),
+            ContentCheck::PromptEmbedded => published::observed_embedded(result),
+            _ => true,
         }
     }
 
@@ -174,6 +223,18 @@ impl ContentCheck {
             }
             ContentCheck::ResourceUris => {
                 "every listed resource URI of a custom scheme in accordance with RFC 3986"
+            }
+            ContentCheck::ToolInputsRefused => {
+                "a call whose arguments break the tool's inputSchema refused: an error, or a \
+                 result with isError: true"
+            }
+            ContentCheck::ResourceBlobs => "every blob of the read contents Base64 (RFC 4648)",
+            ContentCheck::PromptImages => {
+                "every image of the prompt's messages with Base64 data and a valid MIME type"
+            }
+            ContentCheck::PromptEmbedded => {
+                "every embedded resource of the prompt with a valid URI, a MIME type, and text \
+                 or Base64 blob data"
             }
         }
     }
@@ -306,6 +367,32 @@ pub fn why_not_observed(rule: RuleId, surface: &Surface) -> Option<&'static str>
             !caps.prompts,
             "the target does not advertise prompts",
         ),
+        // H2: what the results carry (observed only when an answer carries it)
+        (
+            rules::TOOLS_VALIDATE_INPUTS,
+            surface.tools.is_empty(),
+            "the target lists no tools",
+        ),
+        (
+            rules::TOOLS_VALIDATE_INPUTS,
+            true,
+            "no call with arguments breaking an inputSchema was served",
+        ),
+        (
+            rules::RES_BINARY,
+            true,
+            "no resources/read answer carried binary (blob) contents",
+        ),
+        (
+            rules::PROMPTS_MEDIA_B64,
+            true,
+            "no prompts/get answer carried an image",
+        ),
+        (
+            rules::PROMPTS_EMBEDDED,
+            true,
+            "no prompts/get answer carried an embedded resource",
+        ),
     ];
     reason
         .into_iter()
@@ -330,6 +417,7 @@ pub(crate) fn output_schema_of<'s>(
 pub(crate) fn for_request(
     method: &str,
     tool: Option<&str>,
+    inputs_invalid: bool,
     surface: &Surface,
 ) -> (ContentSet, bool) {
     let mut set = ContentSet::default();
@@ -360,7 +448,14 @@ pub(crate) fn for_request(
             add(ContentCheck::ResourceUris, !surface.resources.is_empty());
         }
         "prompts/list" => add(ContentCheck::PromptsListed, caps.prompts),
-        "resources/templates/list" | "resources/read" => {}
+        "resources/templates/list" => {}
+        "resources/read" => add(ContentCheck::ResourceBlobs, true),
+        "prompts/get" => {
+            add(ContentCheck::PromptImages, true);
+            add(ContentCheck::PromptEmbedded, true);
+            // a prompt is no cacheable result
+            return (set, false);
+        }
         "tools/call" => {
             // only a tool that declares an outputSchema is known to return structured content
             // (the rule is not observed on the others; D-85)
@@ -368,6 +463,8 @@ pub(crate) fn for_request(
                 ContentCheck::StructuredText,
                 output_schema_of(tool, surface).is_some(),
             );
+            // the judge read the arguments against the called tool's inputSchema
+            add(ContentCheck::ToolInputsRefused, inputs_invalid);
             return (set, false);
         }
         _ => return (set, false),

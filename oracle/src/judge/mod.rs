@@ -160,8 +160,9 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             request_lints(&mut lints, req);
             // what the result must carry for this method (`crate::content`)
             let tool = req.params.as_ref().and_then(|p| p.name.as_deref());
+            let inputs_invalid = tool_inputs_invalid(&req.method, req.params.as_ref(), surface);
             let (content, replaces_server_info) =
-                crate::content::for_request(&req.method, tool, surface);
+                crate::content::for_request(&req.method, tool, inputs_invalid, surface);
             if replaces_server_info {
                 lints.remove(LintKind::ServerInfo);
             }
@@ -261,6 +262,20 @@ fn judge_other_verb(
         lints,
         Vec::new(),
     )
+}
+
+/// Whether a `tools/call` of a declared tool carries arguments its `inputSchema` refuses
+/// (TOOLS-VALIDATE-INPUTS; the arguments are parsed only for such a call).
+fn tool_inputs_invalid(method: &str, params: Option<&view::ParamsView<'_>>, s: &Surface) -> bool {
+    if method != "tools/call" {
+        return false;
+    }
+    let Some(p) = params else { return false };
+    let Some(tool) = p.name.as_deref().and_then(|n| s.tool(n)) else {
+        return false;
+    };
+    let args = p.arguments.and_then(|a| a.to_value());
+    crate::content::tool_inputs_invalid(args.as_ref(), &tool.input_schema)
 }
 
 /// An integer id a double-based reader cannot hold exactly: "An implementation may set

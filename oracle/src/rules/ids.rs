@@ -89,6 +89,11 @@ ids! {
     RES_URI_RFC3986 = "RES-URI-RFC3986",
     TOOLS_ORDER = "TOOLS-ORDER",
     TOOLS_XMCP_CONSTRAINTS = "TOOLS-XMCP-CONSTRAINTS",
+    // H2: tools, resources, prompts (what a server publishes and answers)
+    TOOLS_VALIDATE_INPUTS = "TOOLS-VALIDATE-INPUTS",
+    RES_BINARY = "RES-BINARY",
+    PROMPTS_MEDIA_B64 = "PROMPTS-MEDIA-B64",
+    PROMPTS_EMBEDDED = "PROMPTS-EMBEDDED",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

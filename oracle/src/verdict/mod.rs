@@ -301,7 +301,9 @@ impl Verdict {
 
     /// The rules this case exercises that `obs` observed: every rule of `rules()` except a
     /// stream rule whose answer carried nothing it speaks of (a JSON answer, a stream with no
-    /// progress: `crate::stream::observed`), which is neither a pass nor a failure.
+    /// progress: `crate::stream::observed`) and a content check whose result carried nothing
+    /// it speaks of (no blob, image or embedded resource), which are neither a pass nor a
+    /// failure.
     pub fn observed_rules<'v>(
         &'v self,
         obs: &'v crate::observation::Observation,
@@ -310,6 +312,14 @@ impl Verdict {
             Demand::Lint(Lint::Stream(l)) => obs
                 .http()
                 .is_some_and(|a| crate::stream::observed(l, a))
+                .then_some(e.rule),
+            // a content check about a blob, an image or an embedded resource: observed only
+            // on a result that carries one (`ContentCheck::observed`, D-121)
+            Demand::Lint(Lint::Content(c)) if c.answer_dependent() => obs
+                .http()
+                .and_then(|a| a.rpc_response())
+                .and_then(|r| r.get("result"))
+                .is_some_and(|r| c.observed(r))
                 .then_some(e.rule),
             _ => Some(e.rule),
         })

@@ -3,6 +3,9 @@
 
 use super::super::response::Response;
 use super::answer::{each, Answered};
+use crate::case::Case;
+use crate::surface::Surface;
+use crate::verdict::{Canonical, Verdict};
 use serde_json::{json, Map, Value};
 
 /// Apply `f` to the `result` object of every success in the answer.
@@ -167,4 +170,57 @@ pub(super) fn tools_order_by_id(a: &Answered, r: &mut Response) {
             }
         }
     });
+}
+
+/// Apply `f` to every content block of the messages of a `prompts/get` result.
+fn each_prompt_block(a: &Answered, r: &mut Response, f: impl Fn(&mut Map<String, Value>)) {
+    on(a, r, "prompts/get", |res| {
+        let messages = res.get_mut("messages").and_then(Value::as_array_mut);
+        for m in messages.into_iter().flatten() {
+            if let Some(block) = m.get_mut("content").and_then(Value::as_object_mut) {
+                f(block);
+            }
+        }
+    });
+}
+
+pub(super) fn resource_blob_not_base64(a: &Answered, r: &mut Response) {
+    on(a, r, "resources/read", |res| {
+        let contents = res.get_mut("contents").and_then(Value::as_array_mut);
+        for c in contents
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object_mut)
+        {
+            if c.contains_key("blob") {
+                // the raw bytes' hex, not Base64
+                c.insert("blob".into(), json!("89 50 4e 47 0d 0a 1a 0a"));
+            }
+        }
+    });
+}
+
+pub(super) fn prompt_image_not_base64(a: &Answered, r: &mut Response) {
+    each_prompt_block(a, r, |b| {
+        if b.get("type") == Some(&json!("image")) {
+            b.insert("data".into(), json!("data:image/png;base64,iVBORw0KGgo="));
+        }
+    });
+}
+
+pub(super) fn prompt_embedded_no_mime(a: &Answered, r: &mut Response) {
+    each_prompt_block(a, r, |b| {
+        if let Some(res) = b.get_mut("resource").and_then(Value::as_object_mut) {
+            res.remove("mimeType");
+        }
+    });
+}
+
+/// The reference's rendering, with tool calls dispatched without checking their arguments
+/// against the tool's `inputSchema`.
+pub(super) fn render_unvalidated(v: &Verdict, case: &Case, surface: &Surface) -> Response {
+    if v.canonical == Canonical::Dispatch {
+        return super::super::dispatch::run_with(case, surface, false);
+    }
+    super::super::render(v, case, surface)
 }

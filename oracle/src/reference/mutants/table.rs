@@ -301,6 +301,19 @@ table! {
         TOOLS_ORDER_BY_ID = "tools-order-by-id", rules::TOOLS_ORDER,
             "rotates its tools/list by the request id (a different order per request)",
             Answer(content::tools_order_by_id);
+        // H2: tools, resources, prompts
+        TOOL_INPUTS_UNCHECKED = "tool-inputs-unchecked", rules::TOOLS_VALIDATE_INPUTS,
+            "serves tool calls whose arguments break the tool's inputSchema",
+            Render(content::render_unvalidated);
+        RESOURCE_BLOB_NOT_BASE64 = "resource-blob-not-base64", rules::RES_BINARY,
+            "answers resources/read of a binary resource with a hex blob, not Base64",
+            Answer(content::resource_blob_not_base64);
+        PROMPT_IMAGE_NOT_BASE64 = "prompt-image-not-base64", rules::PROMPTS_MEDIA_B64,
+            "puts a data: URL in a prompt image's data instead of Base64",
+            Answer(content::prompt_image_not_base64);
+        PROMPT_EMBEDDED_NO_MIME = "prompt-embedded-no-mime", rules::PROMPTS_EMBEDDED,
+            "embeds a resource in a prompt without its mimeType",
+            Answer(content::prompt_embedded_no_mime);
         PUBLISHES_INVALID_TOOL = "publishes-invalid-tool", rules::TOOLS_XMCP_CONSTRAINTS,
             "lists a tool whose x-mcp-header is empty in tools/list",
             Answer(answer::publishes_invalid_tool);

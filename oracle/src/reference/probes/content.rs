@@ -2,7 +2,7 @@
 //! (`crate::content`) read, one per rule, so each rule has a carrier of its own.
 
 use super::{call, Probe};
-use crate::fixture::{HEADER_TOOL, RESOURCE};
+use crate::fixture::{BINARY_RESOURCE, HEADER_TOOL, PLAIN_TOOL, PROMPT, RESOURCE};
 use crate::rules;
 use crate::surface::Surface;
 use serde_json::json;
@@ -13,6 +13,7 @@ pub(super) fn content_probes(s: &Surface) -> Vec<Probe> {
     // the tool that declares an outputSchema, called conformantly
     let sql = json!({"name": HEADER_TOOL,
         "arguments": {"region": "us-west1", "count": 42, "query": "select 1"}});
+    let review = json!({"name": PROMPT, "arguments": {"code": "fn f() {}"}});
     vec![
         Probe {
             rule: rules::DISC_SHAPE,
@@ -79,5 +80,53 @@ pub(super) fn content_probes(s: &Surface) -> Vec<Probe> {
             rule: rules::TOOLS_ORDER,
             case: c(55, "tools/list", json!({})),
         },
+        // H2: tools, resources, prompts. A call breaking the tool's inputSchema: the
+        // required member missing, then of the wrong type
+        Probe {
+            rule: rules::TOOLS_VALIDATE_INPUTS,
+            case: c(
+                56,
+                "tools/call",
+                json!({"name": PLAIN_TOOL, "arguments": {}}),
+            ),
+        },
+        Probe {
+            rule: rules::TOOLS_VALIDATE_INPUTS,
+            case: c(
+                57,
+                "tools/call",
+                json!({"name": PLAIN_TOOL, "arguments": {"location": 7}}),
+            ),
+        },
+        Probe {
+            rule: rules::RES_BINARY,
+            case: c(58, "resources/read", json!({"uri": BINARY_RESOURCE})),
+        },
+        Probe {
+            rule: rules::PROMPTS_MEDIA_B64,
+            case: c(59, "prompts/get", review.clone()),
+        },
+        Probe {
+            rule: rules::PROMPTS_EMBEDDED,
+            case: c(60, "prompts/get", review),
+        },
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture;
+    use crate::isolation::decide_case;
+
+    #[test]
+    fn each_content_probe_isolates_its_rule() {
+        let s = fixture::surface();
+        let missed: Vec<String> = content_probes(&s)
+            .iter()
+            .filter(|p| !decide_case(&p.case, &s).isolated.contains(&p.rule))
+            .map(|p| format!("{}: {:?}", p.rule, decide_case(&p.case, &s)))
+            .collect();
+        assert!(missed.is_empty(), "{missed:#?}");
+    }
 }
