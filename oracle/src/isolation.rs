@@ -241,6 +241,10 @@ fn instances(a: &Answer) -> Vec<HttpAnswer> {
         Answer::Accepted => vec![empty(202)],
         Answer::HttpStatus { status } => statuses(status).into_iter().map(empty).collect(),
         Answer::AnyError => vec![empty(400), error(400, -32020, None)],
+        Answer::EmptyContents => vec![json_answer(
+            200,
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"contents": []}}),
+        )],
     }
 }
 

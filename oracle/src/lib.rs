@@ -34,6 +34,7 @@ pub mod stream;
 pub mod surface;
 mod swar;
 pub mod toolset;
+pub mod traversal;
 pub mod undetermined;
 pub mod verdict;
 

@@ -91,11 +91,14 @@ pub enum ContentCheck {
     /// Every resource a `prompts/get` result embeds has a valid URI, a MIME type and text or
     /// Base64 data (PROMPTS-EMBEDDED).
     PromptEmbedded,
+    /// A `resources/read` of a resource that does not exist is not answered with an empty
+    /// `contents` array (RES-NO-EMPTY-CONTENTS).
+    NoEmptyContents,
 }
 
 impl ContentCheck {
     /// Every check, in listing order.
-    pub const ALL: [ContentCheck; 17] = [
+    pub const ALL: [ContentCheck; 18] = [
         ContentCheck::DiscoverShape,
         ContentCheck::DiscoverServerInfo,
         ContentCheck::CacheHints,
@@ -113,6 +116,7 @@ impl ContentCheck {
         ContentCheck::ResourceBlobs,
         ContentCheck::PromptImages,
         ContentCheck::PromptEmbedded,
+        ContentCheck::NoEmptyContents,
     ];
 
     /// The rule a failure of this check breaks.
@@ -135,6 +139,7 @@ impl ContentCheck {
             ContentCheck::ResourceBlobs => rules::RES_BINARY,
             ContentCheck::PromptImages => rules::PROMPTS_MEDIA_B64,
             ContentCheck::PromptEmbedded => rules::PROMPTS_EMBEDDED,
+            ContentCheck::NoEmptyContents => rules::RES_NO_EMPTY_CONTENTS,
         }
     }
 
@@ -158,6 +163,10 @@ impl ContentCheck {
             ContentCheck::ResourceBlobs => published::blobs_hold(result),
             ContentCheck::PromptImages => published::images_hold(result),
             ContentCheck::PromptEmbedded => published::embedded_hold(result),
+            ContentCheck::NoEmptyContents => !result
+                .get("contents")
+                .and_then(Value::as_array)
+                .is_some_and(Vec::is_empty),
         }
     }
 
@@ -235,6 +244,9 @@ impl ContentCheck {
             ContentCheck::PromptEmbedded => {
                 "every embedded resource of the prompt with a valid URI, a MIME type, and text \
                  or Base64 blob data"
+            }
+            ContentCheck::NoEmptyContents => {
+                "no empty contents array for a resource that does not exist"
             }
         }
     }
@@ -379,6 +391,16 @@ pub fn why_not_observed(rule: RuleId, surface: &Surface) -> Option<&'static str>
             "no call with arguments breaking an inputSchema was served",
         ),
         (
+            rules::RES_NO_EMPTY_CONTENTS,
+            !caps.resources,
+            "the target does not advertise resources",
+        ),
+        (
+            rules::RES_TRAVERSAL,
+            !crate::traversal::serves_files(surface),
+            "the target lists no file:// resource or resource template",
+        ),
+        (
             rules::RES_BINARY,
             true,
             "no resources/read answer carried binary (blob) contents",
@@ -418,6 +440,7 @@ pub(crate) fn for_request(
     method: &str,
     tool: Option<&str>,
     inputs_invalid: bool,
+    resource_missing: bool,
     surface: &Surface,
 ) -> (ContentSet, bool) {
     let mut set = ContentSet::default();
@@ -449,7 +472,11 @@ pub(crate) fn for_request(
         }
         "prompts/list" => add(ContentCheck::PromptsListed, caps.prompts),
         "resources/templates/list" => {}
-        "resources/read" => add(ContentCheck::ResourceBlobs, true),
+        "resources/read" => {
+            add(ContentCheck::ResourceBlobs, true);
+            // the judge found the URI naming no resource the target publishes (D-124)
+            add(ContentCheck::NoEmptyContents, resource_missing);
+        }
         "prompts/get" => {
             add(ContentCheck::PromptImages, true);
             add(ContentCheck::PromptEmbedded, true);

@@ -161,8 +161,13 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             // what the result must carry for this method (`crate::content`)
             let tool = req.params.as_ref().and_then(|p| p.name.as_deref());
             let inputs_invalid = tool_inputs_invalid(&req.method, req.params.as_ref(), surface);
-            let (content, replaces_server_info) =
-                crate::content::for_request(&req.method, tool, inputs_invalid, surface);
+            let (content, replaces_server_info) = crate::content::for_request(
+                &req.method,
+                tool,
+                inputs_invalid,
+                resource_missing(&req.method, req.params.as_ref(), surface),
+                surface,
+            );
             if replaces_server_info {
                 lints.remove(LintKind::ServerInfo);
             }
@@ -276,6 +281,18 @@ fn tool_inputs_invalid(method: &str, params: Option<&view::ParamsView<'_>>, s: &
     };
     let args = p.arguments.and_then(|a| a.to_value());
     crate::content::tool_inputs_invalid(args.as_ref(), &tool.input_schema)
+}
+
+/// Whether a `resources/read` names a resource the target does not publish (unlisted and
+/// matching no template, or a `file://` traversal: `methods` refuses both).
+fn resource_missing(method: &str, params: Option<&view::ParamsView<'_>>, s: &Surface) -> bool {
+    if method != "resources/read" {
+        return false;
+    }
+    params.and_then(|p| p.uri.as_deref()).is_some_and(|u| {
+        !s.knows_resource(u)
+            || (crate::traversal::is_traversal(u) && crate::traversal::serves_files(s))
+    })
 }
 
 /// An integer id a double-based reader cannot hold exactly: "An implementation may set

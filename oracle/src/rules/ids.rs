@@ -94,6 +94,8 @@ ids! {
     RES_BINARY = "RES-BINARY",
     PROMPTS_MEDIA_B64 = "PROMPTS-MEDIA-B64",
     PROMPTS_EMBEDDED = "PROMPTS-EMBEDDED",
+    RES_TRAVERSAL = "RES-TRAVERSAL",
+    RES_NO_EMPTY_CONTENTS = "RES-NO-EMPTY-CONTENTS",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

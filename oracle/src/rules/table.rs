@@ -1275,7 +1275,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/resources.mdx#Error Handling",
         sentence: "Servers MUST NOT return an empty `contents` array for a non-existent resource.",
         summary: "Never returns an empty `contents` array for a non-existent resource.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("RES-TRAVERSAL"),
@@ -1284,7 +1284,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/resources.mdx#Security Considerations",
         sentence: "Servers MUST sanitize file paths to prevent directory traversal attacks when serving `file://` resources",
         summary: "Sanitizes file:// paths so no content outside the served tree is read.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("RES-BINARY"),

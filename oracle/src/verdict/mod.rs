@@ -109,6 +109,10 @@ pub enum Answer {
     AnyError,
     /// Anything that is not a rejection (a 1xx-3xx status without a JSON-RPC error body).
     NotAnError,
+    /// A 2xx JSON-RPC success whose result's `contents` is an empty array: admitted by
+    /// RES-NOTFOUND-32602's set only so that RES-NO-EMPTY-CONTENTS, the sentence
+    /// that names this answer, is the one it breaks (DEVIATIONS.md D-124).
+    EmptyContents,
 }
 
 /// A property every answer to this case must have.

@@ -224,3 +224,21 @@ pub(super) fn render_unvalidated(v: &Verdict, case: &Case, surface: &Surface) ->
     }
     super::super::render(v, case, surface)
 }
+
+/// Serves `file://` reads that climb with `..`: the file outside the tree, read as asked.
+pub(super) fn traversal_served(case: &mut Case, _: &mut Surface) -> Option<Response> {
+    let call = super::super::dispatch::parse_call(&case.body)?;
+    let uri = call.params.get("uri").and_then(Value::as_str)?;
+    if call.method != "resources/read" || !crate::traversal::is_traversal(uri) {
+        return None;
+    }
+    let result = json!({
+        "contents": [{"uri": uri, "mimeType": "text/plain", "text": "root:x:0:0:root:/root:/bin/sh\n"}],
+        "ttlMs": 0,
+        "cacheScope": "private",
+    });
+    Some(Response::json(
+        200,
+        super::super::result_body(&call.id, result),
+    ))
+}

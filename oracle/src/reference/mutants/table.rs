@@ -88,9 +88,12 @@ table! {
         UNKNOWN_TOOL_IS_ERROR = "unknown-tool-is-error", rules::TOOLS_UNKNOWN,
             "answers an unknown tool with an isError result, not -32602",
             Answer(answer::unknown_tool_is_error);
-        UNKNOWN_RESOURCE_EMPTY = "unknown-resource-empty", rules::RES_NOTFOUND,
+        UNKNOWN_RESOURCE_EMPTY = "unknown-resource-empty", rules::RES_NO_EMPTY_CONTENTS,
             "answers an unknown resource with empty contents",
             Answer(answer::unknown_resource_empty);
+        UNKNOWN_RESOURCE_32603 = "unknown-resource-32603", rules::RES_NOTFOUND,
+            "answers a read of an unknown resource -32603 instead of -32602",
+            Answer(answer::unknown_resource_32603);
         UNKNOWN_PROMPT_EMPTY = "unknown-prompt-empty", rules::PROMPTS_ERRORS,
             "answers an unknown prompt with an empty message list",
             Answer(answer::unknown_prompt_empty);
@@ -314,6 +317,9 @@ table! {
         PROMPT_EMBEDDED_NO_MIME = "prompt-embedded-no-mime", rules::PROMPTS_EMBEDDED,
             "embeds a resource in a prompt without its mimeType",
             Answer(content::prompt_embedded_no_mime);
+        TRAVERSAL_SERVED = "traversal-served", rules::RES_TRAVERSAL,
+            "serves file:// reads whose path climbs out with `..` segments",
+            Request(content::traversal_served);
         PUBLISHES_INVALID_TOOL = "publishes-invalid-tool", rules::TOOLS_XMCP_CONSTRAINTS,
             "lists a tool whose x-mcp-header is empty in tools/list",
             Answer(answer::publishes_invalid_tool);

@@ -2,7 +2,7 @@
 //! (`crate::content`) read, one per rule, so each rule has a carrier of its own.
 
 use super::{call, Probe};
-use crate::fixture::{BINARY_RESOURCE, HEADER_TOOL, PLAIN_TOOL, PROMPT, RESOURCE};
+use crate::fixture::{BINARY_RESOURCE, HEADER_TOOL, PLAIN_TOOL, PROMPT, RESOURCE, TEMPLATE};
 use crate::rules;
 use crate::surface::Surface;
 use serde_json::json;
@@ -14,7 +14,7 @@ pub(super) fn content_probes(s: &Surface) -> Vec<Probe> {
     let sql = json!({"name": HEADER_TOOL,
         "arguments": {"region": "us-west1", "count": 42, "query": "select 1"}});
     let review = json!({"name": PROMPT, "arguments": {"code": "fn f() {}"}});
-    vec![
+    let mut out = vec![
         Probe {
             rule: rules::DISC_SHAPE,
             case: c(40, "server/discover", json!({})),
@@ -110,7 +110,28 @@ pub(super) fn content_probes(s: &Surface) -> Vec<Probe> {
             rule: rules::PROMPTS_EMBEDDED,
             case: c(60, "prompts/get", review),
         },
-    ]
+        // a resource the target does not publish: -32602, never an empty `contents`
+        Probe {
+            rule: rules::RES_NO_EMPTY_CONTENTS,
+            case: c(
+                61,
+                "resources/read",
+                json!({"uri": "file:///projects/myapp/missing.json"}),
+            ),
+        },
+    ];
+    // directory traversal from the listed file resource and from the file template
+    let mut id = 62;
+    for base in [RESOURCE, TEMPLATE] {
+        for uri in crate::traversal::traversal_uris(base) {
+            out.push(Probe {
+                rule: rules::RES_TRAVERSAL,
+                case: c(id, "resources/read", json!({ "uri": uri })),
+            });
+            id += 1;
+        }
+    }
+    out
 }
 
 #[cfg(test)]
