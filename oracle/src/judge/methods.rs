@@ -234,6 +234,26 @@ pub(crate) fn check(
                         || invalid(&req.id, Message::parts(&["Unknown prompt: ", ""], &[&p])),
                     );
                 }
+                Some(p) if prompt_args_invalid(params) && version_ok(f) => {
+                    // «Servers SHOULD validate prompt arguments before processing»: arguments
+                    // that are not strings are refused; no sentence fixes the code of this
+                    // refusal (PROMPTS-ERRORS names missing ones, not ill-typed ones; D-125)
+                    f.defect_lazy(
+                        rules::PROMPTS_VALIDATE_ARGS,
+                        rules::PROMPTS_VALIDATE_ARGS,
+                        7,
+                        Answer::AnyError,
+                        || {
+                            invalid(
+                                &req.id,
+                                Message::parts(
+                                    &["Invalid arguments for prompt ", ": values must be strings"],
+                                    &[&p],
+                                ),
+                            )
+                        },
+                    );
+                }
                 None => f.tolerate(invalid_params()),
                 _ => {}
             }
@@ -254,6 +274,12 @@ pub(crate) fn check(
             rules::EP_POST
         }
     }
+}
+
+/// Whether the `arguments` of a `prompts/get` break GetPromptRequestParams (values strings).
+fn prompt_args_invalid(params: Option<&super::view::ParamsView<'_>>) -> bool {
+    let args = params.and_then(|p| p.arguments).and_then(|a| a.to_value());
+    args.is_some_and(|a| crate::content::prompt_args_invalid(Some(&a)))
 }
 
 /// A `resources/read` of a resource that does not exist, refused at all under `reject`:

@@ -96,6 +96,7 @@ ids! {
     PROMPTS_EMBEDDED = "PROMPTS-EMBEDDED",
     RES_TRAVERSAL = "RES-TRAVERSAL",
     RES_NO_EMPTY_CONTENTS = "RES-NO-EMPTY-CONTENTS",
+    PROMPTS_VALIDATE_ARGS = "PROMPTS-VALIDATE-ARGS",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

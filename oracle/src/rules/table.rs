@@ -1366,7 +1366,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/prompts.mdx#Implementation Considerations",
         sentence: "Servers SHOULD validate prompt arguments before processing",
         summary: "Validates prompt arguments before processing.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("PROMPTS-MEDIA-B64"),

@@ -242,3 +242,19 @@ pub(super) fn traversal_served(case: &mut Case, _: &mut Surface) -> Option<Respo
         super::super::result_body(&call.id, result),
     ))
 }
+
+/// Reads `prompts/get` without checking its arguments: ill-typed ones are dropped and the
+/// prompt served as if none were given.
+pub(super) fn prompt_args_unchecked(case: &mut Case, _: &mut Surface) -> Option<Response> {
+    let mut body: Value = serde_json::from_slice(&case.body).ok()?;
+    if body.get("method") != Some(&json!("prompts/get")) {
+        return None;
+    }
+    let params = body.get_mut("params").and_then(Value::as_object_mut)?;
+    if crate::content::prompt_args_invalid(params.get("arguments")) {
+        params.remove("arguments");
+        // serializing a Value cannot fail (all keys are strings)
+        case.body = serde_json::to_vec(&body).unwrap_or_default();
+    }
+    None
+}

@@ -317,6 +317,9 @@ table! {
         PROMPT_EMBEDDED_NO_MIME = "prompt-embedded-no-mime", rules::PROMPTS_EMBEDDED,
             "embeds a resource in a prompt without its mimeType",
             Answer(content::prompt_embedded_no_mime);
+        PROMPT_ARGS_UNCHECKED = "prompt-args-unchecked", rules::PROMPTS_VALIDATE_ARGS,
+            "serves prompts/get with arguments that are not strings, ignoring them",
+            Request(content::prompt_args_unchecked);
         TRAVERSAL_SERVED = "traversal-served", rules::RES_TRAVERSAL,
             "serves file:// reads whose path climbs out with `..` segments",
             Request(content::traversal_served);

@@ -110,6 +110,15 @@ pub(super) fn content_probes(s: &Surface) -> Vec<Probe> {
             rule: rules::PROMPTS_EMBEDDED,
             case: c(60, "prompts/get", review),
         },
+        // prompt arguments that are not strings
+        Probe {
+            rule: rules::PROMPTS_VALIDATE_ARGS,
+            case: c(
+                75,
+                "prompts/get",
+                json!({"name": PROMPT, "arguments": {"code": 7}}),
+            ),
+        },
         // a resource the target does not publish: -32602, never an empty `contents`
         Probe {
             rule: rules::RES_NO_EMPTY_CONTENTS,
