@@ -58,10 +58,16 @@ pub fn is_traversal(uri: &str) -> bool {
     if !is_file(uri) {
         return false;
     }
-    let raw = uri.as_bytes()[5..].to_vec();
-    let once = percent_decode(&raw);
-    let twice = percent_decode(&once);
-    [raw, once, twice].iter().any(|p| has_dot_dot(p))
+    let raw = &uri.as_bytes()[5..];
+    if has_dot_dot(raw) {
+        return true;
+    }
+    // (decoded copies only for a URI with escapes: no allocation on the common read)
+    if !raw.contains(&b'%') {
+        return false;
+    }
+    let once = percent_decode(raw);
+    has_dot_dot(&once) || has_dot_dot(&percent_decode(&once))
 }
 
 /// Traversal forms aimed at `/etc/passwd` from the directory of `base` (a listed `file://`

@@ -79,12 +79,12 @@ fn seeded_hash(s: &Surface) -> u64 {
 fn seeded_cases_match_the_recorded_hashes() {
     assert_eq!(
         seeded_hash(&fixture::surface()),
-        0xd906_6d31_e9db_750d,
+        0x4046_fc11_eab1_498f,
         "fixture surface"
     );
     assert_eq!(
         seeded_hash(&large_surface()),
-        0x6d5a_de48_aece_d10f,
+        0x195a_2cd6_bef7_3eb5,
         "large surface"
     );
 }
@@ -103,7 +103,7 @@ fn the_run_stream_matches_the_recorded_hash() {
     for index in seeded.len() as u64..seeded.len() as u64 + 2000 {
         h.case(&g.case(7, index - seeded.len() as u64));
     }
-    assert_eq!(h.0, 0xa5d8_a9ca_4eb1_53a0);
+    assert_eq!(h.0, 0xb153_be73_254f_8933);
 }
 
 /// `case_for(case_strategy)`: what the benches and the differential test draw.
@@ -116,5 +116,5 @@ fn the_strategy_stream_matches_the_recorded_hash() {
             h.case(&case_for(&strategy, seed, i));
         }
     }
-    assert_eq!(h.0, 0xda45_1a0c_642e_8980);
+    assert_eq!(h.0, 0x56e9_481b_9eb4_4122);
 }

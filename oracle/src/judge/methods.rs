@@ -278,8 +278,13 @@ pub(crate) fn check(
 
 /// Whether the `arguments` of a `prompts/get` break GetPromptRequestParams (values strings).
 fn prompt_args_invalid(params: Option<&super::view::ParamsView<'_>>) -> bool {
-    let args = params.and_then(|p| p.arguments).and_then(|a| a.to_value());
-    args.is_some_and(|a| crate::content::prompt_args_invalid(Some(&a)))
+    use super::read::arguments::Arguments;
+    match params.and_then(|p| p.arguments) {
+        None => false,
+        Some(Arguments::Parsed(v)) => crate::content::prompt_args_invalid(Some(v)),
+        // (read in the validated text: no tree built on every prompts/get)
+        Some(Arguments::Raw(raw)) => super::read::arg_schema::prompt_args_invalid(raw.text),
+    }
 }
 
 /// A `resources/read` of a resource that does not exist, refused at all under `reject`:

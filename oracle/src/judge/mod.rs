@@ -279,8 +279,21 @@ fn tool_inputs_invalid(method: &str, params: Option<&view::ParamsView<'_>>, s: &
     let Some(tool) = p.name.as_deref().and_then(|n| s.tool(n)) else {
         return false;
     };
-    let args = p.arguments.and_then(|a| a.to_value());
-    crate::content::tool_inputs_invalid(args.as_ref(), &tool.input_schema)
+    let schema = &tool.input_schema;
+    let by_text = match p.arguments {
+        None => read::arg_schema::inputs_invalid(None, schema),
+        Some(read::arguments::Arguments::Raw(raw)) => {
+            read::arg_schema::inputs_invalid(Some(raw.text), schema)
+        }
+        Some(read::arguments::Arguments::Parsed(v)) => {
+            return crate::content::tool_inputs_invalid(Some(v), schema)
+        }
+    };
+    // a keyword the text reading leaves to the tree: parse the arguments (rare)
+    by_text.unwrap_or_else(|| {
+        let args = p.arguments.and_then(|a| a.to_value());
+        crate::content::tool_inputs_invalid(args.as_ref(), schema)
+    })
 }
 
 /// Whether a `resources/read` names a resource the target does not publish (unlisted and
