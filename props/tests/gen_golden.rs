@@ -79,12 +79,12 @@ fn seeded_hash(s: &Surface) -> u64 {
 fn seeded_cases_match_the_recorded_hashes() {
     assert_eq!(
         seeded_hash(&fixture::surface()),
-        0x4046_fc11_eab1_498f,
+        0x80a3_ea78_3233_3781,
         "fixture surface"
     );
     assert_eq!(
         seeded_hash(&large_surface()),
-        0x195a_2cd6_bef7_3eb5,
+        0xfe07_a57f_5038_f451,
         "large surface"
     );
 }
@@ -103,7 +103,7 @@ fn the_run_stream_matches_the_recorded_hash() {
     for index in seeded.len() as u64..seeded.len() as u64 + 2000 {
         h.case(&g.case(7, index - seeded.len() as u64));
     }
-    assert_eq!(h.0, 0xb153_be73_254f_8933);
+    assert_eq!(h.0, 0x2c65_d13c_ef8e_180b);
 }
 
 /// `case_for(case_strategy)`: what the benches and the differential test draw.
@@ -116,5 +116,5 @@ fn the_strategy_stream_matches_the_recorded_hash() {
             h.case(&case_for(&strategy, seed, i));
         }
     }
-    assert_eq!(h.0, 0x56e9_481b_9eb4_4122);
+    assert_eq!(h.0, 0xa30c_5165_99f1_f518);
 }

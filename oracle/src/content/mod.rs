@@ -94,11 +94,14 @@ pub enum ContentCheck {
     /// A `resources/read` of a resource that does not exist is not answered with an empty
     /// `contents` array (RES-NO-EMPTY-CONTENTS).
     NoEmptyContents,
+    /// Every tool a `tools/list` result lists has a name of ASCII letters, digits, `_`, `-`
+    /// and `.` only (TOOLS-NAMES).
+    ToolNames,
 }
 
 impl ContentCheck {
     /// Every check, in listing order.
-    pub const ALL: [ContentCheck; 18] = [
+    pub const ALL: [ContentCheck; 19] = [
         ContentCheck::DiscoverShape,
         ContentCheck::DiscoverServerInfo,
         ContentCheck::CacheHints,
@@ -117,6 +120,7 @@ impl ContentCheck {
         ContentCheck::PromptImages,
         ContentCheck::PromptEmbedded,
         ContentCheck::NoEmptyContents,
+        ContentCheck::ToolNames,
     ];
 
     /// The rule a failure of this check breaks.
@@ -140,6 +144,7 @@ impl ContentCheck {
             ContentCheck::PromptImages => rules::PROMPTS_MEDIA_B64,
             ContentCheck::PromptEmbedded => rules::PROMPTS_EMBEDDED,
             ContentCheck::NoEmptyContents => rules::RES_NO_EMPTY_CONTENTS,
+            ContentCheck::ToolNames => rules::TOOLS_NAMES,
         }
     }
 
@@ -167,6 +172,7 @@ impl ContentCheck {
                 .get("contents")
                 .and_then(Value::as_array)
                 .is_some_and(Vec::is_empty),
+            ContentCheck::ToolNames => lists::tool_names_hold(result),
         }
     }
 
@@ -247,6 +253,9 @@ impl ContentCheck {
             }
             ContentCheck::NoEmptyContents => {
                 "no empty contents array for a resource that does not exist"
+            }
+            ContentCheck::ToolNames => {
+                "every listed tool name of ASCII letters, digits, underscore, hyphen and dot only"
             }
         }
     }
@@ -391,6 +400,11 @@ pub fn why_not_observed(rule: RuleId, surface: &Surface) -> Option<&'static str>
             "no call with arguments breaking an inputSchema was served",
         ),
         (
+            rules::TOOLS_NAMES,
+            surface.tools.is_empty(),
+            "the target lists no tools",
+        ),
+        (
             rules::RES_NO_EMPTY_CONTENTS,
             !caps.resources,
             "the target does not advertise resources",
@@ -465,6 +479,7 @@ pub(crate) fn for_request(
         "tools/list" => {
             add(ContentCheck::ToolsListed, caps.tools);
             add(ContentCheck::ToolInputSchemas, !surface.tools.is_empty());
+            add(ContentCheck::ToolNames, !surface.tools.is_empty());
         }
         "resources/list" => {
             add(ContentCheck::ResourcesListed, caps.resources);

@@ -6,7 +6,7 @@ use super::response::Response;
 use super::{error_body, result_body};
 use crate::case::Case;
 use crate::fixture::{
-    BINARY_RESOURCE, HEADER_TOOL, LOGO_PNG_BASE64, PLAIN_TOOL, RESOURCE, SENTINEL_TOOL, STREAM_TOOL,
+    BINARY_RESOURCE, HEADER_TOOL, LOGO_PNG_BASE64, MENU_TOOL, PLAIN_TOOL, RESOURCE, STREAM_TOOL,
 };
 use crate::surface::{template_matches, Surface};
 use serde_json::{json, Map, Value};
@@ -148,7 +148,7 @@ fn tools(surface: &Surface) -> Vec<Value> {
             let description = match t.name.as_str() {
                 PLAIN_TOOL => "Get current weather information for a location",
                 HEADER_TOOL => "Echo a query and its routing parameters",
-                SENTINEL_TOOL => "Show the café menu",
+                MENU_TOOL => "Show the café menu",
                 STREAM_TOOL => "Count to `to`, reporting progress",
                 _ => "Echo the arguments (a generated tool)",
             };
@@ -213,7 +213,7 @@ fn tools_call(call: &Call, surface: &Surface, validate: bool) -> Response {
                 "Current weather in {loc}: 18°C, partly cloudy"
             )))
         }
-        SENTINEL_TOOL => ok(text("Menu: espresso, croissant, crème brûlée".to_string())),
+        MENU_TOOL => ok(text("Menu: espresso, croissant, crème brûlée".to_string())),
         STREAM_TOOL => slow_count(call, &args),
         // the header tool and every loaded tool (`serve --tools`) answer with their
         // arguments, so a run can see what the server understood

@@ -97,6 +97,7 @@ ids! {
     RES_TRAVERSAL = "RES-TRAVERSAL",
     RES_NO_EMPTY_CONTENTS = "RES-NO-EMPTY-CONTENTS",
     PROMPTS_VALIDATE_ARGS = "PROMPTS-VALIDATE-ARGS",
+    TOOLS_NAMES = "TOOLS-NAMES",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

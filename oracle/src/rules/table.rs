@@ -1136,7 +1136,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Data Types › Tool › Tool Names",
         sentence: "The following SHOULD be the only allowed characters: uppercase and lowercase ASCII letters (A-Z, a-z), digits (0-9), underscore (\\_), hyphen (-), and dot (.)",
         summary: "Names tools with ASCII letters, digits, `_`, `-` and `.` only.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("TOOLS-XMCP-CONSTRAINTS"),

@@ -258,3 +258,14 @@ pub(super) fn prompt_args_unchecked(case: &mut Case, _: &mut Surface) -> Option<
     }
     None
 }
+
+pub(super) fn tool_name_with_space(a: &Answered, r: &mut Response) {
+    on(a, r, "tools/list", |res| {
+        let tools = res.get_mut("tools").and_then(Value::as_array_mut);
+        for t in tools.into_iter().flatten() {
+            if t.get("name") == Some(&json!(crate::fixture::PLAIN_TOOL)) {
+                t["name"] = json!("get weather");
+            }
+        }
+    });
+}

@@ -320,6 +320,9 @@ table! {
         PROMPT_ARGS_UNCHECKED = "prompt-args-unchecked", rules::PROMPTS_VALIDATE_ARGS,
             "serves prompts/get with arguments that are not strings, ignoring them",
             Request(content::prompt_args_unchecked);
+        TOOL_NAME_WITH_SPACE = "tool-name-with-space", rules::TOOLS_NAMES,
+            "lists get_weather as `get weather` in tools/list",
+            Answer(content::tool_name_with_space);
         TRAVERSAL_SERVED = "traversal-served", rules::RES_TRAVERSAL,
             "serves file:// reads whose path climbs out with `..` segments",
             Request(content::traversal_served);

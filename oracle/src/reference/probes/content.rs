@@ -110,6 +110,10 @@ pub(super) fn content_probes(s: &Surface) -> Vec<Probe> {
             rule: rules::PROMPTS_EMBEDDED,
             case: c(60, "prompts/get", review),
         },
+        Probe {
+            rule: rules::TOOLS_NAMES,
+            case: c(76, "tools/list", json!({})),
+        },
         // prompt arguments that are not strings
         Probe {
             rule: rules::PROMPTS_VALIDATE_ARGS,
