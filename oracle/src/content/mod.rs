@@ -13,19 +13,24 @@
 //! (structural JSON Schema validity), `output.rs` (tool results against `outputSchema`),
 //! `uri.rs` (resource URIs), `order.rs` (the order of `tools/list`), `inputs.rs` (tool and
 //! prompt arguments a server must validate), `published.rs` (binary data, images and
-//! embedded resources).
+//! embedded resources), `not_observed.rs` (why a rule was not observed on a target), `set.rs` (a set of checks,
+//! one bit each).
 
 mod cache;
 mod discover;
 mod inputs;
 mod lists;
+mod not_observed;
 mod order;
 mod output;
 mod published;
 mod schema;
+mod set;
 mod uri;
 
 pub use inputs::{prompt_args_invalid, tool_inputs_invalid};
+pub use not_observed::why_not_observed;
+pub use set::{ContentIter, ContentSet};
 
 pub use crate::shared_schema::SharedSchema;
 pub use order::ListOrder;
@@ -265,177 +270,6 @@ impl ContentCheck {
     }
 }
 
-/// A set of content checks, one bit each.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ContentSet(u32);
-
-impl ContentSet {
-    pub fn insert(&mut self, c: ContentCheck) {
-        self.0 |= c.bit();
-    }
-
-    pub fn contains(self, c: ContentCheck) -> bool {
-        self.0 & c.bit() != 0
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    pub(crate) fn bits(self) -> u32 {
-        self.0
-    }
-
-    pub(crate) fn from_bits(bits: u32) -> ContentSet {
-        ContentSet(bits)
-    }
-
-    /// Keep the checks whose rule `keep` names.
-    pub fn retain_rules(&mut self, keep: &[RuleId]) {
-        for c in ContentCheck::ALL {
-            if !keep.contains(&c.rule()) {
-                self.0 &= !c.bit();
-            }
-        }
-    }
-
-    /// The checks, in listing order.
-    pub fn iter(self) -> ContentIter {
-        ContentIter { left: self.0 }
-    }
-}
-
-/// The checks of a `ContentSet`, lowest bit first.
-#[derive(Clone, Debug)]
-pub struct ContentIter {
-    left: u32,
-}
-
-impl Iterator for ContentIter {
-    type Item = ContentCheck;
-
-    fn next(&mut self) -> Option<ContentCheck> {
-        let c = *ContentCheck::ALL.get(self.left.trailing_zeros() as usize)?;
-        self.left &= self.left - 1;
-        Some(c)
-    }
-}
-
-/// The content checks an answer to `method` (calling `tool`, for `tools/call`) must pass on
-/// `surface`, and whether they take
-/// the place of BASE-SERVERINFO (on `server/discover`, where DISC-SERVERINFO names the same
-/// omission more precisely: one omission is blamed on one sentence).
-/// Why a content rule was not observed on `surface`, when what it reads is something the
-/// target does not publish (the report's "not observed" reason); `None` for any other rule
-/// or when the surface has it.
-pub fn why_not_observed(rule: RuleId, surface: &Surface) -> Option<&'static str> {
-    let caps = surface.capabilities;
-    let structured = surface.tools.iter().any(|t| t.output_schema.is_some());
-    let resources = !surface.resources.is_empty() || !surface.resource_templates.is_empty();
-    let reason = [
-        (
-            rules::TOOLS_OUTPUT_CONFORM,
-            !structured,
-            "the target declares no tool with an outputSchema",
-        ),
-        (
-            rules::TOOLS_STRUCTURED_TEXT,
-            !structured,
-            "the target declares no tool with an outputSchema",
-        ),
-        (
-            rules::TOOLS_CAP_DECLARE,
-            surface.tools.is_empty(),
-            "the target lists no tools",
-        ),
-        (
-            rules::TOOLS_INPUTSCHEMA_VALID,
-            surface.tools.is_empty(),
-            "the target lists no tools",
-        ),
-        (
-            rules::RES_CAP_DECLARE,
-            !resources,
-            "the target lists no resources or resource templates",
-        ),
-        (
-            rules::RES_URI_RFC3986,
-            surface.resources.is_empty(),
-            "the target lists no resources",
-        ),
-        (
-            rules::PROMPTS_CAP_DECLARE,
-            surface.prompts.is_empty(),
-            "the target lists no prompts",
-        ),
-        (
-            rules::TOOLS_LIST_RESPOND,
-            !caps.tools,
-            "the target does not advertise tools",
-        ),
-        (
-            rules::TOOLS_ORDER,
-            !caps.tools || surface.tools.len() < 2,
-            "the target does not advertise tools, or lists fewer than two",
-        ),
-        (
-            rules::RES_LIST_RESPOND,
-            !caps.resources,
-            "the target does not advertise resources",
-        ),
-        (
-            rules::PROMPTS_LIST_RESPOND,
-            !caps.prompts,
-            "the target does not advertise prompts",
-        ),
-        // H2: what the results carry (observed only when an answer carries it)
-        (
-            rules::TOOLS_VALIDATE_INPUTS,
-            surface.tools.is_empty(),
-            "the target lists no tools",
-        ),
-        (
-            rules::TOOLS_VALIDATE_INPUTS,
-            true,
-            "no call with arguments breaking an inputSchema was served",
-        ),
-        (
-            rules::TOOLS_NAMES,
-            surface.tools.is_empty(),
-            "the target lists no tools",
-        ),
-        (
-            rules::RES_NO_EMPTY_CONTENTS,
-            !caps.resources,
-            "the target does not advertise resources",
-        ),
-        (
-            rules::RES_TRAVERSAL,
-            !crate::traversal::serves_files(surface),
-            "the target lists no file:// resource or resource template",
-        ),
-        (
-            rules::RES_BINARY,
-            true,
-            "no resources/read answer carried binary (blob) contents",
-        ),
-        (
-            rules::PROMPTS_MEDIA_B64,
-            true,
-            "no prompts/get answer carried an image",
-        ),
-        (
-            rules::PROMPTS_EMBEDDED,
-            true,
-            "no prompts/get answer carried an embedded resource",
-        ),
-    ];
-    reason
-        .into_iter()
-        .find(|(r, missing, _)| *r == rule && *missing)
-        .map(|(_, _, why)| why)
-}
-
 /// Whether a `tools/list` result keeps the order discovery saw (TOOLS-ORDER;
 /// `Lint::ToolOrder`, which carries the fingerprints of that order).
 pub fn order_holds(result: &Value, seen: ListOrder) -> bool {
@@ -450,6 +284,10 @@ pub(crate) fn output_schema_of<'s>(
     surface.tool(tool?)?.output_schema.as_ref()
 }
 
+/// The content checks an answer to `method` (calling `tool`, for `tools/call`) must pass on
+/// `surface`, and whether they take
+/// the place of BASE-SERVERINFO (on `server/discover`, where DISC-SERVERINFO names the same
+/// omission more precisely: one omission is blamed on one sentence).
 pub(crate) fn for_request(
     method: &str,
     tool: Option<&str>,
