@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{result, rpc_error};
+use common::{discover_result, result, rpc_error};
 use mcpdiff_oracle::client::conformant_case;
 use mcpdiff_oracle::fixture::{self, BINARY_RESOURCE, PLAIN_TOOL, PROMPT};
 use mcpdiff_oracle::{check, judge, Case, Observation};
@@ -153,4 +153,11 @@ fn ill_typed_prompt_arguments_are_refused() {
     assert!(rules_of(&c, &rpc_error(500, &json!(1), -32603)).is_empty());
     let served = result(&json!(1), json!({"messages": []}));
     assert_eq!(rules_of(&c, &served), ["PROMPTS-VALIDATE-ARGS"]);
+}
+
+/// None of these rules reads a `server/discover` answer: a conforming one passes them all.
+#[test]
+fn discover_is_judged_by_none_of_them() {
+    let c = case("server/discover", json!({}));
+    assert!(rules_of(&c, &discover_result(&json!(1))).is_empty());
 }

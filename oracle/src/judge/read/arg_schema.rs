@@ -112,6 +112,12 @@ fn object_valid(v: &str, s: &serde_json::Map<String, Value>, depth: usize) -> Op
     Some(required_ok && members_ok)
 }
 
+/// `content::prompt_args_invalid` on the validated text of `arguments`: no object, or a
+/// member whose value is not a string.
+pub(crate) fn prompt_args_invalid(text: &str) -> bool {
+    kind(text) != Kind::Object || members(text).any(|(_, v)| kind(v) != Kind::String)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,10 +166,4 @@ mod tests {
         assert_eq!(inputs_invalid(None, &schemas[0]), Some(true));
         assert_eq!(inputs_invalid(Some(r#"{"e":3}"#), &schemas[3]), None);
     }
-}
-
-/// `content::prompt_args_invalid` on the validated text of `arguments`: no object, or a
-/// member whose value is not a string.
-pub(crate) fn prompt_args_invalid(text: &str) -> bool {
-    kind(text) != Kind::Object || members(text).any(|(_, v)| kind(v) != Kind::String)
 }
