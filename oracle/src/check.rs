@@ -133,6 +133,14 @@ impl<'a> Facts<'a> {
             Answer::HttpStatus { status } => status.contains(a.status),
             Answer::AnyError => a.status >= 400 || self.error.is_some(),
             Answer::NotAnError => a.status < 400 && self.error.is_none(),
+            Answer::EmptyContents => {
+                ok2xx
+                    && self
+                        .result
+                        .and_then(|r| r.get("contents"))
+                        .and_then(Value::as_array)
+                        .is_some_and(Vec::is_empty)
+            }
         }
     }
 }

@@ -71,6 +71,9 @@ impl fmt::Display for Answer {
             Answer::NotAnError => {
                 f.write_str("not a refusal (status below 400, no JSON-RPC error)")
             }
+            Answer::EmptyContents => {
+                f.write_str("a result with empty contents (judged by RES-NO-EMPTY-CONTENTS)")
+            }
         }
     }
 }

@@ -1,8 +1,16 @@
 //! The fixture surface: what the reference server (and its mutants) declare. Rich enough
 //! that every rule of the oracle can be exercised: a plain tool, a tool with `x-mcp-header`
 //! on string, integer and boolean parameters (one nested through a `properties` chain), a
-//! tool whose name needs the sentinel in `Mcp-Name`, a streaming tool, a resource, a
-//! resource template and a prompt.
+//! tool without parameters, a streaming tool, a text resource, a binary resource
+//! (RES-BINARY), a resource template (whose instance [`SENTINEL_URI`] needs the sentinel in
+//! `Mcp-Name`) and a prompt (whose messages carry an image and an embedded resource:
+//! PROMPTS-MEDIA-B64, PROMPTS-EMBEDDED).
+//!
+//! Every tool name keeps to the characters server/tools.mdx § Tool Names allows
+//! (TOOLS-NAMES): the reference publishes conformant tools. The non-ASCII `Mcp-Name` the
+//! sentinel rules need is carried by a `resources/read` of a template instance instead of
+//! a tool name (DEVIATIONS.md D-130); the client tool generator (`props/src/toolgen/`)
+//! keeps its non-ASCII names.
 
 use crate::case::MODERN_VERSION;
 use crate::surface::{Capabilities, Surface, ToolDecl};
@@ -10,10 +18,22 @@ use serde_json::json;
 
 pub const PLAIN_TOOL: &str = "get_weather";
 pub const HEADER_TOOL: &str = "execute_sql";
-pub const SENTINEL_TOOL: &str = "café_menu";
+/// A tool without parameters.
+pub const MENU_TOOL: &str = "cafe_menu";
+/// The former name of [`MENU_TOOL`] (`café_menu` until TOOLS-NAMES was judged), kept so code
+/// written against it still builds; its name needs no sentinel any more: use
+/// [`SENTINEL_URI`] for a non-ASCII `Mcp-Name`.
+pub const SENTINEL_TOOL: &str = MENU_TOOL;
 pub const STREAM_TOOL: &str = "slow_count";
 pub const RESOURCE: &str = "file:///projects/myapp/config.json";
+/// A resource read as binary contents (a `blob`).
+pub const BINARY_RESOURCE: &str = "file:///projects/myapp/logo.png";
+/// The bytes of [`BINARY_RESOURCE`] in Base64: a 1x1 PNG.
+pub const LOGO_PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 pub const TEMPLATE: &str = "file:///logs/{day}.log";
+/// An instance of [`TEMPLATE`] with a non-ASCII name: `resources/read` mirrors it into
+/// `Mcp-Name`, which then needs the Base64 sentinel.
+pub const SENTINEL_URI: &str = "file:///logs/café.log";
 pub const PROMPT: &str = "code_review";
 
 /// The fixture tools, in `tools/list` order.
@@ -55,11 +75,7 @@ pub fn tools() -> Vec<ToolDecl> {
             "properties": {"arguments": {"type": "object"}},
             "required": ["arguments"]
         })),
-        ToolDecl::new(
-            SENTINEL_TOOL,
-            json!({"type": "object", "properties": {}}),
-            true,
-        ),
+        ToolDecl::new(MENU_TOOL, json!({"type": "object", "properties": {}}), true),
         ToolDecl::new(
             STREAM_TOOL,
             json!({
@@ -85,7 +101,7 @@ pub fn surface() -> Surface {
             extensions: false,
         },
         tools: tools(),
-        resources: vec![RESOURCE.to_string()],
+        resources: vec![RESOURCE.to_string(), BINARY_RESOURCE.to_string()],
         resource_templates: vec![TEMPLATE.to_string()],
         prompts: vec![PROMPT.to_string()],
         allowed_origins: Vec::new(),

@@ -253,6 +253,10 @@ fn instances(a: &Answer) -> Vec<HttpAnswer> {
         Answer::Accepted => vec![empty(202)],
         Answer::HttpStatus { status } => statuses(status).into_iter().map(empty).collect(),
         Answer::AnyError => vec![empty(400), error(400, -32020, None)],
+        Answer::EmptyContents => vec![json_answer(
+            200,
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"contents": []}}),
+        )],
     }
 }
 
@@ -299,8 +303,8 @@ mod tests {
             let mut c = crate::client::conformant_case(
                 &s,
                 json!(1),
-                "tools/call",
-                json!({"name": fixture::SENTINEL_TOOL, "arguments": {}}),
+                "resources/read",
+                json!({ "uri": fixture::SENTINEL_URI }),
             );
             c.set_header("Mcp-Name", Some(name));
             c
@@ -310,8 +314,14 @@ mod tests {
                 .isolated
                 .contains(&rules::HDR_INVALID_CHARS)
         };
-        assert!(isolates(&menu(b"caf\xe9_menu")), "ISO-8859-1 reading");
-        assert!(isolates(&menu("café_menu".as_bytes())), "UTF-8 reading");
+        assert!(
+            isolates(&menu(b"file:///logs/caf\xe9.log")),
+            "ISO-8859-1 reading"
+        );
+        assert!(
+            isolates(&menu(fixture::SENTINEL_URI.as_bytes())),
+            "UTF-8 reading"
+        );
         // a sanitizing reading drops the extra bytes
         assert!(isolates(&weather("get_weather\u{e9}".as_bytes())));
         // the bytes differ from the body under every reading: a mismatch check refuses too

@@ -36,6 +36,7 @@ pub mod stream;
 pub mod surface;
 mod swar;
 pub mod toolset;
+pub mod traversal;
 pub mod undetermined;
 pub mod verdict;
 

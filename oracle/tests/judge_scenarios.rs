@@ -2,7 +2,7 @@
 //! caught by exactly the rule the scenario names.
 
 use mcpdiff_oracle::client::conformant_case;
-use mcpdiff_oracle::fixture::{self, HEADER_TOOL, PLAIN_TOOL, RESOURCE, SENTINEL_TOOL};
+use mcpdiff_oracle::fixture::{self, HEADER_TOOL, MENU_TOOL, PLAIN_TOOL, RESOURCE};
 use mcpdiff_oracle::{
     check, judge, Body, Canonical, Case, HttpAnswer, Observation, RequestId, Verdict,
 };
@@ -108,10 +108,7 @@ fn conformant_requests_dispatch() {
             "tools/call",
             json!({"name": PLAIN_TOOL, "arguments": {"location": "x"}}),
         ),
-        (
-            "tools/call",
-            json!({"name": SENTINEL_TOOL, "arguments": {}}),
-        ),
+        ("tools/call", json!({"name": MENU_TOOL, "arguments": {}})),
         ("resources/read", json!({"uri": RESOURCE})),
         ("resources/read", json!({"uri": "file:///logs/mon.log"})),
         ("prompts/get", json!({"name": "code_review"})),

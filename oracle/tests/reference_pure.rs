@@ -1,7 +1,7 @@
 //! The reference server scores clean on the probe set, the null server does not, and every
 //! mutant is caught on exactly its own rule (no other MUST / MUST NOT rule).
 
-use mcpdiff_oracle::reference::mutants::RETIRED_CODE_32002;
+use mcpdiff_oracle::reference::mutants::{MCP_NAME_FROM_NAME, RETIRED_CODE_32002};
 use mcpdiff_oracle::reference::{
     null_response, probes, respond, respond_mutant, to_observation, Mutant, Probe, MUTANTS,
 };
@@ -18,6 +18,10 @@ const COMPANIONS: &[(&Mutant, RuleId)] = &[
     // -32002 is retired *and* inside the legacy range -32019..-32000 (a SHOULD NOT); the
     // other retired code, -32042, would break the MUST NOT on undefined reserved codes
     (&RETIRED_CODE_32002, rules::ERRCODE_LEGACY),
+    // it refuses every resources/read; the read whose Mcp-Name carries the sentinel (the
+    // non-ASCII name no fixture tool has since TOOLS-NAMES, D-130) is the sentinel's benign
+    // stimulus, so that refusal is blamed on SHTTP-B64-DECODE (P-BENIGN)
+    (&MCP_NAME_FROM_NAME, rules::B64_DECODE),
 ];
 
 fn findings_of(p: &Probe, answer: mcpdiff_oracle::reference::Response) -> Vec<Finding> {

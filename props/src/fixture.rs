@@ -5,8 +5,8 @@
 use mcpdiff_oracle::Surface;
 
 pub use mcpdiff_oracle::fixture::{
-    HEADER_TOOL as EXECUTE_SQL, PLAIN_TOOL as GET_WEATHER, PROMPT as CODE_REVIEW,
-    RESOURCE as CONFIG_URI, SENTINEL_TOOL as CAFE_TOOL, TEMPLATE as LOG_TEMPLATE,
+    HEADER_TOOL as EXECUTE_SQL, MENU_TOOL as CAFE_TOOL, PLAIN_TOOL as GET_WEATHER,
+    PROMPT as CODE_REVIEW, RESOURCE as CONFIG_URI, SENTINEL_URI, TEMPLATE as LOG_TEMPLATE,
 };
 
 /// The endpoint path of the fixture.

@@ -5,6 +5,7 @@
 
 use mcpdiff_oracle::annotations::{publishable, tool_header_params};
 use mcpdiff_oracle::client::conformant_case;
+use mcpdiff_oracle::content::tool_inputs_invalid;
 use mcpdiff_oracle::reference::{
     mutants, respond, respond_mutant, to_observation, Response, ResponseBody,
 };
@@ -76,6 +77,7 @@ fn tools_list_publishes_every_generated_tool() {
 fn every_generated_call_is_answered_with_its_arguments_and_judged_clean() {
     let (surface, tools) = surface_and_tools(22, 60);
     let mut answered = 0;
+    let mut refused = 0;
     for (i, t) in tools.iter().enumerate() {
         for (j, c) in t.calls.iter().enumerate() {
             let case = call_case(&surface, t, c, (i * 100 + j) as i64);
@@ -87,6 +89,20 @@ fn every_generated_call_is_answered_with_its_arguments_and_judged_clean() {
                 t.name(),
                 c.note
             );
+            // arguments that break the tool's inputSchema (a null for a typed parameter, sent
+            // to exercise the header rules) are refused as an execution error
+            // (TOOLS-VALIDATE-INPUTS, D-120)
+            let invalid = tool_inputs_invalid(c.arguments.as_ref(), t.input_schema());
+            if r.status == 200 && surface.tool(t.name()).is_some() && invalid {
+                assert_eq!(
+                    json_body(&r)["result"]["isError"],
+                    json!(true),
+                    "{}",
+                    t.name()
+                );
+                refused += 1;
+                continue;
+            }
             // (a tool not declared is answered as an unknown one)
             if r.status == 200 && surface.tool(t.name()).is_some() {
                 let echoed = &json_body(&r)["result"]["structuredContent"]["arguments"];
@@ -96,7 +112,10 @@ fn every_generated_call_is_answered_with_its_arguments_and_judged_clean() {
             }
         }
     }
-    assert!(answered > 100, "only {answered} calls answered");
+    assert!(
+        answered > 100,
+        "only {answered} calls answered ({refused} refused)"
+    );
 }
 
 /// Each of these mutants breaks one `Mcp-Param-*` rule; the generated calls alone (no

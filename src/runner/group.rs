@@ -18,7 +18,7 @@
 //!
 //! Shapes need not be equal: a target joins a group whose leader's shape *covers* its own
 //! (every name of the target is also the leader's), when it lacks at most a quarter of the
-//! leader's names. One SDK that cannot express one fixture tool (tower-mcp and `café_menu`)
+//! leader's names. One SDK that cannot express one fixture tool (tower-mcp and the bundled targets' `café_menu`)
 //! still meets the others: a `tools/call` of the tool it lacks is judged against its own
 //! surface, as an unknown tool, and the targets that declare the tool are held to a
 //! different verdict on that case, so it is not compared (see `record.rs`). The quarter keeps

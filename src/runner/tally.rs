@@ -50,7 +50,11 @@ fn defects(verdict: &Verdict, rule: RuleId) -> usize {
         !set.iter().any(|a| {
             matches!(
                 a,
-                Answer::RpcResult | Answer::OpenStream | Answer::Accepted | Answer::NotAnError
+                Answer::RpcResult
+                    | Answer::OpenStream
+                    | Answer::Accepted
+                    | Answer::NotAnError
+                    | Answer::EmptyContents
             )
         })
     };

@@ -43,6 +43,22 @@ pub(super) fn input_schemas_hold(result: &Value) -> bool {
     })
 }
 
+/// «The following SHOULD be the only allowed characters: uppercase and lowercase ASCII
+/// letters (A-Z, a-z), digits (0-9), underscore (\_), hyphen (-), and dot (.)» for every
+/// tool the result lists with a string name (the length and uniqueness SHOULDs of the same
+/// list are other rules; D-130).
+pub(super) fn tool_names_hold(result: &Value) -> bool {
+    let tools = result.get("tools").and_then(Value::as_array);
+    tools
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.get("name").and_then(Value::as_str))
+        .all(|n| {
+            n.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        })
+}
+
 /// A schema that names draft 3 (boolean `required`, `type: "any"`, …): the 2020-12
 /// structure does not bind it, and its own meta-schema is not checked (D-84).
 fn older_draft(s: &Value) -> bool {
@@ -82,6 +98,16 @@ mod tests {
             &json!({"capabilities": {"tools": true}}),
             "tools"
         ));
+    }
+
+    #[test]
+    fn tool_names_keep_to_the_allowed_characters() {
+        let t = |n: &str| json!({"tools": [{"name": "ok_1.a-B"}, {"name": n}]});
+        assert!(tool_names_hold(&t("get_weather")));
+        for bad in ["café_menu", "get weather", "a,b", "a/b", "a:b", ""] {
+            assert_eq!(tool_names_hold(&t(bad)), bad.is_empty(), "{bad}");
+        }
+        assert!(tool_names_hold(&json!({"tools": [{"title": "x"}]})));
     }
 
     #[test]

@@ -11,15 +11,26 @@
 //! Files: `discover.rs` (the `server/discover` result), `cache.rs` (caching hints),
 //! `lists.rs` (the list results, and the capabilities for what they publish), `schema.rs`
 //! (structural JSON Schema validity), `output.rs` (tool results against `outputSchema`),
-//! `uri.rs` (resource URIs), `order.rs` (the order of `tools/list`).
+//! `uri.rs` (resource URIs), `order.rs` (the order of `tools/list`), `inputs.rs` (tool and
+//! prompt arguments a server must validate), `published.rs` (binary data, images and
+//! embedded resources), `not_observed.rs` (why a rule was not observed on a target), `set.rs` (a set of checks,
+//! one bit each).
 
 mod cache;
 mod discover;
+mod inputs;
 mod lists;
+mod not_observed;
 mod order;
 mod output;
+mod published;
 mod schema;
+mod set;
 mod uri;
+
+pub use inputs::{prompt_args_invalid, tool_inputs_invalid};
+pub use not_observed::why_not_observed;
+pub use set::{ContentIter, ContentSet};
 
 pub use crate::shared_schema::SharedSchema;
 pub use order::ListOrder;
@@ -74,11 +85,28 @@ pub enum ContentCheck {
     /// Every resource `resources/list` publishes has a URI in accordance with RFC 3986
     /// unless its scheme is one the page defines (RES-URI-RFC3986).
     ResourceUris,
+    /// A `tools/call` whose arguments break the tool's `inputSchema` is refused: a result is
+    /// an execution error, `isError: true` (TOOLS-VALIDATE-INPUTS).
+    ToolInputsRefused,
+    /// Every `blob` of a `resources/read` result is Base64 (RES-BINARY).
+    ResourceBlobs,
+    /// Every image of a `prompts/get` result has Base64 `data` and a valid MIME type
+    /// (PROMPTS-MEDIA-B64).
+    PromptImages,
+    /// Every resource a `prompts/get` result embeds has a valid URI, a MIME type and text or
+    /// Base64 data (PROMPTS-EMBEDDED).
+    PromptEmbedded,
+    /// A `resources/read` of a resource that does not exist is not answered with an empty
+    /// `contents` array (RES-NO-EMPTY-CONTENTS).
+    NoEmptyContents,
+    /// Every tool a `tools/list` result lists has a name of ASCII letters, digits, `_`, `-`
+    /// and `.` only (TOOLS-NAMES).
+    ToolNames,
 }
 
 impl ContentCheck {
     /// Every check, in listing order.
-    pub const ALL: [ContentCheck; 13] = [
+    pub const ALL: [ContentCheck; 19] = [
         ContentCheck::DiscoverShape,
         ContentCheck::DiscoverServerInfo,
         ContentCheck::CacheHints,
@@ -92,6 +120,12 @@ impl ContentCheck {
         ContentCheck::ToolInputSchemas,
         ContentCheck::StructuredText,
         ContentCheck::ResourceUris,
+        ContentCheck::ToolInputsRefused,
+        ContentCheck::ResourceBlobs,
+        ContentCheck::PromptImages,
+        ContentCheck::PromptEmbedded,
+        ContentCheck::NoEmptyContents,
+        ContentCheck::ToolNames,
     ];
 
     /// The rule a failure of this check breaks.
@@ -110,6 +144,12 @@ impl ContentCheck {
             ContentCheck::ToolInputSchemas => rules::TOOLS_INPUTSCHEMA_VALID,
             ContentCheck::StructuredText => rules::TOOLS_STRUCTURED_TEXT,
             ContentCheck::ResourceUris => rules::RES_URI_RFC3986,
+            ContentCheck::ToolInputsRefused => rules::TOOLS_VALIDATE_INPUTS,
+            ContentCheck::ResourceBlobs => rules::RES_BINARY,
+            ContentCheck::PromptImages => rules::PROMPTS_MEDIA_B64,
+            ContentCheck::PromptEmbedded => rules::PROMPTS_EMBEDDED,
+            ContentCheck::NoEmptyContents => rules::RES_NO_EMPTY_CONTENTS,
+            ContentCheck::ToolNames => rules::TOOLS_NAMES,
         }
     }
 
@@ -129,6 +169,35 @@ impl ContentCheck {
             ContentCheck::ToolInputSchemas => lists::input_schemas_hold(result),
             ContentCheck::StructuredText => output::structured_text_holds(result),
             ContentCheck::ResourceUris => uri::listed_uris_hold(result),
+            ContentCheck::ToolInputsRefused => inputs::refused_holds(result),
+            ContentCheck::ResourceBlobs => published::blobs_hold(result),
+            ContentCheck::PromptImages => published::images_hold(result),
+            ContentCheck::PromptEmbedded => published::embedded_hold(result),
+            ContentCheck::NoEmptyContents => !result
+                .get("contents")
+                .and_then(Value::as_array)
+                .is_some_and(Vec::is_empty),
+            ContentCheck::ToolNames => lists::tool_names_hold(result),
+        }
+    }
+
+    /// Whether the check speaks of something a result may not carry (`observed` can say no).
+    pub fn answer_dependent(self) -> bool {
+        matches!(
+            self,
+            ContentCheck::ResourceBlobs | ContentCheck::PromptImages | ContentCheck::PromptEmbedded
+        )
+    }
+
+    /// Whether `result` carries what the check speaks of: a check about a blob, an image or
+    /// an embedded resource is not observed on a result without one (neither a pass nor a
+    /// failure; D-121); every other check is observed on every result.
+    pub fn observed(self, result: &Value) -> bool {
+        match self {
+            ContentCheck::ResourceBlobs => published::observed_blobs(result),
+            ContentCheck::PromptImages => published::observed_images(result),
+            ContentCheck::PromptEmbedded => published::observed_embedded(result),
+            _ => true,
         }
     }
 
@@ -175,142 +244,30 @@ impl ContentCheck {
             ContentCheck::ResourceUris => {
                 "every listed resource URI of a custom scheme in accordance with RFC 3986"
             }
+            ContentCheck::ToolInputsRefused => {
+                "a call whose arguments break the tool's inputSchema refused: an error, or a \
+                 result with isError: true"
+            }
+            ContentCheck::ResourceBlobs => "every blob of the read contents Base64 (RFC 4648)",
+            ContentCheck::PromptImages => {
+                "every image of the prompt's messages with Base64 data and a valid MIME type"
+            }
+            ContentCheck::PromptEmbedded => {
+                "every embedded resource of the prompt with a valid URI, a MIME type, and text \
+                 or Base64 blob data"
+            }
+            ContentCheck::NoEmptyContents => {
+                "no empty contents array for a resource that does not exist"
+            }
+            ContentCheck::ToolNames => {
+                "every listed tool name of ASCII letters, digits, underscore, hyphen and dot only"
+            }
         }
     }
 
     fn bit(self) -> u32 {
         1 << self as u8
     }
-}
-
-/// A set of content checks, one bit each.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ContentSet(u32);
-
-impl ContentSet {
-    pub fn insert(&mut self, c: ContentCheck) {
-        self.0 |= c.bit();
-    }
-
-    pub fn contains(self, c: ContentCheck) -> bool {
-        self.0 & c.bit() != 0
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    pub(crate) fn bits(self) -> u32 {
-        self.0
-    }
-
-    pub(crate) fn from_bits(bits: u32) -> ContentSet {
-        ContentSet(bits)
-    }
-
-    /// Keep the checks whose rule `keep` names.
-    pub fn retain_rules(&mut self, keep: &[RuleId]) {
-        for c in ContentCheck::ALL {
-            if !keep.contains(&c.rule()) {
-                self.0 &= !c.bit();
-            }
-        }
-    }
-
-    /// The checks, in listing order.
-    pub fn iter(self) -> ContentIter {
-        ContentIter { left: self.0 }
-    }
-}
-
-/// The checks of a `ContentSet`, lowest bit first.
-#[derive(Clone, Debug)]
-pub struct ContentIter {
-    left: u32,
-}
-
-impl Iterator for ContentIter {
-    type Item = ContentCheck;
-
-    fn next(&mut self) -> Option<ContentCheck> {
-        let c = *ContentCheck::ALL.get(self.left.trailing_zeros() as usize)?;
-        self.left &= self.left - 1;
-        Some(c)
-    }
-}
-
-/// The content checks an answer to `method` (calling `tool`, for `tools/call`) must pass on
-/// `surface`, and whether they take
-/// the place of BASE-SERVERINFO (on `server/discover`, where DISC-SERVERINFO names the same
-/// omission more precisely: one omission is blamed on one sentence).
-/// Why a content rule was not observed on `surface`, when what it reads is something the
-/// target does not publish (the report's "not observed" reason); `None` for any other rule
-/// or when the surface has it.
-pub fn why_not_observed(rule: RuleId, surface: &Surface) -> Option<&'static str> {
-    let caps = surface.capabilities;
-    let structured = surface.tools.iter().any(|t| t.output_schema.is_some());
-    let resources = !surface.resources.is_empty() || !surface.resource_templates.is_empty();
-    let reason = [
-        (
-            rules::TOOLS_OUTPUT_CONFORM,
-            !structured,
-            "the target declares no tool with an outputSchema",
-        ),
-        (
-            rules::TOOLS_STRUCTURED_TEXT,
-            !structured,
-            "the target declares no tool with an outputSchema",
-        ),
-        (
-            rules::TOOLS_CAP_DECLARE,
-            surface.tools.is_empty(),
-            "the target lists no tools",
-        ),
-        (
-            rules::TOOLS_INPUTSCHEMA_VALID,
-            surface.tools.is_empty(),
-            "the target lists no tools",
-        ),
-        (
-            rules::RES_CAP_DECLARE,
-            !resources,
-            "the target lists no resources or resource templates",
-        ),
-        (
-            rules::RES_URI_RFC3986,
-            surface.resources.is_empty(),
-            "the target lists no resources",
-        ),
-        (
-            rules::PROMPTS_CAP_DECLARE,
-            surface.prompts.is_empty(),
-            "the target lists no prompts",
-        ),
-        (
-            rules::TOOLS_LIST_RESPOND,
-            !caps.tools,
-            "the target does not advertise tools",
-        ),
-        (
-            rules::TOOLS_ORDER,
-            !caps.tools || surface.tools.len() < 2,
-            "the target does not advertise tools, or lists fewer than two",
-        ),
-        (
-            rules::RES_LIST_RESPOND,
-            !caps.resources,
-            "the target does not advertise resources",
-        ),
-        (
-            rules::PROMPTS_LIST_RESPOND,
-            !caps.prompts,
-            "the target does not advertise prompts",
-        ),
-    ];
-    reason
-        .into_iter()
-        .find(|(r, missing, _)| *r == rule && *missing)
-        .map(|(_, _, why)| why)
 }
 
 /// Whether a `tools/list` result keeps the order discovery saw (TOOLS-ORDER;
@@ -327,9 +284,15 @@ pub(crate) fn output_schema_of<'s>(
     surface.tool(tool?)?.output_schema.as_ref()
 }
 
+/// The content checks an answer to `method` (calling `tool`, for `tools/call`) must pass on
+/// `surface`, and whether they take
+/// the place of BASE-SERVERINFO (on `server/discover`, where DISC-SERVERINFO names the same
+/// omission more precisely: one omission is blamed on one sentence).
 pub(crate) fn for_request(
     method: &str,
     tool: Option<&str>,
+    inputs_invalid: bool,
+    resource_missing: bool,
     surface: &Surface,
 ) -> (ContentSet, bool) {
     let mut set = ContentSet::default();
@@ -354,13 +317,25 @@ pub(crate) fn for_request(
         "tools/list" => {
             add(ContentCheck::ToolsListed, caps.tools);
             add(ContentCheck::ToolInputSchemas, !surface.tools.is_empty());
+            add(ContentCheck::ToolNames, !surface.tools.is_empty());
         }
         "resources/list" => {
             add(ContentCheck::ResourcesListed, caps.resources);
             add(ContentCheck::ResourceUris, !surface.resources.is_empty());
         }
         "prompts/list" => add(ContentCheck::PromptsListed, caps.prompts),
-        "resources/templates/list" | "resources/read" => {}
+        "resources/templates/list" => {}
+        "resources/read" => {
+            add(ContentCheck::ResourceBlobs, true);
+            // the judge found the URI naming no resource the target publishes (D-124)
+            add(ContentCheck::NoEmptyContents, resource_missing);
+        }
+        "prompts/get" => {
+            add(ContentCheck::PromptImages, true);
+            add(ContentCheck::PromptEmbedded, true);
+            // a prompt is no cacheable result
+            return (set, false);
+        }
         "tools/call" => {
             // only a tool that declares an outputSchema is known to return structured content
             // (the rule is not observed on the others; D-85)
@@ -368,6 +343,8 @@ pub(crate) fn for_request(
                 ContentCheck::StructuredText,
                 output_schema_of(tool, surface).is_some(),
             );
+            // the judge read the arguments against the called tool's inputSchema
+            add(ContentCheck::ToolInputsRefused, inputs_invalid);
             return (set, false);
         }
         _ => return (set, false),

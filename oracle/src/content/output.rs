@@ -77,7 +77,7 @@ fn type_matches(v: &Value, t: &str) -> bool {
 /// `const`, `properties`, `required`, `additionalProperties`, `items` (one schema),
 /// `minimum`/`maximum`, `allOf`, `anyOf`. `not`, `oneOf`, `$ref`, `if` and every other
 /// keyword are left alone (judging them with a partial validator could fail a valid value).
-fn valid(v: &Value, schema: &Value, depth: usize) -> bool {
+pub(super) fn valid(v: &Value, schema: &Value, depth: usize) -> bool {
     let s = match schema {
         Value::Bool(b) => return *b,
         Value::Object(s) => s,

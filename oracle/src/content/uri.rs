@@ -54,6 +54,13 @@ pub(super) fn custom_uri_ok(uri: &str) -> bool {
     scheme_ok(scheme) && chars_ok(rest)
 }
 
+/// Whether `uri` is in RFC 3986 syntax whatever its scheme (an embedded resource's "valid
+/// resource URI"; D-122).
+pub(super) fn uri_ok(uri: &str) -> bool {
+    uri.split_once(':')
+        .is_some_and(|(scheme, rest)| scheme_ok(scheme) && chars_ok(rest))
+}
+
 /// Every resource a `resources/list` result lists with a string `uri` has a URI in
 /// accordance with RFC 3986 (items without one are RES-LIST-RESPOND's).
 pub(super) fn listed_uris_hold(result: &Value) -> bool {

@@ -87,13 +87,21 @@ pub(crate) fn assemble(
     if any_must {
         // P-NONE: the union of what each reportable MUST defect mandates (+ open points)
         let mut union = Answers::new();
+        // an empty `contents` is admitted only where it alone is the departure (D-124): with
+        // another MUST defect, success of any kind is refused (P-NO-SUCCESS)
+        let alone = defects.iter().filter(|d| d.blocking).count() == 1;
         for a in defects
             .iter()
             .filter(|d| d.blocking)
             .flat_map(|d| d.answers.iter())
             .chain(tolerated)
         {
-            if !union.contains(a) && !matches!(a, Answer::RpcResult | Answer::OpenStream) {
+            let success = match a {
+                Answer::RpcResult | Answer::OpenStream => true,
+                Answer::EmptyContents => !alone,
+                _ => false,
+            };
+            if !union.contains(a) && !success {
                 union.push(a.clone());
             }
         }
@@ -107,7 +115,14 @@ pub(crate) fn assemble(
                 // one sentence says both "refuse" and how: the union alone
                 file(&mut expectations, d.reject, &mut union, i == last);
             } else {
-                push(&mut expectations, d.reject, [Answer::AnyError].into_iter());
+                // (an empty `contents` the defect admits is RES-NO-EMPTY-CONTENTS's to judge)
+                let empty = (alone && d.answers.contains(&Answer::EmptyContents))
+                    .then_some(Answer::EmptyContents);
+                push(
+                    &mut expectations,
+                    d.reject,
+                    [Answer::AnyError].into_iter().chain(empty),
+                );
                 if i == last {
                     union.push(Answer::NotAnError);
                     push_whole(&mut expectations, d.shape, &mut union);

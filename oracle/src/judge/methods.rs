@@ -202,19 +202,19 @@ pub(crate) fn check(
         Modern::ResourcesRead => {
             success.push(missing_capability());
             match params.and_then(|p| p.uri.as_deref()) {
+                Some(uri)
+                    if crate::traversal::is_traversal(uri)
+                        && crate::traversal::serves_files(surface)
+                        && version_ok(f) =>
+                {
+                    // «MUST sanitize file paths to prevent directory traversal attacks when
+                    // serving `file://` resources»: a `..` path is refused at all
+                    // (RES-TRAVERSAL), and as what it names, a resource that does not exist
+                    // (RES-NOTFOUND-32602 shapes the refusal; D-123)
+                    missing_resource(rules::RES_TRAVERSAL, req, uri, f);
+                }
                 Some(uri) if !surface.knows_resource(uri) && version_ok(f) => {
-                    f.defect_lazy(
-                        rules::RES_NOTFOUND,
-                        rules::RES_NOTFOUND,
-                        7,
-                        invalid_params(),
-                        || {
-                            invalid(
-                                &req.id,
-                                Message::parts(&["Resource not found: ", ""], &[&uri]),
-                            )
-                        },
-                    );
+                    missing_resource(rules::RES_NOTFOUND, req, uri, f);
                 }
                 None => f.tolerate(invalid_params()),
                 _ => {}
@@ -232,6 +232,26 @@ pub(crate) fn check(
                         7,
                         invalid_params(),
                         || invalid(&req.id, Message::parts(&["Unknown prompt: ", ""], &[&p])),
+                    );
+                }
+                Some(p) if prompt_args_invalid(params) && version_ok(f) => {
+                    // «Servers SHOULD validate prompt arguments before processing»: arguments
+                    // that are not strings are refused; no sentence fixes the code of this
+                    // refusal (PROMPTS-ERRORS names missing ones, not ill-typed ones; D-125)
+                    f.defect_lazy(
+                        rules::PROMPTS_VALIDATE_ARGS,
+                        rules::PROMPTS_VALIDATE_ARGS,
+                        7,
+                        Answer::AnyError,
+                        || {
+                            invalid(
+                                &req.id,
+                                Message::parts(
+                                    &["Invalid arguments for prompt ", ": values must be strings"],
+                                    &[&p],
+                                ),
+                            )
+                        },
                     );
                 }
                 None => f.tolerate(invalid_params()),
@@ -253,6 +273,34 @@ pub(crate) fn check(
             success.push(invalid_params());
             rules::EP_POST
         }
+    }
+}
+
+/// Whether the `arguments` of a `prompts/get` break GetPromptRequestParams (values strings).
+fn prompt_args_invalid(params: Option<&super::view::ParamsView<'_>>) -> bool {
+    use super::read::arguments::Arguments;
+    match params.and_then(|p| p.arguments) {
+        None => false,
+        Some(Arguments::Parsed(v)) => crate::content::prompt_args_invalid(Some(v)),
+        // (read in the validated text: no tree built on every prompts/get)
+        Some(Arguments::Raw(raw)) => super::read::arg_schema::prompt_args_invalid(raw.text),
+    }
+}
+
+/// A `resources/read` of a resource that does not exist, refused at all under `reject`:
+/// -32602 (RES-NOTFOUND-32602), and an empty `contents` left to the sentence that names it
+/// (RES-NO-EMPTY-CONTENTS, a lint; D-124).
+#[cold]
+#[inline(never)]
+fn missing_resource(reject: RuleId, req: &RequestBody<'_>, uri: &str, f: &mut Findings) {
+    f.defect_lazy(reject, rules::RES_NOTFOUND, 7, invalid_params(), || {
+        invalid(
+            &req.id,
+            Message::parts(&["Resource not found: ", ""], &[&uri]),
+        )
+    });
+    if let Some(d) = f.defects.last_mut() {
+        d.answers.push(Answer::EmptyContents);
     }
 }
 

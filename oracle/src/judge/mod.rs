@@ -181,8 +181,14 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             shape_lints(&mut lints, &req.method, surface.capabilities.extensions);
             // what the result must carry for this method (`crate::content`)
             let tool = req.params.as_ref().and_then(|p| p.name.as_deref());
-            let (content, replaces_server_info) =
-                crate::content::for_request(&req.method, tool, surface);
+            let inputs_invalid = tool_inputs_invalid(&req.method, req.params.as_ref(), surface);
+            let (content, replaces_server_info) = crate::content::for_request(
+                &req.method,
+                tool,
+                inputs_invalid,
+                resource_missing(&req.method, req.params.as_ref(), surface),
+                surface,
+            );
             if replaces_server_info {
                 lints.remove(LintKind::ServerInfo);
             }
@@ -292,6 +298,45 @@ fn judge_other_verb(
         lints,
         Vec::new(),
     )
+}
+
+/// Whether a `tools/call` of a declared tool carries arguments its `inputSchema` refuses
+/// (TOOLS-VALIDATE-INPUTS; the arguments are parsed only for such a call).
+fn tool_inputs_invalid(method: &str, params: Option<&view::ParamsView<'_>>, s: &Surface) -> bool {
+    if method != "tools/call" {
+        return false;
+    }
+    let Some(p) = params else { return false };
+    let Some(tool) = p.name.as_deref().and_then(|n| s.tool(n)) else {
+        return false;
+    };
+    let schema = &tool.input_schema;
+    let by_text = match p.arguments {
+        None => read::arg_schema::inputs_invalid(None, schema),
+        Some(read::arguments::Arguments::Raw(raw)) => {
+            read::arg_schema::inputs_invalid(Some(raw.text), schema)
+        }
+        Some(read::arguments::Arguments::Parsed(v)) => {
+            return crate::content::tool_inputs_invalid(Some(v), schema)
+        }
+    };
+    // a keyword the text reading leaves to the tree: parse the arguments (rare)
+    by_text.unwrap_or_else(|| {
+        let args = p.arguments.and_then(|a| a.to_value());
+        crate::content::tool_inputs_invalid(args.as_ref(), schema)
+    })
+}
+
+/// Whether a `resources/read` names a resource the target does not publish (unlisted and
+/// matching no template, or a `file://` traversal: `methods` refuses both).
+fn resource_missing(method: &str, params: Option<&view::ParamsView<'_>>, s: &Surface) -> bool {
+    if method != "resources/read" {
+        return false;
+    }
+    params.and_then(|p| p.uri.as_deref()).is_some_and(|u| {
+        !s.knows_resource(u)
+            || (crate::traversal::is_traversal(u) && crate::traversal::serves_files(s))
+    })
 }
 
 /// An integer id a double-based reader cannot hold exactly: "An implementation may set

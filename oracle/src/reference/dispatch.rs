@@ -5,7 +5,9 @@
 use super::response::Response;
 use super::{error_body, result_body};
 use crate::case::Case;
-use crate::fixture::{HEADER_TOOL, PLAIN_TOOL, SENTINEL_TOOL, STREAM_TOOL};
+use crate::fixture::{
+    BINARY_RESOURCE, HEADER_TOOL, LOGO_PNG_BASE64, MENU_TOOL, PLAIN_TOOL, RESOURCE, STREAM_TOOL,
+};
 use crate::surface::{template_matches, Surface};
 use serde_json::{json, Map, Value};
 
@@ -35,6 +37,13 @@ pub(crate) fn parse_call(body: &[u8]) -> Option<Call> {
 
 /// Run the request against the fixture.
 pub(crate) fn run(case: &Case, surface: &Surface) -> Response {
+    run_with(case, surface, true)
+}
+
+/// Run the request against the fixture; `validate`: check tool inputs against their
+/// `inputSchema` first (tools.mdx: «Servers MUST: - Validate all tool inputs»; only the
+/// mutant `tool-inputs-unchecked` skips it).
+pub(crate) fn run_with(case: &Case, surface: &Surface, validate: bool) -> Response {
     let Some(call) = parse_call(&case.body) else {
         // unreachable for a Dispatch verdict (the judge parsed a request); answer safely
         return Response::json(400, error_body(None, -32600, "Invalid Request", None));
@@ -48,7 +57,7 @@ pub(crate) fn run(case: &Case, surface: &Surface) -> Response {
     match call.method.as_str() {
         "server/discover" => ok(discover(surface)),
         "tools/list" => ok(cached(json!({"tools": tools(surface)}))),
-        "tools/call" => tools_call(&call, surface),
+        "tools/call" => tools_call(&call, surface, validate),
         "resources/list" => ok(cached(json!({"resources": resources(surface)}))),
         "resources/templates/list" => ok(cached(json!({"resourceTemplates": templates(surface)}))),
         "resources/read" => match p.get("uri").and_then(Value::as_str) {
@@ -66,11 +75,7 @@ pub(crate) fn run(case: &Case, surface: &Surface) -> Response {
                     .and_then(|a| a.get("code"))
                     .and_then(Value::as_str)
                     .unwrap_or("fn main() {}");
-                ok(json!({
-                    "description": "Code review prompt",
-                    "messages": [{"role": "user", "content": {
-                        "type": "text", "text": format!("Please review this code:\n{code}")}}]
-                }))
+                ok(review_prompt(code))
             }
             _ => invalid(&call.id, "Unknown prompt"),
         },
@@ -143,7 +148,7 @@ fn tools(surface: &Surface) -> Vec<Value> {
             let description = match t.name.as_str() {
                 PLAIN_TOOL => "Get current weather information for a location",
                 HEADER_TOOL => "Echo a query and its routing parameters",
-                SENTINEL_TOOL => "Show the café menu",
+                MENU_TOOL => "Show the café menu",
                 STREAM_TOOL => "Count to `to`, reporting progress",
                 _ => "Echo the arguments (a generated tool)",
             };
@@ -161,7 +166,24 @@ fn tools(surface: &Surface) -> Vec<Value> {
         .collect()
 }
 
-fn tools_call(call: &Call, surface: &Surface) -> Response {
+/// The `code_review` prompt: the code to review, the project's configuration as an
+/// embedded resource and its logo as an image (prompts.mdx § PromptMessage).
+fn review_prompt(code: &str) -> Value {
+    let config = json!({"name": "myapp", "debug": false}).to_string();
+    json!({
+        "description": "Code review prompt",
+        "messages": [
+            {"role": "user", "content": {
+                "type": "text", "text": format!("Please review this code:\n{code}")}},
+            {"role": "user", "content": {"type": "resource", "resource": {
+                "uri": RESOURCE, "mimeType": "application/json", "text": config}}},
+            {"role": "user", "content": {
+                "type": "image", "data": LOGO_PNG_BASE64, "mimeType": "image/png"}}
+        ]
+    })
+}
+
+fn tools_call(call: &Call, surface: &Surface, validate: bool) -> Response {
     let ok = |r: Value| Response::json(200, result_body(&call.id, r));
     let text = |s: String| json!({"content": [{"type": "text", "text": s}], "isError": false});
     let args = call.params.get("arguments").cloned().unwrap_or(json!({}));
@@ -170,8 +192,16 @@ fn tools_call(call: &Call, surface: &Surface) -> Response {
         .get("name")
         .and_then(Value::as_str)
         .unwrap_or("");
-    if surface.tool(name).is_none() {
+    let Some(tool) = surface.tool(name) else {
         return invalid(&call.id, &format!("Unknown tool: {name}"));
+    };
+    if validate
+        && crate::content::tool_inputs_invalid(call.params.get("arguments"), &tool.input_schema)
+    {
+        // «Input validation errors … are reported in tool results with `isError: true`»
+        return ok(json!({"content": [{"type": "text",
+            "text": format!("Invalid arguments for {name}: they do not match its inputSchema")}],
+            "isError": true}));
     }
     match name {
         PLAIN_TOOL => {
@@ -183,7 +213,7 @@ fn tools_call(call: &Call, surface: &Surface) -> Response {
                 "Current weather in {loc}: 18°C, partly cloudy"
             )))
         }
-        SENTINEL_TOOL => ok(text("Menu: espresso, croissant, crème brûlée".to_string())),
+        MENU_TOOL => ok(text("Menu: espresso, croissant, crème brûlée".to_string())),
         STREAM_TOOL => slow_count(call, &args),
         // the header tool and every loaded tool (`serve --tools`) answer with their
         // arguments, so a run can see what the server understood
@@ -235,7 +265,7 @@ fn resources(surface: &Surface) -> Vec<Value> {
         .iter()
         .map(|uri| {
             let name = uri.rsplit('/').next().unwrap_or(uri);
-            json!({"uri": uri, "name": name, "mimeType": "application/json"})
+            json!({"uri": uri, "name": name, "mimeType": mime_of(uri)})
         })
         .collect()
 }
@@ -275,7 +305,22 @@ fn unknown_completion_ref(p: &Map<String, Value>, surface: &Surface) -> Option<&
     }
 }
 
+/// The MIME type of a fixture resource, by its name.
+fn mime_of(uri: &str) -> &'static str {
+    if uri.ends_with(".png") {
+        "image/png"
+    } else {
+        "application/json"
+    }
+}
+
 fn read(uri: &str, surface: &Surface) -> Option<Vec<Value>> {
+    if uri == BINARY_RESOURCE && surface.resources.iter().any(|r| r == uri) {
+        // resources.mdx § Binary Content: binary data as a Base64 `blob`
+        return Some(vec![
+            json!({"uri": uri, "mimeType": "image/png", "blob": LOGO_PNG_BASE64}),
+        ]);
+    }
     if surface.resources.iter().any(|r| r == uri) {
         let text = json!({"name": "myapp", "debug": false}).to_string();
         return Some(vec![

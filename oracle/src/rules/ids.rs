@@ -107,6 +107,15 @@ ids! {
     VER_EXT_IDS = "VER-EXT-IDS",
     JSONRPC = "BASE-JSONRPC",
     // -- end h4 --
+    // H2: tools, resources, prompts (what a server publishes and answers)
+    TOOLS_VALIDATE_INPUTS = "TOOLS-VALIDATE-INPUTS",
+    RES_BINARY = "RES-BINARY",
+    PROMPTS_MEDIA_B64 = "PROMPTS-MEDIA-B64",
+    PROMPTS_EMBEDDED = "PROMPTS-EMBEDDED",
+    RES_TRAVERSAL = "RES-TRAVERSAL",
+    RES_NO_EMPTY_CONTENTS = "RES-NO-EMPTY-CONTENTS",
+    PROMPTS_VALIDATE_ARGS = "PROMPTS-VALIDATE-ARGS",
+    TOOLS_NAMES = "TOOLS-NAMES",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

@@ -1136,7 +1136,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Data Types › Tool › Tool Names",
         sentence: "The following SHOULD be the only allowed characters: uppercase and lowercase ASCII letters (A-Z, a-z), digits (0-9), underscore (\\_), hyphen (-), and dot (.)",
         summary: "Names tools with ASCII letters, digits, `_`, `-` and `.` only.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("TOOLS-XMCP-CONSTRAINTS"),
@@ -1193,7 +1193,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Security Considerations",
         sentence: "Servers MUST: - Validate all tool inputs",
         summary: "Validates tool inputs before acting on them.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("TOOLS-EMBEDDED-RESCAP"),
@@ -1275,7 +1275,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/resources.mdx#Error Handling",
         sentence: "Servers MUST NOT return an empty `contents` array for a non-existent resource.",
         summary: "Never returns an empty `contents` array for a non-existent resource.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("RES-TRAVERSAL"),
@@ -1284,7 +1284,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/resources.mdx#Security Considerations",
         sentence: "Servers MUST sanitize file paths to prevent directory traversal attacks when serving `file://` resources",
         summary: "Sanitizes file:// paths so no content outside the served tree is read.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("RES-BINARY"),
@@ -1293,7 +1293,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/resources.mdx#Security Considerations",
         sentence: "Binary data MUST be properly encoded",
         summary: "Encodes binary resource data properly (Base64 `blob`).",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("RES-URI-RFC3986"),
@@ -1366,7 +1366,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/prompts.mdx#Implementation Considerations",
         sentence: "Servers SHOULD validate prompt arguments before processing",
         summary: "Validates prompt arguments before processing.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("PROMPTS-MEDIA-B64"),
@@ -1375,7 +1375,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/prompts.mdx#Data Types › PromptMessage › Image Content",
         sentence: "The image data MUST be base64-encoded and include a valid MIME type.",
         summary: "Base64-encodes image data in prompt messages and gives a valid MIME type.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("PROMPTS-EMBEDDED"),
@@ -1384,7 +1384,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/prompts.mdx#Data Types › PromptMessage › Embedded Resources",
         sentence: "Resources can contain either text or binary (blob) data and MUST include: - A valid resource URI - The appropriate MIME type - Either text content or base64-encoded blob data",
         summary: "Gives embedded resources a URI, a MIME type and text or blob data.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("PROMPTS-LISTCHANGED"),

@@ -91,6 +91,19 @@ pub static NOT_OBSERVABLE: &[(RuleId, &str)] = &[
     // -- end h1 --
 
     // -- tools, resources, prompts (h2) --
+    (
+        RuleId("RES-INTERNAL-32603"),
+        "«Servers SHOULD return -32603 for internal errors»: whether an error is internal is a \
+         fact inside the server; no request a client can send is known to cause one, and an \
+         answer does not show whether the condition behind it was internal (DEVIATIONS.md D-126)",
+    ),
+    (
+        RuleId("TOOLS-XMCP-SENSITIVE"),
+        "«SHOULD NOT mark sensitive parameters (passwords, API keys, tokens, PII) with \
+         x-mcp-header»: whether a parameter carries a secret or PII is a fact about its \
+         meaning; the text gives no test a published tool can be held to (a name such as \
+         `token` is a guess, not evidence) (DEVIATIONS.md D-127)",
+    ),
     // -- end h2 --
 
     // -- pagination, caching, completion, logging (h3) --

@@ -109,6 +109,10 @@ pub enum Answer {
     AnyError,
     /// Anything that is not a rejection (a 1xx-3xx status without a JSON-RPC error body).
     NotAnError,
+    /// A 2xx JSON-RPC success whose result's `contents` is an empty array: admitted by
+    /// RES-NOTFOUND-32602's set only so that RES-NO-EMPTY-CONTENTS, the sentence
+    /// that names this answer, is the one it breaks (DEVIATIONS.md D-124).
+    EmptyContents,
 }
 
 /// A property every answer to this case must have.
@@ -331,7 +335,9 @@ impl Verdict {
 
     /// The rules this case exercises that `obs` observed: every rule of `rules()` except a
     /// stream rule whose answer carried nothing it speaks of (a JSON answer, a stream with no
-    /// progress: `crate::stream::observed`), which is neither a pass nor a failure.
+    /// progress: `crate::stream::observed`) and a content check whose result carried nothing
+    /// it speaks of (no blob, image or embedded resource), which are neither a pass nor a
+    /// failure.
     pub fn observed_rules<'v>(
         &'v self,
         obs: &'v crate::observation::Observation,
@@ -340,6 +346,14 @@ impl Verdict {
             Demand::Lint(Lint::Stream(l)) => obs
                 .http()
                 .is_some_and(|a| crate::stream::observed(l, a))
+                .then_some(e.rule),
+            // a content check about a blob, an image or an embedded resource: observed only
+            // on a result that carries one (`ContentCheck::observed`, D-121)
+            Demand::Lint(Lint::Content(c)) if c.answer_dependent() => obs
+                .http()
+                .and_then(|a| a.rpc_response())
+                .and_then(|r| r.get("result"))
+                .is_some_and(|r| c.observed(r))
                 .then_some(e.rule),
             _ => Some(e.rule),
         })

@@ -34,6 +34,13 @@ enum PlannedCall {
     OddResource,
     /// A method outside the surface (or outside the revision).
     OddMethod,
+    /// `tools/call` of one of these tools (name, `inputSchema`) with arguments breaking the
+    /// schema (`invalid::invalid_tool_args`).
+    BadToolArgs(Vec<(String, Value)>),
+    /// `prompts/get` of one of these prompts with arguments that are not strings.
+    BadPromptArgs(Vec<String>),
+    /// `resources/read` of one of these traversal or absolute `file://` URIs.
+    FileAttack(Vec<String>),
 }
 
 /// The weighted calls of one surface.
@@ -114,6 +121,24 @@ impl BasePlan {
             ));
         }
         calls.push((1, PlannedCall::OddMethod));
+        // H2: inputs a server must refuse, drawn from what the surface publishes
+        let tools: Vec<(String, Value)> = s
+            .tools
+            .iter()
+            .take(TOOLS_EACH)
+            .map(|t| (t.name.clone(), t.input_schema.clone()))
+            .collect();
+        if !tools.is_empty() {
+            calls.push((2, PlannedCall::BadToolArgs(tools)));
+        }
+        if !s.prompts.is_empty() {
+            let prompts = s.prompts.iter().take(8).cloned().collect();
+            calls.push((1, PlannedCall::BadPromptArgs(prompts)));
+        }
+        let attacks = super::invalid::file_attack_uris(s);
+        if !attacks.is_empty() {
+            calls.push((1, PlannedCall::FileAttack(attacks)));
+        }
         let (weights, calls) = calls.into_iter().unzip();
         BasePlan {
             renderer: Renderer::new(s),
@@ -175,6 +200,20 @@ impl BasePlan {
                     "https://example.com/a%20b?q=1#f",
                 ]);
                 ("resources/read", json!({"uri": uri}))
+            }
+            PlannedCall::BadToolArgs(tools) => {
+                let (name, schema) = &tools[r.below(tools.len())];
+                let args = super::invalid::invalid_tool_args(schema, r);
+                ("tools/call", json!({"name": name, "arguments": args}))
+            }
+            PlannedCall::BadPromptArgs(prompts) => {
+                let name = &prompts[r.below(prompts.len())];
+                let args = super::invalid::invalid_prompt_args(r);
+                ("prompts/get", json!({"name": name, "arguments": args}))
+            }
+            PlannedCall::FileAttack(uris) => {
+                let uri = &uris[r.below(uris.len())];
+                ("resources/read", json!({ "uri": uri }))
             }
             PlannedCall::OddMethod => {
                 let m = r.pick(&[

@@ -13,6 +13,7 @@
 
 mod args;
 mod base;
+pub mod invalid;
 mod render;
 mod stream_meta;
 mod text;

@@ -5,7 +5,9 @@
 
 use super::values::{header_string, integer, raw_header_bytes};
 use crate::edit::{apply_all, edit_strategy, Mix};
-use crate::fixture::{CAFE_TOOL, CODE_REVIEW, CONFIG_URI, ENDPOINT, EXECUTE_SQL, GET_WEATHER};
+use crate::fixture::{
+    CAFE_TOOL, CODE_REVIEW, CONFIG_URI, ENDPOINT, EXECUTE_SQL, GET_WEATHER, SENTINEL_URI,
+};
 use mcpdiff_oracle::annotations::header_text;
 use mcpdiff_oracle::case::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, MODERN_VERSION};
 use mcpdiff_oracle::encoding::encode_header_value;
@@ -137,6 +139,8 @@ fn valid_draft() -> impl Strategy<Value = Draft> {
     });
     let read = prop_oneof![
         Just(CONFIG_URI.to_string()),
+        // a name that needs the sentinel in Mcp-Name (no fixture tool name does)
+        Just(SENTINEL_URI.to_string()),
         "[a-z0-9]{1,6}".prop_map(|d| format!("file:///logs/{d}.log")),
     ]
     .prop_map(|uri| Draft::new("resources/read", with(&[("uri", json!(uri))]), Some(&uri)));

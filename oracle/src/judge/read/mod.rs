@@ -5,6 +5,7 @@
 //! reader's differential twin).
 
 mod arg_members;
+pub(crate) mod arg_schema;
 pub(crate) mod arguments;
 mod fast_body;
 mod fast_headers;

@@ -164,8 +164,15 @@ pub(super) fn unknown_resource_empty(a: &Answered, r: &mut Response) {
     }
 }
 
+pub(super) fn unknown_resource_32603(a: &Answered, r: &mut Response) {
+    if a.method() == "resources/read" && !a.surface.knows_resource(a.param("uri")) {
+        recode(r, -32602, -32603);
+    }
+}
+
 pub(super) fn unknown_prompt_empty(a: &Answered, r: &mut Response) {
-    if a.method() == "prompts/get" && error_code(r) == Some(-32602) {
+    let known = a.surface.prompts.iter().any(|p| p == a.param("name"));
+    if a.method() == "prompts/get" && error_code(r) == Some(-32602) && !known {
         *r = a.result(json!({"messages": []}));
     }
 }

@@ -3,6 +3,9 @@
 
 use super::super::response::Response;
 use super::answer::{each, Answered};
+use crate::case::Case;
+use crate::surface::Surface;
+use crate::verdict::{Canonical, Verdict};
 use serde_json::{json, Map, Value};
 
 /// Apply `f` to the `result` object of every success in the answer.
@@ -164,6 +167,104 @@ pub(super) fn tools_order_by_id(a: &Answered, r: &mut Response) {
                 let n = list.len() as u64;
                 // (the remainder is below the list's length, a usize)
                 list.rotate_left((id % n) as usize);
+            }
+        }
+    });
+}
+
+/// Apply `f` to every content block of the messages of a `prompts/get` result.
+fn each_prompt_block(a: &Answered, r: &mut Response, f: impl Fn(&mut Map<String, Value>)) {
+    on(a, r, "prompts/get", |res| {
+        let messages = res.get_mut("messages").and_then(Value::as_array_mut);
+        for m in messages.into_iter().flatten() {
+            if let Some(block) = m.get_mut("content").and_then(Value::as_object_mut) {
+                f(block);
+            }
+        }
+    });
+}
+
+pub(super) fn resource_blob_not_base64(a: &Answered, r: &mut Response) {
+    on(a, r, "resources/read", |res| {
+        let contents = res.get_mut("contents").and_then(Value::as_array_mut);
+        for c in contents
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object_mut)
+        {
+            if c.contains_key("blob") {
+                // the raw bytes' hex, not Base64
+                c.insert("blob".into(), json!("89 50 4e 47 0d 0a 1a 0a"));
+            }
+        }
+    });
+}
+
+pub(super) fn prompt_image_not_base64(a: &Answered, r: &mut Response) {
+    each_prompt_block(a, r, |b| {
+        if b.get("type") == Some(&json!("image")) {
+            b.insert("data".into(), json!("data:image/png;base64,iVBORw0KGgo="));
+        }
+    });
+}
+
+pub(super) fn prompt_embedded_no_mime(a: &Answered, r: &mut Response) {
+    each_prompt_block(a, r, |b| {
+        if let Some(res) = b.get_mut("resource").and_then(Value::as_object_mut) {
+            res.remove("mimeType");
+        }
+    });
+}
+
+/// The reference's rendering, with tool calls dispatched without checking their arguments
+/// against the tool's `inputSchema`.
+pub(super) fn render_unvalidated(v: &Verdict, case: &Case, surface: &Surface) -> Response {
+    if v.canonical == Canonical::Dispatch {
+        return super::super::dispatch::run_with(case, surface, false);
+    }
+    super::super::render(v, case, surface)
+}
+
+/// Serves `file://` reads that climb with `..`: the file outside the tree, read as asked.
+pub(super) fn traversal_served(case: &mut Case, _: &mut Surface) -> Option<Response> {
+    let call = super::super::dispatch::parse_call(&case.body)?;
+    let uri = call.params.get("uri").and_then(Value::as_str)?;
+    if call.method != "resources/read" || !crate::traversal::is_traversal(uri) {
+        return None;
+    }
+    let result = json!({
+        "contents": [{"uri": uri, "mimeType": "text/plain", "text": "root:x:0:0:root:/root:/bin/sh\n"}],
+        "ttlMs": 0,
+        "cacheScope": "private",
+    });
+    Some(Response::json(
+        200,
+        super::super::result_body(&call.id, result),
+    ))
+}
+
+/// Reads `prompts/get` without checking its arguments: ill-typed ones are dropped and the
+/// prompt served as if none were given.
+pub(super) fn prompt_args_unchecked(case: &mut Case, _: &mut Surface) -> Option<Response> {
+    let mut body: Value = serde_json::from_slice(&case.body).ok()?;
+    if body.get("method") != Some(&json!("prompts/get")) {
+        return None;
+    }
+    let params = body.get_mut("params").and_then(Value::as_object_mut)?;
+    if crate::content::prompt_args_invalid(params.get("arguments")) {
+        params.remove("arguments");
+        // serializing a Value cannot fail (all keys are strings)
+        case.body = serde_json::to_vec(&body).unwrap_or_default();
+    }
+    None
+}
+
+pub(super) fn tool_name_with_space(a: &Answered, r: &mut Response) {
+    on(a, r, "tools/list", |res| {
+        let tools = res.get_mut("tools").and_then(Value::as_array_mut);
+        for t in tools.into_iter().flatten() {
+            if t.get("name") == Some(&json!(crate::fixture::PLAIN_TOOL)) {
+                t["name"] = json!("get weather");
             }
         }
     });

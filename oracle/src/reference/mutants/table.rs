@@ -94,9 +94,12 @@ table! {
         UNKNOWN_TOOL_IS_ERROR = "unknown-tool-is-error", rules::TOOLS_UNKNOWN,
             "answers an unknown tool with an isError result, not -32602",
             Answer(answer::unknown_tool_is_error);
-        UNKNOWN_RESOURCE_EMPTY = "unknown-resource-empty", rules::RES_NOTFOUND,
+        UNKNOWN_RESOURCE_EMPTY = "unknown-resource-empty", rules::RES_NO_EMPTY_CONTENTS,
             "answers an unknown resource with empty contents",
             Answer(answer::unknown_resource_empty);
+        UNKNOWN_RESOURCE_32603 = "unknown-resource-32603", rules::RES_NOTFOUND,
+            "answers a read of an unknown resource -32603 instead of -32602",
+            Answer(answer::unknown_resource_32603);
         UNKNOWN_PROMPT_EMPTY = "unknown-prompt-empty", rules::PROMPTS_ERRORS,
             "answers an unknown prompt with an empty message list",
             Answer(answer::unknown_prompt_empty);
@@ -314,6 +317,28 @@ table! {
         TOOLS_ORDER_BY_ID = "tools-order-by-id", rules::TOOLS_ORDER,
             "rotates its tools/list by the request id (a different order per request)",
             Answer(content::tools_order_by_id);
+        // H2: tools, resources, prompts
+        TOOL_INPUTS_UNCHECKED = "tool-inputs-unchecked", rules::TOOLS_VALIDATE_INPUTS,
+            "serves tool calls whose arguments break the tool's inputSchema",
+            Render(content::render_unvalidated);
+        RESOURCE_BLOB_NOT_BASE64 = "resource-blob-not-base64", rules::RES_BINARY,
+            "answers resources/read of a binary resource with a hex blob, not Base64",
+            Answer(content::resource_blob_not_base64);
+        PROMPT_IMAGE_NOT_BASE64 = "prompt-image-not-base64", rules::PROMPTS_MEDIA_B64,
+            "puts a data: URL in a prompt image's data instead of Base64",
+            Answer(content::prompt_image_not_base64);
+        PROMPT_EMBEDDED_NO_MIME = "prompt-embedded-no-mime", rules::PROMPTS_EMBEDDED,
+            "embeds a resource in a prompt without its mimeType",
+            Answer(content::prompt_embedded_no_mime);
+        PROMPT_ARGS_UNCHECKED = "prompt-args-unchecked", rules::PROMPTS_VALIDATE_ARGS,
+            "serves prompts/get with arguments that are not strings, ignoring them",
+            Request(content::prompt_args_unchecked);
+        TOOL_NAME_WITH_SPACE = "tool-name-with-space", rules::TOOLS_NAMES,
+            "lists get_weather as `get weather` in tools/list",
+            Answer(content::tool_name_with_space);
+        TRAVERSAL_SERVED = "traversal-served", rules::RES_TRAVERSAL,
+            "serves file:// reads whose path climbs out with `..` segments",
+            Request(content::traversal_served);
         PUBLISHES_INVALID_TOOL = "publishes-invalid-tool", rules::TOOLS_XMCP_CONSTRAINTS,
             "lists a tool whose x-mcp-header is empty in tools/list",
             Answer(answer::publishes_invalid_tool);

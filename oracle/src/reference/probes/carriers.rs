@@ -4,7 +4,7 @@
 use super::{call, legacy_initialize, weather_call, with_meta, Probe};
 use crate::case::Case;
 use crate::client::conformant_case;
-use crate::fixture::{PROMPT, RESOURCE, SENTINEL_TOOL, STREAM_TOOL};
+use crate::fixture::{MENU_TOOL, PROMPT, RESOURCE, STREAM_TOOL};
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
 use serde_json::{json, Value};
@@ -78,7 +78,7 @@ pub(super) fn carriers(s: &Surface) -> Vec<Probe> {
         c(
             16,
             "tools/call",
-            json!({"name": SENTINEL_TOOL, "arguments": {}}),
+            json!({"name": MENU_TOOL, "arguments": {}}),
         ),
     );
     let mut string_id = conformant_case(s, json!("req-a"), "tools/list", json!({}));

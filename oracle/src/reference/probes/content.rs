@@ -2,7 +2,7 @@
 //! (`crate::content`) read, one per rule, so each rule has a carrier of its own.
 
 use super::{call, Probe};
-use crate::fixture::{HEADER_TOOL, RESOURCE};
+use crate::fixture::{BINARY_RESOURCE, HEADER_TOOL, PLAIN_TOOL, PROMPT, RESOURCE, TEMPLATE};
 use crate::rules;
 use crate::surface::Surface;
 use serde_json::json;
@@ -13,7 +13,8 @@ pub(super) fn content_probes(s: &Surface) -> Vec<Probe> {
     // the tool that declares an outputSchema, called conformantly
     let sql = json!({"name": HEADER_TOOL,
         "arguments": {"region": "us-west1", "count": 42, "query": "select 1"}});
-    vec![
+    let review = json!({"name": PROMPT, "arguments": {"code": "fn f() {}"}});
+    let mut out = vec![
         Probe {
             rule: rules::DISC_SHAPE,
             case: c(40, "server/discover", json!({})),
@@ -79,5 +80,87 @@ pub(super) fn content_probes(s: &Surface) -> Vec<Probe> {
             rule: rules::TOOLS_ORDER,
             case: c(55, "tools/list", json!({})),
         },
-    ]
+        // H2: tools, resources, prompts. A call breaking the tool's inputSchema: the
+        // required member missing, then of the wrong type
+        Probe {
+            rule: rules::TOOLS_VALIDATE_INPUTS,
+            case: c(
+                56,
+                "tools/call",
+                json!({"name": PLAIN_TOOL, "arguments": {}}),
+            ),
+        },
+        Probe {
+            rule: rules::TOOLS_VALIDATE_INPUTS,
+            case: c(
+                57,
+                "tools/call",
+                json!({"name": PLAIN_TOOL, "arguments": {"location": 7}}),
+            ),
+        },
+        Probe {
+            rule: rules::RES_BINARY,
+            case: c(58, "resources/read", json!({"uri": BINARY_RESOURCE})),
+        },
+        Probe {
+            rule: rules::PROMPTS_MEDIA_B64,
+            case: c(59, "prompts/get", review.clone()),
+        },
+        Probe {
+            rule: rules::PROMPTS_EMBEDDED,
+            case: c(60, "prompts/get", review),
+        },
+        Probe {
+            rule: rules::TOOLS_NAMES,
+            case: c(76, "tools/list", json!({})),
+        },
+        // prompt arguments that are not strings
+        Probe {
+            rule: rules::PROMPTS_VALIDATE_ARGS,
+            case: c(
+                75,
+                "prompts/get",
+                json!({"name": PROMPT, "arguments": {"code": 7}}),
+            ),
+        },
+        // a resource the target does not publish: -32602, never an empty `contents`
+        Probe {
+            rule: rules::RES_NO_EMPTY_CONTENTS,
+            case: c(
+                61,
+                "resources/read",
+                json!({"uri": "file:///projects/myapp/missing.json"}),
+            ),
+        },
+    ];
+    // directory traversal from the listed file resource and from the file template
+    let mut id = 62;
+    for base in [RESOURCE, TEMPLATE] {
+        for uri in crate::traversal::traversal_uris(base) {
+            out.push(Probe {
+                rule: rules::RES_TRAVERSAL,
+                case: c(id, "resources/read", json!({ "uri": uri })),
+            });
+            id += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture;
+    use crate::isolation::decide_case;
+
+    #[test]
+    fn each_content_probe_isolates_its_rule() {
+        let s = fixture::surface();
+        let missed: Vec<String> = content_probes(&s)
+            .iter()
+            .filter(|p| !decide_case(&p.case, &s).isolated.contains(&p.rule))
+            .map(|p| format!("{}: {:?}", p.rule, decide_case(&p.case, &s)))
+            .collect();
+        assert!(missed.is_empty(), "{missed:#?}");
+    }
 }

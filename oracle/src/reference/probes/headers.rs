@@ -4,7 +4,7 @@
 
 use super::{call, weather_call, with, Probe};
 use crate::case::Case;
-use crate::fixture::{HEADER_TOOL, SENTINEL_TOOL};
+use crate::fixture::{HEADER_TOOL, SENTINEL_URI};
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
 use base64::Engine;
@@ -122,11 +122,8 @@ pub(super) fn headers(s: &Surface) -> Vec<Probe> {
     );
     add(
         rules::B64_DECODE,
-        c(
-            35,
-            "tools/call",
-            json!({"name": SENTINEL_TOOL, "arguments": {}}),
-        ),
+        // a non-ASCII name in Mcp-Name: a template instance (no tool name needs it)
+        c(35, "resources/read", json!({ "uri": SENTINEL_URI })),
     );
     add(
         rules::B64_MALFORMED,

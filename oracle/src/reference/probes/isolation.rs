@@ -8,7 +8,7 @@
 use super::Probe;
 use crate::case::Case;
 use crate::client::conformant_case;
-use crate::fixture::{HEADER_TOOL, PLAIN_TOOL, SENTINEL_TOOL, TEMPLATE};
+use crate::fixture::{HEADER_TOOL, PLAIN_TOOL, SENTINEL_URI, TEMPLATE};
 use crate::rules;
 use crate::surface::Surface;
 use serde_json::{json, Value};
@@ -22,13 +22,7 @@ pub(super) fn isolation_probes(s: &Surface) -> Vec<Probe> {
         case.set_header(name, Some(value));
         case
     };
-    let menu = || {
-        c(
-            40,
-            "tools/call",
-            json!({"name": SENTINEL_TOOL, "arguments": {}}),
-        )
-    };
+    let menu = || c(40, "resources/read", json!({ "uri": SENTINEL_URI }));
     let sql = |region: &str| {
         c(
             41,
@@ -37,14 +31,15 @@ pub(super) fn isolation_probes(s: &Surface) -> Vec<Probe> {
         )
     };
 
-    // Mcp-Name: the body name is `café_menu`; the header its ISO-8859-1 / UTF-8 bytes
+    // Mcp-Name: the body URI is `file:///logs/café.log`; the header its ISO-8859-1 / UTF-8
+    // bytes
     add(
         rules::HDR_INVALID_CHARS,
-        with(menu(), "Mcp-Name", b"caf\xe9_menu"),
+        with(menu(), "Mcp-Name", b"file:///logs/caf\xe9.log"),
     );
     add(
         rules::HDR_INVALID_CHARS,
-        with(menu(), "Mcp-Name", "café_menu".as_bytes()),
+        with(menu(), "Mcp-Name", SENTINEL_URI.as_bytes()),
     );
     // a control byte in the body's URI too (a template instance), so no mismatch arises
     let uri = TEMPLATE.replace("{day}", "mon\u{1}");

@@ -1,0 +1,117 @@
+//! Why a content rule was not observed on a target: what it reads is something the target
+//! does not publish (from its surface), or something no answer carried (a blob, an image,
+//! an embedded resource: `ContentCheck::observed`). The report's "not observed" reason.
+
+use crate::rules::{self, RuleId};
+use crate::surface::Surface;
+
+/// Why a content rule was not observed on `surface`, when what it reads is something the
+/// target does not publish (the report's "not observed" reason); `None` for any other rule
+/// or when the surface has it.
+pub fn why_not_observed(rule: RuleId, surface: &Surface) -> Option<&'static str> {
+    let caps = surface.capabilities;
+    let structured = surface.tools.iter().any(|t| t.output_schema.is_some());
+    let resources = !surface.resources.is_empty() || !surface.resource_templates.is_empty();
+    let reason = [
+        (
+            rules::TOOLS_OUTPUT_CONFORM,
+            !structured,
+            "the target declares no tool with an outputSchema",
+        ),
+        (
+            rules::TOOLS_STRUCTURED_TEXT,
+            !structured,
+            "the target declares no tool with an outputSchema",
+        ),
+        (
+            rules::TOOLS_CAP_DECLARE,
+            surface.tools.is_empty(),
+            "the target lists no tools",
+        ),
+        (
+            rules::TOOLS_INPUTSCHEMA_VALID,
+            surface.tools.is_empty(),
+            "the target lists no tools",
+        ),
+        (
+            rules::RES_CAP_DECLARE,
+            !resources,
+            "the target lists no resources or resource templates",
+        ),
+        (
+            rules::RES_URI_RFC3986,
+            surface.resources.is_empty(),
+            "the target lists no resources",
+        ),
+        (
+            rules::PROMPTS_CAP_DECLARE,
+            surface.prompts.is_empty(),
+            "the target lists no prompts",
+        ),
+        (
+            rules::TOOLS_LIST_RESPOND,
+            !caps.tools,
+            "the target does not advertise tools",
+        ),
+        (
+            rules::TOOLS_ORDER,
+            !caps.tools || surface.tools.len() < 2,
+            "the target does not advertise tools, or lists fewer than two",
+        ),
+        (
+            rules::RES_LIST_RESPOND,
+            !caps.resources,
+            "the target does not advertise resources",
+        ),
+        (
+            rules::PROMPTS_LIST_RESPOND,
+            !caps.prompts,
+            "the target does not advertise prompts",
+        ),
+        // H2: what the results carry (observed only when an answer carries it)
+        (
+            rules::TOOLS_VALIDATE_INPUTS,
+            surface.tools.is_empty(),
+            "the target lists no tools",
+        ),
+        (
+            rules::TOOLS_VALIDATE_INPUTS,
+            true,
+            "no call with arguments breaking an inputSchema was served",
+        ),
+        (
+            rules::TOOLS_NAMES,
+            surface.tools.is_empty(),
+            "the target lists no tools",
+        ),
+        (
+            rules::RES_NO_EMPTY_CONTENTS,
+            !caps.resources,
+            "the target does not advertise resources",
+        ),
+        (
+            rules::RES_TRAVERSAL,
+            !crate::traversal::serves_files(surface),
+            "the target lists no file:// resource or resource template",
+        ),
+        (
+            rules::RES_BINARY,
+            true,
+            "no resources/read answer carried binary (blob) contents",
+        ),
+        (
+            rules::PROMPTS_MEDIA_B64,
+            true,
+            "no prompts/get answer carried an image",
+        ),
+        (
+            rules::PROMPTS_EMBEDDED,
+            true,
+            "no prompts/get answer carried an embedded resource",
+        ),
+    ];
+    reason
+        .into_iter()
+        .find(|(r, missing, _)| *r == rule && *missing)
+        .map(|(_, _, why)| why)
+}
