@@ -32,6 +32,31 @@ pub enum SseMessage {
     NotJson(String),
 }
 
+/// The SSE fields beside `data` of an SSE answer (the 2025-11-25 resumability rules read
+/// them: event ids, priming, `retry`); empty for any other answer.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SseFields {
+    /// `event_ids[i]` is the `id` field of the event that carried message `i` of the body
+    /// (`None`: that event had no `id` field). As long as the messages, when kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub event_ids: Vec<Option<String>>,
+    /// Some event of the stream had a `retry` field.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub retry: bool,
+}
+
+impl SseFields {
+    /// Nothing recorded (not an SSE answer, or one without ids or `retry`).
+    pub fn is_empty(&self) -> bool {
+        !self.retry && self.event_ids.iter().all(Option::is_none)
+    }
+
+    /// The `id` of the event that carried message `i`, if it had one.
+    pub fn id_of(&self, i: usize) -> Option<&str> {
+        self.event_ids.get(i).and_then(|v| v.as_deref())
+    }
+}
+
 /// The body of an HTTP answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
@@ -69,6 +94,9 @@ pub struct HttpAnswer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub www_authenticate: Option<String>,
     pub body: Body,
+    /// For an SSE body: each message's event id, and whether a `retry` field was sent.
+    #[serde(default, skip_serializing_if = "SseFields::is_empty")]
+    pub sse_fields: SseFields,
 }
 
 /// What a target did.
@@ -90,6 +118,7 @@ impl HttpAnswer {
             allow: None,
             www_authenticate: None,
             body,
+            sse_fields: SseFields::default(),
         }
     }
 

@@ -10,7 +10,7 @@ use super::conn::{ConnReader, ReadError};
 use super::head::{parse_head, Framing, Head, HeadParse};
 use super::limits::Limits;
 use super::sse::{answers_request, message, SseParser};
-use mcpdiff_oracle::{Body, HttpAnswer, Observation, TransportFailure};
+use mcpdiff_oracle::{Body, HttpAnswer, Observation, SseFields, TransportFailure};
 use tokio::io::AsyncRead;
 use tokio::time::Instant;
 
@@ -65,13 +65,16 @@ pub(crate) async fn read_response<R: AsyncRead + Unpin>(
     let body = if sse {
         read_sse(r, &mut decoder, limits, deadline, on_answer).await
     } else {
-        read_plain(r, &mut decoder, limits, deadline).await
+        read_plain(r, &mut decoder, limits, deadline)
+            .await
+            .map(|b| (b, SseFields::default()))
     };
-    let body = match body {
+    let (body, fields) = match body {
         Ok(body) => body,
         Err(f) => return failure(f),
     };
     answer.body = body;
+    answer.sse_fields = fields;
     let reusable = decoder.finished_framed() && head.keeps_alive() && r.buf.is_empty();
     ReadOutcome {
         observation: Observation::Http(answer),
@@ -158,10 +161,11 @@ async fn read_sse<R: AsyncRead + Unpin>(
     limits: &Limits,
     deadline: Instant,
     on_answer: OnAnswer<'_>,
-) -> Result<Body, TransportFailure> {
+) -> Result<(Body, SseFields), TransportFailure> {
     let stream_deadline = deadline.min(Instant::now() + limits.sse_max_time);
     let mut parser = SseParser::default();
     let mut messages = Vec::new();
+    let mut ids = Vec::new();
     let mut events = Vec::new();
     let mut read = 0usize;
     // Set once the request is answered (a JSON-RPC response, a listen acknowledgement): the
@@ -173,6 +177,7 @@ async fn read_sse<R: AsyncRead + Unpin>(
             Ok(Some(piece)) => {
                 read += piece.len();
                 parser.feed(&piece, &mut events);
+                ids.append(&mut parser.ids);
                 for data in events.drain(..) {
                     let m = message(&data, limits.keep_chars);
                     if answers_request(&m) {
@@ -189,6 +194,7 @@ async fn read_sse<R: AsyncRead + Unpin>(
                 }
                 if messages.len() >= limits.sse_max_events || read > limits.max_body_bytes {
                     messages.truncate(limits.sse_max_events);
+                    ids.truncate(limits.sse_max_events);
                     false
                 } else {
                     continue;
@@ -199,6 +205,10 @@ async fn read_sse<R: AsyncRead + Unpin>(
             Err(BodyError::Timeout) => false,
             Err(BodyError::BadFraming) => return Err(TransportFailure::Garbage),
         };
-        return Ok(Body::Sse { messages, closed });
+        let fields = SseFields {
+            event_ids: ids,
+            retry: parser.retry,
+        };
+        return Ok((Body::Sse { messages, closed }, fields));
     }
 }
