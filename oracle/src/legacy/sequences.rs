@@ -57,6 +57,19 @@ pub fn sequences(latest: &str, older: Option<&str>) -> Vec<Sequence> {
                 LegacyStep::Delete { session: Current },
             ],
         },
+        // two streamed requests, then a resumption of the first stream: event ids unique
+        // across streams, nothing of the second stream replayed (D-L17, D-L18)
+        Sequence {
+            name: "resumability",
+            steps: vec![
+                initialize(latest),
+                LegacyStep::Initialized,
+                request("tools/list", Current, Negotiated),
+                request("tools/list", Current, Negotiated),
+                LegacyStep::Resume,
+                LegacyStep::Delete { session: Current },
+            ],
+        },
         Sequence {
             name: "unsupported-version",
             steps: vec![
