@@ -10,6 +10,7 @@ mod ids_2025_11_25;
 mod revision;
 mod table;
 mod table_2025_11_25;
+pub mod unobservable;
 
 pub use ids::*;
 pub use ids_2025_11_25::legacy;
