@@ -131,6 +131,7 @@ fn parse(raw: &[u8]) -> Observation {
         www_authenticate: get("www-authenticate"),
         body,
         sse_fields: Default::default(),
+        invalid_utf8: false,
     })
 }
 

@@ -97,6 +97,10 @@ pub struct HttpAnswer {
     /// For an SSE body: each message's event id, and whether a `retry` field was sent.
     #[serde(default, skip_serializing_if = "SseFields::is_empty")]
     pub sse_fields: SseFields,
+    /// Some body bytes (the whole body, or an SSE event's `data`) are not valid UTF-8
+    /// (2025-11-25 L-BASE-UTF8); `body` then holds their lossy prefix.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub invalid_utf8: bool,
 }
 
 /// What a target did.
@@ -119,6 +123,7 @@ impl HttpAnswer {
             www_authenticate: None,
             body,
             sse_fields: SseFields::default(),
+            invalid_utf8: false,
         }
     }
 

@@ -43,6 +43,8 @@ pub enum Demand {
     /// No JSON-RPC response with one of these ids (answered elsewhere) on the resumed
     /// stream (L-SHTTP-RESUME-SAME-STREAM, D-L18).
     NoResponseFrom(Vec<Value>),
+    /// A JSON or SSE body is valid UTF-8 (L-BASE-UTF8, D-L19).
+    Utf8,
     /// The resumed stream carries the response the broken stream owed (one whose id is none
     /// of these, answered elsewhere), or stays open (L-SHTTP-SSE-RESPONSE, D-L16).
     DeliversOwedResponse(Vec<Value>),
@@ -127,6 +129,13 @@ impl Demand {
                 })
             }
             Demand::NoResponseFrom(elsewhere) => !responses(a).any(|id| elsewhere.contains(id)),
+            Demand::Utf8 => {
+                !a.invalid_utf8
+                    || !matches!(
+                        a.content_type.as_deref(),
+                        Some("application/json" | "text/event-stream")
+                    )
+            }
             Demand::DeliversOwedResponse(elsewhere) => {
                 responses(a).any(|id| !elsewhere.contains(id))
                     || matches!(a.body, Body::Sse { closed: false, .. })
@@ -241,6 +250,7 @@ impl fmt::Display for Demand {
                 "SSE event ids unique in the session ({} seen before)",
                 seen.len()
             ),
+            Demand::Utf8 => f.write_str("a JSON or SSE body of valid UTF-8"),
             Demand::NoResponseFrom(_) => {
                 f.write_str("no response of another stream replayed on the resumed stream")
             }

@@ -33,7 +33,8 @@ pub fn expectations(
     track: &Track,
     profile: &LegacyProfile,
 ) -> Vec<(RuleId, Demand)> {
-    let mut out = Vec::new();
+    // every JSON-RPC message, whatever the step (D-L19)
+    let mut out = vec![(ids::BASE_UTF8, Demand::Utf8)];
     if let LegacyStep::Initialize { version } = step {
         out.push((ids::INIT_RESULT, Demand::InitResult));
         out.push((ids::SESSION_ID_CHARS, Demand::SessionIdVisible));

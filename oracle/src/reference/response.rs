@@ -15,6 +15,9 @@ pub enum ResponseBody {
     /// A `text/event-stream`: `events` are sent as `data:` events in order; with `keep_open`
     /// the stream then stays open (keep-alive comments) until the client goes away.
     Sse { events: Vec<Value>, keep_open: bool },
+    /// Bytes as they are (the legacy mutant that breaks L-BASE-UTF8 sends bytes no JSON
+    /// value serializes to).
+    Raw(Vec<u8>),
     /// A `text/event-stream` whose events carry SSE fields beside `data` (ids, `retry`, an
     /// empty priming `data`): the legacy reference's streams (2025-11-25 resumability).
     Stream {
@@ -136,6 +139,7 @@ impl Response {
             ResponseBody::Stream { events, .. } => {
                 events.iter_mut().filter_map(|e| e.data.as_mut()).collect()
             }
+            ResponseBody::Raw(_) => Vec::new(),
         }
     }
 }
@@ -147,8 +151,20 @@ pub fn to_observation(r: &Response) -> Observation {
         media.trim().to_ascii_lowercase()
     });
     let mut sse_fields = SseFields::default();
+    let mut invalid_utf8 = false;
     let body = match &r.body {
         ResponseBody::Empty => Body::Empty,
+        // as the transport classifies bytes: JSON if they parse, else a lossy prefix
+        ResponseBody::Raw(bytes) => {
+            invalid_utf8 = std::str::from_utf8(bytes).is_err();
+            match serde_json::from_slice(bytes) {
+                Ok(value) => Body::Json { value },
+                Err(_) => Body::Other {
+                    len: bytes.len(),
+                    prefix: String::from_utf8_lossy(bytes).chars().take(80).collect(),
+                },
+            }
+        }
         ResponseBody::Stream { events, keep_open } => {
             sse_fields.event_ids = events.iter().map(|e| e.id.clone()).collect();
             sse_fields.retry = events.iter().any(|e| e.retry_ms.is_some());
@@ -180,5 +196,6 @@ pub fn to_observation(r: &Response) -> Observation {
         www_authenticate: r.header("WWW-Authenticate").map(str::to_string),
         body,
         sse_fields,
+        invalid_utf8,
     })
 }

@@ -25,7 +25,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Transports",
         sentence: "JSON-RPC messages MUST be UTF-8 encoded.",
         summary: "Encodes every JSON-RPC message it sends as UTF-8.",
-        judged: false,
+        judged: true,
     },
     // Streamable HTTP: endpoint and Origin
     Rule {

@@ -63,6 +63,8 @@ pub enum LegacyFault {
     EventIdsPerStream,
     /// A resumption replays every stream of the session.
     ReplaysEveryStream,
+    /// `ping` is answered with a Latin-1 byte in its JSON.
+    Latin1Answer,
 }
 
 /// One legacy mutant: its name, the rule it breaks, and how.
@@ -220,6 +222,12 @@ pub static LEGACY_MUTANTS: &[LegacyMutant] = &[
         rule: ids::RESUME_SAME_STREAM,
         description: "replays every stream of the session on a resumption",
         fault: LegacyFault::ReplaysEveryStream,
+    },
+    LegacyMutant {
+        name: "legacy-latin1-answer",
+        rule: ids::BASE_UTF8,
+        description: "answers ping with a JSON body holding a Latin-1 byte",
+        fault: LegacyFault::Latin1Answer,
     },
 ];
 

@@ -6,7 +6,7 @@ use super::state::LegacyState;
 use super::streams;
 use super::LEGACY_VERSIONS;
 use crate::case::{Case, HeaderField};
-use crate::reference::{error_body, Response, SERVER_NAME, SERVER_VERSION};
+use crate::reference::{error_body, Response, ResponseBody, SERVER_NAME, SERVER_VERSION};
 use crate::surface::Surface;
 use serde_json::{json, Value};
 
@@ -242,6 +242,15 @@ fn request(
     surface: &Surface,
 ) -> Response {
     let body = match method {
+        "ping" if fault == Some(LegacyFault::Latin1Answer) => {
+            // `é` as the single Latin-1 byte 0xE9: no UTF-8 (L-BASE-UTF8)
+            let mut bytes = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"note":"caf"#)
+                .into_bytes();
+            bytes.extend_from_slice(b"\xe9\"}}");
+            let mut r = Response::json(200, Value::Null);
+            r.body = ResponseBody::Raw(bytes);
+            return r;
+        }
         "ping" => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
         "tools/list" => {
             let tools: Vec<Value> = surface
