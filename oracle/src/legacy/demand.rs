@@ -90,9 +90,7 @@ impl Demand {
             Demand::AcceptedIs202 => {
                 !served || is_rpc_error(a) || (a.status == 202 && matches!(a.body, Body::Empty))
             }
-            Demand::RefusalIsError => {
-                a.status >= 400 || (served && !is_rpc_error(a))
-            }
+            Demand::RefusalIsError => a.status >= 400 || (served && !is_rpc_error(a)),
             Demand::NotServed => !served,
             Demand::ServedOr403 => served || a.status == 403,
             Demand::OffersLatest { requested, latest } => none_or(result(a), |r| {
@@ -103,7 +101,10 @@ impl Demand {
             }),
             Demand::OnlyPingRequests => !server_requests(a).any(|m| m != "ping"),
             Demand::NoUndeclaredCapability => !server_requests(a).any(|m| {
-                matches!(m, "roots/list" | "sampling/createMessage" | "elicitation/create")
+                matches!(
+                    m,
+                    "roots/list" | "sampling/createMessage" | "elicitation/create"
+                )
             }),
             Demand::Primed => match &a.body {
                 Body::Sse { messages, .. } if served => {
@@ -123,10 +124,16 @@ impl Demand {
                 _ => true,
             },
             Demand::FreshEventIds(seen) => {
-                let ids: Vec<&str> = a.sse_fields.event_ids.iter().flatten().map(String::as_str).collect();
-                ids.iter().enumerate().all(|(i, id)| {
-                    !seen.iter().any(|s| s == id) && !ids[..i].contains(id)
-                })
+                let ids: Vec<&str> = a
+                    .sse_fields
+                    .event_ids
+                    .iter()
+                    .flatten()
+                    .map(String::as_str)
+                    .collect();
+                ids.iter()
+                    .enumerate()
+                    .all(|(i, id)| !seen.iter().any(|s| s == id) && !ids[..i].contains(id))
             }
             Demand::NoResponseFrom(elsewhere) => !responses(a).any(|id| elsewhere.contains(id)),
             Demand::Utf8 => {

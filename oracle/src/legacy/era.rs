@@ -112,7 +112,11 @@ mod tests {
         let modern = select_era(false, Some(b"2026-07-28"), &HeaderField::Absent, true);
         assert_eq!(modern.era(), Era::Modern);
         let unknown = select_era(false, Some(b"1900-01-01"), &HeaderField::Absent, true);
-        assert_eq!(unknown, EraReason::NamesModern, "any non-legacy _meta is modern");
+        assert_eq!(
+            unknown,
+            EraReason::NamesModern,
+            "any non-legacy _meta is modern"
+        );
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Which `L-*` demands a step carries given the track, and the check of one answer.
 
 use super::demand::Demand;
-use super::step::{LegacyStep, SessionUse, VersionHeader, BOGUS_VERSION};
 use super::era::is_legacy_version;
+use super::step::{LegacyStep, SessionUse, VersionHeader, BOGUS_VERSION};
 use super::track::{ResumePoint, SessionTrack, Track};
 use crate::check::Finding;
 use crate::observation::{Body, HttpAnswer, Observation};
@@ -56,7 +56,10 @@ pub fn expectations(
         }
         // the answer opens a new session: no id of an earlier one counts (D-L17)
         out.push((ids::EVENTID_UNIQUE, Demand::FreshEventIds(Vec::new())));
-        out.push((ids::NO_REQUESTS_BEFORE_INITIALIZED, Demand::OnlyPingRequests));
+        out.push((
+            ids::NO_REQUESTS_BEFORE_INITIALIZED,
+            Demand::OnlyPingRequests,
+        ));
         post_stream(&mut out);
         return out;
     }
@@ -107,7 +110,10 @@ pub fn expectations(
     if track.initialized {
         out.push((ids::OPERATION, Demand::NoUndeclaredCapability));
     } else {
-        out.push((ids::NO_REQUESTS_BEFORE_INITIALIZED, Demand::OnlyPingRequests));
+        out.push((
+            ids::NO_REQUESTS_BEFORE_INITIALIZED,
+            Demand::OnlyPingRequests,
+        ));
     }
     // a resumed stream may repeat the ids of the events it replays (D-L17)
     if !matches!(step, LegacyStep::Resume) {

@@ -244,8 +244,8 @@ fn request(
     let body = match method {
         "ping" if fault == Some(LegacyFault::Latin1Answer) => {
             // `é` as the single Latin-1 byte 0xE9: no UTF-8 (L-BASE-UTF8)
-            let mut bytes = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"note":"caf"#)
-                .into_bytes();
+            let mut bytes =
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"note":"caf"#).into_bytes();
             bytes.extend_from_slice(b"\xe9\"}}");
             let mut r = Response::json(200, Value::Null);
             r.body = ResponseBody::Raw(bytes);

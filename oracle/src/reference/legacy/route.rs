@@ -12,8 +12,8 @@
 //! (L-SHTTP-PV-UNSUPPORTED-400), which the judge accepts of a dual-era target too (D-50).
 
 use crate::case::{Case, HeaderField, META_PROTOCOL_VERSION};
-pub use crate::legacy::Era;
 use crate::legacy::select_era;
+pub use crate::legacy::Era;
 use serde_json::Value;
 
 /// The era `case` selects on a dual-era server (DEVIATIONS.md D-L1, D-L10): the decision is

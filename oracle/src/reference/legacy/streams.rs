@@ -78,10 +78,7 @@ pub(super) fn resume(
         // an id no stream (or, with per-stream ids, more than one) holds: nothing to replay
         return (!holding.is_empty()).then(|| stream(Vec::new(), false));
     };
-    let after = s.streams[i]
-        .iter()
-        .skip_while(|(id, _)| id != last)
-        .skip(1);
+    let after = s.streams[i].iter().skip_while(|(id, _)| id != last).skip(1);
     let mut replay: Vec<(String, Option<Value>)> = after.cloned().collect();
     if fault == Some(LegacyFault::ReplaysEveryStream) {
         for (j, other) in s.streams.iter().enumerate() {
