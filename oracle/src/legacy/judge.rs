@@ -64,8 +64,9 @@ pub fn expectations(
         return out;
     }
     let session = step.session_use().unwrap_or(SessionUse::Current);
-    // a foreign Origin is judged only inside a live session: beside a dead or missing one,
-    // two sentences with no order between them would both bind the answer (D-L9)
+    // a foreign Origin is judged only inside a live session (or on a session-less target):
+    // beside a dead or missing one, two sentences with no order between them would both
+    // bind the answer (D-L9)
     let foreign = matches!(step, LegacyStep::ForeignOrigin);
     // an unsupported version beside a dead session: 404 and 400 are both mandated (D-L9)
     let unsupported = matches!(
@@ -78,7 +79,8 @@ pub fn expectations(
     let live = match (&track.session, session) {
         // the id it assigned, still live: the step is judged on its own rules below
         (SessionTrack::Live(_), SessionUse::Current) => true,
-        (_, _) if foreign => false,
+        // (a session-less target has no session to be dead or missing: judged below, D-L11)
+        (s, _) if foreign && !matches!(s, SessionTrack::Sessionless) => false,
         (SessionTrack::Terminated(_), SessionUse::Current) if unsupported => {
             out.push((ids::SESSION_404, Demand::StatusIn(&[404, 400])));
             false
@@ -315,4 +317,33 @@ fn advance(step: &LegacyStep, track: &Track, a: &HttpAnswer) -> Track {
         _ => {}
     }
     next
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(step: &LegacyStep, session: SessionTrack) -> Vec<&'static str> {
+        let track = Track {
+            session,
+            ..Track::start()
+        };
+        expectations(step, &track, &LegacyProfile::default())
+            .into_iter()
+            .map(|(r, _)| r.0)
+            .collect()
+    }
+
+    #[test]
+    fn a_foreign_origin_is_judged_in_a_live_session_and_without_sessions_only() {
+        let step = LegacyStep::ForeignOrigin;
+        for s in [SessionTrack::Live("a".into()), SessionTrack::Sessionless] {
+            let r = rules(&step, s.clone());
+            assert!(r.contains(&ids::ORIGIN_VALIDATE.0), "{s:?}: {r:?}");
+            assert!(r.contains(&ids::ORIGIN_403.0), "{s:?}: {r:?}");
+        }
+        let dead = rules(&step, SessionTrack::Terminated("a".into()));
+        assert!(!dead.contains(&ids::ORIGIN_VALIDATE.0), "{dead:?}");
+        assert!(!dead.contains(&ids::ORIGIN_403.0), "{dead:?}");
+    }
 }
