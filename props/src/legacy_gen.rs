@@ -4,7 +4,7 @@
 //! a 2025-11-25 client and a confused one can take: the handshake's notification, a response
 //! to a server request, requests
 //! with the session id, without it or with one never minted, with the negotiated, no or an
-//! unsupported version header, a foreign Origin, GET, a resumption (GET with `Last-Event-ID`),
+//! unsupported version header, a foreign Origin (on a POST or a GET), GET, a resumption (GET with `Last-Event-ID`),
 //! DELETE, a second `initialize`.
 
 use crate::choice::{Draw, Rng, Source};
@@ -68,7 +68,7 @@ fn step(rng: &mut Rng, versions: &[String]) -> LegacyStep {
         3 => LegacyStep::Delete {
             session: session(rng),
         },
-        4 => LegacyStep::ForeignOrigin,
+        4 => [LegacyStep::ForeignOrigin, LegacyStep::ForeignOriginGet][rng.below(2)].clone(),
         _ => initialize(rng, versions),
     }
 }

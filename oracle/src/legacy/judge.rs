@@ -67,7 +67,10 @@ pub fn expectations(
     // a foreign Origin is judged only inside a live session (or on a session-less target):
     // beside a dead or missing one, two sentences with no order between them would both
     // bind the answer (D-L9)
-    let foreign = matches!(step, LegacyStep::ForeignOrigin);
+    let foreign = matches!(
+        step,
+        LegacyStep::ForeignOrigin | LegacyStep::ForeignOriginGet
+    );
     // an unsupported version beside a dead session: 404 and 400 are both mandated (D-L9)
     let unsupported = matches!(
         step,
@@ -132,7 +135,7 @@ pub fn expectations(
         }
         // a foreign host is invalid for a loopback server (D-04): serving it is no
         // validation, refusing it is 403 (D-L11)
-        LegacyStep::ForeignOrigin => {
+        LegacyStep::ForeignOrigin | LegacyStep::ForeignOriginGet => {
             out.push((ids::ORIGIN_VALIDATE, Demand::NotServed));
             out.push((ids::ORIGIN_403, Demand::ServedOr403));
         }

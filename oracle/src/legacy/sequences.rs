@@ -54,6 +54,7 @@ pub fn sequences(latest: &str, older: Option<&str>) -> Vec<Sequence> {
                 LegacyStep::Get { session: Unknown },
                 request("ping", Current, Unsupported),
                 LegacyStep::ForeignOrigin,
+                LegacyStep::ForeignOriginGet,
                 LegacyStep::Delete { session: Current },
             ],
         },

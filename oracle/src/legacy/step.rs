@@ -57,6 +57,9 @@ pub enum LegacyStep {
     ForeignOrigin,
     /// `GET` with `Accept: text/event-stream` (no `Last-Event-ID`: not resuming).
     Get { session: SessionUse },
+    /// `GET` in the session from a foreign `Origin` ([`FOREIGN_ORIGIN`]): the Origin is
+    /// validated on every incoming connection, not only on POSTs (L-SHTTP-ORIGIN-VALIDATE).
+    ForeignOriginGet,
     /// `DELETE`: end the session.
     Delete { session: SessionUse },
     /// `GET` with `Last-Event-ID`: resume the session's first SSE stream that carried an
@@ -73,6 +76,7 @@ impl LegacyStep {
             LegacyStep::Initialized
             | LegacyStep::Response
             | LegacyStep::ForeignOrigin
+            | LegacyStep::ForeignOriginGet
             | LegacyStep::Resume => Some(SessionUse::Current),
             LegacyStep::Request { session, .. }
             | LegacyStep::Get { session }
@@ -119,6 +123,11 @@ pub fn case_for(step: &LegacyStep, track: &Track, surface: &Surface, index: usiz
             c
         }
         LegacyStep::Get { .. } => bodiless("GET", path, &[("Accept", "text/event-stream")]),
+        LegacyStep::ForeignOriginGet => bodiless(
+            "GET",
+            path,
+            &[("Accept", "text/event-stream"), ("Origin", FOREIGN_ORIGIN)],
+        ),
         LegacyStep::Resume => {
             let mut c = bodiless("GET", path, &[("Accept", "text/event-stream")]);
             if let Some(r) = &track.resume {

@@ -65,6 +65,8 @@ pub enum LegacyFault {
     ReplaysEveryStream,
     /// `ping` is answered with a Latin-1 byte in its JSON.
     Latin1Answer,
+    /// The Origin is checked on POSTs only: a foreign-Origin GET is served.
+    OriginPostOnly,
 }
 
 /// One legacy mutant: its name, the rule it breaks, and how.
@@ -228,6 +230,12 @@ pub static LEGACY_MUTANTS: &[LegacyMutant] = &[
         rule: ids::BASE_UTF8,
         description: "answers ping with a JSON body holding a Latin-1 byte",
         fault: LegacyFault::Latin1Answer,
+    },
+    LegacyMutant {
+        name: "legacy-origin-post-only",
+        rule: ids::ORIGIN_VALIDATE,
+        description: "checks the Origin of POSTs only, serving a foreign-Origin GET",
+        fault: LegacyFault::OriginPostOnly,
     },
 ];
 

@@ -33,7 +33,12 @@ fn answer(
     surface: &Surface,
 ) -> Response {
     // L-SHTTP-ORIGIN-403: a present Origin that is neither listed nor a loopback origin
-    if fault != Some(LegacyFault::OriginUnchecked) && origin_invalid(case, surface) {
+    let checked = match fault {
+        Some(LegacyFault::OriginUnchecked) => false,
+        Some(LegacyFault::OriginPostOnly) => case.method == "POST",
+        _ => true,
+    };
+    if checked && origin_invalid(case, surface) {
         let status = if fault == Some(LegacyFault::OriginRefused400) {
             400
         } else {
