@@ -130,8 +130,7 @@ fn parse(raw: &[u8]) -> Observation {
         allow: get("allow"),
         www_authenticate: get("www-authenticate"),
         body,
-        sse_fields: Default::default(),
-        invalid_utf8: false,
+        wire: Default::default(),
     })
 }
 

@@ -32,10 +32,11 @@ pub enum SseMessage {
     NotJson(String),
 }
 
-/// The SSE fields beside `data` of an SSE answer (the 2025-11-25 resumability rules read
-/// them: event ids, priming, `retry`); empty for any other answer.
+/// What the wire showed beside the parsed body, for the 2025-11-25 rules: the SSE fields
+/// beside `data` (event ids, `retry`: resumability and priming) and whether some body bytes
+/// were not UTF-8. Empty for most answers.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SseFields {
+pub struct WireFields {
     /// `event_ids[i]` is the `id` field of the event that carried message `i` of the body
     /// (`None`: that event had no `id` field). As long as the messages, when kept.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -43,18 +44,28 @@ pub struct SseFields {
     /// Some event of the stream had a `retry` field.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub retry: bool,
+    /// Some body bytes (the whole body, or an SSE event's `data`) are not valid UTF-8
+    /// (2025-11-25 L-BASE-UTF8); the body then holds their lossy prefix.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub invalid_utf8: bool,
 }
 
-impl SseFields {
-    /// Nothing recorded (not an SSE answer, or one without ids or `retry`).
+impl WireFields {
+    /// Nothing recorded (no event id, no `retry`, valid UTF-8).
     pub fn is_empty(&self) -> bool {
-        !self.retry && self.event_ids.iter().all(Option::is_none)
+        !self.retry && !self.invalid_utf8 && self.event_ids.iter().all(Option::is_none)
     }
 
     /// The `id` of the event that carried message `i`, if it had one.
     pub fn id_of(&self, i: usize) -> Option<&str> {
         self.event_ids.get(i).and_then(|v| v.as_deref())
     }
+}
+
+/// `skip_serializing_if` for [`HttpAnswer::wire`] (serde hands it the field itself).
+#[allow(clippy::borrowed_box)]
+fn no_wire_fields(f: &Box<WireFields>) -> bool {
+    f.is_empty()
 }
 
 /// The body of an HTTP answer.
@@ -94,18 +105,19 @@ pub struct HttpAnswer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub www_authenticate: Option<String>,
     pub body: Body,
-    /// For an SSE body: each message's event id, and whether a `retry` field was sent.
-    #[serde(default, skip_serializing_if = "SseFields::is_empty")]
-    pub sse_fields: SseFields,
-    /// Some body bytes (the whole body, or an SSE event's `data`) are not valid UTF-8
-    /// (2025-11-25 L-BASE-UTF8); `body` then holds their lossy prefix.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub invalid_utf8: bool,
+    /// SSE event ids, `retry`, broken UTF-8 (boxed: most answers have none, and an
+    /// `Observation` stays small).
+    #[serde(default, skip_serializing_if = "no_wire_fields")]
+    pub wire: Box<WireFields>,
 }
 
 /// What a target did.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "outcome")]
+// (an answer is ~200 bytes, a transport failure one: the answer is built once per case and
+// moved a handful of times, and boxing it would reach every one of the ~45 places that build
+// or match one; the 2025-11-25 wire fields already sit behind a box)
+#[allow(clippy::large_enum_variant)]
 pub enum Observation {
     Http(HttpAnswer),
     Transport { failure: TransportFailure },
@@ -122,8 +134,7 @@ impl HttpAnswer {
             allow: None,
             www_authenticate: None,
             body,
-            sse_fields: SseFields::default(),
-            invalid_utf8: false,
+            wire: Box::default(),
         }
     }
 

@@ -10,7 +10,7 @@ use super::conn::{ConnReader, ReadError};
 use super::head::{parse_head, Framing, Head, HeadParse};
 use super::limits::Limits;
 use super::sse::{answers_request, message, SseParser};
-use mcpdiff_oracle::{Body, HttpAnswer, Observation, SseFields, TransportFailure};
+use mcpdiff_oracle::{Body, HttpAnswer, Observation, TransportFailure, WireFields};
 use tokio::io::AsyncRead;
 use tokio::time::Instant;
 
@@ -67,15 +67,16 @@ pub(crate) async fn read_response<R: AsyncRead + Unpin>(
     } else {
         read_plain(r, &mut decoder, limits, deadline)
             .await
-            .map(|(b, broken)| (b, SseFields::default(), broken))
+            .map(|(b, broken)| (b, WireFields::default(), broken))
     };
     let (body, fields, broken) = match body {
         Ok(body) => body,
         Err(f) => return failure(f),
     };
     answer.body = body;
-    answer.sse_fields = fields;
-    answer.invalid_utf8 = broken;
+    let mut fields = fields;
+    fields.invalid_utf8 = broken;
+    answer.wire = Box::new(fields);
     let reusable = decoder.finished_framed() && head.keeps_alive() && r.buf.is_empty();
     ReadOutcome {
         observation: Observation::Http(answer),
@@ -171,7 +172,7 @@ async fn read_sse<R: AsyncRead + Unpin>(
     limits: &Limits,
     deadline: Instant,
     on_answer: OnAnswer<'_>,
-) -> Result<(Body, SseFields, bool), TransportFailure> {
+) -> Result<(Body, WireFields, bool), TransportFailure> {
     let stream_deadline = deadline.min(Instant::now() + limits.sse_max_time);
     let mut parser = SseParser::default();
     let mut messages = Vec::new();
@@ -217,9 +218,10 @@ async fn read_sse<R: AsyncRead + Unpin>(
             Err(BodyError::Timeout) => false,
             Err(BodyError::BadFraming) => return Err(TransportFailure::Garbage),
         };
-        let fields = SseFields {
+        let fields = WireFields {
             event_ids: ids,
             retry: parser.retry,
+            invalid_utf8: false,
         };
         return Ok((Body::Sse { messages, closed }, fields, broken));
     }

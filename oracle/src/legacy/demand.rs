@@ -109,7 +109,7 @@ impl Demand {
             Demand::Primed => match &a.body {
                 Body::Sse { messages, .. } if served => {
                     matches!(messages.first(), Some(SseMessage::NotJson(d)) if d.is_empty())
-                        && a.sse_fields.id_of(0).is_some()
+                        && a.wire.id_of(0).is_some()
                 }
                 _ => true,
             },
@@ -119,13 +119,13 @@ impl Demand {
             },
             Demand::RetryBeforeClose => match &a.body {
                 Body::Sse { closed: true, .. } if served && a.rpc_response().is_none() => {
-                    a.sse_fields.retry
+                    a.wire.retry
                 }
                 _ => true,
             },
             Demand::FreshEventIds(seen) => {
                 let ids: Vec<&str> = a
-                    .sse_fields
+                    .wire
                     .event_ids
                     .iter()
                     .flatten()
@@ -137,7 +137,7 @@ impl Demand {
             }
             Demand::NoResponseFrom(elsewhere) => !responses(a).any(|id| elsewhere.contains(id)),
             Demand::Utf8 => {
-                !a.invalid_utf8
+                !a.wire.invalid_utf8
                     || !matches!(
                         a.content_type.as_deref(),
                         Some("application/json" | "text/event-stream")

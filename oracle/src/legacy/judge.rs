@@ -233,7 +233,7 @@ fn streams(step: &LegacyStep, next: &mut Track, a: &HttpAnswer) {
         // the resumed stream's ids and responses are the earlier stream's (D-L17, D-L18)
         LegacyStep::Resume | LegacyStep::Initialize { .. } => return,
         LegacyStep::Request { .. } if next.resume.is_none() && (200..300).contains(&a.status) => {
-            if let Some(first) = a.sse_fields.event_ids.iter().flatten().next() {
+            if let Some(first) = a.wire.event_ids.iter().flatten().next() {
                 let closed = matches!(a.body, Body::Sse { closed: true, .. });
                 next.resume = Some(ResumePoint {
                     last_event_id: first.clone(),
@@ -250,7 +250,7 @@ fn streams(step: &LegacyStep, next: &mut Track, a: &HttpAnswer) {
 }
 
 fn event_ids(a: &HttpAnswer) -> Vec<String> {
-    a.sse_fields.event_ids.iter().flatten().cloned().collect()
+    a.wire.event_ids.iter().flatten().cloned().collect()
 }
 
 /// The ids of the JSON-RPC responses an answer carries (the JSON body, or SSE messages).

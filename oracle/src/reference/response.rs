@@ -2,7 +2,7 @@
 //! conversion to the `Observation` the oracle checks (so tests can score in-process without
 //! HTTP, and the HTTP shell and the in-process path cannot disagree on content).
 
-use crate::observation::{Body, HttpAnswer, Observation, SseFields, SseMessage};
+use crate::observation::{Body, HttpAnswer, Observation, SseMessage, WireFields};
 use serde_json::Value;
 
 /// The body of an answer.
@@ -150,13 +150,12 @@ pub fn to_observation(r: &Response) -> Observation {
         let media = v.split(';').next().unwrap_or(v);
         media.trim().to_ascii_lowercase()
     });
-    let mut sse_fields = SseFields::default();
-    let mut invalid_utf8 = false;
+    let mut wire = WireFields::default();
     let body = match &r.body {
         ResponseBody::Empty => Body::Empty,
         // as the transport classifies bytes: JSON if they parse, else a lossy prefix
         ResponseBody::Raw(bytes) => {
-            invalid_utf8 = std::str::from_utf8(bytes).is_err();
+            wire.invalid_utf8 = std::str::from_utf8(bytes).is_err();
             match serde_json::from_slice(bytes) {
                 Ok(value) => Body::Json { value },
                 Err(_) => Body::Other {
@@ -166,8 +165,8 @@ pub fn to_observation(r: &Response) -> Observation {
             }
         }
         ResponseBody::Stream { events, keep_open } => {
-            sse_fields.event_ids = events.iter().map(|e| e.id.clone()).collect();
-            sse_fields.retry = events.iter().any(|e| e.retry_ms.is_some());
+            wire.event_ids = events.iter().map(|e| e.id.clone()).collect();
+            wire.retry = events.iter().any(|e| e.retry_ms.is_some());
             Body::Sse {
                 // an empty `data` field reads as the empty non-JSON text, as the transport
                 // reads it
@@ -195,7 +194,6 @@ pub fn to_observation(r: &Response) -> Observation {
         allow: r.header("Allow").map(str::to_string),
         www_authenticate: r.header("WWW-Authenticate").map(str::to_string),
         body,
-        sse_fields,
-        invalid_utf8,
+        wire: Box::new(wire),
     })
 }
