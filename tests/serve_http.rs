@@ -130,6 +130,7 @@ fn parse(raw: &[u8]) -> Observation {
         allow: get("allow"),
         www_authenticate: get("www-authenticate"),
         body,
+        wire: Default::default(),
     })
 }
 

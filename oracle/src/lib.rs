@@ -46,7 +46,7 @@ pub use check::{check, Finding};
 pub use inline_text::InlineText;
 pub use judge::judge;
 pub use message::Message;
-pub use observation::{Body, HttpAnswer, Observation, SseMessage, TransportFailure};
+pub use observation::{Body, HttpAnswer, Observation, SseMessage, TransportFailure, WireFields};
 pub use request_id::RequestId;
 pub use rules::{Level, Revision, Rule, RuleId, Severity, LEGACY_RULES, RULES};
 pub use surface::{Capabilities, Surface, ToolDecl};

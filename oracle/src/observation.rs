@@ -32,6 +32,42 @@ pub enum SseMessage {
     NotJson(String),
 }
 
+/// What the wire showed beside the parsed body, for the 2025-11-25 rules: the SSE fields
+/// beside `data` (event ids, `retry`: resumability and priming) and whether some body bytes
+/// were not UTF-8. Empty for most answers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireFields {
+    /// `event_ids[i]` is the `id` field of the event that carried message `i` of the body
+    /// (`None`: that event had no `id` field). As long as the messages, when kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub event_ids: Vec<Option<String>>,
+    /// Some event of the stream had a `retry` field.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub retry: bool,
+    /// Some body bytes (the whole body, or an SSE event's `data`) are not valid UTF-8
+    /// (2025-11-25 L-BASE-UTF8); the body then holds their lossy prefix.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub invalid_utf8: bool,
+}
+
+impl WireFields {
+    /// Nothing recorded (no event id, no `retry`, valid UTF-8).
+    pub fn is_empty(&self) -> bool {
+        !self.retry && !self.invalid_utf8 && self.event_ids.iter().all(Option::is_none)
+    }
+
+    /// The `id` of the event that carried message `i`, if it had one.
+    pub fn id_of(&self, i: usize) -> Option<&str> {
+        self.event_ids.get(i).and_then(|v| v.as_deref())
+    }
+}
+
+/// `skip_serializing_if` for [`HttpAnswer::wire`] (serde hands it the field itself).
+#[allow(clippy::borrowed_box)]
+fn no_wire_fields(f: &Box<WireFields>) -> bool {
+    f.is_empty()
+}
+
 /// The body of an HTTP answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
@@ -69,11 +105,19 @@ pub struct HttpAnswer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub www_authenticate: Option<String>,
     pub body: Body,
+    /// SSE event ids, `retry`, broken UTF-8 (boxed: most answers have none, and an
+    /// `Observation` stays small).
+    #[serde(default, skip_serializing_if = "no_wire_fields")]
+    pub wire: Box<WireFields>,
 }
 
 /// What a target did.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "outcome")]
+// (an answer is ~200 bytes, a transport failure one: the answer is built once per case and
+// moved a handful of times, and boxing it would reach every one of the ~45 places that build
+// or match one; the 2025-11-25 wire fields already sit behind a box)
+#[allow(clippy::large_enum_variant)]
 pub enum Observation {
     Http(HttpAnswer),
     Transport { failure: TransportFailure },
@@ -90,6 +134,7 @@ impl HttpAnswer {
             allow: None,
             www_authenticate: None,
             body,
+            wire: Box::default(),
         }
     }
 

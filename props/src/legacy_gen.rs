@@ -4,7 +4,8 @@
 //! a 2025-11-25 client and a confused one can take: the handshake's notification, a response
 //! to a server request, requests
 //! with the session id, without it or with one never minted, with the negotiated, no or an
-//! unsupported version header, a foreign Origin, GET, DELETE, a second `initialize`.
+//! unsupported version header, a foreign Origin (on a POST or a GET), GET, a resumption (GET with `Last-Event-ID`),
+//! DELETE, a second `initialize`.
 
 use crate::choice::{Draw, Rng, Source};
 use mcpdiff_oracle::legacy::{LegacyStep, SessionUse, VersionHeader, BOGUS_VERSION};
@@ -45,9 +46,11 @@ fn session(rng: &mut Rng) -> SessionUse {
 }
 
 fn step(rng: &mut Rng, versions: &[String]) -> LegacyStep {
-    match rng.weighted(&[2, 6, 2, 2, 1, 1, 1]) {
+    // (index 7, last so the other indices keep their meaning: a resumption, L1)
+    match rng.weighted(&[2, 6, 2, 2, 1, 1, 1, 1]) {
         0 => LegacyStep::Initialized,
         6 => LegacyStep::Response,
+        7 => LegacyStep::Resume,
         1 => LegacyStep::Request {
             method: rng
                 .pick(&["ping", "tools/list", "no/such_method"])
@@ -65,7 +68,7 @@ fn step(rng: &mut Rng, versions: &[String]) -> LegacyStep {
         3 => LegacyStep::Delete {
             session: session(rng),
         },
-        4 => LegacyStep::ForeignOrigin,
+        4 => [LegacyStep::ForeignOrigin, LegacyStep::ForeignOriginGet][rng.below(2)].clone(),
         _ => initialize(rng, versions),
     }
 }

@@ -199,6 +199,15 @@ fn write(resp: Response) -> hyper::Response<Out> {
         ResponseBody::Json(v) => {
             Full::new(Bytes::from(serde_json::to_vec(&v).unwrap_or_default())).boxed_unsync()
         }
+        ResponseBody::Raw(bytes) => Full::new(Bytes::from(bytes)).boxed_unsync(),
+        ResponseBody::Stream { events, keep_open } => {
+            let text: String = events.iter().map(|e| e.to_text()).collect();
+            if keep_open {
+                open_stream(text).boxed_unsync()
+            } else {
+                Full::new(Bytes::from(text)).boxed_unsync()
+            }
+        }
         ResponseBody::Sse { events, keep_open } => {
             let text = sse_text(&events);
             if keep_open {

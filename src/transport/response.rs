@@ -10,7 +10,7 @@ use super::conn::{ConnReader, ReadError};
 use super::head::{parse_head, Framing, Head, HeadParse};
 use super::limits::Limits;
 use super::sse::{answers_request, message, SseParser};
-use mcpdiff_oracle::{Body, HttpAnswer, Observation, TransportFailure};
+use mcpdiff_oracle::{Body, HttpAnswer, Observation, TransportFailure, WireFields};
 use tokio::io::AsyncRead;
 use tokio::time::Instant;
 
@@ -65,13 +65,18 @@ pub(crate) async fn read_response<R: AsyncRead + Unpin>(
     let body = if sse {
         read_sse(r, &mut decoder, limits, deadline, on_answer).await
     } else {
-        read_plain(r, &mut decoder, limits, deadline).await
+        read_plain(r, &mut decoder, limits, deadline)
+            .await
+            .map(|(b, broken)| (b, WireFields::default(), broken))
     };
-    let body = match body {
+    let (body, fields, broken) = match body {
         Ok(body) => body,
         Err(f) => return failure(f),
     };
     answer.body = body;
+    let mut fields = fields;
+    fields.invalid_utf8 = broken;
+    answer.wire = Box::new(fields);
     let reusable = decoder.finished_framed() && head.keeps_alive() && r.buf.is_empty();
     ReadOutcome {
         observation: Observation::Http(answer),
@@ -124,7 +129,7 @@ async fn read_plain<R: AsyncRead + Unpin>(
     decoder: &mut Decoder,
     limits: &Limits,
     deadline: Instant,
-) -> Result<Body, TransportFailure> {
+) -> Result<(Body, bool), TransportFailure> {
     let mut bytes = Vec::new();
     loop {
         match decoder.next(r, deadline).await {
@@ -133,9 +138,12 @@ async fn read_plain<R: AsyncRead + Unpin>(
                     // `read` is the limit, not the exact count: the count depends on how
                     // reads happened to split, and two targets sending the same huge body
                     // must produce equal observations.
-                    return Ok(Body::Oversize {
-                        read: limits.max_body_bytes,
-                    });
+                    return Ok((
+                        Body::Oversize {
+                            read: limits.max_body_bytes,
+                        },
+                        false,
+                    ));
                 }
                 bytes.extend_from_slice(&piece);
             }
@@ -147,7 +155,13 @@ async fn read_plain<R: AsyncRead + Unpin>(
             Err(BodyError::BadFraming) => return Err(TransportFailure::Garbage),
         }
     }
-    Ok(classify(&bytes, limits.keep_chars))
+    Ok((classify(&bytes, limits.keep_chars), broken_utf8(&bytes)))
+}
+
+/// Whether `bytes` hold a byte sequence that is not UTF-8 (one cut short at the end, as a
+/// body cut short leaves it, is not counted: what came is still UTF-8 so far).
+fn broken_utf8(bytes: &[u8]) -> bool {
+    std::str::from_utf8(bytes).is_err_and(|e| e.error_len().is_some())
 }
 
 /// An SSE body: events until the server closes the stream or a limit stops mcpdiff.
@@ -158,10 +172,12 @@ async fn read_sse<R: AsyncRead + Unpin>(
     limits: &Limits,
     deadline: Instant,
     on_answer: OnAnswer<'_>,
-) -> Result<Body, TransportFailure> {
+) -> Result<(Body, WireFields, bool), TransportFailure> {
     let stream_deadline = deadline.min(Instant::now() + limits.sse_max_time);
     let mut parser = SseParser::default();
     let mut messages = Vec::new();
+    let mut ids = Vec::new();
+    let mut broken = false;
     let mut events = Vec::new();
     let mut read = 0usize;
     // Set once the request is answered (a JSON-RPC response, a listen acknowledgement): the
@@ -173,7 +189,9 @@ async fn read_sse<R: AsyncRead + Unpin>(
             Ok(Some(piece)) => {
                 read += piece.len();
                 parser.feed(&piece, &mut events);
+                ids.append(&mut parser.ids);
                 for data in events.drain(..) {
+                    broken |= broken_utf8(&data);
                     let m = message(&data, limits.keep_chars);
                     if answers_request(&m) {
                         if idle_deadline.is_none() {
@@ -189,6 +207,7 @@ async fn read_sse<R: AsyncRead + Unpin>(
                 }
                 if messages.len() >= limits.sse_max_events || read > limits.max_body_bytes {
                     messages.truncate(limits.sse_max_events);
+                    ids.truncate(limits.sse_max_events);
                     false
                 } else {
                     continue;
@@ -199,6 +218,24 @@ async fn read_sse<R: AsyncRead + Unpin>(
             Err(BodyError::Timeout) => false,
             Err(BodyError::BadFraming) => return Err(TransportFailure::Garbage),
         };
-        return Ok(Body::Sse { messages, closed });
+        let fields = WireFields {
+            event_ids: ids,
+            retry: parser.retry,
+            invalid_utf8: false,
+        };
+        return Ok((Body::Sse { messages, closed }, fields, broken));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::broken_utf8;
+
+    #[test]
+    fn a_latin1_byte_is_broken_utf8_a_sequence_cut_at_the_end_is_not() {
+        assert!(broken_utf8(b"{\"note\":\"caf\xe9\"}"));
+        assert!(!broken_utf8("{\"note\":\"café\"}".as_bytes()));
+        // the first byte of `é` alone at the end: a body cut short, not a wrong encoding
+        assert!(!broken_utf8(b"{\"note\":\"caf\xc3"));
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! Bytes arrive in arbitrary pieces (a CRLF may be split across two reads), so the parser is a
 //! small state machine fed chunk by chunk; the client decides when to stop feeding it. Only
-//! `data` matters to the oracle: `event`, `id` and `retry` fields are read and dropped,
-//! `:` comments are ignored, an event is dispatched at a blank line when it has data, and an
+//! `data` and (for the 2025-11-25 resumability rules) each event's `id` and whether any
+//! `retry` field came matter to the oracle: `event` is read and dropped, `:` comments are ignored, an event is dispatched at a blank line when it has data, and an
 //! unterminated event at the end of the stream is discarded, as a browser would.
 
 use mcpdiff_oracle::SseMessage;
@@ -21,6 +21,13 @@ pub(crate) struct SseParser {
     after_cr: bool,
     /// Whether the first line has been processed (a UTF-8 BOM may prefix it).
     started: bool,
+    /// The `id` field of the current event, if it had one.
+    id: Option<String>,
+    /// The `id` of every event pushed onto `events`, in order (the caller drains it with the
+    /// events).
+    pub ids: Vec<Option<String>>,
+    /// A `retry` field was seen.
+    pub retry: bool,
 }
 
 impl SseParser {
@@ -54,7 +61,9 @@ impl SseParser {
                 let mut data = std::mem::take(&mut self.data);
                 data.pop(); // the LF after the last data line
                 events.push(data);
+                self.ids.push(self.id.take());
             }
+            self.id = None;
             self.has_data = false;
             self.data.clear();
         } else if line[0] != b':' {
@@ -65,10 +74,20 @@ impl SseParser {
                 }
                 None => (&line[..], &b""[..]),
             };
-            if field == b"data" {
-                self.data.extend_from_slice(value);
-                self.data.push(b'\n');
-                self.has_data = true;
+            match field {
+                b"data" => {
+                    self.data.extend_from_slice(value);
+                    self.data.push(b'\n');
+                    self.has_data = true;
+                }
+                // an id with NULL is ignored (WHATWG event-stream interpretation)
+                b"id" if !value.contains(&0) => {
+                    self.id = Some(String::from_utf8_lossy(value).into_owned());
+                }
+                b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+                    self.retry = true;
+                }
+                _ => {}
             }
         }
         // Reuse the allocation for the next line.
@@ -177,5 +196,22 @@ mod tests {
         assert!(!is_rpc_response(&message(ack, 9)));
         let progress = br#"{"jsonrpc":"2.0","method":"notifications/progress"}"#;
         assert!(!answers_request(&message(progress, 9)));
+    }
+
+    #[test]
+    fn each_event_keeps_its_own_id_and_retry_is_seen() {
+        let raw = b"id: p-0\ndata:\n\ndata: {}\n\nid: p-1\nretry: 500\ndata: 1\n\nid: x\n\n";
+        for piece in [1, 3, raw.len()] {
+            let mut p = SseParser::default();
+            let mut out = Vec::new();
+            for chunk in raw.chunks(piece) {
+                p.feed(chunk, &mut out);
+            }
+            assert_eq!(out, vec![b"".to_vec(), b"{}".to_vec(), b"1".to_vec()]);
+            // the id of an event without data is not dispatched with any message
+            let ids: Vec<Option<&str>> = p.ids.iter().map(|i| i.as_deref()).collect();
+            assert_eq!(ids, vec![Some("p-0"), None, Some("p-1")], "piece {piece}");
+            assert!(p.retry);
+        }
     }
 }

@@ -22,8 +22,9 @@ use crate::surface::Surface;
 use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
 use std::borrow::Cow;
 
-/// Published revisions before 2026-07-28 (the initialize-handshake era).
-pub const LEGACY_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+/// Published revisions before 2026-07-28 (the initialize-handshake era): the era module's
+/// list, so the judge and the dual-era reference name the same versions legacy.
+pub use crate::legacy::LEGACY_ERA_VERSIONS as LEGACY_VERSIONS;
 
 pub(crate) fn check(
     h: &HeaderView<'_>,

@@ -10,15 +10,18 @@
 //!
 //! Files: `step.rs` (the steps and their requests), `track.rs` (the session state a sequence
 //! implies), `demand.rs` (what one rule allows of one answer), `judge.rs` (which demands a step
-//! carries, and checking them), `sequences.rs` (the sequences every legacy target gets).
+//! carries, and checking them), `sequences.rs` (the sequences every legacy target gets), `era.rs` (which revision a
+//! dual-era server serves a request by: shared with the dual-era reference).
 
 mod demand;
+mod era;
 mod judge;
 mod sequences;
 mod step;
 mod track;
 
 pub use demand::Demand;
+pub use era::{is_legacy_version, select_era, Era, EraReason, LEGACY_ERA_VERSIONS};
 pub use judge::{expectations, judge_step, LegacyProfile, StepOutcome};
 pub use sequences::{sequences, Sequence};
 pub use step::{

@@ -54,6 +54,20 @@ pub fn sequences(latest: &str, older: Option<&str>) -> Vec<Sequence> {
                 LegacyStep::Get { session: Unknown },
                 request("ping", Current, Unsupported),
                 LegacyStep::ForeignOrigin,
+                LegacyStep::ForeignOriginGet,
+                LegacyStep::Delete { session: Current },
+            ],
+        },
+        // two streamed requests, then a resumption of the first stream: event ids unique
+        // across streams, nothing of the second stream replayed (D-L17, D-L18)
+        Sequence {
+            name: "resumability",
+            steps: vec![
+                initialize(latest),
+                LegacyStep::Initialized,
+                request("tools/list", Current, Negotiated),
+                request("tools/list", Current, Negotiated),
+                LegacyStep::Resume,
                 LegacyStep::Delete { session: Current },
             ],
         },

@@ -57,8 +57,15 @@ pub enum LegacyStep {
     ForeignOrigin,
     /// `GET` with `Accept: text/event-stream` (no `Last-Event-ID`: not resuming).
     Get { session: SessionUse },
+    /// `GET` in the session from a foreign `Origin` ([`FOREIGN_ORIGIN`]): the Origin is
+    /// validated on every incoming connection, not only on POSTs (L-SHTTP-ORIGIN-VALIDATE).
+    ForeignOriginGet,
     /// `DELETE`: end the session.
     Delete { session: SessionUse },
+    /// `GET` with `Last-Event-ID`: resume the session's first SSE stream that carried an
+    /// event id, from that stream's first event ([`Track::resume`]; without one, a plain
+    /// `GET` judged on nothing of resumption).
+    Resume,
 }
 
 impl LegacyStep {
@@ -66,9 +73,11 @@ impl LegacyStep {
     pub fn session_use(&self) -> Option<SessionUse> {
         match self {
             LegacyStep::Initialize { .. } => None,
-            LegacyStep::Initialized | LegacyStep::Response | LegacyStep::ForeignOrigin => {
-                Some(SessionUse::Current)
-            }
+            LegacyStep::Initialized
+            | LegacyStep::Response
+            | LegacyStep::ForeignOrigin
+            | LegacyStep::ForeignOriginGet
+            | LegacyStep::Resume => Some(SessionUse::Current),
             LegacyStep::Request { session, .. }
             | LegacyStep::Get { session }
             | LegacyStep::Delete { session } => Some(*session),
@@ -114,6 +123,18 @@ pub fn case_for(step: &LegacyStep, track: &Track, surface: &Surface, index: usiz
             c
         }
         LegacyStep::Get { .. } => bodiless("GET", path, &[("Accept", "text/event-stream")]),
+        LegacyStep::ForeignOriginGet => bodiless(
+            "GET",
+            path,
+            &[("Accept", "text/event-stream"), ("Origin", FOREIGN_ORIGIN)],
+        ),
+        LegacyStep::Resume => {
+            let mut c = bodiless("GET", path, &[("Accept", "text/event-stream")]);
+            if let Some(r) = &track.resume {
+                c.set_header("Last-Event-ID", Some(r.last_event_id.as_bytes()));
+            }
+            c
+        }
         LegacyStep::Delete { .. } => bodiless("DELETE", path, &[]),
     };
     let session = match (step.session_use(), &track.session) {

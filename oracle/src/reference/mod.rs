@@ -21,7 +21,7 @@ mod response;
 
 pub use mutants::{mutant, respond_mutant, Mutant, UnknownMutant, AUTH_MUTANTS, MUTANTS};
 pub use probes::{probes, Probe};
-pub use response::{to_observation, Response, ResponseBody};
+pub use response::{to_observation, Response, ResponseBody, SseEvent};
 
 use crate::case::Case;
 use crate::judge::judge;

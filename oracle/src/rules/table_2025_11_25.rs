@@ -25,7 +25,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Transports",
         sentence: "JSON-RPC messages MUST be UTF-8 encoded.",
         summary: "Encodes every JSON-RPC message it sends as UTF-8.",
-        judged: false,
+        judged: true,
     },
     // Streamable HTTP: endpoint and Origin
     Rule {
@@ -44,7 +44,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Security Warning",
         sentence: "Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks",
         summary: "Validates the Origin header on every incoming connection.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-SHTTP-ORIGIN-403"),
@@ -99,7 +99,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Sending Messages to the Server",
         sentence: "If the server cannot accept the input, it MUST return an HTTP error status code (e.g., 400 Bad Request).",
         summary: "Refuses a notification or response it cannot accept with an HTTP error status.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-SHTTP-REQ-CT"),
@@ -117,7 +117,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Sending Messages to the Server",
         sentence: "The server SHOULD immediately send an SSE event consisting of an event ID and an empty `data` field in order to prime the client to reconnect (using that event ID as `Last-Event-ID`).",
         summary: "Opens an SSE stream with an event carrying an id and empty data.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-SHTTP-SSE-CLOSE"),
@@ -135,7 +135,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Sending Messages to the Server",
         sentence: "If the server does close the connection prior to terminating the SSE stream, it SHOULD send an SSE event with a standard `retry` field before closing the connection.",
         summary: "Sends a retry field before closing a connection whose stream goes on.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-SHTTP-SSE-RESPONSE"),
@@ -144,7 +144,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Sending Messages to the Server",
         sentence: "The SSE stream SHOULD eventually include a JSON-RPC response for the JSON-RPC request sent in the POST body.",
         summary: "An SSE answer to a POSTed request eventually carries its response.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-SHTTP-SSE-RELATED"),
@@ -162,7 +162,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Sending Messages to the Server",
         sentence: "After the JSON-RPC response has been sent, the server SHOULD terminate the SSE stream.",
         summary: "Ends the SSE stream of a POST once the response is sent.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-SHTTP-SSE-SESSION-EXPIRY"),
@@ -236,7 +236,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Resumability and Redelivery",
         sentence: "If present, the ID MUST be globally unique across all streams within that session—or all streams with that specific client, if session management is not in use.",
         summary: "SSE event ids are unique across all streams of a session.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-SHTTP-EVENTID-STREAM"),
@@ -263,7 +263,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP › Resumability and Redelivery",
         sentence: "The server MUST NOT replay messages that would have been delivered on a different stream.",
         summary: "Replays only messages of the stream the Last-Event-ID belongs to.",
-        judged: false,
+        judged: true,
     },
     // Session management
     Rule {
@@ -365,7 +365,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/lifecycle.mdx#Lifecycle Phases › Initialization",
         sentence: "The server SHOULD NOT send requests other than pings and logging before receiving the `initialized` notification.",
         summary: "Sends only pings and logging before the initialized notification.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-LIFE-VERSION-SAME"),
@@ -392,7 +392,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/lifecycle.mdx#Lifecycle Phases › Initialization › Version Negotiation",
         sentence: "This SHOULD be the latest version supported by the server.",
         summary: "The version it offers instead is its latest.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-LIFE-OPERATION"),
@@ -401,6 +401,6 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/lifecycle.mdx#Lifecycle Phases › Operation",
         sentence: "Both parties MUST: - Respect the negotiated protocol version - Only use capabilities that were successfully negotiated",
         summary: "Keeps to the negotiated version and capabilities.",
-        judged: false,
+        judged: true,
     },
 ];

@@ -110,6 +110,66 @@ pub static NOT_OBSERVABLE: &[(RuleId, &str)] = &[
     // -- end h3 --
 
     // -- 2025-11-25 legacy revision (l1..l3) --
+    (
+        RuleId("L-SHTTP-EVENTID-STREAM"),
+        "what an event id encodes is opaque to the client; only its effect, a resumption replaying the right stream, shows, and that is L-SHTTP-RESUME-SAME-STREAM",
+    ),
+    (
+        RuleId("L-SHTTP-RESUME-REPLAY"),
+        "a MAY: replaying what the broken stream missed and not replaying it are both allowed",
+    ),
+    (
+        RuleId("L-SHTTP-SSE-RELATED"),
+        "whether a server message relates to the originating request is meaning, not shape: no field of a request or notification names the client request it serves",
+    ),
+    (
+        RuleId("L-SHTTP-GET-UNRELATED"),
+        "relation to a client request is meaning, not shape, and mcpdiff never has a request running while it reads a GET stream",
+    ),
+    (
+        RuleId("L-SHTTP-ONE-STREAM"),
+        "mcpdiff holds one connection at a time, so no two streams are ever connected at once for a message to be broadcast across",
+    ),
+    (
+        RuleId("L-SHTTP-SESSION-ASSIGN"),
+        "a MAY: assigning a session id at initialization and assigning none are both allowed",
+    ),
+    (
+        RuleId("L-SHTTP-DELETE-405"),
+        "a MAY: 405 and any other answer to DELETE are allowed (DEVIATIONS.md D-L5 reads what each means for the session)",
+    ),
+    (
+        RuleId("L-SHTTP-PV-ASSUME"),
+        "after initialize the negotiated version is the server's «other way to identify the version», and what a server assumes shows in no answer the page fixes (D-L7)",
+    ),
+    (
+        RuleId("L-LIFE-INIT-FIRST"),
+        "a duty of whoever opens the interaction, the client: a Streamable HTTP server only answers requests",
+    ),
+    (
+        RuleId("L-SHTTP-BIND-LOCALHOST"),
+        "which interfaces a server listens on cannot be seen from the one loopback address mcpdiff connects to",
+    ),
+    (
+        RuleId("L-SHTTP-SESSION-ID-SECURE"),
+        "global uniqueness and cryptographic security are properties of the id generator that the few ids one run sees cannot decide",
+    ),
+    (
+        RuleId("L-SHTTP-AUTHN"),
+        "what authentication is «proper» for a deployment the page does not fix, and a test target's deployment is chosen by whoever runs it",
+    ),
+    (
+        RuleId("L-SHTTP-SSE-CLOSE"),
+        "a MAY: closing the connection after an event with an id and keeping it are both allowed",
+    ),
+    (
+        RuleId("L-SHTTP-SSE-SESSION-EXPIRY"),
+        "a MAY: ending a stream when its session expires and keeping it are both allowed",
+    ),
+    (
+        RuleId("L-SHTTP-ORIGIN-BODY"),
+        "a MAY: the 403's body may carry an id-less JSON-RPC error or anything else",
+    ),
     // -- end legacy --
 ];
 

@@ -6,9 +6,9 @@ use super::super::answers::{header_mismatch, mismatch_answer};
 use super::super::findings::{is_blocking, Defect, Findings};
 use super::super::header_values::invalid_chars;
 use super::super::view::HeaderView;
-use super::LEGACY_VERSIONS;
 use crate::case::HeaderField;
 use crate::encoding::field_words::same_bytes;
+use crate::legacy::{select_era, EraReason};
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules;
@@ -53,17 +53,15 @@ pub(super) fn protocol_version(
 ) {
     let dual_era = surface.is_dual_era();
     // a dual-era server serves a request that names a legacy version on its legacy path,
-    // where this oracle's modern rules do not apply (D-33); compared as bytes (the versions
-    // are ASCII, so a header value equal to one is that text)
-    let legacy = |v: &[u8]| LEGACY_VERSIONS.iter().any(|l| l.as_bytes() == v);
-    // "A request carrying modern per-request `_meta` is served statelessly according to
-    // this revision" (versioning.mdx): a body naming any other version keeps every header
-    // rule, whatever the header says (D-36, narrowed)
-    let legacy_path = || match (body, h.protocol_version) {
-        (Some(v), _) => legacy(v.as_bytes()),
-        (None, HeaderField::One(raw)) => legacy(raw),
-        // (a repeated field's value, `a, a`, names no version: D-09)
-        (None, _) => false,
+    // where this oracle's modern rules do not apply (D-33); «A request carrying modern
+    // per-request `_meta` is served statelessly according to this revision»
+    // (versioning.mdx): a body naming any other version keeps every header rule, whatever
+    // the header says (D-36, narrowed). The decision is the dual-era reference's too
+    // (`crate::legacy::select_era`, D-L10); an absent or unknown header is read below
+    // (D-18, D-50), so only a named legacy version is the legacy path here.
+    let legacy_path = || {
+        select_era(false, body.map(str::as_bytes), &h.protocol_version, false)
+            == EraReason::NamesLegacy
     };
     if dual_era && legacy_path() {
         f.anything_goes = true;

@@ -9,19 +9,20 @@
 //! ids are minted from).
 //!
 //! Files: `state.rs` (sessions), `respond.rs` (the answers), `mutants.rs` (one fault per
-//! rule the legacy judge checks, `crate::legacy`), `route.rs` (which era a request is).
+//! rule the legacy judge checks, `crate::legacy`), `route.rs` (which era a request is), `streams.rs` (SSE streams and their resumption).
 
 mod mutants;
 mod respond;
 mod route;
 mod state;
+mod streams;
 
 pub use mutants::{
     legacy_mutant, respond_legacy_mutant, LegacyFault, LegacyMutant, LEGACY_MUTANTS,
 };
 pub use respond::respond;
 pub use route::{route, Era};
-pub use state::{LegacyState, Session, MAX_SESSIONS};
+pub use state::{LegacyState, Session, MAX_SESSIONS, MAX_STREAMS};
 
 /// The legacy protocol versions the reference negotiates, newest first.
 pub const LEGACY_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];

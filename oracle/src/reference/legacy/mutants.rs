@@ -39,6 +39,34 @@ pub enum LegacyFault {
     GetStreamResponse,
     /// A foreign `Origin` is served.
     OriginUnchecked,
+    // L1: issue 24
+    /// A foreign `Origin` is refused with 400, not 403.
+    OriginRefused400,
+    /// A client's JSON-RPC response is refused with `200` and a JSON-RPC error.
+    ResponseRefused200,
+    /// An unsupported requested version is answered with its oldest version.
+    OffersOldest,
+    /// `initialize` is streamed with a `roots/list` request before its result.
+    InitSendsRequest,
+    /// The GET stream carries a `sampling/createMessage` request.
+    GetSamples,
+    /// Streams open without a priming event.
+    NoPrime,
+    /// Streams stay open after the response.
+    StreamLeftOpen,
+    /// Streams close after the priming event, without `retry` (the response waits for a
+    /// resumption).
+    ClosesWithoutRetry,
+    /// Streams close after the priming event (with `retry`) and the response is never sent.
+    ResponseNeverSent,
+    /// Event ids restart at every stream (`e0`, `e1`).
+    EventIdsPerStream,
+    /// A resumption replays every stream of the session.
+    ReplaysEveryStream,
+    /// `ping` is answered with a Latin-1 byte in its JSON.
+    Latin1Answer,
+    /// The Origin is checked on POSTs only: a foreign-Origin GET is served.
+    OriginPostOnly,
 }
 
 /// One legacy mutant: its name, the rule it breaks, and how.
@@ -126,9 +154,88 @@ pub static LEGACY_MUTANTS: &[LegacyMutant] = &[
     },
     LegacyMutant {
         name: "legacy-origin-unchecked",
-        rule: ids::ORIGIN_403,
+        rule: ids::ORIGIN_VALIDATE,
         description: "serves a request from a foreign Origin",
         fault: LegacyFault::OriginUnchecked,
+    },
+    // L1: issue 24
+    LegacyMutant {
+        name: "legacy-origin-400",
+        rule: ids::ORIGIN_403,
+        description: "refuses a foreign Origin with 400 instead of 403",
+        fault: LegacyFault::OriginRefused400,
+    },
+    LegacyMutant {
+        name: "legacy-response-refused-200",
+        rule: ids::NOTIF_REJECT,
+        description: "refuses a client's JSON-RPC response with 200 and an error",
+        fault: LegacyFault::ResponseRefused200,
+    },
+    LegacyMutant {
+        name: "legacy-version-offers-oldest",
+        rule: ids::VERSION_LATEST,
+        description: "answers an unsupported requested version with its oldest version",
+        fault: LegacyFault::OffersOldest,
+    },
+    LegacyMutant {
+        name: "legacy-init-sends-request",
+        rule: ids::NO_REQUESTS_BEFORE_INITIALIZED,
+        description: "streams initialize with a roots/list request before the result",
+        fault: LegacyFault::InitSendsRequest,
+    },
+    LegacyMutant {
+        name: "legacy-get-samples",
+        rule: ids::OPERATION,
+        description: "sends sampling/createMessage on the GET stream to a client without sampling",
+        fault: LegacyFault::GetSamples,
+    },
+    LegacyMutant {
+        name: "legacy-stream-unprimed",
+        rule: ids::SSE_PRIME,
+        description: "opens request streams without a priming event",
+        fault: LegacyFault::NoPrime,
+    },
+    LegacyMutant {
+        name: "legacy-stream-left-open",
+        rule: ids::SSE_TERMINATE,
+        description: "keeps request streams open after the response",
+        fault: LegacyFault::StreamLeftOpen,
+    },
+    LegacyMutant {
+        name: "legacy-stream-close-no-retry",
+        rule: ids::SSE_RETRY,
+        description: "closes request streams before the response without a retry field",
+        fault: LegacyFault::ClosesWithoutRetry,
+    },
+    LegacyMutant {
+        name: "legacy-stream-response-lost",
+        rule: ids::SSE_RESPONSE,
+        description: "closes request streams before the response and never sends it",
+        fault: LegacyFault::ResponseNeverSent,
+    },
+    LegacyMutant {
+        name: "legacy-event-ids-per-stream",
+        rule: ids::EVENTID_UNIQUE,
+        description: "restarts SSE event ids at every stream",
+        fault: LegacyFault::EventIdsPerStream,
+    },
+    LegacyMutant {
+        name: "legacy-resume-every-stream",
+        rule: ids::RESUME_SAME_STREAM,
+        description: "replays every stream of the session on a resumption",
+        fault: LegacyFault::ReplaysEveryStream,
+    },
+    LegacyMutant {
+        name: "legacy-latin1-answer",
+        rule: ids::BASE_UTF8,
+        description: "answers ping with a JSON body holding a Latin-1 byte",
+        fault: LegacyFault::Latin1Answer,
+    },
+    LegacyMutant {
+        name: "legacy-origin-post-only",
+        rule: ids::ORIGIN_VALIDATE,
+        description: "checks the Origin of POSTs only, serving a foreign-Origin GET",
+        fault: LegacyFault::OriginPostOnly,
     },
 ];
 

@@ -3,9 +3,10 @@
 
 use super::mutants::LegacyFault;
 use super::state::LegacyState;
+use super::streams;
 use super::LEGACY_VERSIONS;
 use crate::case::{Case, HeaderField};
-use crate::reference::{error_body, Response, SERVER_NAME, SERVER_VERSION};
+use crate::reference::{error_body, Response, ResponseBody, SERVER_NAME, SERVER_VERSION};
 use crate::surface::Surface;
 use serde_json::{json, Value};
 
@@ -32,8 +33,18 @@ fn answer(
     surface: &Surface,
 ) -> Response {
     // L-SHTTP-ORIGIN-403: a present Origin that is neither listed nor a loopback origin
-    if fault != Some(LegacyFault::OriginUnchecked) && origin_invalid(case, surface) {
-        return Response::json(403, error_body(None, -32600, "Forbidden origin", None));
+    let checked = match fault {
+        Some(LegacyFault::OriginUnchecked) => false,
+        Some(LegacyFault::OriginPostOnly) => case.method == "POST",
+        _ => true,
+    };
+    if checked && origin_invalid(case, surface) {
+        let status = if fault == Some(LegacyFault::OriginRefused400) {
+            400
+        } else {
+            403
+        };
+        return Response::json(status, error_body(None, -32600, "Forbidden origin", None));
     }
     match case.method.as_str() {
         "POST" => post(fault, state, case, surface),
@@ -156,9 +167,13 @@ fn post(
             accepted(fault)
         }
         (None, Some(_)) if msg.get("result").is_some() || msg.get("error").is_some() => {
+            if fault == Some(LegacyFault::ResponseRefused200) {
+                // refused, but with a success status (L-SHTTP-NOTIF-REJECT)
+                return Response::json(200, error_body(None, -32600, "Not accepted", None));
+            }
             accepted(fault)
         }
-        (Some(m), Some(id)) => request(fault, m, &id, surface),
+        (Some(m), Some(id)) => request(fault, state, &session, m, &id, surface),
         _ => Response::json(400, error_body(None, -32600, "Invalid Request", None)),
     }
 }
@@ -189,6 +204,7 @@ fn initialize(
         (Some(LegacyFault::VersionNotEchoed), Some(_), _) => LEGACY_VERSIONS[0].to_string(),
         (_, Some(v), _) => v.to_string(),
         (Some(LegacyFault::EchoesUnsupported), None, Some(r)) => r.to_string(),
+        (Some(LegacyFault::OffersOldest), None, _) => LEGACY_VERSIONS[2].to_string(),
         _ => LEGACY_VERSIONS[0].to_string(),
     };
     let mut session = state.open(&version);
@@ -209,15 +225,37 @@ fn initialize(
             o.remove("serverInfo");
         }
     }
-    let mut r = Response::json(200, json!({"jsonrpc": "2.0", "id": id, "result": result}));
+    let answer = json!({"jsonrpc": "2.0", "id": id, "result": result});
+    let mut r = if fault == Some(LegacyFault::InitSendsRequest) {
+        streams::initialize_with_request(answer)
+    } else {
+        Response::json(200, answer)
+    };
     r.set_header("Mcp-Session-Id", Some(&session));
     r
 }
 
-/// A request inside a live session: `ping` and `tools/list` (the surface's tools) are served,
-/// other methods get -32601 (L-SHTTP-REQ-CT: always `application/json`).
-fn request(fault: Option<LegacyFault>, method: &str, id: &Value, surface: &Surface) -> Response {
+/// A request inside a live session: `ping` (as `application/json`) and `tools/list` (the
+/// surface's tools, as an SSE stream: `streams.rs`) are served, other methods get -32601
+/// (L-SHTTP-REQ-CT).
+fn request(
+    fault: Option<LegacyFault>,
+    state: &mut LegacyState,
+    session: &str,
+    method: &str,
+    id: &Value,
+    surface: &Surface,
+) -> Response {
     let body = match method {
+        "ping" if fault == Some(LegacyFault::Latin1Answer) => {
+            // `é` as the single Latin-1 byte 0xE9: no UTF-8 (L-BASE-UTF8)
+            let mut bytes =
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"note":"caf"#).into_bytes();
+            bytes.extend_from_slice(b"\xe9\"}}");
+            let mut r = Response::json(200, Value::Null);
+            r.body = ResponseBody::Raw(bytes);
+            return r;
+        }
         "ping" => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
         "tools/list" => {
             let tools: Vec<Value> = surface
@@ -225,7 +263,8 @@ fn request(fault: Option<LegacyFault>, method: &str, id: &Value, surface: &Surfa
                 .iter()
                 .map(|t| json!({"name": t.name, "inputSchema": t.input_schema}))
                 .collect();
-            json!({"jsonrpc": "2.0", "id": id, "result": {"tools": tools}})
+            let response = json!({"jsonrpc": "2.0", "id": id, "result": {"tools": tools}});
+            return streams::streamed(fault, state, session, response);
         }
         _ => error_body(Some(id), -32601, "Method not found", None),
     };
@@ -243,14 +282,29 @@ fn get(fault: Option<LegacyFault>, state: &LegacyState, case: &Case) -> Response
     if let Some(r) = version_refusal(fault, case, None) {
         return r;
     }
-    if let Err(r) = live_session(fault, state, case, None) {
-        return r;
+    let session = match live_session(fault, state, case, None) {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    // a resumption (L-SHTTP-RESUME-REPLAY, -SAME-STREAM): the stream the id names
+    if let HeaderField::One(last) = case.header("Last-Event-ID") {
+        let last = String::from_utf8_lossy(last);
+        if let Some(r) = streams::resume(fault, state, &session, &last) {
+            return r;
+        }
     }
     match fault {
         Some(LegacyFault::GetAnswersJson) => Response::json(200, json!({})),
         Some(LegacyFault::GetStreamResponse) => {
             Response::sse(vec![json!({"jsonrpc": "2.0", "id": 1, "result": {}})], true)
         }
+        // a request for a capability the client did not declare (L-LIFE-OPERATION)
+        Some(LegacyFault::GetSamples) => Response::sse(
+            vec![json!({"jsonrpc": "2.0", "id": "mcpdiff-ref-sampling",
+                "method": "sampling/createMessage",
+                "params": {"messages": [], "maxTokens": 1}})],
+            true,
+        ),
         _ => Response::sse(Vec::new(), true),
     }
 }

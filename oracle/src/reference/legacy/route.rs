@@ -11,20 +11,14 @@
 //! `Mcp-Session-Id` continues a legacy session: the legacy reference refuses it 400
 //! (L-SHTTP-PV-UNSUPPORTED-400), which the judge accepts of a dual-era target too (D-50).
 
-use super::LEGACY_VERSIONS;
-use crate::case::{Case, HeaderField, META_PROTOCOL_VERSION, MODERN_VERSION};
+use crate::case::{Case, HeaderField, META_PROTOCOL_VERSION};
+use crate::legacy::select_era;
+pub use crate::legacy::Era;
 use serde_json::Value;
 
-/// The path a dual-era server takes for one request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Era {
-    /// 2026-07-28: the modern reference answers.
-    Modern,
-    /// 2025-11-25: the legacy reference answers, with its session table.
-    Legacy,
-}
-
-/// The era `case` selects on a dual-era server (DEVIATIONS.md D-L1).
+/// The era `case` selects on a dual-era server (DEVIATIONS.md D-L1, D-L10): the decision is
+/// `crate::legacy::select_era`, the one the judge's legacy path takes too; this only reads
+/// the request's parts.
 pub fn route(case: &Case) -> Era {
     let body: Option<Value> = if case.method == "POST" {
         serde_json::from_slice(&case.body).ok()
@@ -35,26 +29,20 @@ pub fn route(case: &Case) -> Era {
         .as_ref()
         .and_then(|b| b.get("method"))
         .and_then(Value::as_str);
-    if method == Some("initialize") {
-        return Era::Legacy;
-    }
     let meta_version = body
         .as_ref()
         .and_then(|b| b.get("params"))
         .and_then(|p| p.get("_meta"))
         .and_then(|m| m.get(META_PROTOCOL_VERSION))
         .and_then(Value::as_str);
-    if meta_version.is_some() {
-        return Era::Modern;
-    }
     let session = case.header("Mcp-Session-Id") != HeaderField::Absent;
-    match case.header("MCP-Protocol-Version") {
-        HeaderField::Absent => Era::Legacy,
-        HeaderField::One(v) if LEGACY_VERSIONS.iter().any(|l| l.as_bytes() == v) => Era::Legacy,
-        HeaderField::One(v) if v == MODERN_VERSION.as_bytes() => Era::Modern,
-        _ if session => Era::Legacy,
-        _ => Era::Modern,
-    }
+    select_era(
+        method == Some("initialize"),
+        meta_version.map(str::as_bytes),
+        &case.header("MCP-Protocol-Version"),
+        session,
+    )
+    .era()
 }
 
 #[cfg(test)]
@@ -72,6 +60,27 @@ mod tests {
         let mut with_session = modern.clone();
         with_session.set_header("Mcp-Session-Id", Some(b"abc"));
         assert_eq!(route(&with_session), Era::Modern, "modern _meta wins");
+        // a body whose `_meta` names a legacy version is not «modern per-request `_meta`»:
+        // the reference routes it legacy, and the judge's legacy path takes it (D-L10)
+        let mut legacy_meta = modern.clone();
+        let mut body: Value = serde_json::from_slice(&legacy_meta.body).expect("json");
+        body["params"]["_meta"][META_PROTOCOL_VERSION] = json!("2025-11-25");
+        legacy_meta.body = body.to_string().into_bytes();
+        assert_eq!(route(&legacy_meta), Era::Legacy);
+        let mut dual = fixture::surface();
+        dual.legacy_era = true;
+        let any = crate::Observation::Http(crate::HttpAnswer::new(
+            200,
+            Some("application/json"),
+            crate::Body::Json {
+                value: json!({"jsonrpc": "2.0", "id": 1, "result": {"legacy": true}}),
+            },
+        ));
+        let judged = crate::judge(&legacy_meta, &dual);
+        assert!(
+            crate::check(&judged, &any).is_empty(),
+            "the judge's legacy path: nothing of the modern revision binds"
+        );
         let init = Case::post(
             "/mcp",
             &[("Content-Type", "application/json")],

@@ -1,5 +1,7 @@
 //! The legacy reference's session table, as a plain value.
 
+use serde_json::Value;
+
 /// Sessions kept at most; beyond it the oldest is forgotten (its id then answers 404, as an
 /// unknown one does), so a long fuzz run cannot grow the table without bound.
 pub const MAX_SESSIONS: usize = 1024;
@@ -15,7 +17,19 @@ pub struct Session {
     pub initialized: bool,
     /// Ended by DELETE: every later request carrying the id gets 404.
     pub terminated: bool,
+    /// Every SSE stream the session's requests were answered with, as (event id, data)
+    /// events in order (`None`: the empty priming `data`): what a `GET` with
+    /// `Last-Event-ID` replays from (2025-11-25 § Resumability and Redelivery). Bounded by
+    /// [`MAX_STREAMS`].
+    pub streams: Vec<Vec<(String, Option<Value>)>>,
+    /// Streams opened so far (event ids are numbered from it, so they stay unique in the
+    /// session after old streams are forgotten).
+    pub streams_opened: u64,
 }
+
+/// Streams kept per session; beyond it the oldest is forgotten (resuming it then opens a
+/// plain stream), so a long run cannot grow a session without bound.
+pub const MAX_STREAMS: usize = 64;
 
 /// Every session the reference knows, and what it mints ids from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,6 +76,8 @@ impl LegacyState {
             version: version.to_string(),
             initialized: false,
             terminated: false,
+            streams: Vec::new(),
+            streams_opened: 0,
         });
         id
     }
