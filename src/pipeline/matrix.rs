@@ -98,6 +98,12 @@ pub async fn run_matrix<E: Events>(
         }
     }
     let all_loopback = evidence.iter().all(|e| e.loopback);
+    // the 2025-11-25 side: generated sequences, shrinking, the differential (a share of
+    // the time left), before the modern run takes the rest
+    let legacy_lines =
+        super::legacy::legacy_stage(&mut targets, &mut evidence, settings, all_loopback, end).await;
+    // printed with the run's notes (`mcpdiff run` prints `matrix.notes`)
+    notes.extend(legacy_lines);
     let config = config(settings, all_loopback, end);
     let result = if targets.is_empty() {
         RunResult::empty(began.elapsed())

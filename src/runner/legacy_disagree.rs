@@ -1,0 +1,149 @@
+//! Legacy disagreements: when several targets of a run speak 2025-11-25, the same sequences
+//! (the fixed ones, then a few generated ones, opening with a version every one of them
+//! supports) go to each, and a step where every target broke no rule, from the same session
+//! state and held to the same demands, yet the answers fall in different classes is
+//! reported. The oracle allows each of those answers (or says nothing of the step, as of a
+//! DELETE), so it is no violation: an interop risk, as modern disagreements are
+//! (`runner::disagree`). Mutants are not compared (`disagree::compared`).
+
+use super::disagree::{answer_class, compared};
+use super::legacy_generated::paced;
+use super::legacy_seq::{run_steps, SequenceRun};
+use super::pacer::Pacer;
+use super::Sender;
+use mcpdiff_oracle::legacy::{sequences, LegacyProfile, LegacyStep, StepOutcome};
+use mcpdiff_props::legacy_gen::legacy_sequence;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// Disagreements kept per run (one per distinct pattern of answers).
+pub const MAX_LEGACY_DISAGREEMENTS: usize = 20;
+
+/// Generated sequences the differential sends besides the fixed ones.
+pub const DIFFERENTIAL_GENERATED: u64 = 8;
+
+/// One step on which clean targets answered in different classes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LegacyDisagreement {
+    pub sequence: String,
+    pub step: usize,
+    /// The sequence up to the step.
+    pub steps: Vec<LegacyStep>,
+    /// target name -> answer class (`404 empty`, `200 result`, ...).
+    pub answers: BTreeMap<String, String>,
+}
+
+/// The steps of one sequence on which the targets of `runs` (name, run) disagree.
+pub fn compare(sequence: &str, runs: &[(String, SequenceRun)]) -> Vec<LegacyDisagreement> {
+    let mut out = Vec::new();
+    let len = runs.iter().map(|(_, r)| r.records.len()).min().unwrap_or(0);
+    for i in 0..len {
+        let first = &runs[0].1.records[i];
+        let alike = runs.iter().all(|(_, r)| {
+            let rec = &r.records[i];
+            matches!(&rec.outcome, StepOutcome::Judged(f) if f.is_empty())
+                && rec.checked == first.checked
+                && std::mem::discriminant(&rec.before.session)
+                    == std::mem::discriminant(&first.before.session)
+        });
+        if !alike {
+            continue;
+        }
+        let answers: BTreeMap<String, String> = runs
+            .iter()
+            .map(|(n, r)| (n.clone(), answer_class(&r.records[i].observation)))
+            .collect();
+        let mut classes: Vec<&String> = answers.values().collect();
+        classes.dedup();
+        if classes.len() > 1 {
+            out.push(LegacyDisagreement {
+                sequence: sequence.to_string(),
+                step: i,
+                steps: first_steps(&runs[0].1, i),
+                answers,
+            });
+        }
+    }
+    out
+}
+
+fn first_steps(run: &SequenceRun, i: usize) -> Vec<LegacyStep> {
+    run.records[..=i].iter().map(|r| r.step.clone()).collect()
+}
+
+/// One target of the differential: its name, how to reach it, its endpoint path and its
+/// known legacy versions (newest first).
+pub struct LegacyPeer<'a, S> {
+    pub name: &'a str,
+    pub sender: &'a S,
+    pub endpoint: &'a str,
+    pub versions: &'a [String],
+}
+
+/// Send the same sequences to every compared peer (two or more, sharing a legacy version)
+/// and keep one disagreement per pattern of answers, at most [`MAX_LEGACY_DISAGREEMENTS`].
+pub async fn differential<S: Sender>(
+    peers: &[LegacyPeer<'_, S>],
+    seed: u64,
+    until: Instant,
+    pacer: &Pacer,
+) -> Vec<LegacyDisagreement> {
+    let peers: Vec<&LegacyPeer<'_, S>> = peers.iter().filter(|p| compared(p.name)).collect();
+    let Some(first) = peers.first() else {
+        return Vec::new();
+    };
+    // versions every peer supports, in the first one's order (newest first)
+    let common: Vec<String> = first
+        .versions
+        .iter()
+        .filter(|v| peers.iter().all(|p| p.versions.contains(v)))
+        .cloned()
+        .collect();
+    if peers.len() < 2 || common.is_empty() {
+        return Vec::new();
+    }
+    let profile = LegacyProfile {
+        supported: common.clone(),
+    };
+    let mut all: Vec<(String, Vec<LegacyStep>)> =
+        sequences(&common[0], common.get(1).map(|s| s.as_str()))
+            .into_iter()
+            .map(|s| (s.name.to_string(), s.steps))
+            .collect();
+    all.extend(
+        (0..DIFFERENTIAL_GENERATED)
+            .map(|i| (format!("generated-{i}"), legacy_sequence(seed, i, &common))),
+    );
+    let mut kept: Vec<LegacyDisagreement> = Vec::new();
+    for (name, steps) in all {
+        if Instant::now() >= until {
+            break;
+        }
+        let sends = peers.iter().map(|p| {
+            let (steps, profile) = (&steps, &profile);
+            async move {
+                let send = paced(p.sender, pacer);
+                let run = run_steps(steps, p.endpoint, profile, true, send);
+                let run = tokio::time::timeout_at(until.into(), run).await.ok()?;
+                Some((p.name.to_string(), run))
+            }
+        });
+        let runs: Option<Vec<(String, SequenceRun)>> =
+            futures::future::join_all(sends).await.into_iter().collect();
+        let Some(runs) = runs else { break };
+        for d in compare(&name, &runs) {
+            // one per kind of step and pattern of answers
+            let pattern = |x: &LegacyDisagreement| {
+                let answers: Vec<&String> = x.answers.values().collect();
+                format!("{:?} {answers:?}", x.steps.last())
+            };
+            if kept.len() < MAX_LEGACY_DISAGREEMENTS
+                && !kept.iter().any(|k| pattern(k) == pattern(&d))
+            {
+                kept.push(d);
+            }
+        }
+    }
+    kept
+}
