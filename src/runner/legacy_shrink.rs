@@ -129,7 +129,7 @@ mod tests {
         // then each earlier step alone, latest first
         assert_eq!(c[1], vec![init("a"), LegacyStep::Initialized, get.clone()]);
         assert_eq!(c.len(), 1 + 3);
-        assert!(candidates(&[get.clone()]).is_empty());
+        assert!(candidates(std::slice::from_ref(&get)).is_empty());
         assert!(candidates(&[]).is_empty());
     }
 }
