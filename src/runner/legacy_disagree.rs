@@ -147,3 +147,71 @@ pub async fn differential<S: Sender>(
     }
     kept
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::legacy_seq::StepRecord;
+    use mcpdiff_oracle::legacy::{SessionTrack, SessionUse, Track};
+    use mcpdiff_oracle::{Body, Case, HttpAnswer, Observation};
+
+    fn record(step: LegacyStep, status: u16, findings: usize, checked: &[&str]) -> StepRecord {
+        let finding = mcpdiff_oracle::check::Finding {
+            rule: "L-X".into(),
+            level: "MUST".into(),
+            expected: String::new(),
+            observed: String::new(),
+            co_failing: Vec::new(),
+        };
+        StepRecord {
+            step,
+            before: Track {
+                session: SessionTrack::Live("s".into()),
+                negotiated: None,
+            },
+            case: Case::post("/mcp", &[], ""),
+            observation: Observation::Http(HttpAnswer::new(status, None, Body::Empty)),
+            checked: checked.iter().map(|s| s.to_string()).collect(),
+            outcome: StepOutcome::Judged(vec![finding; findings]),
+        }
+    }
+
+    fn run(records: Vec<StepRecord>) -> SequenceRun {
+        SequenceRun { records }
+    }
+
+    #[test]
+    fn clean_steps_held_to_the_same_demands_are_compared() {
+        let delete = LegacyStep::Delete {
+            session: SessionUse::Current,
+        };
+        let get = LegacyStep::Get {
+            session: SessionUse::Current,
+        };
+        let a = run(vec![
+            // DELETE: no rule binds it, 200 and 405 both allowed (D-L5)
+            record(delete.clone(), 200, 0, &[]),
+            // GET: clean on one, a finding on the other: not a disagreement
+            record(get.clone(), 405, 0, &["L-SHTTP-GET-SSE-OR-405"]),
+        ]);
+        let b = run(vec![
+            record(delete.clone(), 405, 0, &[]),
+            record(get.clone(), 200, 1, &["L-SHTTP-GET-SSE-OR-405"]),
+        ]);
+        let found = compare("s", &[("a".into(), a), ("b".into(), b)]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].step, 0);
+        assert_eq!(found[0].steps, vec![delete.clone()]);
+        assert_eq!(found[0].answers["a"], "200 empty");
+        assert_eq!(found[0].answers["b"], "405 empty");
+        // the same class on both: nothing to report
+        let same = compare(
+            "s",
+            &[
+                ("a".into(), run(vec![record(delete.clone(), 200, 0, &[])])),
+                ("b".into(), run(vec![record(delete, 200, 0, &[])])),
+            ],
+        );
+        assert!(same.is_empty());
+    }
+}
