@@ -35,9 +35,16 @@ pub async fn legacy_stage(
         .rate
         .or(if all_loopback { None } else { Some(20.0) });
     let pacer = Pacer::new(rate);
+    // a sharded run sends the generated sequences and the differential once, from its first
+    // shard (as the authorization probes); every shard still runs the fixed sequences
+    let first_shard = settings.shard.index == 1;
     let plan = LegacyPlan {
         seed: settings.seed,
-        sequences: sequence_count(settings.cases),
+        sequences: if first_shard {
+            sequence_count(settings.cases)
+        } else {
+            0
+        },
         in_flight: settings.concurrency.clamp(1, 8),
         until,
         shrink: LegacyShrinkBudget {
@@ -81,7 +88,7 @@ pub async fn legacy_stage(
         })
         .map(|(i, e)| (i, legacy_versions(&e.revision.versions)))
         .collect();
-    if speaking.len() >= 2 {
+    if first_shard && speaking.len() >= 2 {
         let peers: Vec<LegacyPeer<'_, NetSender>> = speaking
             .iter()
             .map(|(i, v)| LegacyPeer {

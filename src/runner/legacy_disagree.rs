@@ -34,35 +34,51 @@ pub struct LegacyDisagreement {
     pub answers: BTreeMap<String, String>,
 }
 
-/// The steps of one sequence on which the targets of `runs` (name, run) disagree.
+/// The steps of one sequence on which the targets of `runs` (name, run) disagree. At each
+/// step the targets that broke no rule are grouped by what the oracle held them to (the
+/// session state their own earlier answers implied, and the rules the step could fail):
+/// within a group of two or more, different answer classes are a disagreement. A target
+/// that took another path (session-less, or a finding at the step) is left out of that
+/// step, not of the sequence.
 pub fn compare(sequence: &str, runs: &[(String, SequenceRun)]) -> Vec<LegacyDisagreement> {
     let mut out = Vec::new();
     let len = runs.iter().map(|(_, r)| r.records.len()).min().unwrap_or(0);
     for i in 0..len {
-        let first = &runs[0].1.records[i];
-        let alike = runs.iter().all(|(_, r)| {
-            let rec = &r.records[i];
-            matches!(&rec.outcome, StepOutcome::Judged(f) if f.is_empty())
-                && rec.checked == first.checked
-                && std::mem::discriminant(&rec.before.session)
-                    == std::mem::discriminant(&first.before.session)
-        });
-        if !alike {
-            continue;
+        let mut groups: Vec<(String, BTreeMap<String, String>)> = Vec::new();
+        for (name, run) in runs {
+            let rec = &run.records[i];
+            if !matches!(&rec.outcome, StepOutcome::Judged(f) if f.is_empty()) {
+                continue;
+            }
+            let held = format!(
+                "{:?} {:?}",
+                std::mem::discriminant(&rec.before.session),
+                rec.checked
+            );
+            let class = answer_class(&rec.observation);
+            match groups.iter_mut().find(|(h, _)| *h == held) {
+                Some((_, g)) => {
+                    g.insert(name.clone(), class);
+                }
+                None => groups.push((held, BTreeMap::from([(name.clone(), class)]))),
+            }
         }
-        let answers: BTreeMap<String, String> = runs
-            .iter()
-            .map(|(n, r)| (n.clone(), answer_class(&r.records[i].observation)))
-            .collect();
-        let mut classes: Vec<&String> = answers.values().collect();
-        classes.dedup();
-        if classes.len() > 1 {
-            out.push(LegacyDisagreement {
-                sequence: sequence.to_string(),
-                step: i,
-                steps: first_steps(&runs[0].1, i),
-                answers,
-            });
+        for (_, answers) in groups {
+            let mut classes: Vec<&String> = answers.values().collect();
+            classes.sort();
+            classes.dedup();
+            if answers.len() >= 2 && classes.len() > 1 {
+                let at = runs
+                    .iter()
+                    .find(|(n, _)| answers.contains_key(n))
+                    .map_or(&runs[0].1, |(_, r)| r);
+                out.push(LegacyDisagreement {
+                    sequence: sequence.to_string(),
+                    step: i,
+                    steps: first_steps(at, i),
+                    answers,
+                });
+            }
         }
     }
     out
@@ -198,12 +214,16 @@ mod tests {
             record(delete.clone(), 405, 0, &[]),
             record(get.clone(), 200, 1, &["L-SHTTP-GET-SSE-OR-405"]),
         ]);
-        let found = compare("s", &[("a".into(), a), ("b".into(), b)]);
+        // a session-less third target is held to other demands: left out, not in the way
+        let mut c = run(vec![record(delete.clone(), 404, 0, &[])]);
+        c.records[0].before.session = SessionTrack::Sessionless;
+        let found = compare("s", &[("a".into(), a), ("b".into(), b), ("c".into(), c)]);
         assert_eq!(found.len(), 1, "{found:#?}");
         assert_eq!(found[0].step, 0);
         assert_eq!(found[0].steps, vec![delete.clone()]);
         assert_eq!(found[0].answers["a"], "200 empty");
         assert_eq!(found[0].answers["b"], "405 empty");
+        assert!(!found[0].answers.contains_key("c"));
         // the same class on both: nothing to report
         let same = compare(
             "s",
