@@ -278,4 +278,76 @@ fn a_sessionless_step_with_an_unknown_version_is_off_the_legacy_path() {
         .map(|(r, _)| r.0)
         .collect();
     assert_eq!(rules, vec!["L-SHTTP-SESSION-MISSING-400"]);
+    // D-L41: a negotiated 1900-01-01 is the unsupported version the step's header carries,
+    // so beside a dead session 400 is allowed as well as 404 (D-L9)
+    let dead = |negotiated: &str| Track {
+        session: SessionTrack::Terminated("s".into()),
+        negotiated: Some(negotiated.to_string()),
+    };
+    let demands = |t: &Track| {
+        expectations(&LegacyStep::Initialized, t, &profile)
+            .into_iter()
+            .map(|(r, d)| format!("{} {d}", r.0))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        demands(&dead(mcpdiff_oracle::legacy::BOGUS_VERSION)),
+        vec!["L-SHTTP-SESSION-404 HTTP 404 or 400"]
+    );
+    assert_eq!(
+        demands(&dead(LEGACY_VERSIONS[0])),
+        vec!["L-SHTTP-SESSION-404 HTTP 404"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_legacy_mutant_keeps_one_reproducing_finding_on_its_own_rule() {
+    use mcpdiff::runner::legacy;
+    use mcpdiff_oracle::reference::legacy::LEGACY_MUTANTS;
+    let mut failures = Vec::new();
+    for m in LEGACY_MUTANTS {
+        let (server, sender) = serve(LegacyVariant::Mutant(m)).await;
+        let endpoint = sender.endpoint.path.clone();
+        let send = |c: Case| {
+            let s = sender.clone();
+            async move { s.send(c).await }
+        };
+        // as a run does: the fixed sequences, then the generated ones, shrunk
+        let mut outcome = legacy::run(&endpoint, &versions(), send)
+            .await
+            .expect("known versions");
+        extend(
+            &mut outcome,
+            &sender,
+            &endpoint,
+            &versions(),
+            &plan(9, 16),
+            &Pacer::new(None),
+        )
+        .await;
+        let rules: Vec<&str> = outcome.findings.iter().map(|f| f.rule.as_str()).collect();
+        if rules != vec![m.rule.0] {
+            let found: Vec<String> = outcome
+                .findings
+                .iter()
+                .map(|f| format!("{} {:?}: {}", f.rule, f.steps, f.observed))
+                .collect();
+            failures.push(format!("{}: {found:#?}", m.name));
+        }
+        let profile = LegacyProfile {
+            supported: versions(),
+        };
+        for f in &outcome.findings {
+            let again = run_steps(&f.steps, &endpoint, &profile, true, send).await;
+            if !again
+                .findings("again")
+                .iter()
+                .any(|g| g.step == f.steps.len() - 1 && g.rule == f.rule)
+            {
+                failures.push(format!("{}: {:?} does not reproduce", m.name, f.steps));
+            }
+        }
+        server.shutdown().await;
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
 }

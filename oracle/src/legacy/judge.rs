@@ -49,14 +49,10 @@ pub fn expectations(
     // a foreign Origin is judged only inside a live session: beside a dead or missing one,
     // two sentences with no order between them would both bind the answer (D-L9)
     let foreign = matches!(step, LegacyStep::ForeignOrigin);
-    // an unsupported version beside a dead session: 404 and 400 are both mandated (D-L9)
-    let unsupported = matches!(
-        step,
-        LegacyStep::Request {
-            version: VersionHeader::Unsupported,
-            ..
-        }
-    );
+    // an unsupported version beside a dead session: 404 and 400 are both mandated (D-L9);
+    // the version is the one the step's header carries, so a negotiated `1900-01-01` (a
+    // target that echoed it) is unsupported too (D-L41)
+    let unsupported = sent_version(step, track) == Some(BOGUS_VERSION);
     let live = match (&track.session, session) {
         // the id it assigned, still live: the step is judged on its own rules below
         (SessionTrack::Live(_), SessionUse::Current) => true,
@@ -111,6 +107,19 @@ pub fn expectations(
         LegacyStep::Delete { .. } | LegacyStep::Initialize { .. } => {}
     }
     out
+}
+
+/// The `MCP-Protocol-Version` step `step` sends after `track` (as `case_for` writes it).
+fn sent_version<'a>(step: &LegacyStep, track: &'a Track) -> Option<&'a str> {
+    match step {
+        LegacyStep::Initialize { .. } => None,
+        LegacyStep::Request { version, .. } => match version {
+            VersionHeader::Negotiated => track.negotiated.as_deref(),
+            VersionHeader::Absent => None,
+            VersionHeader::Unsupported => Some(BOGUS_VERSION),
+        },
+        _ => track.negotiated.as_deref(),
+    }
 }
 
 /// Judge the answer `obs` to step `step` (sent as `case_for(step, track, ..)`): the step's
