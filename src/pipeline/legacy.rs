@@ -45,7 +45,9 @@ pub async fn legacy_stage(
         } else {
             0
         },
-        in_flight: settings.concurrency.clamp(1, 8),
+        // each sequence is its own session, and most of its time is a quiet GET stream read to
+        // its limit: twice the run's concurrency keeps the stage short without piling up
+        in_flight: (settings.concurrency * 2).clamp(1, 16),
         until,
         shrink: LegacyShrinkBudget {
             max_requests: settings.shrink_budget,
@@ -98,7 +100,7 @@ pub async fn legacy_stage(
                 versions: v,
             })
             .collect();
-        let found = differential(&peers, settings.seed, until, &pacer).await;
+        let found = differential(&peers, settings.seed, until, plan.in_flight, &pacer).await;
         for d in &found {
             let answers: Vec<String> = d.answers.iter().map(|(n, a)| format!("{n}: {a}")).collect();
             lines.push(format!(
@@ -121,6 +123,17 @@ pub async fn legacy_stage(
                 }
             }
         }
+    }
+    let sent: u64 = extended.iter().flatten().map(|x| x.sent).sum();
+    if sent > 0 {
+        let shrunk: usize = extended.iter().flatten().map(|x| x.shrunk).sum();
+        lines.push(format!(
+            "2025-11-25: {sent} generated sequence(s) (seed {}, up to {} per target), {shrunk} \
+             finding(s) shrunk, the stage in {:.1} s",
+            plan.seed,
+            plan.sequences,
+            now.elapsed().as_secs_f64()
+        ));
     }
     // the target's notes: the outcome and each finding (after shrinking)
     for (t, e) in targets.iter_mut().zip(evidence.iter()) {

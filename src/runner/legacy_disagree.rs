@@ -11,6 +11,7 @@ use super::legacy_generated::paced;
 use super::legacy_seq::{run_steps, SequenceRun};
 use super::pacer::Pacer;
 use super::Sender;
+use futures::stream::{self, StreamExt};
 use mcpdiff_oracle::legacy::{sequences, LegacyProfile, LegacyStep, StepOutcome};
 use mcpdiff_props::legacy_gen::legacy_sequence;
 use serde::{Deserialize, Serialize};
@@ -98,11 +99,13 @@ pub struct LegacyPeer<'a, S> {
 }
 
 /// Send the same sequences to every compared peer (two or more, sharing a legacy version)
-/// and keep one disagreement per pattern of answers, at most [`MAX_LEGACY_DISAGREEMENTS`].
+/// (`in_flight` sequences at once) and keep one disagreement per pattern of answers, at most
+/// [`MAX_LEGACY_DISAGREEMENTS`].
 pub async fn differential<S: Sender>(
     peers: &[LegacyPeer<'_, S>],
     seed: u64,
     until: Instant,
+    in_flight: usize,
     pacer: &Pacer,
 ) -> Vec<LegacyDisagreement> {
     let peers: Vec<&LegacyPeer<'_, S>> = peers.iter().filter(|p| compared(p.name)).collect();
@@ -131,23 +134,31 @@ pub async fn differential<S: Sender>(
         (0..DIFFERENTIAL_GENERATED)
             .map(|i| (format!("generated-{i}"), legacy_sequence(seed, i, &common))),
     );
-    let mut kept: Vec<LegacyDisagreement> = Vec::new();
-    for (name, steps) in all {
-        if Instant::now() >= until {
-            break;
-        }
-        let sends = peers.iter().map(|p| {
-            let (steps, profile) = (&steps, &profile);
-            async move {
-                let send = paced(p.sender, pacer);
-                let run = run_steps(steps, p.endpoint, profile, true, send);
-                let run = tokio::time::timeout_at(until.into(), run).await.ok()?;
-                Some((p.name.to_string(), run))
+    let (peers, profile) = (&peers, &profile);
+    // sequences run side by side (each its own session on every peer), compared in order
+    let sent: Vec<Option<(String, Vec<(String, SequenceRun)>)>> = stream::iter(all)
+        .map(|(name, steps)| async move {
+            if Instant::now() >= until {
+                return None;
             }
-        });
-        let runs: Option<Vec<(String, SequenceRun)>> =
-            futures::future::join_all(sends).await.into_iter().collect();
-        let Some(runs) = runs else { break };
+            let sends = peers.iter().map(|p| {
+                let steps = &steps;
+                async move {
+                    let send = paced(p.sender, pacer);
+                    let run = run_steps(steps, p.endpoint, profile, true, send);
+                    let run = tokio::time::timeout_at(until.into(), run).await.ok()?;
+                    Some((p.name.to_string(), run))
+                }
+            });
+            let runs: Option<Vec<(String, SequenceRun)>> =
+                futures::future::join_all(sends).await.into_iter().collect();
+            runs.map(|r| (name, r))
+        })
+        .buffered(in_flight.max(1))
+        .collect()
+        .await;
+    let mut kept: Vec<LegacyDisagreement> = Vec::new();
+    for (name, runs) in sent.into_iter().flatten() {
         for d in compare(&name, &runs) {
             // one per kind of step and pattern of answers
             let pattern = |x: &LegacyDisagreement| {
