@@ -89,6 +89,9 @@ fn first_steps(run: &SequenceRun, i: usize) -> Vec<LegacyStep> {
     run.records[..=i].iter().map(|r| r.step.clone()).collect()
 }
 
+/// One sequence's name and each peer's run of it.
+type NamedRuns = (String, Vec<(String, SequenceRun)>);
+
 /// One target of the differential: its name, how to reach it, its endpoint path and its
 /// known legacy versions (newest first).
 pub struct LegacyPeer<'a, S> {
@@ -136,7 +139,7 @@ pub async fn differential<S: Sender>(
     );
     let (peers, profile) = (&peers, &profile);
     // sequences run side by side (each its own session on every peer), compared in order
-    let sent: Vec<Option<(String, Vec<(String, SequenceRun)>)>> = stream::iter(all)
+    let sent: Vec<Option<NamedRuns>> = stream::iter(all)
         .map(|(name, steps)| async move {
             if Instant::now() >= until {
                 return None;
