@@ -119,6 +119,25 @@ async fn a_legacy_finding_is_baselined_saved_and_replayed() {
         "only the entry naming no finding"
     );
 
+    // `mcpdiff baseline r.json` lists the L-* finding, and that baseline keeps it known
+    let json = tmp("report.json");
+    let text = serde_json::to_string(&matrix.report(&Baseline::default(), &client()))
+        .expect("a report serializes");
+    std::fs::write(&json, text).expect("write the report");
+    let out = Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
+        .args(["baseline", json.to_str().expect("utf-8 path")])
+        .output()
+        .expect("run mcpdiff baseline");
+    let made = baseline(&String::from_utf8_lossy(&out.stdout));
+    assert!(made.known.iter().any(|k| k.rule.0 == rule), "{made:?}");
+    let rep = matrix.report(&made, &client());
+    let rev = rep.targets[0]
+        .revision
+        .as_ref()
+        .expect("the revision probe ran");
+    assert!(!rev.other_revision_blocking());
+    let _ = std::fs::remove_file(&json);
+
     // --save-corpus: one sequence entry, read back, no drift
     let dir = tmp("corpus");
     let line = save_legacy_run(&dir, &matrix.legacy_outcomes(), 2).expect("saved");
