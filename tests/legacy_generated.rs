@@ -351,3 +351,51 @@ async fn every_legacy_mutant_keeps_one_reproducing_finding_on_its_own_rule() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// The dual-era reference as `serve --dual-era` answers (`route` picks the era, the legacy
+/// side keeps its session table), in process: no L-* finding on any of thousands of
+/// generated sequences. This is what found D-L40 and D-L41: the routing and the judge must
+/// agree on which requests are on the legacy path, wherever the generator walks.
+#[test]
+fn the_routed_dual_era_reference_is_clean_on_generated_sequences() {
+    use mcpdiff_oracle::legacy::{case_for, judge_step, StepOutcome, Track};
+    use mcpdiff_oracle::reference::legacy::{respond, route, Era, LegacyState};
+    use mcpdiff_oracle::reference::{self, to_observation};
+    use mcpdiff_props::legacy_gen::legacy_sequence;
+    // the surface `spawn_full` serves with `dual_era`: legacy versions published (D-33), and
+    // the modern side answering as a dual-era server does
+    let mut s = fixture::surface();
+    for v in LEGACY_VERSIONS {
+        if !s.supported_versions.iter().any(|x| x == v) {
+            s.supported_versions.push(v.to_string());
+        }
+    }
+    s.legacy_era = true;
+    let profile = LegacyProfile {
+        supported: versions(),
+    };
+    for seed in 1..=3u64 {
+        for i in 0..1000u64 {
+            let steps = legacy_sequence(seed, i, &versions());
+            let mut state = LegacyState::new("routed");
+            let mut track = Track::start();
+            for (k, step) in steps.iter().enumerate() {
+                let case = case_for(step, &track, &s, k);
+                let answer = match route(&case) {
+                    Era::Legacy => {
+                        let (a, next) = respond(state, &case, &s);
+                        state = next;
+                        a
+                    }
+                    Era::Modern => reference::respond(&case, &s),
+                };
+                let (outcome, next) = judge_step(step, &track, &to_observation(&answer), &profile);
+                assert!(
+                    matches!(&outcome, StepOutcome::Judged(f) if f.is_empty()),
+                    "seed {seed} sequence {i} step {k}: {outcome:?}\n{steps:#?}"
+                );
+                track = next;
+            }
+        }
+    }
+}
