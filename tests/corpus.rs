@@ -248,6 +248,7 @@ fn fuzz_inputs_import_once_and_run_saves_findings_once() {
         .map(|l| match l.expect("saved entry loads") {
             corpus::Item::Server(l) => l.entry,
             corpus::Item::Client(c) => panic!("a server run saved a client entry: {c:?}"),
+            corpus::Item::Legacy(l) => panic!("save_run saved a legacy entry: {l:?}"),
         })
         .collect();
     assert_eq!(build::save_all(&saved, &entries), Ok((0, 0, n)));

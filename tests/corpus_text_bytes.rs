@@ -42,11 +42,15 @@ fn committed_entries_rewritten_as_text_read_back_the_same_and_replay_clean() {
                 }
                 match load_item(&path).expect("reads back") {
                     Item::Client(back) => assert_eq!(back.entry, c.entry),
-                    Item::Server(_) => panic!("a client entry read as a server one"),
+                    Item::Server(_) | Item::Legacy(_) => {
+                        panic!("a client entry read as another kind")
+                    }
                 }
                 clients += 1;
                 continue;
             }
+            // sequence entries store steps and answers, no request bytes
+            Item::Legacy(_) => continue,
         };
         let name = l.path.file_name().expect("file name").to_owned();
         let entry = l.entry.clone();

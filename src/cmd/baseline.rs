@@ -22,8 +22,9 @@ pub struct BaselineArgs {
     pub file: PathBuf,
 }
 
-/// The baseline of a report: one entry per (target, rule) finding, in report order. The
-/// target is its name (the URL for user endpoints), which `Baseline::knows` matches.
+/// The baseline of a report: one entry per (target, rule) finding, in report order, the
+/// 2025-11-25 (`L-*`) findings of a dual-era target included. The target is its name (the
+/// URL for user endpoints), which `Baseline::knows` matches.
 pub fn baseline_of(rep: &RunReport) -> Baseline {
     let mut known = Vec::new();
     for t in &rep.targets {
@@ -34,6 +35,35 @@ pub fn baseline_of(rep: &RunReport) -> Baseline {
                 reason: format!(
                     "{} finding recorded by mcpdiff {} (seed {}): expected {}, observed {}",
                     f.level, rep.mcpdiff_version, rep.seed, f.expected, f.observed
+                ),
+            });
+        }
+        // the other revisions' findings (2025-11-25, `L-*` ids) are baselined the same way
+        let others = t.revision.iter().flat_map(|r| &r.revisions);
+        for (o, f) in others.flat_map(|o| o.findings.iter().map(move |f| (o, f))) {
+            let Some(rule) = mcpdiff_oracle::rules::all_rules().find(|r| r.id.0 == f.rule) else {
+                continue;
+            };
+            if known
+                .iter()
+                .any(|k: &KnownFinding| k.target == t.name && k.rule == rule.id)
+            {
+                continue;
+            }
+            known.push(KnownFinding {
+                target: t.name.clone(),
+                rule: rule.id,
+                reason: format!(
+                    "{} {} finding recorded by mcpdiff {} (seed {}) at {}[{}]: expected {}, \
+                     observed {}",
+                    f.level,
+                    o.revision,
+                    rep.mcpdiff_version,
+                    rep.seed,
+                    f.sequence,
+                    f.step,
+                    f.expected,
+                    f.observed
                 ),
             });
         }

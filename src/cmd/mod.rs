@@ -10,6 +10,7 @@ pub mod exit;
 pub mod merge;
 pub mod reference_client;
 pub mod replay;
+mod replay_legacy;
 pub mod report;
 pub mod rules;
 pub mod rules_coverage;

@@ -5,9 +5,12 @@
 //! client judge only: they are never sent to targets. The format and the comparisons live in
 //! `mcpdiff::corpus`. Authorization entries (`AUTH-*`, `corpus::auth`) are re-judged by the
 //! authorization judge and sent exactly as written (their own credentials, placeholders
-//! filled from --header / --foreign-token).
+//! filled from --header / --foreign-token). 2025-11-25 sequence entries
+//! (`mcpdiff-legacy-corpus/1`) are re-judged on their stored answers and replayed step by
+//! step (`replay_legacy.rs`; `--reference` sends them to the dual-era reference).
 
 use super::exit::{self, fail};
+use super::replay_legacy::{replay_legacy, Judged};
 use mcpdiff::corpus::replay::stored_for;
 use mcpdiff::corpus::{
     classify, classify_auth, load_all, rejudge, rejudge_client, store, ClientLoaded, Item, Status,
@@ -66,13 +69,13 @@ pub fn run(args: ReplayArgs) -> ExitCode {
     }
 }
 
-struct ReplayTarget {
-    name: String,
-    url: String,
-    endpoint: Endpoint,
+pub(super) struct ReplayTarget {
+    pub(super) name: String,
+    pub(super) url: String,
+    pub(super) endpoint: Endpoint,
     /// Cases answered with something other than a refused connection.
-    reached: usize,
-    counts: BTreeMap<Status, usize>,
+    pub(super) reached: usize,
+    pub(super) counts: BTreeMap<Status, usize>,
 }
 
 async fn run_async(args: ReplayArgs) -> ExitCode {
@@ -87,6 +90,9 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
     let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
 
     let mut server = None;
+    // 2025-11-25 sequence entries go to the dual-era reference (the modern one does not
+    // answer `initialize`); the other entries keep the modern reference they were saved with
+    let mut dual_era = None;
     let mut specs: Vec<(String, String)> = urls.iter().map(|u| (u.clone(), u.clone())).collect();
     if args.reference {
         let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
@@ -94,6 +100,19 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
             Ok(s) => {
                 specs.insert(0, ("reference".to_string(), s.url.clone()));
                 server = Some(s);
+                let opts = serve::ServeOptions {
+                    dual_era: Some(serve::legacy::LegacyVariant::Reference),
+                    ..serve::ServeOptions::default()
+                };
+                let surface = mcpdiff_oracle::fixture::surface();
+                match serve::spawn_full(Variant::Reference, loopback, surface, opts).await {
+                    Ok(d) => dual_era = Some(d),
+                    Err(e) => {
+                        return fail(&format!(
+                            "cannot start the in-process dual-era reference server: {e}"
+                        ))
+                    }
+                }
             }
             Err(e) => {
                 return fail(&format!(
@@ -147,9 +166,34 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
     let mut client_cases = 0;
     // authorization entries that need a credential this replay was not given
     let mut unsendable = 0;
+    let dual_era_endpoint = match dual_era.as_ref().map(|d| Endpoint::parse(&d.url)) {
+        Some(Ok(e)) => Some(e),
+        Some(Err(e)) => return fail(&format!("the dual-era reference's own URL: {e}")),
+        None => None,
+    };
     for loaded in load_all(&paths) {
         let mut l = match loaded {
             Ok(Item::Server(l)) => l,
+            Ok(Item::Legacy(l)) => {
+                let reference = dual_era_endpoint.as_ref();
+                let at = (&client, targets.as_mut_slice(), reference);
+                match replay_legacy(l, args.bless, args.verbose, at.0, at.1, at.2).await {
+                    Ok((judged, must)) => {
+                        blocking |= must;
+                        match judged {
+                            Judged::Clean => {}
+                            Judged::Drifted => drifted += 1,
+                            Judged::Blessed => blessed += 1,
+                        }
+                    }
+                    Err(()) => {
+                        unreadable += 1;
+                        continue;
+                    }
+                }
+                entries += 1;
+                continue;
+            }
             Ok(Item::Client(c)) => {
                 match client_case(c, args.bless) {
                     Ok(ClientReplay::Clean) => {}
@@ -257,6 +301,9 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
     }
     if let Some(s) = server {
         s.shutdown().await;
+    }
+    if let Some(d) = dual_era {
+        d.shutdown().await;
     }
 
     println!(

@@ -138,6 +138,13 @@ async fn run_async(args: RunArgs) -> ExitCode {
             Ok(line) => eprintln!("mcpdiff: {line}"),
             Err(e) => return fail(&e.to_string()),
         }
+        let legacy = matrix.legacy_outcomes();
+        if legacy.iter().any(|(_, _, o, _)| !o.findings.is_empty()) {
+            match mcpdiff::corpus::save_legacy_run(dir, &legacy, inp.seed) {
+                Ok(line) => eprintln!("mcpdiff: {line}"),
+                Err(e) => return fail(&e.to_string()),
+            }
+        }
         if inp.clients.is_some() {
             if let Err(code) = run_clients::save_corpus(dir, &rep.clients, inp.seed) {
                 return code;

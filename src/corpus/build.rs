@@ -9,6 +9,7 @@ use super::entry::{Entry, Recorded};
 use super::error::CorpusError;
 use super::store::{save, save_client, Saved};
 use crate::clients::ClientTargetReport;
+use crate::runner::legacy::RevisionOutcome;
 use crate::runner::RunResult;
 use mcpdiff_oracle::reference::{probes, respond, to_observation};
 use mcpdiff_oracle::{assess, check, fixture, judge, Case, Surface};
@@ -92,6 +93,32 @@ pub fn save_run(dir: &Path, result: &RunResult, seed: u64) -> Result<String, Cor
     let (created, updated, unchanged) = save_all(dir, &entries)?;
     Ok(format!(
         "corpus {}: {created} new, {updated} updated, {unchanged} already there",
+        dir.display()
+    ))
+}
+
+/// `mcpdiff run --save-corpus DIR`, the 2025-11-25 side: one sequence entry per legacy
+/// finding that kept its answers (`corpus::legacy`). `targets`: (name, url, the target's
+/// 2025-11-25 outcome, its known legacy versions newest first). A line for the terminal.
+pub fn save_legacy_run(
+    dir: &Path,
+    targets: &[(&str, &str, &RevisionOutcome, Vec<String>)],
+    seed: u64,
+) -> Result<String, CorpusError> {
+    let mut n = (0, 0, 0);
+    for (name, url, outcome, versions) in targets {
+        for e in super::legacy::entries_of(outcome, name, url, versions, seed) {
+            match super::store::save_legacy(dir, &e)?.1 {
+                Saved::Created => n.0 += 1,
+                Saved::Updated => n.1 += 1,
+                Saved::Unchanged => n.2 += 1,
+            }
+        }
+    }
+    let (created, updated, unchanged) = n;
+    Ok(format!(
+        "corpus {} (2025-11-25 sequences): {created} new, {updated} updated, {unchanged} \
+         already there",
         dir.display()
     ))
 }

@@ -9,7 +9,8 @@
 //! `build.rs` (server entries from the probe set, from a run, from fuzz inputs; client
 //! entries from a run's client matrix), `error.rs` (`CorpusError`, the one-line errors of reading, re-judging, importing and
 //! saving entries), `auth.rs` (a run's `AUTH-*` findings: judged by the
-//! authorization judge, replayed as written).
+//! authorization judge, replayed as written), `legacy.rs` (2025-11-25 findings: sequences of
+//! steps, `mcpdiff-legacy-corpus/1`, replayed step by step).
 
 pub mod auth;
 pub mod build;
@@ -18,10 +19,11 @@ pub mod client_replay;
 pub mod entry;
 pub mod entry_v1;
 pub mod error;
+pub mod legacy;
 pub mod replay;
 pub mod store;
 
-pub use build::{import_files, save_clients, save_run, seed_entries};
+pub use build::{import_files, save_clients, save_legacy_run, save_run, seed_entries};
 pub use client::{ClientEntry, CLIENT_SCHEMA};
 pub use client_replay::rejudge_client;
 pub use entry::{
@@ -30,6 +32,6 @@ pub use entry::{
 pub use error::CorpusError;
 pub use replay::{classify, classify_auth, rejudge, Rejudged, Status};
 pub use store::{
-    load_all, load_dir, load_file, load_item, save, save_client, ClientLoaded, Item, LoadError,
-    Loaded, Saved,
+    load_all, load_dir, load_file, load_item, save, save_client, save_legacy, ClientLoaded, Item,
+    LegacyLoaded, LoadError, Loaded, Saved,
 };

@@ -7,6 +7,7 @@
 use super::client::{ClientEntry, CLIENT_SCHEMA, CLIENT_SCHEMA_V1};
 use super::entry::{Entry, SCHEMA, SCHEMA_V1};
 use super::error::CorpusError;
+use super::legacy::{LegacyEntry, LEGACY_SCHEMA};
 use serde_json::Value;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -38,11 +39,20 @@ pub struct ClientLoaded {
     pub entry: ClientEntry,
 }
 
-/// A corpus file of either kind.
+/// One legacy (2025-11-25 sequence) corpus file, read and checked.
+#[derive(Clone, Debug)]
+pub struct LegacyLoaded {
+    pub path: PathBuf,
+    pub entry: LegacyEntry,
+}
+
+/// A corpus file of any kind.
 #[derive(Clone, Debug)]
 pub enum Item {
     Server(Loaded),
     Client(ClientLoaded),
+    /// A 2025-11-25 sequence (`corpus::legacy`).
+    Legacy(LegacyLoaded),
 }
 
 impl Item {
@@ -50,6 +60,7 @@ impl Item {
         match self {
             Item::Server(l) => &l.path,
             Item::Client(l) => &l.path,
+            Item::Legacy(l) => &l.path,
         }
     }
 
@@ -58,6 +69,7 @@ impl Item {
         match self {
             Item::Server(l) => l.entry.file_name(),
             Item::Client(l) => Ok(l.entry.file_name()),
+            Item::Legacy(l) => Ok(l.entry.file_name()),
         }
     }
 }
@@ -76,6 +88,7 @@ pub fn load_item(path: &Path) -> Result<Item, LoadError> {
     let value = read_json(path)?;
     match value.get("schema").and_then(Value::as_str) {
         Some(CLIENT_SCHEMA | CLIENT_SCHEMA_V1) => client_from_value(path, value).map(Item::Client),
+        Some(LEGACY_SCHEMA) => legacy_from_value(path, value).map(Item::Legacy),
         _ => server_from_value(path, value).map(Item::Server),
     }
 }
@@ -101,6 +114,22 @@ fn client_from_value(path: &Path, mut value: Value) -> Result<ClientLoaded, Load
     })
 }
 
+fn legacy_from_value(path: &Path, value: Value) -> Result<LegacyLoaded, LoadError> {
+    let err = |problem: String| LoadError {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let entry: LegacyEntry = serde_json::from_value(value)
+        .map_err(|e| err(format!("not a {LEGACY_SCHEMA} entry: {e}")))?;
+    if entry.rules.is_empty() || entry.steps.is_empty() {
+        return Err(err("\"rules\" or \"steps\" is empty".into()));
+    }
+    Ok(LegacyLoaded {
+        path: path.to_path_buf(),
+        entry,
+    })
+}
+
 /// Read and check one server file: JSON, the known schema id, decodable bytes, a known
 /// surface.
 pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
@@ -117,8 +146,8 @@ fn server_from_value(path: &Path, mut value: Value) -> Result<Loaded, LoadError>
         Some(SCHEMA | SCHEMA_V1) => {}
         Some(other) => {
             return Err(err(format!(
-                "unknown schema '{other}' (this mcpdiff reads {SCHEMA}, {SCHEMA_V1} and \
-                 {CLIENT_SCHEMA})"
+                "unknown schema '{other}' (this mcpdiff reads {SCHEMA}, {SCHEMA_V1}, \
+                 {CLIENT_SCHEMA} and {LEGACY_SCHEMA})"
             )))
         }
         None => return Err(err(format!("no \"schema\" field (expected \"{SCHEMA}\")"))),
@@ -230,12 +259,34 @@ pub fn save_client(dir: &Path, entry: &ClientEntry) -> Result<(PathBuf, Saved), 
     }
     let existing = match load_item(&path) {
         Ok(Item::Client(l)) => l.entry,
-        Ok(Item::Server(_)) => return Err(CorpusError::ServerEntryAt(path)),
+        Ok(Item::Server(_) | Item::Legacy(_)) => return Err(CorpusError::ServerEntryAt(path)),
         Err(e) => return Err(CorpusError::Existing(e)),
     };
     merge_into(path, existing, |e| {
         for c in &entry.clients {
             e.record(c.clone());
+        }
+        add_rules(&mut e.rules, &entry.rules);
+    })
+}
+
+/// Save a legacy entry in `dir` under its stable name, like [`save`]: an existing file keeps
+/// its steps and expectation and gains the target records of `entry`.
+pub fn save_legacy(dir: &Path, entry: &LegacyEntry) -> Result<(PathBuf, Saved), CorpusError> {
+    create_dir(dir)?;
+    let path = dir.join(entry.file_name());
+    if !path.exists() {
+        write(&path, entry)?;
+        return Ok((path, Saved::Created));
+    }
+    let existing = match load_item(&path) {
+        Ok(Item::Legacy(l)) => l.entry,
+        Ok(_) => return Err(CorpusError::ServerEntryAt(path)),
+        Err(e) => return Err(CorpusError::Existing(e)),
+    };
+    merge_into(path, existing, |e| {
+        for r in &entry.targets {
+            e.record(r.clone());
         }
         add_rules(&mut e.rules, &entry.rules);
     })

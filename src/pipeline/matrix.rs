@@ -11,6 +11,7 @@ use crate::runner::{self, shrink::ShrinkBudget, PropsGenerator, RunConfig, RunRe
 use crate::transport::{reproducer_tls, Client, Endpoint};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::probes::probe_cases;
+use mcpdiff_oracle::rules::{self, RuleId};
 use mcpdiff_oracle::toolset::ToolSet;
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -98,6 +99,12 @@ pub async fn run_matrix<E: Events>(
         }
     }
     let all_loopback = evidence.iter().all(|e| e.loopback);
+    // the 2025-11-25 side: generated sequences, shrinking, the differential (a share of
+    // the time left), before the modern run takes the rest
+    let legacy_lines =
+        super::legacy::legacy_stage(&mut targets, &mut evidence, settings, all_loopback, end).await;
+    // printed with the run's notes (`mcpdiff run` prints `matrix.notes`)
+    notes.extend(legacy_lines);
     let config = config(settings, all_loopback, end);
     let result = if targets.is_empty() {
         RunResult::empty(began.elapsed())
@@ -149,6 +156,30 @@ pub async fn run_matrix<E: Events>(
         notes,
         end,
     })
+}
+
+/// Mark the other revisions' findings a `--baseline` entry names (they then do not fail the
+/// run); the (target, url, rule) of every such finding, for the stale-entry check.
+fn apply_baseline(
+    revision: &mut crate::runner::revision::RevisionEvidence,
+    baseline: &Baseline,
+    name: &str,
+    url: &str,
+) -> Vec<(String, String, RuleId)> {
+    let mut found = Vec::new();
+    for f in revision
+        .revisions
+        .iter_mut()
+        .flat_map(|o| o.findings.iter_mut())
+    {
+        // a finding names a rule of the table (the legacy judge emits only L-* ids)
+        let Some(rule) = rules::all_rules().find(|r| r.id.0 == f.rule).map(|r| r.id) else {
+            continue;
+        };
+        f.baselined = baseline.knows(name, url, &rule);
+        found.push((name.to_string(), url.to_string(), rule));
+    }
+    found
 }
 
 /// The runner's configuration, made once discovery is done (the time left and whether every
@@ -209,18 +240,47 @@ impl Matrix {
             }
         });
         report::tls_report::annotate(&mut rep, tls);
+        let mut legacy_found = Vec::new();
         for t in rep.targets.iter_mut() {
             if let Some(e) = self.evidence_of(&t.name) {
-                t.revision = Some(e.revision.clone());
+                let mut revision = e.revision.clone();
+                legacy_found.extend(apply_baseline(&mut revision, baseline, &t.name, &t.url));
+                t.revision = Some(revision);
                 t.toolset = e.toolset.clone();
                 t.version = e.version.clone();
             }
         }
+        // an entry naming a legacy (L-*) finding of this run is not stale
+        let still_stale = baseline.stale(&legacy_found);
+        rep.baseline_stale.retain(|k| still_stale.contains(k));
         for u in &self.untested {
             rep.targets
                 .push(undetermined::untested(&u.name, &u.url, u.reason, &u.error));
         }
         rep
+    }
+
+    /// Each target's 2025-11-25 outcome: (name, url, outcome, its known legacy versions),
+    /// what `--save-corpus` saves of that revision (`corpus::save_legacy_run`).
+    pub fn legacy_outcomes(
+        &self,
+    ) -> Vec<(
+        &str,
+        &str,
+        &crate::runner::legacy::RevisionOutcome,
+        Vec<String>,
+    )> {
+        self.evidence
+            .iter()
+            .flat_map(|e| {
+                let versions = crate::runner::legacy::legacy_versions(&e.revision.versions);
+                e.revision
+                    .revisions
+                    .iter()
+                    .filter(|o| o.revision == mcpdiff_oracle::Revision::V2025_11_25)
+                    .map(move |o| (e.name.as_str(), e.url.as_str(), o, versions.clone()))
+            })
+            .collect()
     }
 
     /// Whether the run could not be done for some target (the report says which and why).

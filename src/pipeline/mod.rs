@@ -14,6 +14,7 @@
 //! The caller (the CLI, or a test) owns printing: lines come through [`Events`].
 
 pub mod clients;
+pub mod legacy;
 pub mod matrix;
 pub mod plan;
 pub mod prepare;

@@ -150,16 +150,8 @@ pub async fn prepare_one(
             .notes
             .push("answers the legacy initialize handshake too: judged as dual-era".into());
     }
-    // the other revisions' outcomes, scored apart from this run's (runner::legacy)
-    for outcome in &rev.revisions {
-        target.notes.push(outcome.summary());
-        for f in &outcome.findings {
-            target.notes.push(format!(
-                "{} {} ({}) at {}[{}]: expected {}, got {}",
-                f.level, f.rule, outcome.revision, f.sequence, f.step, f.expected, f.observed
-            ));
-        }
-    }
+    // the other revisions' outcomes go to the notes after the legacy stage
+    // (`pipeline::legacy`), once generated sequences and shrinking completed them
     let card_opts = card::ScanOptions {
         timeout: Duration::from_secs(2),
         truth: false,

@@ -5,12 +5,11 @@
 //! The outcome is its own revision's: findings name only `L-*` rules and its score is computed
 //! from them alone, so a legacy answer never counts for the modern score nor the reverse.
 
+use super::legacy_seq::run_steps;
 use mcpdiff_oracle::case::MODERN_VERSION;
-use mcpdiff_oracle::legacy::{
-    case_for, judge_step, sequences, LegacyProfile, LegacyStep, StepOutcome, Track,
-};
+use mcpdiff_oracle::legacy::{sequences, LegacyProfile, LegacyStep};
 use mcpdiff_oracle::rules::{level_of, Revision, Severity};
-use mcpdiff_oracle::{Case, Observation, Surface};
+use mcpdiff_oracle::{Case, Observation};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::future::Future;
@@ -30,10 +29,21 @@ pub struct LegacyFinding {
     pub steps: Vec<LegacyStep>,
     /// The request this step sent, as HTTP text (header bytes outside UTF-8 shown lossily).
     pub request: String,
+    /// The step count of the sequence before shrinking (`None`: not shrunk, or no shorter
+    /// sequence kept the failure).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shrunk_from: Option<usize>,
+    /// A `--baseline` entry names this (target, rule): it does not fail the run.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub baselined: bool,
+    /// What the target answered at each step of `steps` (kept in memory for the corpus, which
+    /// re-judges the stored answers; the report shows `observed`).
+    #[serde(skip)]
+    pub observations: Vec<Observation>,
 }
 
 /// `case` as HTTP/1.1 request text, for a reader.
-fn request_text(case: &Case) -> String {
+pub(crate) fn request_text(case: &Case) -> String {
     let mut out = format!("{} {} HTTP/1.1\n", case.method, case.path);
     for (n, v) in &case.headers {
         out.push_str(&format!(
@@ -63,14 +73,26 @@ pub struct RevisionOutcome {
     pub steps: usize,
     /// The rules some judged step could have failed.
     pub rules_checked: Vec<String>,
+    /// Generated sequences sent after the fixed ones (`runner::legacy_generated`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub generated: usize,
+    /// Steps where this target and another one speaking 2025-11-25, sent the same sequence,
+    /// broke no rule yet answered in different classes (`runner::legacy_disagree`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disagreements: Vec<super::legacy_disagree::LegacyDisagreement>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl RevisionOutcome {
     /// Whether a MUST / MUST NOT rule of this revision was broken.
     pub fn blocking(&self) -> bool {
+        // a finding a --baseline names does not fail the run
         self.findings
             .iter()
-            .any(|f| f.level == "MUST" || f.level == "MUST NOT")
+            .any(|f| !f.baselined && (f.level == "MUST" || f.level == "MUST NOT"))
     }
 
     /// One line for the evidence list of a report.
@@ -115,37 +137,16 @@ where
     let profile = LegacyProfile {
         supported: versions.to_vec(),
     };
-    let surface = Surface::minimal(endpoint);
     let mut findings = Vec::new();
     let mut checked = BTreeSet::new();
     let mut not_determined = 0;
     let mut steps = 0;
     for seq in sequences(latest, versions.get(1).map(String::as_str)) {
-        let mut track = Track::start();
-        for (i, step) in seq.steps.iter().enumerate() {
-            let case = case_for(step, &track, &surface, i);
-            let obs = send(case.clone()).await;
-            steps += 1;
-            let demands = mcpdiff_oracle::legacy::expectations(step, &track, &profile);
-            let (outcome, next) = judge_step(step, &track, &obs, &profile);
-            track = next;
-            match outcome {
-                StepOutcome::Judged(fs) => {
-                    checked.extend(demands.iter().map(|(r, _)| r.0.to_string()));
-                    findings.extend(fs.into_iter().map(|f| LegacyFinding {
-                        sequence: seq.name.to_string(),
-                        step: i,
-                        rule: f.rule,
-                        level: f.level,
-                        expected: f.expected,
-                        observed: f.observed,
-                        steps: seq.steps[..=i].to_vec(),
-                        request: request_text(&case),
-                    }));
-                }
-                StepOutcome::NotDetermined(_) => not_determined += 1,
-            }
-        }
+        let run = run_steps(&seq.steps, endpoint, &profile, false, &mut send).await;
+        steps += run.records.len();
+        not_determined += run.not_determined();
+        checked.extend(run.records.iter().flat_map(|r| r.checked.iter().cloned()));
+        findings.extend(run.findings(seq.name));
     }
     Some(RevisionOutcome {
         revision: Revision::V2025_11_25,
@@ -154,11 +155,13 @@ where
         not_determined,
         steps,
         rules_checked: checked.into_iter().collect(),
+        generated: 0,
+        disagreements: Vec::new(),
     })
 }
 
 /// 0 with a MUST finding; else SHOULD rules without a finding over SHOULD rules checked.
-fn score(checked: &BTreeSet<String>, findings: &[LegacyFinding]) -> f64 {
+pub(crate) fn score(checked: &BTreeSet<String>, findings: &[LegacyFinding]) -> f64 {
     let failed: BTreeSet<&str> = findings.iter().map(|f| f.rule.as_str()).collect();
     let severity = |id: &str| {
         mcpdiff_oracle::rules::all_rules()

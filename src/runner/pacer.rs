@@ -4,13 +4,13 @@ use std::time::{Duration, Instant};
 use tokio::sync::Mutex;
 
 /// Spaces requests to honour `--rate`.
-pub(super) struct Pacer {
+pub struct Pacer {
     next: Mutex<Instant>,
     interval: Option<Duration>,
 }
 
 impl Pacer {
-    pub(super) fn new(rate: Option<f64>) -> Pacer {
+    pub fn new(rate: Option<f64>) -> Pacer {
         Pacer {
             next: Mutex::new(Instant::now()),
             interval: rate
@@ -19,7 +19,7 @@ impl Pacer {
         }
     }
 
-    pub(super) async fn wait(&self) {
+    pub async fn wait(&self) {
         let Some(step) = self.interval else { return };
         let at = {
             let mut next = self.next.lock().await;

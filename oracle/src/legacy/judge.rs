@@ -71,14 +71,10 @@ pub fn expectations(
         step,
         LegacyStep::ForeignOrigin | LegacyStep::ForeignOriginGet
     );
-    // an unsupported version beside a dead session: 404 and 400 are both mandated (D-L9)
-    let unsupported = matches!(
-        step,
-        LegacyStep::Request {
-            version: VersionHeader::Unsupported,
-            ..
-        }
-    );
+    // an unsupported version beside a dead session: 404 and 400 are both mandated (D-L9);
+    // the version is the one the step's header carries, so a negotiated `1900-01-01` (a
+    // target that echoed it) is unsupported too (D-L41)
+    let unsupported = sent_version(step, track) == Some(BOGUS_VERSION);
     let live = match (&track.session, session) {
         // the id it assigned, still live: the step is judged on its own rules below
         (SessionTrack::Live(_), SessionUse::Current) => true,
@@ -98,6 +94,9 @@ pub fn expectations(
             out.push((ids::SESSION_404, Demand::StatusIn(&[404, 400])));
             false
         }
+        // no session id and a version no server implements: a dual-era target serves it by
+        // 2026-07-28 (D-L1), so it is not on the legacy path and no L-* demand binds it (D-L40)
+        (SessionTrack::Live(_), SessionUse::Missing) if unsupported => false,
         // L-SHTTP-SESSION-MISSING-400: a refusal of a session-less request is a 400 (D-L3)
         (SessionTrack::Live(_), SessionUse::Missing) => {
             out.push((ids::SESSION_MISSING_400, Demand::ServedOr400));
@@ -189,6 +188,19 @@ fn latest_legacy(profile: &LegacyProfile) -> Option<String> {
         .filter(|v| is_legacy_version(v.as_bytes()))
         .max()
         .cloned()
+}
+
+/// The `MCP-Protocol-Version` step `step` sends after `track` (as `case_for` writes it).
+fn sent_version<'a>(step: &LegacyStep, track: &'a Track) -> Option<&'a str> {
+    match step {
+        LegacyStep::Initialize { .. } => None,
+        LegacyStep::Request { version, .. } => match version {
+            VersionHeader::Negotiated => track.negotiated.as_deref(),
+            VersionHeader::Absent => None,
+            VersionHeader::Unsupported => Some(BOGUS_VERSION),
+        },
+        _ => track.negotiated.as_deref(),
+    }
 }
 
 /// Judge the answer `obs` to step `step` (sent as `case_for(step, track, ..)`): the step's
