@@ -62,6 +62,7 @@ async fn the_pipeline_yields_evidence_and_findings_per_target() {
         max_time: Duration::from_secs(120),
         clients_after: false,
         shard: Default::default(),
+        revisions: mcpdiff_oracle::Revision::ALL.to_vec(),
     };
     let lines = Lines::default();
     let never = std::future::pending::<()>();

@@ -96,6 +96,7 @@ fn hand_built() -> RunReport {
         notes: vec!["tool 'x' not called".into()],
         surface: surface.clone(),
         revision: None,
+        revisions: Vec::new(),
         toolset: None,
         undetermined: Vec::new(),
         slow_tools: Vec::new(),

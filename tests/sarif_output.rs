@@ -58,6 +58,7 @@ async fn run(mutants: &[String], cases: u64, seed: u64) -> RunReport {
         max_time: Duration::from_secs(150),
         clients_after: false,
         shard: Default::default(),
+        revisions: mcpdiff_oracle::Revision::ALL.to_vec(),
     };
     let never = std::future::pending::<()>();
     let specs = started.specs.clone();

@@ -9,6 +9,7 @@ use crate::card::{self, CardStatus};
 use crate::runner::prepare::TargetError;
 use crate::runner::{self, revision, NetSender, Target};
 use crate::transport::Client;
+use mcpdiff_oracle::rules::Revision;
 use mcpdiff_oracle::toolset::{PublishedCheck, ToolSet};
 use mcpdiff_oracle::Undetermined;
 use std::time::{Duration, Instant};
@@ -69,6 +70,10 @@ impl CardEvidence {
 pub struct Ready {
     pub target: Target<NetSender>,
     pub evidence: TargetEvidence,
+    /// Whether the 2026-07-28 cases go to it: not when that revision is not selected, nor
+    /// when the target speaks 2025-11-25 only (the modern surface is not offered, so its
+    /// refusals of modern cases are no 2026-07-28 findings).
+    pub fuzz: bool,
 }
 
 /// A target that could not be tested.
@@ -92,6 +97,8 @@ pub struct PrepareOptions<'a> {
     pub allow_tools: &'a [String],
     /// The `--tools` set each target's `tools/list` is compared with.
     pub toolset: Option<&'a ToolSet>,
+    /// The revisions `run --revision` grades (both by default).
+    pub revisions: &'a [Revision],
 }
 
 /// Prepare every target concurrently, in the order given; each gives up at `until`.
@@ -138,7 +145,10 @@ pub async fn prepare_one(
     let t = runner::prepare::prepare(&spec.name, &spec.url, client, opts.allow_tools).await?;
     let s = t.target.sender.clone();
     let send = |c| runner::Sender::send(&s, c);
-    let rev = revision::probe(&t.target.surface.endpoint, send).await;
+    let legacy_selected = opts.revisions.contains(&Revision::V2025_11_25);
+    let rev = revision::probe_selected(&t.target.surface.endpoint, legacy_selected, send).await;
+    let fuzz = opts.revisions.contains(&Revision::V2026_07_28)
+        && rev.verdict != revision::RevisionVerdict::Legacy;
     let mut target = t.target;
     // only the endpoints the user named are theirs to call protected
     target.surface.protected &= spec.user;
@@ -150,16 +160,8 @@ pub async fn prepare_one(
             .notes
             .push("answers the legacy initialize handshake too: judged as dual-era".into());
     }
-    // the other revisions' outcomes, scored apart from this run's (runner::legacy)
-    for outcome in &rev.revisions {
-        target.notes.push(outcome.summary());
-        for f in &outcome.findings {
-            target.notes.push(format!(
-                "{} {} ({}) at {}[{}]: expected {}, got {}",
-                f.level, f.rule, outcome.revision, f.sequence, f.step, f.expected, f.observed
-            ));
-        }
-    }
+    // the other revisions' outcomes are scored apart from this run's (runner::legacy) and
+    // reported in their own section (`report::revisions`), not among the notes
     let card_opts = card::ScanOptions {
         timeout: Duration::from_secs(2),
         truth: false,
@@ -189,5 +191,9 @@ pub async fn prepare_one(
         card,
         toolset,
     };
-    Ok(Ready { target, evidence })
+    Ok(Ready {
+        target,
+        evidence,
+        fuzz,
+    })
 }

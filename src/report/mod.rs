@@ -14,6 +14,7 @@ pub mod junit;
 pub mod markdown;
 pub mod merge;
 pub mod review;
+pub mod revisions;
 pub mod sarif;
 pub mod sarif_rules;
 pub mod tally_report;
