@@ -263,7 +263,7 @@ impl Matrix {
             rep.targets
                 .push(undetermined::untested(&u.name, &u.url, u.reason, &u.error));
         }
-        for t in rep.targets.iter_mut() {
+        for t in rep.targets.iter_mut().filter(|t| t.revisions.is_empty()) {
             t.revisions = report::revisions::derive(t, &self.revisions);
         }
         rep

@@ -11,6 +11,7 @@ pub mod html;
 mod html_escape;
 pub mod json;
 pub mod junit;
+pub mod legacy_view;
 pub mod markdown;
 pub mod merge;
 pub mod review;

@@ -255,12 +255,38 @@ pub fn not_fuzzed(
     if let Some(ev) = &t.revision {
         t.surface.supported_versions = ev.versions.clone();
     }
-    let legacy = derive(&t, selected)
-        .into_iter()
+    t.revisions = derive(&t, selected);
+    carry_legacy(&mut t);
+    t
+}
+
+/// Derive `t.revisions` again for the revisions it lists (after `mcpdiff merge` joined its
+/// shards' counts); an older entry that lists none stays so (readers derive both).
+pub fn refresh(t: &mut TargetReport) {
+    if t.revisions.is_empty() {
+        return;
+    }
+    let selected: Vec<Revision> = t.revisions.iter().map(|r| r.revision).collect();
+    t.revisions = derive(t, &selected);
+    carry_legacy(t);
+}
+
+/// A target sent no 2026-07-28 case carries its graded 2025-11-25 outcome in the top-level
+/// `score` and `blocking` (docs/run-json.md).
+fn carry_legacy(t: &mut TargetReport) {
+    if t.cases > 0
+        || t.revisions
+            .iter()
+            .any(|r| r.revision == Revision::V2026_07_28 && r.status == RevisionStatus::Graded)
+    {
+        return;
+    }
+    let legacy = t
+        .revisions
+        .iter()
         .find(|r| r.revision == Revision::V2025_11_25 && r.status == RevisionStatus::Graded);
     if let Some(r) = legacy {
         t.score = r.score.unwrap_or(0.0);
         t.blocking = r.blocking();
     }
-    t
 }

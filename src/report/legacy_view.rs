@@ -1,0 +1,115 @@
+//! What every renderer shows of a target's 2025-11-25 section: its legacy findings grouped by
+//! rule (a rule broken at several steps is one entry, with the first step as its witness),
+//! each with its rule's sentence and spec page from the 2025-11-25 table, and the headline
+//! words of each revision's entry (`revisions::RevisionReport`).
+
+use super::json::TargetReport;
+use super::revisions::{RevisionReport, RevisionStatus};
+use crate::runner::legacy::{LegacyFinding, RevisionOutcome};
+use mcpdiff_oracle::rules::{self, Revision};
+
+/// One broken 2025-11-25 rule on one target.
+#[derive(Clone, Debug)]
+pub struct LegacyRule<'a> {
+    pub rule: &'a str,
+    pub level: &'a str,
+    /// `page#section` in the 2025-11-25 spec (empty for an id this build does not know).
+    pub spec: &'static str,
+    /// The sentence, verbatim (empty for an id this build does not know).
+    pub sentence: &'static str,
+    /// Steps that broke it.
+    pub count: usize,
+    /// The first of them: its sequence, step, request and the steps leading to it.
+    pub first: &'a LegacyFinding,
+}
+
+impl LegacyRule<'_> {
+    /// A MUST / MUST NOT rule (fails the run).
+    pub fn blocking(&self) -> bool {
+        self.level == "MUST" || self.level == "MUST NOT"
+    }
+
+    /// `blocking` / `advisory` / `optional` / `observation`, as the modern findings say it.
+    pub fn severity(&self) -> &'static str {
+        match self.level {
+            "MUST" | "MUST NOT" => "blocking",
+            "SHOULD" | "SHOULD NOT" => "advisory",
+            "MAY" => "optional",
+            _ => "observation",
+        }
+    }
+
+    /// `sequence[step]`, where the rule first broke.
+    pub fn at(&self) -> String {
+        format!("{}[{}]", self.first.sequence, self.first.step)
+    }
+
+    /// The steps to replay, one short label each (`Debug` of the step: the pure type has no
+    /// other text form).
+    pub fn steps(&self) -> String {
+        self.first
+            .steps
+            .iter()
+            .map(|s| format!("{s:?}"))
+            .collect::<Vec<_>>()
+            .join(" → ")
+    }
+}
+
+/// The 2025-11-25 outcome the revision probe recorded on `t`, if any.
+pub fn outcome(t: &TargetReport) -> Option<&RevisionOutcome> {
+    t.revision
+        .as_ref()?
+        .revisions
+        .iter()
+        .find(|o| o.revision == Revision::V2025_11_25)
+}
+
+/// The broken 2025-11-25 rules of `t`, MUST ones first, then by rule id.
+pub fn legacy_rules(t: &TargetReport) -> Vec<LegacyRule<'_>> {
+    let Some(o) = outcome(t) else {
+        return Vec::new();
+    };
+    let mut out: Vec<LegacyRule<'_>> = Vec::new();
+    for f in &o.findings {
+        if let Some(r) = out.iter_mut().find(|r| r.rule == f.rule) {
+            r.count += 1;
+            continue;
+        }
+        let row = rules::all_rules().find(|r| r.id.0 == f.rule);
+        out.push(LegacyRule {
+            rule: &f.rule,
+            level: &f.level,
+            spec: row.map_or("", |r| r.spec),
+            sentence: row.map_or("", |r| r.sentence),
+            count: 1,
+            first: f,
+        });
+    }
+    out.sort_by(|a, b| b.blocking().cmp(&a.blocking()).then(a.rule.cmp(b.rule)));
+    out
+}
+
+/// `2026-07-28: graded, score 1.00` / `2025-11-25: not offered (why)`.
+pub fn headline(r: &RevisionReport) -> String {
+    match (r.status, r.score) {
+        (RevisionStatus::Graded, Some(s)) => format!("{}: graded, score {s:.2}", r.revision),
+        (status, _) => format!(
+            "{}: {}{}",
+            r.revision,
+            status.words(),
+            r.reason
+                .as_ref()
+                .map(|w| format!(" ({w})"))
+                .unwrap_or_default()
+        ),
+    }
+}
+
+/// The short form for table cells: `1.00`, `not offered`, `not determined`.
+pub fn cell(r: &RevisionReport) -> String {
+    match (r.status, r.score) {
+        (RevisionStatus::Graded, Some(s)) => format!("{s:.2}"),
+        (status, _) => status.words().to_string(),
+    }
+}
