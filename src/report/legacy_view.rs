@@ -113,3 +113,39 @@ pub fn cell(r: &RevisionReport) -> String {
         (status, _) => status.words().to_string(),
     }
 }
+
+/// The revision probe's sentences about `revision`: the legacy handshake and session ones
+/// (and the 2025-11-25 sequences' summary) for 2025-11-25, the modern requests' for
+/// 2026-07-28. The probe writes each sentence about one request, opening with what it sent.
+pub fn evidence_for(t: &TargetReport, revision: Revision) -> Vec<&str> {
+    let Some(ev) = &t.revision else {
+        return Vec::new();
+    };
+    ev.evidence
+        .iter()
+        .map(String::as_str)
+        .filter(|e| {
+            let legacy = e.starts_with("legacy")
+                || e.starts_with("`initialize`")
+                || e.starts_with(Revision::V2025_11_25.as_str())
+                || e.starts_with("names legacy");
+            legacy == (revision == Revision::V2025_11_25)
+        })
+        .collect()
+}
+
+/// The 2025-11-25 counts of `t`: MUST rules broken, SHOULD rules broken, rules checked,
+/// rules checked that no step broke.
+pub fn counts(t: &TargetReport) -> (usize, usize, usize, usize) {
+    let found = legacy_rules(t);
+    let must = found.iter().filter(|f| f.blocking()).count();
+    let should = found.iter().filter(|f| f.severity() == "advisory").count();
+    let checked = outcome(t).map_or(0, |o| o.rules_checked.len());
+    let passed = outcome(t).map_or(0, |o| {
+        o.rules_checked
+            .iter()
+            .filter(|r| !found.iter().any(|f| f.rule == r.as_str()))
+            .count()
+    });
+    (must, should, checked, passed)
+}

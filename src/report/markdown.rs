@@ -1,12 +1,17 @@
 //! The review as Markdown (`--markdown PATH`, and what `mcpdiff report` prints): fit for a
-//! PR comment, readable as plain text. Per target, six sections in a fixed order (Revision;
-//! Blocking findings (MUST); Security findings; SHOULD findings and deprecated features; Not
-//! determined; Passed), then the run's disagreements.
+//! PR comment, readable as plain text. The summary table has one row per target and
+//! revision. Per target: 1. Revision (each revision's status, score and evidence), then one
+//! part per revision, 2026-07-28 first: its five sections in a fixed order (Blocking
+//! findings (MUST); Security findings; SHOULD findings and deprecated features; Not
+//! determined; Passed), then 2025-11-25's findings by rule; then the run's disagreements.
 //!
 //! Pure: `RunReport` in, `String` out. Never folds "not observed" into "passed".
 
 use super::json::{FindingReport, RunReport, TargetReport};
+use super::legacy_view;
 use super::review::{self, case_text, why_it_matters};
+use super::revisions::{self, RevisionReport, RevisionStatus};
+use mcpdiff_oracle::Revision;
 use std::fmt::Write;
 
 /// The six section headings, in order (tests check the order).
@@ -89,37 +94,16 @@ pub fn render(r: &RunReport) -> String {
             ""
         }
     );
+    // one row per (target, revision): the revisions are scored apart
     let _ = writeln!(
         out,
-        "| target | revision | score | MUST | security | SHOULD | not determined | passed |\n\
-         | --- | --- | --- | --- | --- | --- | --- | --- |"
+        "| target | revision | status | score | MUST | security | SHOULD | not determined | passed |\n\
+         | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     );
     for t in &r.targets {
-        let sec = review::sections(t);
-        let must = t
-            .findings
-            .iter()
-            .filter(|f| f.severity == "blocking")
-            .count();
-        let _ = writeln!(
-            out,
-            "| {} | {} | {:.2} | {} | {} | {} | {} | {} |",
-            code_cell(&t.name),
-            cell(
-                &t.revision
-                    .as_ref()
-                    .map_or("not determined".into(), |v| v.verdict.short().to_string())
-            ),
-            t.score,
-            must,
-            sec.security.len(),
-            t.findings
-                .iter()
-                .filter(|f| f.severity == "advisory")
-                .count(),
-            t.not_observed.len(),
-            t.passed.len()
-        );
+        for rev in revisions::of(t) {
+            let _ = writeln!(out, "{}", summary_row(t, &rev));
+        }
     }
     for t in &r.targets {
         target(&mut out, t);
@@ -142,25 +126,47 @@ pub fn render(r: &RunReport) -> String {
     out
 }
 
+/// One row of the summary table: `t` on `rev`.
+fn summary_row(t: &TargetReport, rev: &RevisionReport) -> String {
+    let head = format!(
+        "| {} | {} | {} | {} |",
+        code_cell(&t.name),
+        rev.revision,
+        cell(rev.status.words()),
+        rev.score.map_or("\\-".to_string(), |s| format!("{s:.2}"))
+    );
+    if rev.status != RevisionStatus::Graded {
+        return format!("{head} \\- | \\- | \\- | \\- | \\- |");
+    }
+    match rev.revision {
+        Revision::V2026_07_28 => {
+            let sec = review::sections(t);
+            let count = |sev: &str| t.findings.iter().filter(|f| f.severity == sev).count();
+            format!(
+                "{head} {} | {} | {} | {} | {} |",
+                count("blocking"),
+                sec.security.len(),
+                count("advisory"),
+                t.not_observed.len(),
+                t.passed.len()
+            )
+        }
+        Revision::V2025_11_25 => {
+            let (must, should, _, passed) = legacy_view::counts(t);
+            format!(
+                "{head} {must} | \\- | {should} | {} | {passed} |",
+                rev.not_determined
+            )
+        }
+    }
+}
+
 fn target(out: &mut String, t: &TargetReport) {
     let sec = review::sections(t);
+    let revs = revisions::of(t);
     let _ = writeln!(out, "\n---\n\n## {} — {}\n", code(&t.name), t.url);
-    let _ = writeln!(
-        out,
-        "**{}** · {} case(s){}\n",
-        review::score_line(t),
-        t.cases,
-        if t.transport_failures > 0 {
-            format!(", {} transport failure(s)", t.transport_failures)
-        } else {
-            String::new()
-        }
-    );
     for n in &t.notes {
         let _ = writeln!(out, "> note: {n}");
-    }
-    for l in super::undetermined::lines(t) {
-        let _ = writeln!(out, "> {l}");
     }
 
     let _ = writeln!(out, "\n### {}\n", SECTIONS[0]);
@@ -169,10 +175,13 @@ fn target(out: &mut String, t: &TargetReport) {
         "Appears to implement: **{}**\n",
         review::revision_headline(t)
     );
-    if let Some(rev) = &t.revision {
-        for e in &rev.evidence {
-            let _ = writeln!(out, "- {e}");
+    for r in &revs {
+        let _ = writeln!(out, "- **{}**", legacy_view::headline(r));
+        for e in legacy_view::evidence_for(t, r.revision) {
+            let _ = writeln!(out, "  - {e}");
         }
+    }
+    if let Some(rev) = &t.revision {
         if !rev.versions.is_empty() {
             let _ = writeln!(
                 out,
@@ -192,7 +201,37 @@ fn target(out: &mut String, t: &TargetReport) {
         );
     }
 
-    let _ = writeln!(out, "\n### {}\n", SECTIONS[1]);
+    for r in &revs {
+        match r.revision {
+            Revision::V2026_07_28 => modern(out, t, r, &sec),
+            Revision::V2025_11_25 => legacy(out, t, r),
+        }
+    }
+}
+
+/// The 2026-07-28 part of a target: sections 2 to 6, by rule.
+fn modern(out: &mut String, t: &TargetReport, r: &RevisionReport, sec: &review::Sections<'_>) {
+    let _ = writeln!(out, "\n### {}\n", legacy_view::headline(r));
+    if r.status == RevisionStatus::Graded {
+        let _ = writeln!(
+            out,
+            "**{}** · {} case(s){}\n",
+            review::score_line(t),
+            t.cases,
+            if t.transport_failures > 0 {
+                format!(", {} transport failure(s)", t.transport_failures)
+            } else {
+                String::new()
+            }
+        );
+    }
+    for l in super::undetermined::lines(t) {
+        let _ = writeln!(out, "> {l}");
+    }
+    if r.status == RevisionStatus::NotOffered {
+        return;
+    }
+    let _ = writeln!(out, "\n#### {}\n", SECTIONS[1]);
     let blocking_security: Vec<_> = sec
         .security
         .iter()
@@ -213,7 +252,7 @@ fn target(out: &mut String, t: &TargetReport) {
         );
     }
 
-    let _ = writeln!(out, "\n### {}\n", SECTIONS[2]);
+    let _ = writeln!(out, "\n#### {}\n", SECTIONS[2]);
     if sec.security.is_empty() {
         let _ = writeln!(out, "None.");
     }
@@ -221,7 +260,7 @@ fn target(out: &mut String, t: &TargetReport) {
         finding(out, f);
     }
 
-    let _ = writeln!(out, "\n### {}\n", SECTIONS[3]);
+    let _ = writeln!(out, "\n#### {}\n", SECTIONS[3]);
     if sec.should.is_empty() {
         let _ = writeln!(out, "No SHOULD finding.");
     }
@@ -266,7 +305,7 @@ fn target(out: &mut String, t: &TargetReport) {
         }
     }
 
-    let _ = writeln!(out, "\n### {}\n", SECTIONS[4]);
+    let _ = writeln!(out, "\n#### {}\n", SECTIONS[4]);
     if t.not_observed.is_empty() {
         let _ = writeln!(out, "Every judged rule was exercised.");
     } else {
@@ -280,12 +319,61 @@ fn target(out: &mut String, t: &TargetReport) {
         }
     }
 
-    let _ = writeln!(out, "\n### {}\n", SECTIONS[5]);
+    let _ = writeln!(out, "\n#### {}\n", SECTIONS[5]);
     if t.passed.is_empty() {
         let _ = writeln!(out, "None.");
     } else {
         let ids: Vec<String> = t.passed.iter().map(|p| code(p)).collect();
         let _ = writeln!(out, "{} rule(s): {}", t.passed.len(), ids.join(", "));
+    }
+}
+
+/// The 2025-11-25 part of a target: its findings by rule (MUST, then SHOULD), each with the
+/// sequence step that broke it and the request to replay.
+fn legacy(out: &mut String, t: &TargetReport, r: &RevisionReport) {
+    let _ = writeln!(out, "\n### {}\n", legacy_view::headline(r));
+    let Some(o) = legacy_view::outcome(t).filter(|_| r.status == RevisionStatus::Graded) else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "**score {:.2}** · {} rule(s) checked · {} step(s) · {} not determined\n",
+        o.score,
+        o.rules_checked.len(),
+        o.steps,
+        o.not_determined
+    );
+    let found = legacy_view::legacy_rules(t);
+    for (title, blocking) in [
+        ("Blocking findings (MUST)", true),
+        ("SHOULD findings", false),
+    ] {
+        let _ = writeln!(out, "\n#### 2025-11-25 {title}\n");
+        let mine: Vec<_> = found.iter().filter(|f| f.blocking() == blocking).collect();
+        if mine.is_empty() {
+            let _ = writeln!(out, "None.");
+        }
+        for f in mine {
+            let _ = writeln!(out, "##### {} {}\n", f.level, code(f.rule));
+            let _ = writeln!(out, "- **Spec (2025-11-25):** {}", code(f.spec));
+            let _ = writeln!(out, "  > {}", f.sentence.replace('\n', " "));
+            let _ = writeln!(out, "- **Expected:** {}", f.first.expected);
+            let _ = writeln!(out, "- **Observed:** {}", f.first.observed);
+            let _ = writeln!(
+                out,
+                "- **Steps:** {} step(s) broke it; first at {}, after {}\n",
+                f.count,
+                code(&f.at()),
+                f.steps()
+            );
+            let _ = writeln!(out, "Request:\n");
+            fence(out, "http", &f.first.request);
+            out.push('\n');
+        }
+    }
+    if !o.rules_checked.is_empty() {
+        let ids: Vec<String> = o.rules_checked.iter().map(|p| code(p)).collect();
+        let _ = writeln!(out, "\nRules checked: {}", ids.join(", "));
     }
 }
 
@@ -299,7 +387,7 @@ fn finding(out: &mut String, f: &FindingReport) {
     };
     let _ = writeln!(
         out,
-        "#### {} {} — {family}{tags}\n",
+        "##### {} {} — {family}{tags}\n",
         f.level,
         code(f.rule.0)
     );
