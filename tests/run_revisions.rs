@@ -202,3 +202,35 @@ async fn revision_selects_the_surfaces_graded() {
     );
     assert!(l.blocking() && revisions::any_blocking(t) && t.blocking);
 }
+
+/// `mcpdiff run URL --revision ...`: a MUST finding on 2025-11-25 alone fails the run (exit
+/// 1); with that revision not selected the same server passes (exit 0).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_legacy_must_finding_fails_the_run_when_2025_11_25_is_graded() {
+    let mutant = legacy_mutant("legacy-unknown-session-served").expect("a legacy mutant");
+    let broken = spawn(ServeOptions {
+        dual_era: Some(LegacyVariant::Mutant(mutant)),
+        ..ServeOptions::default()
+    })
+    .await;
+    let url = broken.url.clone();
+    let status = |revision: &'static str| {
+        let url = url.clone();
+        tokio::task::spawn_blocking(move || {
+            std::process::Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
+                .args(["run", &url, "--cases", "50", "--seed", "3", "--quiet"])
+                .args(["--max-time", "60", "--revision", revision])
+                .output()
+                .expect("mcpdiff runs")
+        })
+    };
+    let legacy = status("2025-11-25").await.expect("joined");
+    let modern = status("2026-07-28").await.expect("joined");
+    broken.shutdown().await;
+    let text = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(legacy.status.code(), Some(1), "{}", text(&legacy));
+    assert!(text(&legacy).contains("2025-11-25: graded, score 0.00"));
+    assert!(text(&legacy).contains(mutant.rule.0));
+    assert_eq!(modern.status.code(), Some(0), "{}", text(&modern));
+    assert!(!text(&modern).contains("2025-11-25"), "{}", text(&modern));
+}

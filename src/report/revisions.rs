@@ -290,3 +290,49 @@ fn carry_legacy(t: &mut TargetReport) {
         t.blocking = r.blocking();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcpdiff_oracle::Undetermined;
+
+    #[test]
+    fn an_untested_target_is_not_determined_on_every_revision() {
+        let t = undetermined::untested(
+            "x",
+            "http://127.0.0.1:1/mcp",
+            Undetermined::Unreachable,
+            "refused",
+        );
+        let revs = of(&t);
+        assert_eq!(revs.len(), 2);
+        for r in &revs {
+            assert_eq!((r.status, r.score), (RevisionStatus::NotDetermined, None));
+            assert!(
+                r.reason.as_deref().is_some_and(|w| w.contains("refused")),
+                "{r:?}"
+            );
+        }
+        assert!(!any_blocking(&t));
+    }
+
+    #[test]
+    fn an_older_report_is_graded_on_2026_07_28_and_undetermined_on_2025_11_25() {
+        let mut t =
+            undetermined::untested("x", "http://127.0.0.1:1/mcp", Undetermined::Unreachable, "");
+        t.undetermined.clear();
+        t.cases = 10;
+        t.score = 0.5;
+        t.passed = vec!["SHTTP-EP-POST".into()];
+        let revs = of(&t);
+        assert_eq!(
+            (revs[0].status, revs[0].score),
+            (RevisionStatus::Graded, Some(0.5))
+        );
+        assert_eq!(revs[1].status, RevisionStatus::NotDetermined);
+        // the selection keeps the order newest first and drops what was not selected
+        let only = derive(&t, &[Revision::V2025_11_25]);
+        assert_eq!(only.len(), 1);
+        assert_eq!(only[0].revision, Revision::V2025_11_25);
+    }
+}
