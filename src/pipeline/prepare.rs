@@ -152,6 +152,14 @@ pub async fn prepare_one(
     let mut target = t.target;
     // only the endpoints the user named are theirs to call protected
     target.surface.protected &= spec.user;
+    if rev.verdict == revision::RevisionVerdict::Legacy {
+        // the discovery notes above read its refusals as a modern server's; say what they are
+        target.notes.push(
+            "answers the legacy initialize handshake and refuses the modern requests: \
+             2026-07-28 is not offered, no generated case is sent to it"
+                .into(),
+        );
+    }
     if rev.verdict == revision::RevisionVerdict::DualEra {
         // rules addressed to servers that support only this revision step aside
         target.surface.legacy_era = true;
