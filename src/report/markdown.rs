@@ -9,6 +9,7 @@
 
 use super::json::{FindingReport, RunReport, TargetReport};
 use super::legacy_view;
+use super::markdown_revisions;
 use super::review::{self, case_text, why_it_matters};
 use super::revisions::{self, RevisionReport, RevisionStatus};
 use mcpdiff_oracle::Revision;
@@ -25,14 +26,14 @@ pub const SECTIONS: [&str; 6] = [
 ];
 
 /// A fenced code block whose fence is longer than any backtick run inside `body`.
-fn fence(out: &mut String, lang: &str, body: &str) {
+pub(super) fn fence(out: &mut String, lang: &str, body: &str) {
     let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let f = "`".repeat((longest + 1).max(3));
     let _ = writeln!(out, "{f}{lang}\n{}\n{f}", body.trim_end_matches('\n'));
 }
 
 /// Inline code that survives backticks in `s`.
-fn code(s: &str) -> String {
+pub(super) fn code(s: &str) -> String {
     if s.contains('`') {
         format!("`` {s} ``")
     } else {
@@ -43,7 +44,7 @@ fn code(s: &str) -> String {
 /// Plain text for a GFM table cell: one line, every ASCII punctuation backslash-escaped
 /// (so `|` is `\|` and a `\` can never escape the cell's closing pipe), control bytes
 /// spelled out.
-fn cell(s: &str) -> String {
+pub(super) fn cell(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -64,7 +65,7 @@ fn cell(s: &str) -> String {
 /// A table cell in a code span when `s` can be one there. GFM splits cells before it parses
 /// code spans, and inside a code span a backslash is literal, so a value with `|`, `\`, a
 /// backtick or a line break is written as escaped plain text instead.
-fn code_cell(s: &str) -> String {
+pub(super) fn code_cell(s: &str) -> String {
     if s.is_empty()
         || s.chars()
             .any(|c| matches!(c, '|' | '\\' | '`') || c.is_control())
@@ -102,7 +103,7 @@ pub fn render(r: &RunReport) -> String {
     );
     for t in &r.targets {
         for rev in revisions::of(t) {
-            let _ = writeln!(out, "{}", summary_row(t, &rev));
+            let _ = writeln!(out, "{}", markdown_revisions::summary_row(t, &rev));
         }
     }
     for t in &r.targets {
@@ -124,41 +125,6 @@ pub fn render(r: &RunReport) -> String {
         }
     }
     out
-}
-
-/// One row of the summary table: `t` on `rev`.
-fn summary_row(t: &TargetReport, rev: &RevisionReport) -> String {
-    let head = format!(
-        "| {} | {} | {} | {} |",
-        code_cell(&t.name),
-        rev.revision,
-        cell(rev.status.words()),
-        rev.score.map_or("\\-".to_string(), |s| format!("{s:.2}"))
-    );
-    if rev.status != RevisionStatus::Graded {
-        return format!("{head} \\- | \\- | \\- | \\- | \\- |");
-    }
-    match rev.revision {
-        Revision::V2026_07_28 => {
-            let sec = review::sections(t);
-            let count = |sev: &str| t.findings.iter().filter(|f| f.severity == sev).count();
-            format!(
-                "{head} {} | {} | {} | {} | {} |",
-                count("blocking"),
-                sec.security.len(),
-                count("advisory"),
-                t.not_observed.len(),
-                t.passed.len()
-            )
-        }
-        Revision::V2025_11_25 => {
-            let (must, should, _, passed) = legacy_view::counts(t);
-            format!(
-                "{head} {must} | \\- | {should} | {} | {passed} |",
-                rev.not_determined
-            )
-        }
-    }
 }
 
 fn target(out: &mut String, t: &TargetReport) {
@@ -204,7 +170,7 @@ fn target(out: &mut String, t: &TargetReport) {
     for r in &revs {
         match r.revision {
             Revision::V2026_07_28 => modern(out, t, r, &sec),
-            Revision::V2025_11_25 => legacy(out, t, r),
+            Revision::V2025_11_25 => markdown_revisions::legacy(out, t, r),
         }
     }
 }
@@ -325,55 +291,6 @@ fn modern(out: &mut String, t: &TargetReport, r: &RevisionReport, sec: &review::
     } else {
         let ids: Vec<String> = t.passed.iter().map(|p| code(p)).collect();
         let _ = writeln!(out, "{} rule(s): {}", t.passed.len(), ids.join(", "));
-    }
-}
-
-/// The 2025-11-25 part of a target: its findings by rule (MUST, then SHOULD), each with the
-/// sequence step that broke it and the request to replay.
-fn legacy(out: &mut String, t: &TargetReport, r: &RevisionReport) {
-    let _ = writeln!(out, "\n### {}\n", legacy_view::headline(r));
-    let Some(o) = legacy_view::outcome(t).filter(|_| r.status == RevisionStatus::Graded) else {
-        return;
-    };
-    let _ = writeln!(
-        out,
-        "**score {:.2}** · {} rule(s) checked · {} step(s) · {} not determined\n",
-        o.score,
-        o.rules_checked.len(),
-        o.steps,
-        o.not_determined
-    );
-    let found = legacy_view::legacy_rules(t);
-    for (title, blocking) in [
-        ("Blocking findings (MUST)", true),
-        ("SHOULD findings", false),
-    ] {
-        let _ = writeln!(out, "\n#### 2025-11-25 {title}\n");
-        let mine: Vec<_> = found.iter().filter(|f| f.blocking() == blocking).collect();
-        if mine.is_empty() {
-            let _ = writeln!(out, "None.");
-        }
-        for f in mine {
-            let _ = writeln!(out, "##### {} {}\n", f.level, code(f.rule));
-            let _ = writeln!(out, "- **Spec (2025-11-25):** {}", code(f.spec));
-            let _ = writeln!(out, "  > {}", f.sentence.replace('\n', " "));
-            let _ = writeln!(out, "- **Expected:** {}", f.first.expected);
-            let _ = writeln!(out, "- **Observed:** {}", f.first.observed);
-            let _ = writeln!(
-                out,
-                "- **Steps:** {} step(s) broke it; first at {}, after {}\n",
-                f.count,
-                code(&f.at()),
-                f.steps()
-            );
-            let _ = writeln!(out, "Request:\n");
-            fence(out, "http", &f.first.request);
-            out.push('\n');
-        }
-    }
-    if !o.rules_checked.is_empty() {
-        let ids: Vec<String> = o.rules_checked.iter().map(|p| code(p)).collect();
-        let _ = writeln!(out, "\nRules checked: {}", ids.join(", "));
     }
 }
 

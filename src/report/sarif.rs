@@ -28,9 +28,9 @@
 use super::build::is_security;
 use super::clients::{ClientStatus, ClientTargetReport, FindingGroup};
 use super::json::{FindingReport, RunReport, TargetReport};
-use super::legacy_view::{self, LegacyRule};
 use super::review::case_text;
 use super::revisions;
+use super::sarif_legacy;
 use super::sarif_rules::{descriptor, sarif_level, RuleFacts};
 use super::undetermined::is_untested;
 use crate::runner::legacy::LegacyFinding;
@@ -115,7 +115,7 @@ pub fn fingerprint(s: Subject) -> String {
     }
 }
 
-fn location(uri: &str) -> Value {
+pub(super) fn location(uri: &str) -> Value {
     json!([{
         "physicalLocation": {
             "artifactLocation": { "uri": uri },
@@ -137,7 +137,7 @@ fn tool(rules: Vec<Value>) -> Value {
 }
 
 /// The index of rule `id` in `rules`, its descriptor added on first use.
-fn rule_index(
+pub(super) fn rule_index(
     rules: &mut Vec<Value>,
     index: &mut BTreeMap<String, usize>,
     id: &str,
@@ -190,39 +190,6 @@ fn result(t: &TargetReport, f: &FindingReport, rule_index: usize, uri: &str) -> 
     r
 }
 
-/// The result of one broken 2025-11-25 rule (its first step is the witness).
-fn legacy_result(t: &TargetReport, f: &LegacyRule, rule_index: usize, uri: &str) -> Value {
-    let w = f.first;
-    json!({
-        "ruleId": f.rule,
-        "ruleIndex": rule_index,
-        "kind": "fail",
-        "level": sarif_level(f.level),
-        "message": {
-            "text": format!(
-                "{} {} (2025-11-25) on {}: expected {}; observed {}.",
-                f.level, f.rule, t.name, w.expected, w.observed
-            )
-        },
-        "locations": location(uri),
-        "partialFingerprints": { FINGERPRINT_KEY: fingerprint(Subject::Legacy(t, w)) },
-        "occurrenceCount": f.count.max(1),
-        "properties": {
-            "target": t.name,
-            "url": t.url,
-            "specRevision": LEGACY_VERSION,
-            "expected": w.expected,
-            "observed": w.observed,
-            "sequence": w.sequence,
-            "step": w.step,
-            "steps": f.steps(),
-            "request": w.request,
-            "cases": f.count,
-            "baselined": false,
-        }
-    })
-}
-
 fn run_of(t: &TargetReport, locate: &dyn Fn(Subject) -> String) -> Value {
     let mut rules: Vec<Value> = Vec::new();
     let mut index = BTreeMap::new();
@@ -241,28 +208,8 @@ fn run_of(t: &TargetReport, locate: &dyn Fn(Subject) -> String) -> Value {
         });
         results.push(result(t, f, i, &locate(Subject::Server(t, f))));
     }
-    // one run per target holds the rules of both revisions: the 2025-11-25 findings are
-    // results too, under their L-* descriptors
-    for f in legacy_view::legacy_rules(t) {
-        let i = rule_index(&mut rules, &mut index, f.rule, || {
-            descriptor(&RuleFacts {
-                id: f.rule,
-                level: f.level,
-                spec: f.spec,
-                sentence: f.sentence,
-                // the 2025-11-25 Origin check guards against DNS rebinding as the modern one
-                security: f.rule.starts_with("L-SHTTP-ORIGIN"),
-                party: "server",
-                revision: LEGACY_VERSION,
-            })
-        });
-        results.push(legacy_result(
-            t,
-            &f,
-            i,
-            &locate(Subject::Legacy(t, f.first)),
-        ));
-    }
+    // one run per target holds the rules of both revisions
+    sarif_legacy::results(t, &mut rules, &mut index, &mut results, locate);
     let per_revision: Vec<Value> = revisions::of(t)
         .iter()
         .map(|r| json!({ "revision": r.revision, "status": r.status, "score": r.score }))
