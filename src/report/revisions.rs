@@ -22,7 +22,8 @@ use serde::{Deserialize, Serialize};
 pub enum RevisionStatus {
     /// Its rules were judged: `score` and `findings` are that revision's.
     Graded,
-    /// The target does not speak it (refused its opening request): no score, not a failure.
+    /// The target does not speak it (refused its opening request): no score, not a failure
+    /// (oracle/DEVIATIONS.md D-L30).
     NotOffered,
     /// Whether the target speaks it, or how well, could not be told (`reason` says why).
     NotDetermined,

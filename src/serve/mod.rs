@@ -164,7 +164,8 @@ pub struct ServeOptions {
     pub dual_era: Option<legacy::LegacyVariant>,
     /// `serve --legacy-only`: a 2025-11-25-only server. Every request goes to the legacy
     /// server (`dual_era`, the legacy reference when `None`), so a modern request is refused
-    /// as a 2025-11-25 server refuses it (no session: 400), never served by the modern one.
+    /// as a 2025-11-25 server refuses it (no session: 400, oracle/DEVIATIONS.md D-L31), never
+    /// served by the modern one.
     pub legacy_only: bool,
 }
 
