@@ -44,15 +44,39 @@ impl LegacyRule<'_> {
         format!("{}[{}]", self.first.sequence, self.first.step)
     }
 
-    /// The steps to replay, one short label each (`Debug` of the step: the pure type has no
-    /// other text form).
+    /// The steps to replay, one short label each (`request ping (session missing)`).
     pub fn steps(&self) -> String {
         self.first
             .steps
             .iter()
-            .map(|s| format!("{s:?}"))
+            .map(step_label)
             .collect::<Vec<_>>()
             .join(" → ")
+    }
+}
+
+/// A step in words, from its serialized form (the tag, then each field that is not the
+/// default one), so a step kind added to the sequences reads without a change here.
+fn step_label(step: &mcpdiff_oracle::legacy::LegacyStep) -> String {
+    let Ok(serde_json::Value::Object(map)) = serde_json::to_value(step) else {
+        return format!("{step:?}");
+    };
+    let mut head = String::new();
+    let mut extra = Vec::new();
+    for (k, v) in &map {
+        let v = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+        match (k.as_str(), v.as_str()) {
+            ("step", _) => head = v.replace('_', " "),
+            // the defaults: the session and version `initialize` gave
+            ("session", "current") | ("version", "negotiated") => {}
+            ("method", _) => extra.insert(0, v),
+            _ => extra.push(format!("{k} {v}")),
+        }
+    }
+    match extra.split_first() {
+        None => head,
+        Some((first, rest)) if rest.is_empty() => format!("{head} {first}"),
+        Some((first, rest)) => format!("{head} {first} ({})", rest.join(", ")),
     }
 }
 
@@ -148,4 +172,29 @@ pub fn counts(t: &TargetReport) -> (usize, usize, usize, usize) {
             .count()
     });
     (must, should, checked, passed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::step_label;
+    use mcpdiff_oracle::legacy::{LegacyStep, SessionUse, VersionHeader};
+
+    #[test]
+    fn steps_read_as_words() {
+        let init = LegacyStep::Initialize {
+            version: "2025-11-25".into(),
+        };
+        assert_eq!(step_label(&init), "initialize version 2025-11-25");
+        assert_eq!(step_label(&LegacyStep::Initialized), "initialized");
+        let ping = LegacyStep::Request {
+            method: "ping".into(),
+            session: SessionUse::Missing,
+            version: VersionHeader::Negotiated,
+        };
+        assert_eq!(step_label(&ping), "request ping (session missing)");
+        let get = LegacyStep::Get {
+            session: SessionUse::Current,
+        };
+        assert_eq!(step_label(&get), "get");
+    }
 }
