@@ -185,7 +185,7 @@ pub(super) fn legacy_part(o: &mut String, r: &RunReport) {
                 "<div class=\"finding {}\" id=\"{}\"><h3>{} — {} <code>{}</code> (2025-11-25)</h3>\
                  <p><b>Spec (2025-11-25):</b> <code>{}</code></p><blockquote>{}</blockquote>\
                  <p><b>Expected vs observed</b> ({} step(s) broke it; first at <code>{}</code>):</p>{}\
-                 <p><b>Steps before it:</b> {}</p><p><b>Request:</b></p><pre>{}</pre></div>",
+                 <p><b>Steps</b> (the last one broke it): {}</p><p><b>Request:</b></p><pre>{}</pre></div>",
                 if f.blocking() { "must" } else { "should" },
                 anchor(ti, &format!("L2025-{}", f.rule)),
                 esc(&t.name),

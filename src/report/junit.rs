@@ -201,7 +201,7 @@ fn legacy_suite(t: &TargetReport, strict: bool) -> Suite {
         };
         let body = format!(
             "{} {} (2025-11-25) on {} {}\nspec: {}\n\"{}\"\nexpected: {}\nobserved: {}\n\
-             steps that broke it: {}; first at {}, after {}\nrequest:\n{}\n",
+             steps that broke it: {}; first at {} (steps: {})\nrequest:\n{}\n",
             f.level,
             f.rule,
             t.name,

@@ -78,7 +78,7 @@ pub(super) fn legacy(out: &mut String, t: &TargetReport, r: &RevisionReport) {
             let _ = writeln!(out, "- **Observed:** {}", f.first.observed);
             let _ = writeln!(
                 out,
-                "- **Steps:** {} step(s) broke it; first at {}, after {}\n",
+                "- **Steps:** {} step(s) broke it; first at {} (steps: {})\n",
                 f.count,
                 code(&f.at()),
                 f.steps()

@@ -188,7 +188,7 @@ fn legacy(out: &mut String, t: &TargetReport, r: &RevisionReport) {
     for f in &found {
         let _ = writeln!(
             out,
-            "\n   {} {}  ({}; {} step(s))\n     spec: {}\n     \"{}\"\n     expected: {}\n     observed: {}\n     at {}, after: {}\n     request:\n       {}",
+            "\n   {} {}  ({}; {} step(s))\n     spec: {}\n     \"{}\"\n     expected: {}\n     observed: {}\n     at {}; steps: {}\n     request:\n       {}",
             f.level,
             f.rule,
             f.severity(),
