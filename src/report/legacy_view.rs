@@ -75,7 +75,7 @@ fn step_label(step: &mcpdiff_oracle::legacy::LegacyStep) -> String {
     }
     match extra.split_first() {
         None => head,
-        Some((first, rest)) if rest.is_empty() => format!("{head} {first}"),
+        Some((first, [])) => format!("{head} {first}"),
         Some((first, rest)) => format!("{head} {first} ({})", rest.join(", ")),
     }
 }
