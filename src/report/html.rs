@@ -14,6 +14,8 @@ pub use super::html_escape::esc;
 use super::html_revisions;
 use super::json::{FindingReport, RunReport, TargetReport};
 use super::review::{self, case_text, why_it_matters, Cell};
+use super::revisions::{self, RevisionStatus};
+use mcpdiff_oracle::Revision;
 use similar::{ChangeTag, TextDiff};
 use std::fmt::Write;
 
@@ -162,6 +164,17 @@ fn matrix(o: &mut String, r: &RunReport) {
         );
     }
     let _ = writeln!(o, "</tr>");
+    let not_graded: Vec<Option<&str>> = r
+        .targets
+        .iter()
+        .map(|t| {
+            revisions::of(t)
+                .into_iter()
+                .find(|x| x.revision == Revision::V2026_07_28)
+                .filter(|x| x.status != RevisionStatus::Graded)
+                .map(|x| x.status.words())
+        })
+        .collect();
     for rule in review::rules_of(r) {
         let level = review::level_of(&rule).map_or("?", |l| l.as_str());
         let _ = write!(
@@ -170,6 +183,11 @@ fn matrix(o: &mut String, r: &RunReport) {
             esc(&rule)
         );
         for (ti, t) in r.targets.iter().enumerate() {
+            // a target that does not speak 2026-07-28 has no cell there: say why
+            if let Some(words) = &not_graded[ti] {
+                let _ = write!(o, "<td class=\"c nobs\">{words}</td>");
+                continue;
+            }
             let c = review::cell(t, &rule);
             let (label, class) = c.label();
             let base = t.findings.iter().any(|f| f.rule.0 == rule && f.baselined);
