@@ -67,6 +67,7 @@ async fn a_run_reports_each_revision_apart() {
         max_time: Duration::from_secs(120),
         clients_after: false,
         shard: Default::default(),
+        revisions: mcpdiff_oracle::Revision::ALL.to_vec(),
     };
     let never = std::future::pending::<()>();
     let matrix = pipeline::run_matrix(&specs, &settings, &Quiet, never)
@@ -95,10 +96,13 @@ async fn a_run_reports_each_revision_apart() {
         found.dedup();
         assert_eq!(found, legacy_rules, "{url}");
         assert_eq!(rev.other_revision_blocking(), !legacy_rules.is_empty());
-        // the terminal report shows the legacy outcome among the target's notes
-        assert!(t
-            .notes
+        // the report's per-revision entries carry the legacy outcome (its own section in
+        // every renderer), not the notes
+        let graded = t
+            .revisions
             .iter()
-            .any(|n| n.starts_with("2025-11-25 (legacy path)")));
+            .find(|r| r.revision == Revision::V2025_11_25)
+            .expect("a 2025-11-25 entry");
+        assert_eq!(graded.findings.is_empty(), legacy_rules.is_empty());
     }
 }

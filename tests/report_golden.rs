@@ -1,8 +1,11 @@
 //! Golden files for every report renderer, and the checks CI consumers apply to them.
 //!
-//! Each renderer (Markdown review, JUnit XML, HTML, terminal summary) renders the fixed run
-//! `tests/data/run-seed1.json`; the result must equal `tests/data/golden/run-seed1.{md,xml,
-//! html,txt}` byte for byte. On a mismatch the test prints a unified diff. After an intended
+//! Each renderer (Markdown review, JUnit XML, HTML, terminal summary) renders the fixed runs
+//! `tests/data/run-seed1.json` (reference + four mutants, written before per-revision entries
+//! existed: they are derived on reading) and `tests/data/run-revisions.json` (the dual-era
+//! reference, a modern mutant, a dual-era server with a legacy mutant and a
+//! 2025-11-25-only server: every revision status); the result must equal
+//! `tests/data/golden/<stem>.{md,xml,html,txt}` byte for byte. On a mismatch the test prints a unified diff. After an intended
 //! change to a renderer, rewrite the files and review the diff in git:
 //!
 //!     UPDATE_GOLDEN=1 cargo test --test report_golden
@@ -18,6 +21,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/run-seed1.json");
+const DATA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+/// The fixtures with golden renders, by file stem.
+const STEMS: [&str; 2] = ["run-seed1", "run-revisions"];
 const GOLDEN_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden");
 const XSD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/junit.xsd");
 
@@ -36,17 +42,26 @@ fn renders(r: &RunReport) -> Vec<(&'static str, String)> {
     ]
 }
 
-fn golden_path(ext: &str) -> PathBuf {
-    Path::new(GOLDEN_DIR).join(format!("run-seed1.{ext}"))
+fn fixture_named(stem: &str) -> RunReport {
+    let path = Path::new(DATA_DIR).join(format!("{stem}.json"));
+    let text = std::fs::read_to_string(path).expect("fixture present");
+    serde_json::from_str(&text).expect("fixture is an mcpdiff-run/1 report")
+}
+
+fn golden_path(stem: &str, ext: &str) -> PathBuf {
+    Path::new(GOLDEN_DIR).join(format!("{stem}.{ext}"))
 }
 
 #[test]
 fn every_report_matches_its_golden_file() {
-    let r = fixture();
     let update = std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| !v.is_empty() && v != "0");
     let mut failed = Vec::new();
-    for (ext, got) in renders(&r) {
-        let path = golden_path(ext);
+    for (stem, ext, got) in STEMS.iter().flat_map(|stem| {
+        renders(&fixture_named(stem))
+            .into_iter()
+            .map(move |(e, g)| (*stem, e, g))
+    }) {
+        let path = golden_path(stem, ext);
         if update {
             std::fs::create_dir_all(GOLDEN_DIR).expect("create golden dir");
             std::fs::write(&path, &got).expect("write golden file");
@@ -57,12 +72,12 @@ fn every_report_matches_its_golden_file() {
             Ok(w) => w,
             Err(e) => {
                 eprintln!("report_golden: cannot read {}: {e}", path.display());
-                failed.push(ext);
+                failed.push(format!("{stem}.{ext}"));
                 continue;
             }
         };
         if want != got {
-            let name = format!("tests/data/golden/run-seed1.{ext}");
+            let name = format!("tests/data/golden/{stem}.{ext}");
             let diff = TextDiff::from_lines(&want, &got);
             eprintln!(
                 "report_golden: {name} differs from the render (- golden, + rendered):\n{}",
@@ -70,7 +85,7 @@ fn every_report_matches_its_golden_file() {
                     .context_radius(3)
                     .header(&name, &format!("{name} (rendered)"))
             );
-            failed.push(ext);
+            failed.push(format!("{stem}.{ext}"));
         }
     }
     assert!(
@@ -111,6 +126,7 @@ fn xmllint() -> Option<&'static str> {
 fn junit_validates_against_the_jenkins_schema() {
     let Some(bin) = xmllint() else { return };
     let r = fixture();
+    let revisions = fixture_named("run-revisions");
     let dir = std::env::temp_dir().join(format!("mcpdiff-junit-xsd-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     // also a target whose name and findings carry XML-hostile text
@@ -128,6 +144,8 @@ fn junit_validates_against_the_jenkins_schema() {
         ("default", junit::render(&r, false)),
         ("strict", junit::render(&r, true)),
         ("hostile", junit::render(&hostile, true)),
+        ("revisions", junit::render(&revisions, false)),
+        ("revisions-strict", junit::render(&revisions, true)),
     ] {
         let path = dir.join(format!("junit-{label}.xml"));
         std::fs::write(&path, &xml).expect("write junit");
@@ -310,7 +328,13 @@ fn markdown_tables_are_gfm_tables() {
     assert!(n >= 1);
     cmark_tables_ok(&md, n);
     let summary: Vec<&str> = md.lines().filter(|l| l.starts_with("| ")).collect();
-    for (row, name) in summary.iter().skip(2).zip(names) {
+    // one summary row per (target, revision): every target of the fixture has both
+    for (row, name) in summary
+        .iter()
+        .skip(2)
+        .step_by(mcpdiff_oracle::Revision::ALL.len())
+        .zip(names)
+    {
         let first = &gfm_cells(row)[0];
         // the cell still names the target: its letters survive
         let letters: String = name.chars().filter(|c| c.is_alphanumeric()).collect();

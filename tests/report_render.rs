@@ -6,7 +6,7 @@
 use mcpdiff::report::json::{
     DisagreementReport, FindingReport, NotObserved, Stats, SurfaceSummary, TargetReport,
 };
-use mcpdiff::report::{html, junit, markdown, terminal, RunReport};
+use mcpdiff::report::{html, junit, markdown, revisions, terminal, RunReport};
 use mcpdiff_oracle::{Body, Case, HttpAnswer, Level, Observation, RuleId};
 use quick_xml::events::Event;
 use std::collections::BTreeMap;
@@ -96,6 +96,7 @@ fn hand_built() -> RunReport {
         notes: vec!["tool 'x' not called".into()],
         surface: surface.clone(),
         revision: None,
+        revisions: Vec::new(),
         toolset: None,
         undetermined: Vec::new(),
         slow_tools: Vec::new(),
@@ -192,7 +193,9 @@ fn check_junit(rep: &RunReport) {
         .map(|t| t.findings.len() + t.passed.len() + t.not_observed.len())
         .sum();
     let (suites, fails, skips, cases) = xml_counts(&junit::render(rep, false));
-    assert_eq!(suites, rep.targets.len());
+    // one suite per target and revision (a revision not graded has no test case)
+    let per_revision: usize = rep.targets.iter().map(|t| revisions::of(t).len()).sum();
+    assert_eq!(suites, per_revision);
     assert_eq!(fails, must, "one <failure> per MUST finding");
     assert_eq!(skips, not_observed, "one <skipped> per rule not observed");
     assert_eq!(cases, judged, "one <testcase> per judged rule per target");

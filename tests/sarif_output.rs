@@ -58,6 +58,7 @@ async fn run(mutants: &[String], cases: u64, seed: u64) -> RunReport {
         max_time: Duration::from_secs(150),
         clients_after: false,
         shard: Default::default(),
+        revisions: mcpdiff_oracle::Revision::ALL.to_vec(),
     };
     let never = std::future::pending::<()>();
     let specs = started.specs.clone();
@@ -327,4 +328,50 @@ fn client_targets_get_their_own_runs_and_valid_results() {
         "{rules_seen:?}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A saved run with both revisions (`tests/data/run-revisions.json`: a dual-era server with
+/// a legacy mutant, a 2025-11-25-only one): its 2025-11-25 findings are results too, under
+/// their `L-*` descriptors in the target's one run, and the log still validates.
+#[test]
+fn legacy_findings_are_results_under_their_own_rules() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/run-revisions.json"
+    ))
+    .expect("fixture present");
+    let rep: RunReport = serde_json::from_str(&text).expect("an mcpdiff-run/1 report");
+    let log: Value = serde_json::from_str(&sarif::render(&rep, &locate)).expect("JSON");
+    let errors = schema_errors(&validator(), &log);
+    assert!(errors.is_empty(), "{errors:#?}");
+    let runs = log["runs"].as_array().expect("runs");
+    assert_eq!(runs.len(), rep.targets.len(), "one run per target");
+    let mut legacy = 0;
+    for run in runs {
+        let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
+        for r in run["results"].as_array().expect("results") {
+            let id = r["ruleId"].as_str().expect("ruleId");
+            let i = r["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+            assert_eq!(rules[i]["id"], id, "the rule index resolves");
+            if id.starts_with("L-") {
+                legacy += 1;
+                assert_eq!(r["properties"]["specRevision"], "2025-11-25");
+                assert_eq!(rules[i]["properties"]["specRevision"], "2025-11-25");
+                assert!(rules[i]["help"]["text"]
+                    .as_str()
+                    .is_some_and(|t| t.contains("Spec: MCP 2025-11-25")));
+            }
+        }
+        let revs = run["properties"]["revisions"]
+            .as_array()
+            .expect("revisions");
+        assert_eq!(revs.len(), 2);
+    }
+    // exactly the legacy mutant's rule, on the one target that carries it
+    let expected: usize = rep
+        .targets
+        .iter()
+        .map(|t| mcpdiff::report::legacy_view::legacy_rules(t).len())
+        .sum();
+    assert_eq!((legacy, expected), (1, 1));
 }

@@ -155,6 +155,7 @@ async fn merging_the_shard_reports_gives_the_unsharded_findings() {
                 max_time: Duration::from_secs(150),
                 clients_after: false,
                 shard,
+                revisions: mcpdiff_oracle::Revision::ALL.to_vec(),
             };
             let never = std::future::pending::<()>();
             let m = pipeline::run_matrix(&specs, &settings, &Quiet, never)

@@ -125,7 +125,11 @@ pub fn fails(rep: &RunReport, strict: bool) -> bool {
     });
     clients
         || rep.targets.iter().any(|t| {
-            t.blocking
+            mcpdiff::report::revisions::any_blocking(t)
+                || (strict
+                    && mcpdiff::report::legacy_view::legacy_rules(t)
+                        .iter()
+                        .any(|f| f.severity() == "advisory"))
                 || (strict
                     && t.findings
                         .iter()

@@ -8,7 +8,7 @@ use super::exit::{self, fail};
 use super::run_args::RunArgs;
 use super::run_clients;
 use mcpdiff::pipeline::{self, clients as pipeline_clients, Settings, StartOptions, TargetSpec};
-use mcpdiff::report::{terminal, undetermined};
+use mcpdiff::report::{revisions, terminal, undetermined};
 use mcpdiff::runner::Progress;
 use mcpdiff::transport::Client;
 use std::process::ExitCode;
@@ -97,6 +97,7 @@ async fn run_async(args: RunArgs) -> ExitCode {
         max_time,
         clients_after: inp.clients.is_some(),
         shard: inp.shard,
+        revisions: inp.revisions.clone(),
     };
     let bar = Bar(indicatif::ProgressBar::new(inp.shard.share(args.cases)));
     if args.quiet {
@@ -177,11 +178,6 @@ async fn run_async(args: RunArgs) -> ExitCode {
         return fail(&undecided.join("; "));
     }
     // each revision scores apart; a MUST finding of any revision fails the run
-    let blocking = rep.targets.iter().any(|t| {
-        t.blocking
-            || t.revision
-                .as_ref()
-                .is_some_and(|r| r.other_revision_blocking())
-    });
+    let blocking = rep.targets.iter().any(revisions::any_blocking);
     exit::findings(blocking || pipeline_clients::blocking(&rep.clients))
 }

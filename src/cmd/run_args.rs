@@ -6,6 +6,7 @@ use mcpdiff::pipeline::{self, clients as pipeline_clients};
 use mcpdiff::targets::Manifest;
 use mcpdiff::transport::{Credentials, Endpoint, Limits, Tls};
 use mcpdiff_oracle::toolset::ToolSet;
+use mcpdiff_oracle::Revision;
 use mcpdiff_oracle::Surface;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -27,11 +28,12 @@ use std::time::Duration;
   mcpdiff run URL --baseline known.toml         # known findings do not fail the run
   mcpdiff run https://127.0.0.1:8443/mcp --cacert ca.pem   # https, private CA (or --insecure)
   mcpdiff run URL --sarif r.sarif               # SARIF 2.1.0 for GitHub code scanning
+  mcpdiff run URL --revision 2025-11-25         # grade only the legacy (initialize) surface
   mcpdiff run URL --seed 7 --shard 2/3 --json r2.json  # CI machine 2 of 3; then `mcpdiff merge r*.json`
 
 EXIT STATUS:
   0  no MUST finding outside the baseline
-  1  at least one MUST finding outside the baseline
+  1  at least one MUST finding outside the baseline, on any graded revision
   2  the run could not be done (bad flag, unreachable target, unwritable file, or a
      target that asks for credentials: the message says which --header to add; a
      target none of whose answers decided anything: all timed out, 401 or lost; set-up
@@ -143,6 +145,11 @@ pub struct RunArgs {
     /// Needs --seed.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// The protocol revisions to grade, comma-separated: 2026-07-28 (the generated cases),
+    /// 2025-11-25 (the legacy initialize/session sequences). Default: both. Each is scored
+    /// apart; one the target does not speak is reported "not offered" (never a failure).
+    #[arg(long, value_delimiter = ',', value_name = "REV")]
+    pub revision: Option<Vec<String>>,
 }
 
 /// What the flags decide before anything is started.
@@ -157,6 +164,8 @@ pub struct Inputs {
     pub plan: pipeline::RunPlan,
     pub clients: Option<(Vec<Manifest>, ToolSet)>,
     pub shard: mcpdiff::runner::Shard,
+    /// `--revision`: the revisions graded, newest first.
+    pub revisions: Vec<Revision>,
 }
 
 impl RunArgs {
@@ -183,6 +192,7 @@ impl RunArgs {
                 shard.label()
             ));
         }
+        let revisions = parse_revisions(self.revision.as_deref())?;
         let tls = self.tls.build()?;
         if let Some(w) = super::tls::warning(&tls) {
             eprintln!("mcpdiff: {w}");
@@ -233,6 +243,7 @@ impl RunArgs {
             plan,
             clients,
             shard,
+            revisions,
         })
     }
 
@@ -250,5 +261,48 @@ impl RunArgs {
             },
             ..defaults
         }
+    }
+}
+
+/// `--revision A,B`: the named revisions, newest first (none named: both).
+fn parse_revisions(named: Option<&[String]>) -> Result<Vec<Revision>, String> {
+    let Some(named) = named else {
+        return Ok(Revision::ALL.to_vec());
+    };
+    let mut chosen = Vec::new();
+    for n in named.iter().map(|n| n.trim()) {
+        match Revision::ALL.iter().find(|r| r.as_str() == n) {
+            Some(r) => chosen.push(*r),
+            None => {
+                return Err(format!(
+                    "--revision: unknown revision '{n}' (known: {})",
+                    Revision::ALL.map(Revision::as_str).join(", ")
+                ))
+            }
+        }
+    }
+    if chosen.is_empty() {
+        return Err("--revision names no revision".into());
+    }
+    Ok(Revision::ALL
+        .into_iter()
+        .filter(|r| chosen.contains(r))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn revisions_parse_newest_first_and_default_to_both() {
+        assert_eq!(parse_revisions(None), Ok(Revision::ALL.to_vec()));
+        let both = ["2025-11-25".to_string(), "2026-07-28".to_string()];
+        assert_eq!(parse_revisions(Some(&both)), Ok(Revision::ALL.to_vec()));
+        assert_eq!(
+            parse_revisions(Some(&both[..1])),
+            Ok(vec![Revision::V2025_11_25])
+        );
+        assert!(parse_revisions(Some(&["2024-11-05".to_string()])).is_err());
     }
 }

@@ -15,6 +15,7 @@ use std::process::ExitCode;
   mcpdiff serve                                 # the reference server on http://127.0.0.1:8931/mcp
   mcpdiff serve --mutant origin-unchecked --port 0
   mcpdiff serve --dual-era                      # also 2025-11-25: initialize, sessions, GET, DELETE
+  mcpdiff serve --legacy-only                   # 2025-11-25 only (modern requests refused)
   mcpdiff serve --tls-cert cert.pem --tls-key key.pem --port 8443
                                                 # https://127.0.0.1:8443/mcp; then
   mcpdiff run https://127.0.0.1:8443/mcp --cacert cert.pem   # (a self-signed cert is its own CA)
@@ -74,6 +75,11 @@ pub struct ServeArgs {
     /// --list-mutants, the `L-*` rows).
     #[arg(long, value_name = "NAME", conflicts_with = "null")]
     legacy_mutant: Option<String>,
+    /// Be a 2025-11-25-only server: every request is answered by the 2025-11-25 reference (or
+    /// --legacy-mutant), so modern requests are refused as a legacy server refuses them (400
+    /// without a session). `mcpdiff run` grades it on 2025-11-25 with 2026-07-28 "not offered".
+    #[arg(long, conflicts_with_all = ["null", "dual_era", "mutant"])]
+    legacy_only: bool,
     /// Print the mutants (NAME  RULE-ID  description) and exit.
     #[arg(long)]
     list_mutants: bool,
@@ -121,6 +127,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
             }
         },
         (None, true) => Some(LegacyVariant::Reference),
+        (None, false) if args.legacy_only => Some(LegacyVariant::Reference),
         (None, false) => None,
     };
     let variant = match (&args.mutant, args.null) {
@@ -182,6 +189,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
             tls,
             extras,
             dual_era,
+            legacy_only: args.legacy_only,
         },
     ));
     // detached keep-alive tasks may sit in a 15 s sleep: do not wait for them on exit
@@ -203,6 +211,15 @@ async fn serve(
     };
     let extras = opts.extras;
     let dual = match opts.dual_era {
+        Some(LegacyVariant::Reference) if opts.legacy_only => {
+            ", 2025-11-25 only: initialize, sessions, GET, DELETE (no 2026-07-28)".to_string()
+        }
+        Some(LegacyVariant::Mutant(m)) if opts.legacy_only => {
+            format!(
+                ", 2025-11-25 only: legacy mutant {} (breaks {})",
+                m.name, m.rule
+            )
+        }
         Some(LegacyVariant::Reference) => ", dual-era: 2025-11-25 sessions too".to_string(),
         Some(LegacyVariant::Mutant(m)) => {
             format!(", dual-era: legacy mutant {} (breaks {})", m.name, m.rule)

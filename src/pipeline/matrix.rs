@@ -12,6 +12,7 @@ use crate::transport::{reproducer_tls, Client, Endpoint};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::probes::probe_cases;
 use mcpdiff_oracle::rules::{self, RuleId};
+use mcpdiff_oracle::rules::Revision;
 use mcpdiff_oracle::toolset::ToolSet;
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -41,6 +42,9 @@ pub struct Settings {
     /// The part of the case stream this run takes (`--shard K/N`; `Shard::WHOLE`: all).
     /// The authorization probe family is not part of the stream: shard 1 sends it.
     pub shard: Shard,
+    /// The revisions graded (`run --revision`; both by default, newest first): without
+    /// 2026-07-28 no generated case is sent, without 2025-11-25 no legacy sequence.
+    pub revisions: Vec<Revision>,
 }
 
 /// Disagreement examples a run keeps (one per distinct pattern of answers).
@@ -62,6 +66,19 @@ pub struct Matrix {
     pub notes: Vec<String>,
     /// The end of `--max-time`.
     pub end: Instant,
+    /// Prepared targets no 2026-07-28 case went to (that revision not selected, or not
+    /// offered by the target): their entries come from their evidence alone.
+    pub not_fuzzed: Vec<NotFuzzed>,
+    /// The revisions graded (`Settings::revisions`).
+    pub revisions: Vec<Revision>,
+}
+
+/// A prepared target left out of the 2026-07-28 cases.
+pub struct NotFuzzed {
+    pub name: String,
+    pub url: String,
+    /// Discovery and card notes.
+    pub notes: Vec<String>,
 }
 
 /// Prepare `specs`, fuzz the ready ones and run the authorization probes, within
@@ -78,14 +95,24 @@ pub async fn run_matrix<E: Events>(
         client: &settings.client,
         allow_tools: &settings.allow_tools,
         toolset: settings.toolset.as_ref(),
+        revisions: &settings.revisions,
     };
     // discovery gets at most half of the run
     let prepared = prepare_all(specs, &opts, began + settings.max_time / 2).await;
     let (mut targets, mut evidence, mut untested, mut notes) = (vec![], vec![], vec![], vec![]);
+    let mut not_fuzzed = Vec::new();
     for p in prepared {
         match p {
-            Ok(r) => {
+            Ok(r) if r.fuzz => {
                 targets.push(r.target);
+                evidence.push(r.evidence);
+            }
+            Ok(r) => {
+                not_fuzzed.push(NotFuzzed {
+                    name: r.target.name,
+                    url: r.target.url,
+                    notes: r.target.notes,
+                });
                 evidence.push(r.evidence);
             }
             // a bundled SDK that died after start-up is a note, not a failed run
@@ -155,6 +182,8 @@ pub async fn run_matrix<E: Events>(
         untested,
         notes,
         end,
+        not_fuzzed,
+        revisions: settings.revisions.clone(),
     })
 }
 
@@ -253,9 +282,26 @@ impl Matrix {
         // an entry naming a legacy (L-*) finding of this run is not stale
         let still_stale = baseline.stale(&legacy_found);
         rep.baseline_stale.retain(|k| still_stale.contains(k));
+        for n in &self.not_fuzzed {
+            let e = self.evidence_of(&n.name);
+            rep.targets.push(report::revisions::not_fuzzed(
+                &n.name,
+                &n.url,
+                n.notes.clone(),
+                e.map(|e| e.revision.clone()),
+                &self.revisions,
+            ));
+            if let (Some(t), Some(e)) = (rep.targets.last_mut(), e) {
+                t.toolset = e.toolset.clone();
+                t.version = e.version.clone();
+            }
+        }
         for u in &self.untested {
             rep.targets
                 .push(undetermined::untested(&u.name, &u.url, u.reason, &u.error));
+        }
+        for t in rep.targets.iter_mut().filter(|t| t.revisions.is_empty()) {
+            t.revisions = report::revisions::derive(t, &self.revisions);
         }
         rep
     }

@@ -9,6 +9,7 @@ use crate::card::{self, CardStatus};
 use crate::runner::prepare::TargetError;
 use crate::runner::{self, revision, NetSender, Target};
 use crate::transport::Client;
+use mcpdiff_oracle::rules::Revision;
 use mcpdiff_oracle::toolset::{PublishedCheck, ToolSet};
 use mcpdiff_oracle::Undetermined;
 use std::time::{Duration, Instant};
@@ -69,6 +70,10 @@ impl CardEvidence {
 pub struct Ready {
     pub target: Target<NetSender>,
     pub evidence: TargetEvidence,
+    /// Whether the 2026-07-28 cases go to it: not when that revision is not selected, nor
+    /// when the target speaks 2025-11-25 only (the modern surface is not offered, so its
+    /// refusals of modern cases are no 2026-07-28 findings).
+    pub fuzz: bool,
 }
 
 /// A target that could not be tested.
@@ -92,6 +97,8 @@ pub struct PrepareOptions<'a> {
     pub allow_tools: &'a [String],
     /// The `--tools` set each target's `tools/list` is compared with.
     pub toolset: Option<&'a ToolSet>,
+    /// The revisions `run --revision` grades (both by default).
+    pub revisions: &'a [Revision],
 }
 
 /// Prepare every target concurrently, in the order given; each gives up at `until`.
@@ -138,10 +145,21 @@ pub async fn prepare_one(
     let t = runner::prepare::prepare(&spec.name, &spec.url, client, opts.allow_tools).await?;
     let s = t.target.sender.clone();
     let send = |c| runner::Sender::send(&s, c);
-    let rev = revision::probe(&t.target.surface.endpoint, send).await;
+    let legacy_selected = opts.revisions.contains(&Revision::V2025_11_25);
+    let rev = revision::probe_selected(&t.target.surface.endpoint, legacy_selected, send).await;
+    let fuzz = opts.revisions.contains(&Revision::V2026_07_28)
+        && rev.verdict != revision::RevisionVerdict::Legacy;
     let mut target = t.target;
     // only the endpoints the user named are theirs to call protected
     target.surface.protected &= spec.user;
+    if rev.verdict == revision::RevisionVerdict::Legacy {
+        // the discovery notes above read its refusals as a modern server's; say what they are
+        target.notes.push(
+            "answers the legacy initialize handshake and refuses the modern requests: \
+             2026-07-28 is not offered, no generated case is sent to it"
+                .into(),
+        );
+    }
     if rev.verdict == revision::RevisionVerdict::DualEra {
         // rules addressed to servers that support only this revision step aside
         target.surface.legacy_era = true;
@@ -150,8 +168,8 @@ pub async fn prepare_one(
             .notes
             .push("answers the legacy initialize handshake too: judged as dual-era".into());
     }
-    // the other revisions' outcomes go to the notes after the legacy stage
-    // (`pipeline::legacy`), once generated sequences and shrinking completed them
+    // the other revisions' outcomes are scored apart from this run's (runner::legacy) and
+    // reported in their own section (`report::revisions`), not among the notes
     let card_opts = card::ScanOptions {
         timeout: Duration::from_secs(2),
         truth: false,
@@ -181,5 +199,9 @@ pub async fn prepare_one(
         card,
         toolset,
     };
-    Ok(Ready { target, evidence })
+    Ok(Ready {
+        target,
+        evidence,
+        fuzz,
+    })
 }

@@ -201,7 +201,14 @@ async fn start_in_process(
     let mutants = variants.len() - 1;
     for (name, v) in variants {
         let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
-        match serve::spawn_with(v, loopback, opts.served_surface.clone()).await {
+        // the reference is the dual-era one: graded (and 1.0) on 2026-07-28 and on
+        // 2025-11-25; the mutants break a 2026-07-28 rule and stay modern-only, so their
+        // 2025-11-25 is "not offered"
+        let serve_opts = serve::ServeOptions {
+            dual_era: (v == Variant::Reference).then_some(serve::legacy::LegacyVariant::Reference),
+            ..serve::ServeOptions::default()
+        };
+        match serve::spawn_full(v, loopback, opts.served_surface.clone(), serve_opts).await {
             Ok(s) => {
                 started.specs.push(TargetSpec {
                     name,
@@ -216,8 +223,8 @@ async fn start_in_process(
         }
     }
     log(&format!(
-        "testing {} bundled SDK target(s), the in-process reference server and \
-         {mutants} mutant(s){}",
+        "testing {} bundled SDK target(s), the in-process dual-era reference server \
+         (2026-07-28 and 2025-11-25) and {mutants} mutant(s){}",
         started.launched.len(),
         if opts.has_user_urls {
             ""

@@ -256,6 +256,7 @@ pub fn build(
                 protected: s.protected,
             },
             revision: None,
+            revisions: Vec::new(),
             toolset: None,
             undetermined,
             slow_tools,

@@ -1,7 +1,9 @@
 //! The HTML report (`--html PATH`): one self-contained file (inline CSS, no script, no
 //! network), like Autobahn's matrix: rules × targets, one colour per verdict (pass, MUST
-//! fail, SHOULD fail, MAY tallied, not observed); the revision each target appears to
-//! implement; a Disagreements section; and for each failing cell the finding: spec sentence,
+//! fail, SHOULD fail, MAY tallied, not observed); split by protocol revision first: a targets
+//! table with one row per (target, revision), then per revision its own matrix and findings
+//! (2026-07-28 with the Disagreements; 2025-11-25 from the legacy sequences); the revision each
+//! target appears to implement; and for each failing cell the finding: spec sentence,
 //! why it matters, a diff of expected vs observed (crate `similar`), the minimized case, the
 //! reproducer and the target's full observation.
 //!
@@ -9,8 +11,11 @@
 //! appear only as text, never as `href`/`src`, so opening the file makes no request.
 
 pub use super::html_escape::esc;
+use super::html_revisions;
 use super::json::{FindingReport, RunReport, TargetReport};
 use super::review::{self, case_text, why_it_matters, Cell};
+use super::revisions::{self, RevisionStatus};
+use mcpdiff_oracle::Revision;
 use similar::{ChangeTag, TextDiff};
 use std::fmt::Write;
 
@@ -39,7 +44,7 @@ blockquote{margin:.3em 0 .3em 1em;color:#444;border-left:3px solid #ddd;padding-
 ";
 
 /// The anchor of one (target, rule) finding.
-fn anchor(ti: usize, rule: &str) -> String {
+pub(super) fn anchor(ti: usize, rule: &str) -> String {
     let id: String = rule
         .chars()
         .map(|c| {
@@ -116,10 +121,12 @@ pub fn render(r: &RunReport) -> String {
             ""
         }
     );
-    summary(&mut o, r);
+    html_revisions::summary(&mut o, r);
+    // split by revision first, then by rule: each revision has its own matrix and findings
+    let _ = writeln!(o, "<h2 id=\"r2026-07-28\">2026-07-28</h2>");
     matrix(&mut o, r);
     disagreements(&mut o, r);
-    let _ = writeln!(o, "<h2 id=\"findings\">Findings</h2>");
+    let _ = writeln!(o, "<h3 id=\"findings\">2026-07-28 findings</h3>");
     let mut any = false;
     for (ti, t) in r.targets.iter().enumerate() {
         for f in &t.findings {
@@ -128,8 +135,9 @@ pub fn render(r: &RunReport) -> String {
         }
     }
     if !any {
-        let _ = writeln!(o, "<p>No finding on any target.</p>");
+        let _ = writeln!(o, "<p>No 2026-07-28 finding on any target.</p>");
     }
+    html_revisions::legacy_part(&mut o, r);
     if !r.clients.is_empty() {
         o.push_str(&super::client_matrix::html(&r.clients));
     }
@@ -137,65 +145,10 @@ pub fn render(r: &RunReport) -> String {
     o
 }
 
-fn summary(o: &mut String, r: &RunReport) {
-    let _ = writeln!(
-        o,
-        "<h2>Targets</h2><table><tr><th>target</th><th>endpoint</th><th>revision</th>\
-         <th>score</th><th>MUST</th><th>SHOULD</th><th>not observed</th><th>passed</th></tr>"
-    );
-    for t in &r.targets {
-        let rev = match &t.revision {
-            Some(v) => format!(
-                "{}<br><span class=\"muted\">{}</span>",
-                esc(v.verdict.describe()),
-                v.evidence
-                    .iter()
-                    .map(|e| esc(e))
-                    .collect::<Vec<_>>()
-                    .join("<br>")
-            ),
-            None => "not determined".to_string(),
-        };
-        let must = t
-            .findings
-            .iter()
-            .filter(|f| f.severity == "blocking")
-            .count();
-        let should = t
-            .findings
-            .iter()
-            .filter(|f| f.severity == "advisory")
-            .count();
-        let _ = writeln!(
-            o,
-            "<tr><td><b>{}</b></td><td><code>{}</code></td><td>{rev}</td><td class=\"{}\">{:.2}</td>\
-             <td>{must}</td><td>{should}</td><td>{}</td><td>{}</td></tr>",
-            esc(&t.name),
-            esc(&t.url),
-            if t.score == 0.0 { "must" } else if t.score < 1.0 { "should" } else { "pass" },
-            t.score,
-            t.not_observed.len(),
-            t.passed.len()
-        );
-    }
-    let _ = writeln!(o, "</table>");
-    for t in &r.targets {
-        let _ = writeln!(
-            o,
-            "<p class=\"muted\">{}: {}</p>",
-            esc(&t.name),
-            esc(&review::score_line(t))
-        );
-        for l in super::undetermined::lines(t) {
-            let _ = writeln!(o, "<p class=\"muted\">{}: {}</p>", esc(&t.name), esc(&l));
-        }
-    }
-}
-
 fn matrix(o: &mut String, r: &RunReport) {
     let _ = writeln!(
         o,
-        "<h2>Rules × targets</h2><p class=\"legend\">Legend: <span class=\"pass\">pass</span> \
+        "<h3>2026-07-28: rules × targets</h3><p class=\"legend\">Legend: <span class=\"pass\">pass</span> \
          <span class=\"must\">MUST fail</span> <span class=\"should\">SHOULD fail</span> \
          <span class=\"may\">MAY (tallied) / observation</span> <span class=\"nobs\">not observed</span> \
          <span class=\"base\">baselined</span> \
@@ -211,6 +164,17 @@ fn matrix(o: &mut String, r: &RunReport) {
         );
     }
     let _ = writeln!(o, "</tr>");
+    let not_graded: Vec<Option<&str>> = r
+        .targets
+        .iter()
+        .map(|t| {
+            revisions::of(t)
+                .into_iter()
+                .find(|x| x.revision == Revision::V2026_07_28)
+                .filter(|x| x.status != RevisionStatus::Graded)
+                .map(|x| x.status.words())
+        })
+        .collect();
     for rule in review::rules_of(r) {
         let level = review::level_of(&rule).map_or("?", |l| l.as_str());
         let _ = write!(
@@ -219,6 +183,11 @@ fn matrix(o: &mut String, r: &RunReport) {
             esc(&rule)
         );
         for (ti, t) in r.targets.iter().enumerate() {
+            // a target that does not speak 2026-07-28 has no cell there: say why
+            if let Some(words) = &not_graded[ti] {
+                let _ = write!(o, "<td class=\"c nobs\">{words}</td>");
+                continue;
+            }
             let c = review::cell(t, &rule);
             let (label, class) = c.label();
             let base = t.findings.iter().any(|f| f.rule.0 == rule && f.baselined);
@@ -258,7 +227,7 @@ fn matrix(o: &mut String, r: &RunReport) {
 }
 
 fn disagreements(o: &mut String, r: &RunReport) {
-    let _ = writeln!(o, "<h2 id=\"disagreements\">Disagreements</h2>");
+    let _ = writeln!(o, "<h3 id=\"disagreements\">Disagreements</h3>");
     if r.disagreements.is_empty() {
         let _ = writeln!(
             o,

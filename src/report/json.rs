@@ -59,6 +59,12 @@ pub struct TargetReport {
     /// Absent in reports written before the probe existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revision: Option<crate::runner::revision::RevisionEvidence>,
+    /// Per protocol revision (2026-07-28, then 2025-11-25; those `run --revision` selected):
+    /// graded, not offered or not determined, with that revision's score and findings
+    /// (`report::revisions`). Empty in reports written before it existed: read them through
+    /// `revisions::of`, which derives the entries.
+    #[serde(default)]
+    pub revisions: Vec<super::revisions::RevisionReport>,
     /// With `run --tools FILE`: what the target's `tools/list` made of the tool set (which
     /// tools it published, refused or rewrote). Absent without `--tools`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

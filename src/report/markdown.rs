@@ -1,12 +1,18 @@
 //! The review as Markdown (`--markdown PATH`, and what `mcpdiff report` prints): fit for a
-//! PR comment, readable as plain text. Per target, six sections in a fixed order (Revision;
-//! Blocking findings (MUST); Security findings; SHOULD findings and deprecated features; Not
-//! determined; Passed), then the run's disagreements.
+//! PR comment, readable as plain text. The summary table has one row per target and
+//! revision. Per target: 1. Revision (each revision's status, score and evidence), then one
+//! part per revision, 2026-07-28 first: its five sections in a fixed order (Blocking
+//! findings (MUST); Security findings; SHOULD findings and deprecated features; Not
+//! determined; Passed), then 2025-11-25's findings by rule; then the run's disagreements.
 //!
 //! Pure: `RunReport` in, `String` out. Never folds "not observed" into "passed".
 
 use super::json::{FindingReport, RunReport, TargetReport};
+use super::legacy_view;
+use super::markdown_revisions;
 use super::review::{self, case_text, why_it_matters};
+use super::revisions::{self, RevisionReport, RevisionStatus};
+use mcpdiff_oracle::Revision;
 use std::fmt::Write;
 
 /// The six section headings, in order (tests check the order).
@@ -20,14 +26,14 @@ pub const SECTIONS: [&str; 6] = [
 ];
 
 /// A fenced code block whose fence is longer than any backtick run inside `body`.
-fn fence(out: &mut String, lang: &str, body: &str) {
+pub(super) fn fence(out: &mut String, lang: &str, body: &str) {
     let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let f = "`".repeat((longest + 1).max(3));
     let _ = writeln!(out, "{f}{lang}\n{}\n{f}", body.trim_end_matches('\n'));
 }
 
 /// Inline code that survives backticks in `s`.
-fn code(s: &str) -> String {
+pub(super) fn code(s: &str) -> String {
     if s.contains('`') {
         format!("`` {s} ``")
     } else {
@@ -38,7 +44,7 @@ fn code(s: &str) -> String {
 /// Plain text for a GFM table cell: one line, every ASCII punctuation backslash-escaped
 /// (so `|` is `\|` and a `\` can never escape the cell's closing pipe), control bytes
 /// spelled out.
-fn cell(s: &str) -> String {
+pub(super) fn cell(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -59,7 +65,7 @@ fn cell(s: &str) -> String {
 /// A table cell in a code span when `s` can be one there. GFM splits cells before it parses
 /// code spans, and inside a code span a backslash is literal, so a value with `|`, `\`, a
 /// backtick or a line break is written as escaped plain text instead.
-fn code_cell(s: &str) -> String {
+pub(super) fn code_cell(s: &str) -> String {
     if s.is_empty()
         || s.chars()
             .any(|c| matches!(c, '|' | '\\' | '`') || c.is_control())
@@ -89,37 +95,16 @@ pub fn render(r: &RunReport) -> String {
             ""
         }
     );
+    // one row per (target, revision): the revisions are scored apart
     let _ = writeln!(
         out,
-        "| target | revision | score | MUST | security | SHOULD | not determined | passed |\n\
-         | --- | --- | --- | --- | --- | --- | --- | --- |"
+        "| target | revision | status | score | MUST | security | SHOULD | not determined | passed |\n\
+         | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     );
     for t in &r.targets {
-        let sec = review::sections(t);
-        let must = t
-            .findings
-            .iter()
-            .filter(|f| f.severity == "blocking")
-            .count();
-        let _ = writeln!(
-            out,
-            "| {} | {} | {:.2} | {} | {} | {} | {} | {} |",
-            code_cell(&t.name),
-            cell(
-                &t.revision
-                    .as_ref()
-                    .map_or("not determined".into(), |v| v.verdict.short().to_string())
-            ),
-            t.score,
-            must,
-            sec.security.len(),
-            t.findings
-                .iter()
-                .filter(|f| f.severity == "advisory")
-                .count(),
-            t.not_observed.len(),
-            t.passed.len()
-        );
+        for rev in revisions::of(t) {
+            let _ = writeln!(out, "{}", markdown_revisions::summary_row(t, &rev));
+        }
     }
     for t in &r.targets {
         target(&mut out, t);
@@ -144,23 +129,10 @@ pub fn render(r: &RunReport) -> String {
 
 fn target(out: &mut String, t: &TargetReport) {
     let sec = review::sections(t);
+    let revs = revisions::of(t);
     let _ = writeln!(out, "\n---\n\n## {} — {}\n", code(&t.name), t.url);
-    let _ = writeln!(
-        out,
-        "**{}** · {} case(s){}\n",
-        review::score_line(t),
-        t.cases,
-        if t.transport_failures > 0 {
-            format!(", {} transport failure(s)", t.transport_failures)
-        } else {
-            String::new()
-        }
-    );
     for n in &t.notes {
         let _ = writeln!(out, "> note: {n}");
-    }
-    for l in super::undetermined::lines(t) {
-        let _ = writeln!(out, "> {l}");
     }
 
     let _ = writeln!(out, "\n### {}\n", SECTIONS[0]);
@@ -169,10 +141,13 @@ fn target(out: &mut String, t: &TargetReport) {
         "Appears to implement: **{}**\n",
         review::revision_headline(t)
     );
-    if let Some(rev) = &t.revision {
-        for e in &rev.evidence {
-            let _ = writeln!(out, "- {e}");
+    for r in &revs {
+        let _ = writeln!(out, "- **{}**", legacy_view::headline(r));
+        for e in legacy_view::evidence_for(t, r.revision) {
+            let _ = writeln!(out, "  - {e}");
         }
+    }
+    if let Some(rev) = &t.revision {
         if !rev.versions.is_empty() {
             let _ = writeln!(
                 out,
@@ -192,7 +167,37 @@ fn target(out: &mut String, t: &TargetReport) {
         );
     }
 
-    let _ = writeln!(out, "\n### {}\n", SECTIONS[1]);
+    for r in &revs {
+        match r.revision {
+            Revision::V2026_07_28 => modern(out, t, r, &sec),
+            Revision::V2025_11_25 => markdown_revisions::legacy(out, t, r),
+        }
+    }
+}
+
+/// The 2026-07-28 part of a target: sections 2 to 6, by rule.
+fn modern(out: &mut String, t: &TargetReport, r: &RevisionReport, sec: &review::Sections<'_>) {
+    let _ = writeln!(out, "\n### {}\n", legacy_view::headline(r));
+    if r.status == RevisionStatus::Graded {
+        let _ = writeln!(
+            out,
+            "**{}** · {} case(s){}\n",
+            review::score_line(t),
+            t.cases,
+            if t.transport_failures > 0 {
+                format!(", {} transport failure(s)", t.transport_failures)
+            } else {
+                String::new()
+            }
+        );
+    }
+    for l in super::undetermined::lines(t) {
+        let _ = writeln!(out, "> {l}");
+    }
+    if r.status == RevisionStatus::NotOffered {
+        return;
+    }
+    let _ = writeln!(out, "\n#### {}\n", SECTIONS[1]);
     let blocking_security: Vec<_> = sec
         .security
         .iter()
@@ -213,7 +218,7 @@ fn target(out: &mut String, t: &TargetReport) {
         );
     }
 
-    let _ = writeln!(out, "\n### {}\n", SECTIONS[2]);
+    let _ = writeln!(out, "\n#### {}\n", SECTIONS[2]);
     if sec.security.is_empty() {
         let _ = writeln!(out, "None.");
     }
@@ -221,7 +226,7 @@ fn target(out: &mut String, t: &TargetReport) {
         finding(out, f);
     }
 
-    let _ = writeln!(out, "\n### {}\n", SECTIONS[3]);
+    let _ = writeln!(out, "\n#### {}\n", SECTIONS[3]);
     if sec.should.is_empty() {
         let _ = writeln!(out, "No SHOULD finding.");
     }
@@ -266,7 +271,7 @@ fn target(out: &mut String, t: &TargetReport) {
         }
     }
 
-    let _ = writeln!(out, "\n### {}\n", SECTIONS[4]);
+    let _ = writeln!(out, "\n#### {}\n", SECTIONS[4]);
     if t.not_observed.is_empty() {
         let _ = writeln!(out, "Every judged rule was exercised.");
     } else {
@@ -280,7 +285,7 @@ fn target(out: &mut String, t: &TargetReport) {
         }
     }
 
-    let _ = writeln!(out, "\n### {}\n", SECTIONS[5]);
+    let _ = writeln!(out, "\n#### {}\n", SECTIONS[5]);
     if t.passed.is_empty() {
         let _ = writeln!(out, "None.");
     } else {
@@ -299,7 +304,7 @@ fn finding(out: &mut String, f: &FindingReport) {
     };
     let _ = writeln!(
         out,
-        "#### {} {} — {family}{tags}\n",
+        "##### {} {} — {family}{tags}\n",
         f.level,
         code(f.rule.0)
     );

@@ -319,6 +319,8 @@ fn merge_target(entries: &[&TargetReport]) -> TargetReport {
         .findings
         .iter()
         .any(|f| f.severity == "blocking" && !f.baselined);
+    // each revision's entry from the joined counts
+    super::revisions::refresh(&mut out);
     out
 }
 

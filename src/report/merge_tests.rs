@@ -92,3 +92,30 @@ fn the_preferred_witness_wins_and_an_isolated_rule_explains_others_away() {
     assert!(t.passed.is_empty());
     assert_eq!(t.score, 0.0, "a MUST failed");
 }
+
+#[test]
+fn merged_revisions_are_derived_again_from_the_joined_counts() {
+    // shard 1 saw no failure (its 2026-07-28 entry says 1.0), shard 2 broke ORIGIN_403: the
+    // merged entry's 2026-07-28 revision is the joined one, and the selection (2026-07-28
+    // alone) is kept
+    let selected = [mcpdiff_oracle::Revision::V2026_07_28];
+    let mut one = shard(1, vec![], vec![]);
+    one.report.targets[0].passed = vec![ORIGIN_403.0.to_string()];
+    one.report.targets[0].score = 1.0;
+    let mut two = shard(
+        2,
+        vec![finding(ORIGIN_403, "2")],
+        vec![witness(ORIGIN_403, 9, &[])],
+    );
+    for input in [&mut one, &mut two] {
+        let t = &mut input.report.targets[0];
+        t.revisions = crate::report::revisions::derive(t, &selected);
+    }
+    assert_eq!(one.report.targets[0].revisions[0].score, Some(1.0));
+    let merged = merge(vec![one, two], 20).expect("both shards");
+    let revs = &merged.targets[0].revisions;
+    assert_eq!(revs.len(), 1);
+    assert_eq!(revs[0].score, Some(0.0));
+    assert_eq!(revs[0].findings.len(), 1);
+    assert!(revs[0].blocking());
+}

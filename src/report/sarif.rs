@@ -1,6 +1,9 @@
 //! SARIF 2.1.0 (`--sarif PATH`) for GitHub code scanning and other SARIF viewers: one SARIF
 //! `run` per target (server targets, then client targets), one rule descriptor per spec rule
-//! that failed on it (`sarif_rules`), one result per finding.
+//! that failed on it (`sarif_rules`), one result per finding. A server target's run holds the
+//! findings of both revisions: its 2026-07-28 findings, then its 2025-11-25 ones (one result
+//! per broken `L-*` rule, under that rule's descriptor, `properties.specRevision`
+//! `2025-11-25`); `run.properties.revisions` gives each revision's status and score.
 //!
 //! - `run.automationDetails.id` is `mcpdiff/<target>/` (`mcpdiff/client-<target>/` for a
 //!   client target), so code scanning keeps one analysis category per target (`<target>` is
@@ -26,8 +29,12 @@ use super::build::is_security;
 use super::clients::{ClientStatus, ClientTargetReport, FindingGroup};
 use super::json::{FindingReport, RunReport, TargetReport};
 use super::review::case_text;
+use super::revisions;
+use super::sarif_legacy;
 use super::sarif_rules::{descriptor, sarif_level, RuleFacts};
 use super::undetermined::is_untested;
+use crate::runner::legacy::LegacyFinding;
+use crate::runner::revision::LEGACY_VERSION;
 use mcpdiff_oracle::case::MODERN_VERSION;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -57,13 +64,17 @@ pub fn segment(name: &str) -> String {
 pub enum Subject<'a> {
     Server(&'a TargetReport, &'a FindingReport),
     Client(&'a ClientTargetReport, &'a FindingGroup),
+    /// A 2025-11-25 finding of a server target (the legacy sequences, `runner::legacy`).
+    Legacy(&'a TargetReport, &'a LegacyFinding),
 }
 
 /// The stand-in location of a finding that names no file: `mcpdiff/<target>.mcp` (for a
 /// client target `mcpdiff/client-<target>.mcp`).
 pub fn default_location(s: Subject) -> String {
     match s {
-        Subject::Server(t, _) => format!("mcpdiff/{}.mcp", segment(&t.name)),
+        Subject::Server(t, _) | Subject::Legacy(t, _) => {
+            format!("mcpdiff/{}.mcp", segment(&t.name))
+        }
         Subject::Client(c, _) => format!("mcpdiff/client-{}.mcp", segment(&c.name)),
     }
 }
@@ -93,10 +104,18 @@ pub fn fingerprint(s: Subject) -> String {
             g.example.tool.as_deref().unwrap_or(""),
             g.example.header.as_deref().unwrap_or(""),
         ]),
+        // the sequence and step are the legacy failure's signature: the same sequences run
+        // in every run, in the same order
+        Subject::Legacy(t, f) => fnv_fields(&[
+            &f.rule,
+            &t.name,
+            LEGACY_VERSION,
+            &format!("{}[{}]", f.sequence, f.step),
+        ]),
     }
 }
 
-fn location(uri: &str) -> Value {
+pub(super) fn location(uri: &str) -> Value {
     json!([{
         "physicalLocation": {
             "artifactLocation": { "uri": uri },
@@ -118,7 +137,7 @@ fn tool(rules: Vec<Value>) -> Value {
 }
 
 /// The index of rule `id` in `rules`, its descriptor added on first use.
-fn rule_index(
+pub(super) fn rule_index(
     rules: &mut Vec<Value>,
     index: &mut BTreeMap<String, usize>,
     id: &str,
@@ -184,10 +203,17 @@ fn run_of(t: &TargetReport, locate: &dyn Fn(Subject) -> String) -> Value {
                 sentence: &f.sentence,
                 security: f.security,
                 party: "server",
+                revision: MODERN_VERSION,
             })
         });
         results.push(result(t, f, i, &locate(Subject::Server(t, f))));
     }
+    // one run per target holds the rules of both revisions
+    sarif_legacy::results(t, &mut rules, &mut index, &mut results, locate);
+    let per_revision: Vec<Value> = revisions::of(t)
+        .iter()
+        .map(|r| json!({ "revision": r.revision, "status": r.status, "score": r.score }))
+        .collect();
     let untested = is_untested(t);
     let mut invocation = json!({ "executionSuccessful": !untested });
     if untested {
@@ -209,6 +235,7 @@ fn run_of(t: &TargetReport, locate: &dyn Fn(Subject) -> String) -> Value {
             "score": t.score,
             "cases": t.cases,
             "specRevision": MODERN_VERSION,
+            "revisions": per_revision,
         }
     })
 }
@@ -265,6 +292,7 @@ fn client_run_of(c: &ClientTargetReport, locate: &dyn Fn(Subject) -> String) -> 
                 sentence: &g.sentence,
                 security: is_security(g.rule),
                 party: "client",
+                revision: MODERN_VERSION,
             })
         });
         results.push(client_result(c, g, i, &locate(Subject::Client(c, g))));

@@ -3,7 +3,6 @@
 //! that breaks it, and how sure a finding of it is.
 
 use super::review::why_it_matters;
-use mcpdiff_oracle::case::MODERN_VERSION;
 use mcpdiff_oracle::rules::all_rules;
 use mcpdiff_oracle::Rule;
 use serde_json::{json, Value};
@@ -18,6 +17,8 @@ pub struct RuleFacts<'a> {
     pub security: bool,
     /// What breaks it: `server` or `client`.
     pub party: &'a str,
+    /// The spec revision whose table holds the rule (`2026-07-28`, `2025-11-25`).
+    pub revision: &'a str,
 }
 
 /// The SARIF `level` of an RFC 2119 level: MUST / MUST NOT -> `error`, SHOULD / SHOULD NOT
@@ -68,15 +69,16 @@ pub fn descriptor(f: &RuleFacts) -> Value {
         tags.insert(0, "security".into());
     }
     let (level, spec, sentence, id, party) = (f.level, f.spec, f.sentence, f.id, f.party);
+    let revision = f.revision;
     let text = format!(
-        "{level} ({family}). Spec: MCP {MODERN_VERSION}, {spec}:\n\"{sentence}\"\n\
+        "{level} ({family}). Spec: MCP {revision}, {spec}:\n\"{sentence}\"\n\
          How to fix: change the {party} so that it {fix}\n\
          Why it matters: {why}\n\
          Each result's properties hold the evidence (for a server: a `reproducer` command that \
          sends the minimized request again); `mcpdiff rules --id {id}` prints the rule."
     );
     let markdown = format!(
-        "**{level}** ({family}). Spec: MCP {MODERN_VERSION}, `{spec}`:\n\n> {sentence}\n\n\
+        "**{level}** ({family}). Spec: MCP {revision}, `{spec}`:\n\n> {sentence}\n\n\
          **How to fix:** change the {party} so that it {fix}\n\n\
          **Why it matters:** {why}\n\n\
          Each result's properties hold the evidence (for a server: a `reproducer` command that \
@@ -93,6 +95,7 @@ pub fn descriptor(f: &RuleFacts) -> Value {
             "tags": tags,
             "precision": precision(f),
             "spec": spec,
+            "specRevision": revision,
         }
     })
 }
@@ -120,6 +123,7 @@ mod tests {
             sentence: "servers MUST respond with HTTP 403 Forbidden.",
             security: true,
             party: "server",
+            revision: "2026-07-28",
         });
         assert_eq!(
             d["fullDescription"]["text"],

@@ -2,7 +2,10 @@
 //! citation, expected vs observed and a reproducer, and what was not observed.
 
 use super::json::{RunReport, TargetReport};
+use super::legacy_view;
+use super::revisions::{self, RevisionReport, RevisionStatus};
 use super::undetermined;
+use mcpdiff_oracle::Revision;
 use std::fmt::Write;
 
 /// Render the summary. `verbose` prints passed rules and every not-observed reason.
@@ -50,33 +53,21 @@ fn target(out: &mut String, t: &TargetReport, verbose: bool) {
         }
         return;
     }
-    let blocking = t
-        .findings
-        .iter()
-        .filter(|f| f.severity == "blocking")
-        .count();
-    let advisory = t
-        .findings
-        .iter()
-        .filter(|f| f.severity == "advisory")
-        .count();
-    let _ = writeln!(
-        out,
-        "\n== {}  {}\n   score {:.2}   {} MUST finding(s), {} SHOULD finding(s), {} rule(s) passed, {} not observed, {} case(s){}",
-        t.name,
-        t.url,
-        t.score,
-        blocking,
-        advisory,
-        t.passed.len(),
-        t.not_observed.len(),
-        t.cases,
-        if t.transport_failures > 0 {
-            format!(", {} transport failure(s)", t.transport_failures)
-        } else {
-            String::new()
+    let _ = writeln!(out, "\n== {}  {}", t.name, t.url);
+    target_lines(out, t);
+    for (i, r) in revisions::of(t).iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
         }
-    );
+        match r.revision {
+            Revision::V2026_07_28 => modern(out, t, r, verbose),
+            Revision::V2025_11_25 => legacy(out, t, r),
+        }
+    }
+}
+
+/// The target's lines every revision shares: TLS, notes, the `--tools` comparison.
+fn target_lines(out: &mut String, t: &TargetReport) {
     match &t.tls {
         Some(tls) if !tls.verified => {
             let _ = writeln!(out, "   TLS: certificate NOT verified (--insecure)");
@@ -90,11 +81,47 @@ fn target(out: &mut String, t: &TargetReport, verbose: bool) {
     for n in &t.notes {
         let _ = writeln!(out, "   note: {n}");
     }
-    for l in undetermined::lines(t) {
-        let _ = writeln!(out, "   {l}");
-    }
     if let Some(c) = &t.toolset {
         toolset_lines(out, c);
+    }
+}
+
+/// The 2026-07-28 section: the generated cases' findings, by rule.
+fn modern(out: &mut String, t: &TargetReport, r: &RevisionReport, verbose: bool) {
+    if r.status != RevisionStatus::Graded {
+        let _ = writeln!(out, "   {}", legacy_view::headline(r));
+        for l in undetermined::lines(t) {
+            let _ = writeln!(out, "   {l}");
+        }
+        return;
+    }
+    let blocking = t
+        .findings
+        .iter()
+        .filter(|f| f.severity == "blocking")
+        .count();
+    let advisory = t
+        .findings
+        .iter()
+        .filter(|f| f.severity == "advisory")
+        .count();
+    let _ = writeln!(
+        out,
+        "   {}   {} MUST finding(s), {} SHOULD finding(s), {} rule(s) passed, {} not observed, {} case(s){}",
+        legacy_view::headline(r),
+        blocking,
+        advisory,
+        t.passed.len(),
+        t.not_observed.len(),
+        t.cases,
+        if t.transport_failures > 0 {
+            format!(", {} transport failure(s)", t.transport_failures)
+        } else {
+            String::new()
+        }
+    );
+    for l in undetermined::lines(t) {
+        let _ = writeln!(out, "   {l}");
     }
     for f in &t.findings {
         let tag = if f.baselined { " [baseline]" } else { "" };
@@ -137,6 +164,43 @@ fn target(out: &mut String, t: &TargetReport, verbose: bool) {
     }
     if verbose && !t.passed.is_empty() {
         let _ = writeln!(out, "\n   passed: {}", t.passed.join(", "));
+    }
+}
+
+/// The 2025-11-25 section: the legacy sequences' findings, by rule.
+fn legacy(out: &mut String, t: &TargetReport, r: &RevisionReport) {
+    let (Some(o), RevisionStatus::Graded) = (legacy_view::outcome(t), r.status) else {
+        let _ = writeln!(out, "   {}", legacy_view::headline(r));
+        return;
+    };
+    let found = legacy_view::legacy_rules(t);
+    let must = found.iter().filter(|f| f.blocking()).count();
+    let _ = writeln!(
+        out,
+        "   {}   {} MUST finding(s), {} SHOULD finding(s), {} rule(s) checked, {} step(s), {} not determined",
+        legacy_view::headline(r),
+        must,
+        found.iter().filter(|f| f.severity() == "advisory").count(),
+        o.rules_checked.len(),
+        o.steps,
+        o.not_determined
+    );
+    for f in &found {
+        let _ = writeln!(
+            out,
+            "\n   {} {}  ({}; {} step(s))\n     spec: {}\n     \"{}\"\n     expected: {}\n     observed: {}\n     at {}; steps: {}\n     request:\n       {}",
+            f.level,
+            f.rule,
+            f.severity(),
+            f.count,
+            f.spec,
+            f.sentence,
+            f.first.expected,
+            f.first.observed,
+            f.at(),
+            f.steps(),
+            f.first.request.trim_end().replace('\n', "\n       ")
+        );
     }
 }
 

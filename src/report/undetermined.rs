@@ -85,6 +85,7 @@ pub fn untested(name: &str, url: &str, reason: Undetermined, error: &str) -> Tar
             protected: false,
         },
         revision: None,
+        revisions: Vec::new(),
         toolset: None,
         undetermined: vec![UndeterminedReport {
             reason,

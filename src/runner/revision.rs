@@ -148,8 +148,23 @@ fn discover_with_version(path: &str, version: &str) -> Case {
     )
 }
 
-/// Probe the target at `endpoint_path` with `send` (one request at a time).
-pub async fn probe<F, Fut>(endpoint_path: &str, mut send: F) -> RevisionEvidence
+/// Probe the target at `endpoint_path` with `send` (one request at a time), then run the
+/// 2025-11-25 sequences on a target that answered the handshake.
+pub async fn probe<F, Fut>(endpoint_path: &str, send: F) -> RevisionEvidence
+where
+    F: FnMut(Case) -> Fut,
+    Fut: Future<Output = Observation>,
+{
+    probe_selected(endpoint_path, true, send).await
+}
+
+/// [`probe`], running the 2025-11-25 sequences only when `legacy_sequences` (`mcpdiff run
+/// --revision` without 2025-11-25 still tells the eras apart, but grades none of its rules).
+pub async fn probe_selected<F, Fut>(
+    endpoint_path: &str,
+    legacy_sequences: bool,
+    mut send: F,
+) -> RevisionEvidence
 where
     F: FnMut(Case) -> Fut,
     Fut: Future<Output = Observation>,
@@ -320,7 +335,7 @@ where
         (false, false) => RevisionVerdict::Undetermined,
     };
     let mut revisions = Vec::new();
-    if legacy {
+    if legacy && legacy_sequences {
         let known = super::legacy::legacy_versions(&versions);
         if let Some(outcome) = super::legacy::run(endpoint_path, &known, &mut send).await {
             evidence.push(outcome.summary());

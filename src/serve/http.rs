@@ -45,6 +45,8 @@ pub(crate) struct ServeState {
     pub extras: super::slow::Extras,
     /// The legacy side of a dual-era server (`serve --dual-era`).
     pub legacy: Option<super::legacy::LegacyShell>,
+    /// `serve --legacy-only`: `legacy` answers every request, modern ones included.
+    pub legacy_only: bool,
 }
 
 /// Serve one connection (plain, or already TLS-accepted) until the client closes it (errors
@@ -128,6 +130,7 @@ async fn handle(
     // a dual-era server answers `initialize` and its session by 2025-11-25 (the null
     // server stays null)
     let legacy = match (&state.legacy, state.variant) {
+        (Some(l), _) if state.legacy_only => Some(l.respond_any(&case, &state.surface)),
         (Some(l), Variant::Reference | Variant::Mutant(_)) => l.respond(&case, &state.surface),
         _ => None,
     };

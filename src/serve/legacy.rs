@@ -42,6 +42,12 @@ impl LegacyShell {
         if route(case) != Era::Legacy {
             return None;
         }
+        Some(self.respond_any(case, surface))
+    }
+
+    /// The legacy answer to `case` whatever era it selects: a 2025-11-25-only server
+    /// (`serve --legacy-only`) answers modern requests as requests without a session.
+    pub(crate) fn respond_any(&self, case: &Case, surface: &Surface) -> Response {
         // a poisoned lock only means another request panicked mid-answer; the table itself
         // is always a whole value (it is replaced, never edited in place)
         let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
@@ -51,7 +57,7 @@ impl LegacyShell {
             LegacyVariant::Mutant(m) => respond_legacy_mutant(m, before, case, surface),
         };
         *guard = after;
-        Some(answer)
+        answer
     }
 }
 

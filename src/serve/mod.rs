@@ -162,6 +162,11 @@ pub struct ServeOptions {
     /// `serve --dual-era`: answer legacy requests (`initialize` and its session) with this
     /// 2025-11-25 server; `None` keeps the modern-only reference.
     pub dual_era: Option<legacy::LegacyVariant>,
+    /// `serve --legacy-only`: a 2025-11-25-only server. Every request goes to the legacy
+    /// server (`dual_era`, the legacy reference when `None`), so a modern request is refused
+    /// as a 2025-11-25 server refuses it (no session: 400, oracle/DEVIATIONS.md D-L31), never
+    /// served by the modern one.
+    pub legacy_only: bool,
 }
 
 /// Bind `addr` and serve `variant` on `/mcp` with `opts` until shut down.
@@ -172,6 +177,14 @@ pub async fn spawn_full(
     opts: ServeOptions,
 ) -> io::Result<RunningServer> {
     let mut surface = surface;
+    let mut opts = opts;
+    if opts.legacy_only {
+        opts.dual_era
+            .get_or_insert(legacy::LegacyVariant::Reference);
+        // it speaks no 2026-07-28: only the legacy versions (the legacy reference reads
+        // them from `LEGACY_VERSIONS`, not from this list)
+        surface.supported_versions.clear();
+    }
     if opts.dual_era.is_some() {
         // a dual-era server publishes the legacy versions it speaks (D-33)
         for v in mcpdiff_oracle::reference::legacy::LEGACY_VERSIONS {
@@ -189,6 +202,7 @@ pub async fn spawn_full(
         tls,
         extras,
         dual_era,
+        legacy_only,
     } = opts;
     let scheme = if tls.is_some() { "https" } else { "http" };
     let acceptor = tls.map(tokio_rustls::TlsAcceptor::from);
@@ -205,6 +219,7 @@ pub async fn spawn_full(
         auth,
         extras,
         legacy: dual_era.map(legacy::LegacyShell::new),
+        legacy_only,
     });
     let task = tokio::spawn(async move {
         let mut connections = JoinSet::new();
