@@ -59,6 +59,7 @@ async fn run_on(url: &str) -> Matrix {
         max_time: Duration::from_secs(120),
         clients_after: false,
         shard: Default::default(),
+        revisions: mcpdiff_oracle::rules::Revision::ALL.to_vec(),
     };
     let never = std::future::pending::<()>();
     pipeline::run_matrix(&[TargetSpec::user_url(url)], &settings, &Quiet, never)

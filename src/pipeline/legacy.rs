@@ -82,6 +82,9 @@ pub async fn legacy_stage(
     let speaking: Vec<(usize, Vec<String>)> = evidence
         .iter()
         .enumerate()
+        // only targets with a sender (a legacy-only target is not fuzzed: its evidence
+        // follows the fuzzed targets', see `Matrix`)
+        .take(targets.len())
         .filter(|(_, e)| {
             e.revision
                 .revisions

@@ -11,8 +11,8 @@ use crate::runner::{self, shrink::ShrinkBudget, PropsGenerator, RunConfig, RunRe
 use crate::transport::{reproducer_tls, Client, Endpoint};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::probes::probe_cases;
-use mcpdiff_oracle::rules::{self, RuleId};
 use mcpdiff_oracle::rules::Revision;
+use mcpdiff_oracle::rules::{self, RuleId};
 use mcpdiff_oracle::toolset::ToolSet;
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -101,6 +101,7 @@ pub async fn run_matrix<E: Events>(
     let prepared = prepare_all(specs, &opts, began + settings.max_time / 2).await;
     let (mut targets, mut evidence, mut untested, mut notes) = (vec![], vec![], vec![], vec![]);
     let mut not_fuzzed = Vec::new();
+    let mut later = Vec::new();
     for p in prepared {
         match p {
             Ok(r) if r.fuzz => {
@@ -113,7 +114,9 @@ pub async fn run_matrix<E: Events>(
                     url: r.target.url,
                     notes: r.target.notes,
                 });
-                evidence.push(r.evidence);
+                // kept after the fuzzed targets' evidence: `legacy_stage` pairs
+                // `targets[i]` with `evidence[i]`
+                later.push(r.evidence);
             }
             // a bundled SDK that died after start-up is a note, not a failed run
             Err(u) if u.bundled => {
@@ -125,6 +128,7 @@ pub async fn run_matrix<E: Events>(
             }
         }
     }
+    evidence.append(&mut later);
     let all_loopback = evidence.iter().all(|e| e.loopback);
     // the 2025-11-25 side: generated sequences, shrinking, the differential (a share of
     // the time left), before the modern run takes the rest

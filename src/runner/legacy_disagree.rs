@@ -197,7 +197,7 @@ mod tests {
             step,
             before: Track {
                 session: SessionTrack::Live("s".into()),
-                negotiated: None,
+                ..Track::start()
             },
             case: Case::post("/mcp", &[], ""),
             observation: Observation::Http(HttpAnswer::new(status, None, Body::Empty)),

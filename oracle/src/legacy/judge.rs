@@ -96,7 +96,10 @@ pub fn expectations(
         }
         // no session id and a version no server implements: a dual-era target serves it by
         // 2026-07-28 (D-L1), so it is not on the legacy path and no L-* demand binds it (D-L40)
-        (SessionTrack::Live(_), SessionUse::Missing) if unsupported => false,
+        (SessionTrack::Live(_), SessionUse::Missing) if unsupported => {
+            out.clear();
+            false
+        }
         // L-SHTTP-SESSION-MISSING-400: a refusal of a session-less request is a 400 (D-L3)
         (SessionTrack::Live(_), SessionUse::Missing) => {
             out.push((ids::SESSION_MISSING_400, Demand::ServedOr400));

@@ -298,13 +298,17 @@ fn get(fault: Option<LegacyFault>, state: &LegacyState, case: &Case) -> Response
         Some(LegacyFault::GetStreamResponse) => {
             Response::sse(vec![json!({"jsonrpc": "2.0", "id": 1, "result": {}})], true)
         }
-        // a request for a capability the client did not declare (L-LIFE-OPERATION)
-        Some(LegacyFault::GetSamples) => Response::sse(
-            vec![json!({"jsonrpc": "2.0", "id": "mcpdiff-ref-sampling",
+        // a request for a capability the client did not declare (L-LIFE-OPERATION); only
+        // once the session is initialized, so the mutant breaks no other rule (before it,
+        // any request is L-LIFE-NO-REQUESTS-BEFORE-INITIALIZED's)
+        Some(LegacyFault::GetSamples) if state.session(&session).is_some_and(|s| s.initialized) => {
+            Response::sse(
+                vec![json!({"jsonrpc": "2.0", "id": "mcpdiff-ref-sampling",
                 "method": "sampling/createMessage",
                 "params": {"messages": [], "maxTokens": 1}})],
-            true,
-        ),
+                true,
+            )
+        }
         _ => Response::sse(Vec::new(), true),
     }
 }
