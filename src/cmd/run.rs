@@ -68,6 +68,7 @@ async fn run_async(args: RunArgs) -> ExitCode {
         target_env: &inp.target_env,
         has_user_urls: !args.urls.is_empty(),
     };
+    let mut laps = pipeline::timing::Stages::start();
     let mut started = match pipeline::start(&inp.plan, &opts, &log).await {
         Ok(s) => s,
         Err(e) => return fail(&e.to_string()),
@@ -79,6 +80,7 @@ async fn run_async(args: RunArgs) -> ExitCode {
             return fail(&e.to_string());
         }
     };
+    laps.lap("start");
     let mut specs = started.specs.clone();
     specs.extend(args.urls.iter().map(|u| TargetSpec::user_url(u)));
     if specs.is_empty() && inp.clients.is_none() {
@@ -121,8 +123,10 @@ async fn run_async(args: RunArgs) -> ExitCode {
             return fail("interrupted; bundled targets stopped");
         }
     };
+    laps.lap("server matrix");
     let mut notes = std::mem::take(&mut started.notes);
     started.stop().await;
+    laps.lap("stop");
     let mut rep = matrix.report(&inp.baseline, &settings.client);
     notes.extend(matrix.notes.iter().cloned());
     for n in &notes {
@@ -132,7 +136,9 @@ async fn run_async(args: RunArgs) -> ExitCode {
     print!("{}", mcpdiff::secrets::redact(&summary));
     if let Some((chosen, set)) = &inp.clients {
         let shrink_runs = args.client_shrink_runs;
+        laps.lap("report");
         rep.clients = run_clients::run(chosen, set, client_timeout, matrix.end, shrink_runs).await;
+        laps.lap("clients");
     }
     if let Some(dir) = &args.save_corpus {
         match mcpdiff::corpus::save_run(dir, &matrix.result, inp.seed) {
@@ -161,6 +167,7 @@ async fn run_async(args: RunArgs) -> ExitCode {
     if let Err(e) = run_clients::write_reports(&rep, &args) {
         return fail(&e);
     }
+    laps.lap("save and write");
     let untested = matrix.untested_names();
     if !untested.is_empty() {
         // the run could not be done for every target: the report says which and why

@@ -4,12 +4,16 @@
 //! targets speak 2025-11-25, the differential (`runner::legacy_disagree`). Everything lands
 //! in the target's own 2025-11-25 outcome (its evidence) and in its notes; nothing here
 //! touches the 2026-07-28 run. Bounded by a share of `--max-time` and paced by `--rate`.
+//!
+//! Every prepared target comes here, the ones no 2026-07-28 case goes to (a 2025-11-25-only
+//! server) included, and each is paired with its evidence by name, never by position: the
+//! two lists need not be in the same order nor the same length.
 
 use super::matrix::Settings;
 use super::prepare::TargetEvidence;
 use crate::runner::legacy::legacy_versions;
 use crate::runner::legacy_disagree::{differential, LegacyPeer};
-use crate::runner::legacy_generated::{extend, sequence_count, LegacyPlan};
+use crate::runner::legacy_generated::{extend, sequence_count, Extended, LegacyPlan};
 use crate::runner::legacy_shrink::LegacyShrinkBudget;
 use crate::runner::{NetSender, Pacer, Target};
 use mcpdiff_oracle::Revision;
@@ -19,8 +23,9 @@ use std::time::{Duration, Instant};
 const SHARE: u32 = 4;
 const CAP: Duration = Duration::from_secs(90);
 
-/// Send the generated sequences and the differential; `end` is the end of `--max-time`.
-/// Returns one line per thing worth saying (cut short, disagreements found).
+/// Send the generated sequences and the differential to `targets`, each into the evidence
+/// of the same name (a target without one is left alone); `end` is the end of
+/// `--max-time`. Returns one line per thing worth saying (cut short, disagreements found).
 pub async fn legacy_stage(
     targets: &mut [Target<NetSender>],
     evidence: &mut [TargetEvidence],
@@ -45,8 +50,9 @@ pub async fn legacy_stage(
         } else {
             0
         },
-        // each sequence is its own session, and most of its time is a quiet GET stream read to
-        // its limit: twice the run's concurrency keeps the stage short without piling up
+        // each sequence is its own session, and most of its time is waiting on answers (a
+        // GET's quiet stream for `Limits::sse_quiet`): twice the run's concurrency keeps the
+        // stage short without piling up
         in_flight: (settings.concurrency * 2).clamp(1, 16),
         until,
         shrink: LegacyShrinkBudget {
@@ -55,10 +61,15 @@ pub async fn legacy_stage(
             deadline: Some(until),
         },
     };
-    let jobs = targets.iter().zip(evidence.iter_mut()).map(|(t, e)| {
+    let mut laps = super::timing::Stages::start();
+    let paired = evidence.iter_mut().filter_map(|e| {
+        let t = targets.iter().find(|t| t.name == e.name)?;
+        Some((t, e))
+    });
+    let jobs = paired.map(|(t, e)| {
         let versions = legacy_versions(&e.revision.versions);
         let pacer = &pacer;
-        async move {
+        let run = async move {
             let outcome = e
                 .revision
                 .revisions
@@ -66,44 +77,45 @@ pub async fn legacy_stage(
                 .find(|o| o.revision == Revision::V2025_11_25)?;
             let endpoint = t.surface.endpoint.as_str();
             Some(extend(outcome, &t.sender, endpoint, &versions, &plan, pacer).await)
-        }
+        };
+        async move { (t.name.clone(), run.await) }
     });
-    let extended = futures::future::join_all(jobs).await;
-    for (e, x) in evidence.iter().zip(&extended) {
+    let extended: Vec<(String, Option<Extended>)> = futures::future::join_all(jobs).await;
+    for (name, x) in &extended {
         if let Some(x) = x.filter(|x| x.cut > 0) {
             lines.push(format!(
-                "{}: {} of {} generated 2025-11-25 sequence(s) not sent: cut by the legacy \
+                "{name}: {} of {} generated 2025-11-25 sequence(s) not sent: cut by the legacy \
                  stage's share of --max-time",
-                e.name, x.cut, plan.sequences
+                x.cut, plan.sequences
             ));
         }
     }
-    // the differential: every target with a 2025-11-25 outcome
-    let speaking: Vec<(usize, Vec<String>)> = evidence
+    laps.lap("legacy: generated and shrunk");
+    // the differential: every target with a 2025-11-25 outcome, in the targets' order
+    let speaking: Vec<(&Target<NetSender>, Vec<String>)> = targets
         .iter()
-        .enumerate()
-        // only targets with a sender (a legacy-only target is not fuzzed: its evidence
-        // follows the fuzzed targets', see `Matrix`)
-        .take(targets.len())
-        .filter(|(_, e)| {
-            e.revision
+        .filter_map(|t| {
+            let e = evidence.iter().find(|e| e.name == t.name)?;
+            let speaks = e
+                .revision
                 .revisions
                 .iter()
-                .any(|o| o.revision == Revision::V2025_11_25)
+                .any(|o| o.revision == Revision::V2025_11_25);
+            speaks.then(|| (t, legacy_versions(&e.revision.versions)))
         })
-        .map(|(i, e)| (i, legacy_versions(&e.revision.versions)))
         .collect();
     if first_shard && speaking.len() >= 2 {
         let peers: Vec<LegacyPeer<'_, NetSender>> = speaking
             .iter()
-            .map(|(i, v)| LegacyPeer {
-                name: &targets[*i].name,
-                sender: &targets[*i].sender,
-                endpoint: &targets[*i].surface.endpoint,
+            .map(|(t, v)| LegacyPeer {
+                name: &t.name,
+                sender: &t.sender,
+                endpoint: &t.surface.endpoint,
                 versions: v,
             })
             .collect();
         let found = differential(&peers, settings.seed, until, plan.in_flight, &pacer).await;
+        laps.lap("legacy: differential");
         for d in &found {
             let answers: Vec<String> = d.answers.iter().map(|(n, a)| format!("{n}: {a}")).collect();
             lines.push(format!(
@@ -127,9 +139,9 @@ pub async fn legacy_stage(
             }
         }
     }
-    let sent: u64 = extended.iter().flatten().map(|x| x.sent).sum();
+    let sent: u64 = extended.iter().filter_map(|(_, x)| x.map(|x| x.sent)).sum();
     if sent > 0 {
-        let shrunk: usize = extended.iter().flatten().map(|x| x.shrunk).sum();
+        let shrunk: usize = extended.iter().filter_map(|(_, x)| x.map(|x| x.shrunk)).sum();
         lines.push(format!(
             "2025-11-25: {sent} generated sequence(s) (seed {}, up to {} per target), {shrunk} \
              finding(s) shrunk, the stage in {:.1} s",
@@ -139,7 +151,10 @@ pub async fn legacy_stage(
         ));
     }
     // the target's notes: the outcome and each finding (after shrinking)
-    for (t, e) in targets.iter_mut().zip(evidence.iter()) {
+    for t in targets.iter_mut() {
+        let Some(e) = evidence.iter().find(|e| e.name == t.name) else {
+            continue;
+        };
         for outcome in &e.revision.revisions {
             t.notes.push(outcome.summary());
             for f in &outcome.findings {

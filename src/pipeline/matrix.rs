@@ -58,7 +58,7 @@ pub struct Interrupted;
 pub struct Matrix {
     pub result: RunResult,
     pub config: RunConfig,
-    /// One per fuzzed target, in the runner's order.
+    /// One per prepared target (fuzzed or not), in the order prepared; read by name.
     pub evidence: Vec<TargetEvidence>,
     /// Targets that could not be tested (each still gets an entry in the report).
     pub untested: Vec<Untested>,
@@ -97,26 +97,21 @@ pub async fn run_matrix<E: Events>(
         toolset: settings.toolset.as_ref(),
         revisions: &settings.revisions,
     };
+    let mut laps = super::timing::Stages::start();
     // discovery gets at most half of the run
     let prepared = prepare_all(specs, &opts, began + settings.max_time / 2).await;
     let (mut targets, mut evidence, mut untested, mut notes) = (vec![], vec![], vec![], vec![]);
-    let mut not_fuzzed = Vec::new();
-    let mut later = Vec::new();
+    // prepared targets no 2026-07-28 case goes to: still sent the 2025-11-25 stage
+    let mut idle = Vec::new();
     for p in prepared {
         match p {
-            Ok(r) if r.fuzz => {
-                targets.push(r.target);
-                evidence.push(r.evidence);
-            }
             Ok(r) => {
-                not_fuzzed.push(NotFuzzed {
-                    name: r.target.name,
-                    url: r.target.url,
-                    notes: r.target.notes,
-                });
-                // kept after the fuzzed targets' evidence: `legacy_stage` pairs
-                // `targets[i]` with `evidence[i]`
-                later.push(r.evidence);
+                if r.fuzz {
+                    targets.push(r.target);
+                } else {
+                    idle.push(r.target);
+                }
+                evidence.push(r.evidence);
             }
             // a bundled SDK that died after start-up is a note, not a failed run
             Err(u) if u.bundled => {
@@ -128,14 +123,27 @@ pub async fn run_matrix<E: Events>(
             }
         }
     }
-    evidence.append(&mut later);
+    laps.lap("prepare");
     let all_loopback = evidence.iter().all(|e| e.loopback);
     // the 2025-11-25 side: generated sequences, shrinking, the differential (a share of
-    // the time left), before the modern run takes the rest
+    // the time left), before the modern run takes the rest; every prepared target, the
+    // legacy-only ones too (the stage pairs a target with its evidence by name)
+    let fuzzed = targets.len();
+    targets.append(&mut idle);
     let legacy_lines =
         super::legacy::legacy_stage(&mut targets, &mut evidence, settings, all_loopback, end).await;
+    let not_fuzzed: Vec<NotFuzzed> = targets
+        .split_off(fuzzed)
+        .into_iter()
+        .map(|t| NotFuzzed {
+            name: t.name,
+            url: t.url,
+            notes: t.notes,
+        })
+        .collect();
     // printed with the run's notes (`mcpdiff run` prints `matrix.notes`)
     notes.extend(legacy_lines);
+    laps.lap("legacy");
     let config = config(settings, all_loopback, end);
     let result = if targets.is_empty() {
         RunResult::empty(began.elapsed())
@@ -169,6 +177,7 @@ pub async fn run_matrix<E: Events>(
             }
         };
         events.fuzzed();
+        laps.lap("cases and shrink");
         // protected targets: the authorization probe family (AUTH-* rules), within
         // --max-time; once per run, so only by the first shard of a sharded one
         if settings.shard.index == 1 {
@@ -176,6 +185,7 @@ pub async fn run_matrix<E: Events>(
             if tokio::time::timeout_at(end.into(), probing).await.is_err() {
                 events.line("authorization probes cut short by --max-time");
             }
+            laps.lap("authorization probes");
         }
         result
     };

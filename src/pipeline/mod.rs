@@ -11,7 +11,8 @@
 //!    target's name;
 //! 5. [`clients`]: the client matrix (client SDK targets against the recording server).
 //!
-//! The caller (the CLI, or a test) owns printing: lines come through [`Events`].
+//! The caller (the CLI, or a test) owns printing: lines come through [`Events`]. With
+//! `MCPDIFF_TIMING=1` each stage's wall time goes to standard error ([`timing`]).
 
 pub mod clients;
 pub mod legacy;
@@ -19,6 +20,7 @@ pub mod matrix;
 pub mod plan;
 pub mod prepare;
 pub mod start;
+pub mod timing;
 
 pub use matrix::{run_matrix, Interrupted, Matrix, Settings};
 pub use plan::{plan, RunPlan};

@@ -31,6 +31,10 @@ impl Sender for NetSender {
             .await
     }
 
+    async fn send_listening(&self, case: Case) -> Observation {
+        self.client.send_listening(&case, &self.endpoint).await
+    }
+
     /// A fresh connection under the same limits stretched to `limit` (SSE included).
     async fn send_patient(&self, case: Case, limit: Duration) -> Observation {
         let limits = Limits {

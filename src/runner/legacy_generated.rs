@@ -7,7 +7,7 @@
 //! paced by the run's `--rate`.
 
 use super::legacy::{score, LegacyFinding, RevisionOutcome};
-use super::legacy_seq::{run_steps, SequenceRun};
+use super::legacy_seq::{quiet_get, run_steps, SequenceRun};
 use super::legacy_shrink::{shrink, LegacyShrinkBudget};
 use super::pacer::Pacer;
 use super::Sender;
@@ -19,8 +19,8 @@ use std::collections::BTreeSet;
 use std::future::Future;
 use std::time::Instant;
 
-/// Generated sequences per target, at most (each is up to ten requests, and a GET may hold
-/// its stream for the SSE time limit).
+/// Generated sequences per target, at most (each is up to ten requests; a GET's stream is
+/// read until it stays quiet, `legacy_seq::quiet_get`, a resumption's to the SSE time limit).
 pub const MAX_GENERATED: u64 = 32;
 
 /// Generated sequences for a run of `cases` cases: one per sixteen cases, at least one when
@@ -131,7 +131,8 @@ pub async fn extend<S: Sender>(
     ext
 }
 
-/// `sender` behind the run's shared `--rate` schedule.
+/// `sender` behind the run's shared `--rate` schedule; a GET that resumes nothing is read
+/// as a listening stream (`legacy_seq::quiet_get`).
 pub(crate) fn paced<'a, S: Sender>(
     sender: &'a S,
     pacer: &'a Pacer,
@@ -140,7 +141,11 @@ pub(crate) fn paced<'a, S: Sender>(
         let s = sender.clone();
         Box::pin(async move {
             pacer.wait().await;
-            s.send(c).await
+            if quiet_get(&c) {
+                s.send_listening(c).await
+            } else {
+                s.send(c).await
+            }
         })
     }
 }

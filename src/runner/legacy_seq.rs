@@ -9,6 +9,7 @@ use mcpdiff_oracle::legacy::{
     case_for, expectations, judge_step, LegacyProfile, LegacyStep, SessionTrack, StepOutcome, Track,
 };
 use mcpdiff_oracle::signature::ObservationKind;
+use mcpdiff_oracle::case::HeaderField;
 use mcpdiff_oracle::{Case, Observation, Surface};
 use std::future::Future;
 
@@ -80,6 +81,44 @@ impl SequenceRun {
         };
         fs.iter().any(|f| f.rule == rule) && kind_of(&last.observation) == *kind
     }
+}
+
+/// Whether `case` is a GET that resumes nothing (no `Last-Event-ID`): the generated,
+/// shrunk and compared sequences send it with `Sender::send_listening`, so its stream ends
+/// after `Limits::sse_quiet` (300 ms) without a byte instead of at `sse_max_time` (3 s by
+/// default). A quiet listening stream is what every conforming server answers such a GET
+/// with, so this is where the legacy stage's time went (issue 23).
+///
+/// Why the judge loses no verdict by it. A stream cut for silence is `Body::Sse { closed:
+/// false }`, exactly what a stream cut at `sse_max_time` or `sse_max_events` already was:
+/// "mcpdiff stopped reading", never "the server ended it". The demands such a step carries
+/// (`oracle::legacy::expectations` for `Get`, `ForeignOriginGet`, and `Resume` with no
+/// stream to resume, which sends no `Last-Event-ID`) are of two kinds:
+/// - decided by the head alone: L-SHTTP-GET-SSE-OR-405 (status and media type),
+///   L-SHTTP-SESSION-404, L-SHTTP-SESSION-MISSING-400, L-SHTTP-ORIGIN-VALIDATE,
+///   L-SHTTP-ORIGIN-403 (status); where the body read stops does not touch them;
+/// - broken by an event being on the stream: L-BASE-UTF8 (bytes outside UTF-8),
+///   L-LIFE-NO-REQUESTS-BEFORE-INITIALIZED and L-LIFE-OPERATION (a server request),
+///   L-SHTTP-EVENTID-UNIQUE (a repeated id), L-SHTTP-GET-NO-RESPONSE (a JSON-RPC response).
+///   Reading fewer events can only leave such a finding unseen, never make one; and their
+///   pass was always "no such event among the events read", a read that a limit ends
+///   anyway. None of them reads whether the stream was closed.
+///
+/// The stream's end matters only where a demand reads `closed`: L-SHTTP-SSE-TERMINATE,
+/// -RETRY and -PRIME judge the stream answering a POST (never sent listening), and
+/// L-SHTTP-SSE-RESPONSE judges a resumption, which "stays open" satisfies: a resumption
+/// cut for silence would pass even if the server later closed it without the owed response,
+/// so a GET carrying `Last-Event-ID` is read to its limits as before. What a GET's events
+/// add to the session track (its event ids, the responses it carried) only feeds later
+/// demands of the same monotone kind (L-SHTTP-EVENTID-UNIQUE, L-SHTTP-RESUME-SAME-STREAM:
+/// fewer ids known, fewer findings possible); the one it could loosen, L-SHTTP-SSE-RESPONSE's
+/// "a response answered elsewhere does not count", would need a response on the GET stream,
+/// itself a L-SHTTP-GET-NO-RESPONSE finding, sent after 300 ms of silence (a full read
+/// misses one sent after 3 s the same way). The fixed sequences of the revision probe and
+/// the corpus replay still read every stream to its limits, so a finding found here replays
+/// there (a longer read sees the same events and more).
+pub fn quiet_get(case: &Case) -> bool {
+    case.method == "GET" && matches!(case.header("Last-Event-ID"), HeaderField::Absent)
 }
 
 /// The kind of answer a legacy finding is about. Every legacy demand names exact statuses

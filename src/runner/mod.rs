@@ -75,6 +75,14 @@ pub trait Sender: Clone + Send + Sync + 'static {
         self.send_ref(case)
     }
 
+    /// `send` for a request that opens a listening stream and resumes nothing (a 2025-11-25
+    /// GET without `Last-Event-ID`, `legacy_seq::quiet_get`): an SSE answer may also end
+    /// once it stays silent for `Limits::sse_quiet` (`closed: false`, as at any limit)
+    /// instead of being held to `sse_max_time`. The default is `send`.
+    fn send_listening(&self, case: Case) -> impl Future<Output = Observation> + Send {
+        self.send(case)
+    }
+
     /// `send` with a per-case limit of `limit` instead of the sender's own (used once per
     /// slow tool). The default ignores `limit`.
     fn send_patient(

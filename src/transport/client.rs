@@ -50,6 +50,16 @@ pub struct Exchange {
     pub reused_connection: bool,
 }
 
+/// How one answer is read: within `limits`, until `deadline`, telling `on_answer`, and with
+/// `quiet`, an SSE body also cut by silence (`Limits::sse_quiet`).
+#[derive(Clone, Copy)]
+struct Reading<'a> {
+    limits: &'a Limits,
+    deadline: Instant,
+    on_answer: OnAnswer<'a>,
+    quiet: bool,
+}
+
 /// One attempt on one connection.
 struct Attempt {
     outcome: ReadOutcome,
@@ -134,7 +144,7 @@ impl Client {
     /// Send `case` exactly as it is: placeholders filled, but no configured field added
     /// (the authorization probes choose their own credentials, or none).
     pub async fn send_exact(&self, case: &Case, endpoint: &Endpoint) -> Observation {
-        self.exchange_with(case, endpoint, false, &|| {})
+        self.exchange_with(case, endpoint, false, &|| {}, false)
             .await
             .observation
     }
@@ -152,7 +162,16 @@ impl Client {
 
     /// `send`, with timing and connection details.
     pub async fn exchange(&self, case: &Case, endpoint: &Endpoint) -> Exchange {
-        self.exchange_with(case, endpoint, true, &|| {}).await
+        self.exchange_with(case, endpoint, true, &|| {}, false).await
+    }
+
+    /// `send` for a request that opens a listening stream (a GET): an SSE answer also ends
+    /// once it stayed silent for `Limits::sse_quiet`, as `closed: false`, instead of being
+    /// held to `sse_max_time`. Everything else (head, plain bodies, limits) is `send`'s.
+    pub async fn send_listening(&self, case: &Case, endpoint: &Endpoint) -> Observation {
+        self.exchange_with(case, endpoint, true, &|| {}, true)
+            .await
+            .observation
     }
 
     /// `send`, telling `on_answer` when the request is answered before the observation is
@@ -163,7 +182,7 @@ impl Client {
         endpoint: &Endpoint,
         on_answer: OnAnswer<'_>,
     ) -> Observation {
-        self.exchange_with(case, endpoint, true, on_answer)
+        self.exchange_with(case, endpoint, true, on_answer, false)
             .await
             .observation
     }
@@ -174,11 +193,18 @@ impl Client {
         endpoint: &Endpoint,
         append: bool,
         on_answer: OnAnswer<'_>,
+        quiet: bool,
     ) -> Exchange {
         let start = Instant::now();
         let limits = &self.inner.limits;
         let deadline = start + limits.total;
         let request = encode_request_with(case, endpoint, &self.inner.creds, append);
+        let reading = Reading {
+            limits,
+            deadline,
+            on_answer,
+            quiet,
+        };
         let pool = &self.inner.pool;
         let done = |outcome: ReadOutcome, stream: Stream, reused: bool| {
             if outcome.reusable && frames_cleanly(case) && limits.pool_per_endpoint > 0 {
@@ -193,7 +219,7 @@ impl Client {
 
         if limits.pool_per_endpoint > 0 {
             if let Some(stream) = pool.checkout(endpoint) {
-                let a = attempt(stream, &request, &case.method, limits, deadline, on_answer).await;
+                let a = attempt(stream, &request, &case.method, reading).await;
                 let dead_on_arrival = a.received == 0
                     && a.outcome.observation
                         == (Observation::Transport {
@@ -216,7 +242,7 @@ impl Client {
                 }
             }
         };
-        let a = attempt(stream, &request, &case.method, limits, deadline, on_answer).await;
+        let a = attempt(stream, &request, &case.method, reading).await;
         done(a.outcome, a.stream, false)
     }
 }
@@ -269,23 +295,21 @@ async fn attempt(
     stream: Stream,
     request: &[u8],
     method: &str,
-    limits: &Limits,
-    deadline: Instant,
-    on_answer: OnAnswer<'_>,
+    reading: Reading<'_>,
 ) -> Attempt {
     let (mut outcome, wrote, received, stream) = match stream {
         Stream::Plain(mut tcp) => {
             // Borrowed halves: no lock on the plain path; the borrows end with the call.
             let (r, w) = tcp.split();
             let (o, wrote, received) =
-                exchange_on(r, w, request, method, limits, deadline, on_answer).await;
+                exchange_on(r, w, request, method, reading).await;
             (o, wrote, received, Stream::Plain(tcp))
         }
         Stream::Tls(tls) => {
             // A TLS session reads and writes shared state: tokio's split (a lock) is needed.
             let (mut r, mut w) = tokio::io::split(*tls);
             let (o, wrote, received) =
-                exchange_on(&mut r, &mut w, request, method, limits, deadline, on_answer).await;
+                exchange_on(&mut r, &mut w, request, method, reading).await;
             (o, wrote, received, Stream::Tls(Box::new(r.unsplit(w))))
         }
     };
@@ -304,9 +328,7 @@ async fn exchange_on<R, W>(
     mut write_half: W,
     request: &[u8],
     method: &str,
-    limits: &Limits,
-    deadline: Instant,
-    on_answer: OnAnswer<'_>,
+    reading: Reading<'_>,
 ) -> (ReadOutcome, Option<bool>, usize)
 where
     R: AsyncRead + Unpin,
@@ -321,7 +343,13 @@ where
     tokio::pin!(write);
     let mut wrote: Option<bool> = None;
     let outcome = {
-        let read = read_response(&mut reader, method, limits, deadline, on_answer);
+        let Reading {
+            limits,
+            deadline,
+            on_answer,
+            quiet,
+        } = reading;
+        let read = read_response(&mut reader, method, limits, deadline, on_answer, quiet);
         tokio::pin!(read);
         loop {
             tokio::select! {

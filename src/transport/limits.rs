@@ -26,6 +26,12 @@ pub struct Limits {
     /// SSE: once a JSON-RPC response arrived, stop when the stream stays idle this long (a
     /// server may still close it, or send trailing notifications, right after).
     pub sse_idle_after_response: Duration,
+    /// SSE, for a stream read with `Client::send_listening` only: stop when no byte came for
+    /// this long (from the response head on). A listening stream that has nothing to say is
+    /// cut here, as `closed: false` (abandoned by mcpdiff, exactly as at `sse_max_time`),
+    /// instead of being held for `sse_max_time`. Why the 2025-11-25 judge loses no verdict
+    /// by it: `runner::legacy_seq::quiet_get`.
+    pub sse_quiet: Duration,
     /// Characters kept of a non-JSON body (`Body::Other::prefix`) or SSE data (`NotJson`).
     pub keep_chars: usize,
     /// Idle keep-alive connections kept per endpoint (0 disables reuse).
@@ -42,6 +48,7 @@ impl Default for Limits {
             sse_max_events: 100,
             sse_max_time: Duration::from_secs(3),
             sse_idle_after_response: Duration::from_millis(100),
+            sse_quiet: Duration::from_millis(300),
             keep_chars: 200,
             pool_per_endpoint: 8,
         }

@@ -36,13 +36,16 @@ fn failure(failure: TransportFailure) -> ReadOutcome {
 /// the case as waiting for an answer; the observation is the same whether anyone listens.
 pub type OnAnswer<'a> = &'a (dyn Fn() + Sync);
 
-/// Read a response to a request with `method` from `r`, giving up at `deadline`.
+/// Read a response to a request with `method` from `r`, giving up at `deadline`. With
+/// `quiet`, an SSE body also ends once no byte came for `Limits::sse_quiet`
+/// (`Client::send_listening`).
 pub(crate) async fn read_response<R: AsyncRead + Unpin>(
     r: &mut ConnReader<R>,
     method: &str,
     limits: &Limits,
     deadline: Instant,
     on_answer: OnAnswer<'_>,
+    quiet: bool,
 ) -> ReadOutcome {
     let head = match read_head(r, limits.max_header_bytes, deadline).await {
         Ok(head) => head,
@@ -63,7 +66,8 @@ pub(crate) async fn read_response<R: AsyncRead + Unpin>(
     let sse =
         framing != Framing::NoBody && answer.content_type.as_deref() == Some("text/event-stream");
     let body = if sse {
-        read_sse(r, &mut decoder, limits, deadline, on_answer).await
+        let quiet = quiet.then_some(limits.sse_quiet);
+        read_sse(r, &mut decoder, limits, deadline, on_answer, quiet).await
     } else {
         read_plain(r, &mut decoder, limits, deadline)
             .await
@@ -165,13 +169,15 @@ fn broken_utf8(bytes: &[u8]) -> bool {
 }
 
 /// An SSE body: events until the server closes the stream or a limit stops mcpdiff.
-/// `on_answer` is told when the idle window starts.
+/// `on_answer` is told when the idle window starts. With `quiet`, a silence that long (no
+/// byte at all) also stops it, as a limit does (`closed: false`).
 async fn read_sse<R: AsyncRead + Unpin>(
     r: &mut ConnReader<R>,
     decoder: &mut Decoder,
     limits: &Limits,
     deadline: Instant,
     on_answer: OnAnswer<'_>,
+    quiet: Option<std::time::Duration>,
 ) -> Result<(Body, WireFields, bool), TransportFailure> {
     let stream_deadline = deadline.min(Instant::now() + limits.sse_max_time);
     let mut parser = SseParser::default();
@@ -183,11 +189,15 @@ async fn read_sse<R: AsyncRead + Unpin>(
     // Set once the request is answered (a JSON-RPC response, a listen acknowledgement): the
     // stream then only gets a short idle window.
     let mut idle_deadline: Option<Instant> = None;
+    // With `quiet`: the end of the current silence (moved on by every byte read).
+    let mut quiet_deadline = quiet.map(|q| Instant::now() + q);
     loop {
         let wait_until = idle_deadline.map_or(stream_deadline, |d| d.min(stream_deadline));
+        let wait_until = quiet_deadline.map_or(wait_until, |d| d.min(wait_until));
         let closed = match decoder.next(r, wait_until).await {
             Ok(Some(piece)) => {
                 read += piece.len();
+                quiet_deadline = quiet.map(|q| Instant::now() + q);
                 parser.feed(&piece, &mut events);
                 ids.append(&mut parser.ids);
                 for data in events.drain(..) {

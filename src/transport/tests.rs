@@ -31,6 +31,7 @@ pub(super) fn limits() -> Limits {
         sse_max_events: 20,
         sse_max_time: SSE_TIME,
         sse_idle_after_response: Duration::from_millis(50),
+        sse_quiet: Duration::from_millis(300),
         keep_chars: 40,
         pool_per_endpoint: 2,
     }
