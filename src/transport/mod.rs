@@ -45,6 +45,8 @@ mod tests;
 mod tests_answer;
 #[cfg(test)]
 mod tests_conn;
+#[cfg(test)]
+mod tests_quiet;
 
 pub use client::{Client, Exchange};
 pub use credentials::{env_name, Credentials, Secret};
