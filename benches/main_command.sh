@@ -83,8 +83,11 @@ one_run base first; B=$RUN_S; one_run branch first
 say "   base $B s, this checkout $RUN_S s"
 
 say "== $ROUNDS pairs of second runs: $(basename "$BASE_BIN") run --quiet${RUN_ARGS:+ $RUN_ARGS}"
-say "   pair  order          load    base s  this s  this legacy stage s"
-: >"$WORK/base.times"; : >"$WORK/branch.times"; : >"$WORK/legacy.times"
+say "   pair  order          load    base s  this s  legacy stage s (base / this)"
+: >"$WORK/base.times"; : >"$WORK/branch.times"; : >"$WORK/legacy.times"; : >"$WORK/base-legacy.times"
+# the legacy stage's own figure, from the note a run prints (`... the stage in X s`; a base
+# before the generated 2025-11-25 sequences prints none)
+stage() { sed -n 's/.* the stage in \([0-9.]*\) s$/\1/p' "$1" | head -n1; }
 for pair in $(seq 1 "$ROUNDS"); do
   LOAD=$(cut -d' ' -f1 /proc/loadavg)
   if [ $((pair % 2)) = 1 ]; then
@@ -92,14 +95,15 @@ for pair in $(seq 1 "$ROUNDS"); do
   else
     ORDER="this,base"; one_run branch "$pair"; T=$RUN_S; one_run base "$pair"; B=$RUN_S
   fi
-  L=$(sed -n 's/^mcpdiff timing: legacy \([0-9.]*\) s$/\1/p' "$WORK/branch-$pair.err")
-  printf '   %4s  %-10s  %6s  %8s  %6s  %s\n' "$pair" "$ORDER" "$LOAD" "$B" "$T" "${L:-?}"
-  echo "$B" >>"$WORK/base.times"; echo "$T" >>"$WORK/branch.times"; [ -n "$L" ] && echo "$L" >>"$WORK/legacy.times"
+  L=$(stage "$WORK/branch-$pair.out"); LB=$(stage "$WORK/base-$pair.out")
+  printf '   %4s  %-10s  %6s  %8s  %6s  %s / %s\n' "$pair" "$ORDER" "$LOAD" "$B" "$T" "${LB:--}" "${L:--}"
+  echo "$B" >>"$WORK/base.times"; echo "$T" >>"$WORK/branch.times"
+  [ -n "$L" ] && echo "$L" >>"$WORK/legacy.times"; [ -n "$LB" ] && echo "$LB" >>"$WORK/base-legacy.times"
 done
 MB=$(median <"$WORK/base.times")
 MT=$(median <"$WORK/branch.times")
 RATIO=$(awk -v b="$MB" -v t="$MT" 'BEGIN { printf "%.2f", t / b }')
-say "== medians: base $BASE_SHA $MB s, this checkout $HEAD_SHA $MT s (legacy stage $(median <"$WORK/legacy.times") s), ratio $RATIO"
+say "== medians: base $BASE_SHA $MB s, this checkout $HEAD_SHA $MT s (legacy stage: base $(median <"$WORK/base-legacy.times") s, this $(median <"$WORK/legacy.times") s), ratio $RATIO"
 say "   load average now $(cut -d' ' -f1-3 /proc/loadavg)"
 say "   this checkout's stages, last pair: $(sed -n 's/^mcpdiff timing: //p' "$WORK/branch-$ROUNDS.err" | tr '\n' ';')"
 if awk -v r="$RATIO" -v b="$BUDGET" 'BEGIN { exit !(r <= b) }'; then
