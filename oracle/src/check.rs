@@ -127,7 +127,11 @@ impl<'a> Facts<'a> {
             Answer::RpcError { status, code, data } => {
                 status.contains(a.status) && self.code == Some(*code) && data_holds(data, self.resp)
             }
-            Answer::RpcResult => ok2xx && self.is_result(),
+            // a success response without its `result` member still signals success: the
+            // missing member is BASE-RESULT-FIELD's finding alone (DEVIATIONS.md D-170)
+            Answer::RpcResult => {
+                ok2xx && (self.is_result() || shape::result_field::has_bare_response(a))
+            }
             Answer::OpenStream => ok2xx && a.is_sse() && self.code.is_none(),
             Answer::Accepted => a.status == 202 && a.body == Body::Empty,
             Answer::HttpStatus { status } => status.contains(a.status),
@@ -286,6 +290,7 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
                     .is_some_and(|m| m.starts_with("notifications/"))
         }),
         Lint::ExtensionIds => result.is_none_or(shape::meta_keys::extension_ids_ok),
+        Lint::ResultField => !shape::result_field::has_bare_response(a),
         Lint::JsonRpcVersion => {
             let v2 = |m: &Value| m.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
             resp.is_none_or(v2) && a.sse_json().filter(|m| m.is_object()).all(v2)

@@ -159,6 +159,9 @@ impl fmt::Display for Lint {
             Lint::ExtensionIds => {
                 f.write_str("every advertised extension identifier a prefixed _meta key name")
             }
+            Lint::ResultField => {
+                f.write_str("every response carrying a `result` or an `error` member")
+            }
         }
     }
 }
@@ -404,6 +407,7 @@ mod tests {
             Lint::NotificationNoId,
             Lint::ExtensionIds,
             Lint::JsonRpcVersion,
+            Lint::ResultField,
         ];
         for l in &lints {
             let s = Demand::Lint(l.clone()).to_string();

@@ -127,8 +127,9 @@ pub(crate) fn request_lints(out: &mut LintSet, req: &RequestBody<'_>) {
 /// The base-protocol shape lints on every answer to a request (`crate::shape`; issue 23):
 /// `_meta` keys and trace context, the `resultType` vocabulary (when the target advertises
 /// no extension that could add values, D-164), the members of an `InputRequiredResult`, no
-/// `InputRequiredResult` on a request that may not get one, no notification with an id, and
-/// the extension identifiers of a `server/discover` result.
+/// `InputRequiredResult` on a request that may not get one, no notification with an id, the
+/// extension identifiers of a `server/discover` result, and the `result` member of a result
+/// response (D-170).
 pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool) {
     out.insert(LintKind::MetaKeys);
     out.insert(LintKind::TraceContext);
@@ -141,6 +142,7 @@ pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool) {
         out.insert(LintKind::InputRequiredUnsupported);
     }
     out.insert(LintKind::NotificationNoId);
+    out.insert(LintKind::ResultField);
     if method == "server/discover" {
         out.insert(LintKind::ExtensionIds);
     }

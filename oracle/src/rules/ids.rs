@@ -106,6 +106,8 @@ ids! {
     NOTIF_NO_ID = "BASE-NOTIF-NO-ID",
     VER_EXT_IDS = "VER-EXT-IDS",
     JSONRPC = "BASE-JSONRPC",
+    // (mu1, issue 23)
+    RESULT_FIELD = "BASE-RESULT-FIELD",
     // -- end h4 --
     // H2: tools, resources, prompts (what a server publishes and answers)
     TOOLS_VALIDATE_INPUTS = "TOOLS-VALIDATE-INPUTS",

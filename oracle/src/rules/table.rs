@@ -634,7 +634,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#Messages › Responses › Result Responses",
         sentence: "Result responses MUST include a `result` field.",
         summary: "Puts a `result` member in every successful response.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-RESULT-ANY"),

@@ -199,6 +199,9 @@ pub enum Lint {
     ExtensionIds,
     /// Every JSON-RPC message of the answer carries `"jsonrpc": "2.0"` (BASE-JSONRPC, D-168).
     JsonRpcVersion,
+    /// No response to the request carries neither `result` nor `error` (BASE-RESULT-FIELD,
+    /// D-170).
+    ResultField,
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

@@ -9,7 +9,9 @@
 use super::super::auth::AuthChange;
 use super::super::render_canonical;
 use super::Behaviour::{Answer, Auth, Render, Request};
-use super::{answer, content, request, request_headers, request_params, shape, stream, Mutant};
+use super::{
+    answer, content, request, request_headers, request_params, shape, shape_gaps, stream, Mutant,
+};
 use crate::rules;
 
 /// Declares each row once: as the constant named on its left and as an element of the table
@@ -387,6 +389,11 @@ table! {
             "omits the `jsonrpc` member from its result responses",
             Answer(shape::jsonrpc_version_dropped);
         // -- end h4 --
+        // the remaining shape rules of issue 23 (mu1)
+        RESULT_MEMBER_DROPPED = "result-member-dropped", rules::RESULT_FIELD,
+            "answers resources/templates/list with a response carrying neither result nor error",
+            Answer(shape_gaps::result_member_dropped);
+        // -- end mu1 --
     ];
 }
 

@@ -26,6 +26,10 @@ pub(super) fn shape_probes(s: &Surface) -> Vec<Probe> {
     add(rules::ERROR_INT, parse_error.clone());
     add(rules::ERRCODE_APP_RANGE, parse_error);
     add(rules::JSONRPC, call(s, 66, "resources/list", json!({})));
+    add(
+        rules::RESULT_FIELD,
+        call(s, 67, "resources/templates/list", json!({})),
+    );
     add(rules::META_KEYS, call(s, 61, "tools/list", json!({})));
     // a request carrying trace context (a server that propagates it echoes it)
     let traced = with_meta(

@@ -1,0 +1,56 @@
+//! The readings of D-170..D-179 (the base-protocol and multi-round shape rules judged after
+//! the first issue-23 batch), each shown on the rule it names: the reference's own answer
+//! passes, the edits the entry admits still pass, and the edit the entry rejects fails on
+//! exactly that rule.
+
+use mcpdiff_oracle::client::conformant_case;
+use mcpdiff_oracle::reference::{respond, to_observation};
+use mcpdiff_oracle::{check, fixture, judge, Body, Case, Observation, Surface};
+use serde_json::{json, Value};
+
+/// The rules `edit` of the reference's answer to `case` breaks.
+fn broken(case: &Case, s: &Surface, edit: impl FnOnce(&mut Value)) -> Vec<String> {
+    let mut obs = to_observation(&respond(case, s));
+    if let Observation::Http(a) = &mut obs {
+        match &mut a.body {
+            Body::Json { value } => edit(value),
+            other => panic!("expected a JSON answer, got {other:?}"),
+        }
+    }
+    let mut r: Vec<String> = check(&judge(case, s), &obs)
+        .into_iter()
+        .map(|f| f.rule)
+        .collect();
+    r.sort();
+    r
+}
+
+fn call(method: &str, params: Value) -> Case {
+    conformant_case(&fixture::surface(), json!(1), method, params)
+}
+
+/// D-170: a success response with neither `result` nor `error` breaks BASE-RESULT-FIELD
+/// alone (the answer sets read it as the success it signals); a `result` of `null` is
+/// included (BASE-RESULTTYPE and the content rules then judge what it lacks).
+#[test]
+fn d170_result_member() {
+    let s = fixture::surface();
+    for c in [
+        call("prompts/list", json!({})),
+        call("resources/templates/list", json!({})),
+        call(
+            "tools/call",
+            json!({"name": fixture::PLAIN_TOOL, "arguments": {"location": "Paris"}}),
+        ),
+    ] {
+        assert!(broken(&c, &s, |_| {}).is_empty());
+        let dropped = broken(&c, &s, |v| {
+            v.as_object_mut().map(|o| o.remove("result"));
+        });
+        assert_eq!(dropped, ["BASE-RESULT-FIELD"]);
+    }
+    let c = call("prompts/list", json!({}));
+    let null = broken(&c, &s, |v| v["result"] = Value::Null);
+    assert!(null.contains(&"BASE-RESULTTYPE".to_string()), "{null:?}");
+    assert!(!null.contains(&"BASE-RESULT-FIELD".to_string()), "{null:?}");
+}
