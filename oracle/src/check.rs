@@ -291,6 +291,7 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
         }),
         Lint::ExtensionIds => result.is_none_or(shape::meta_keys::extension_ids_ok),
         Lint::ResultField => !shape::result_field::has_bare_response(a),
+        Lint::InputKeysUnique => !a.wire.duplicate_input_keys,
         Lint::JsonRpcVersion => {
             let v2 = |m: &Value| m.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
             resp.is_none_or(v2) && a.sse_json().filter(|m| m.is_object()).all(v2)

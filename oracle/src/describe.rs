@@ -162,6 +162,7 @@ impl fmt::Display for Lint {
             Lint::ResultField => {
                 f.write_str("every response carrying a `result` or an `error` member")
             }
+            Lint::InputKeysUnique => f.write_str("no inputRequests naming one key twice"),
         }
     }
 }
@@ -408,6 +409,7 @@ mod tests {
             Lint::ExtensionIds,
             Lint::JsonRpcVersion,
             Lint::ResultField,
+            Lint::InputKeysUnique,
         ];
         for l in &lints {
             let s = Demand::Lint(l.clone()).to_string();

@@ -148,6 +148,8 @@ fn lint_reads(l: &Lint, a: &HttpAnswer) -> bool {
         Lint::NotificationNoId => a.is_sse() && ok2xx,
         Lint::JsonRpcVersion => result || error || (a.is_sse() && ok2xx),
         // a success answer can lose its `result` member (D-170)
+        // a result can carry an `inputRequests` object (D-171)
+        Lint::InputKeysUnique => result,
         Lint::ResultField => result || (ok2xx && crate::shape::result_field::has_bare_response(a)),
         Lint::AllowOn405 => a.status == 405,
         // any refusal must name the versions (check.rs `names_all`)

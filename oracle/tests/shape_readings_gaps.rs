@@ -4,7 +4,7 @@
 //! exactly that rule.
 
 use mcpdiff_oracle::client::conformant_case;
-use mcpdiff_oracle::reference::{respond, to_observation};
+use mcpdiff_oracle::reference::{respond, to_observation, ResponseBody};
 use mcpdiff_oracle::{check, fixture, judge, Body, Case, Observation, Surface};
 use serde_json::{json, Value};
 
@@ -53,4 +53,64 @@ fn d170_result_member() {
     let null = broken(&c, &s, |v| v["result"] = Value::Null);
     assert!(null.contains(&"BASE-RESULTTYPE".to_string()), "{null:?}");
     assert!(!null.contains(&"BASE-RESULT-FIELD".to_string()), "{null:?}");
+}
+
+/// The reference's answer to `case` with its JSON text edited by `edit`, judged.
+fn broken_text(case: &Case, s: &Surface, edit: impl FnOnce(String) -> String) -> Vec<String> {
+    let mut r = respond(case, s);
+    let ResponseBody::Json(v) = &r.body else {
+        panic!("expected a JSON answer, got {:?}", r.body);
+    };
+    r.body = ResponseBody::Raw(edit(v.to_string()).into_bytes());
+    let mut out: Vec<String> = check(&judge(case, s), &to_observation(&r))
+        .into_iter()
+        .map(|f| f.rule)
+        .collect();
+    out.sort();
+    out
+}
+
+/// A get_weather call whose request declares `caps`.
+fn weather_declaring(caps: Value) -> Case {
+    let mut c = call(
+        "tools/call",
+        json!({"name": fixture::PLAIN_TOOL, "arguments": {"location": "Paris"}}),
+    );
+    let mut body: Value = serde_json::from_slice(&c.body).expect("a conformant body is JSON");
+    body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = caps;
+    c.body = serde_json::to_vec(&body).expect("a Value serializes");
+    c
+}
+
+/// `"resultType":"complete"` of a tools/call result turned into an `InputRequiredResult`
+/// carrying `requests` (JSON text).
+fn asking(requests: &str) -> impl FnOnce(String) -> String + '_ {
+    move |t: String| {
+        t.replacen(
+            "\"resultType\":\"complete\"",
+            &format!("\"resultType\":\"input_required\",\"inputRequests\":{requests}"),
+            1,
+        )
+    }
+}
+
+/// D-171: an `inputRequests` naming one key twice (in its text) breaks MRTR-KEYS-UNIQUE
+/// alone; distinct keys pass, and so does a repeated name elsewhere in the result.
+#[test]
+fn d171_unique_input_keys() {
+    let s = fixture::surface();
+    let c = weather_declaring(json!({"roots": {}}));
+    let roots = r#"{"method":"roots/list"}"#;
+    assert!(broken_text(&c, &s, |t| t).is_empty());
+    assert!(broken_text(&c, &s, asking(&format!(r#"{{"a":{roots},"b":{roots}}}"#))).is_empty());
+    assert_eq!(
+        broken_text(&c, &s, asking(&format!(r#"{{"a":{roots},"a":{roots}}}"#))),
+        ["MRTR-KEYS-UNIQUE"]
+    );
+    assert_eq!(
+        broken_text(&c, &s, asking(&format!(r#"{{"a":{roots},"\u0061":{roots}}}"#))),
+        ["MRTR-KEYS-UNIQUE"]
+    );
+    let nested = r#"{"a":{"method":"roots/list","params":{"x":1,"x":2}}}"#;
+    assert!(broken_text(&c, &s, asking(nested)).is_empty());
 }

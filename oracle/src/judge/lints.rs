@@ -129,7 +129,7 @@ pub(crate) fn request_lints(out: &mut LintSet, req: &RequestBody<'_>) {
 /// no extension that could add values, D-164), the members of an `InputRequiredResult`, no
 /// `InputRequiredResult` on a request that may not get one, no notification with an id, the
 /// extension identifiers of a `server/discover` result, and the `result` member of a result
-/// response (D-170).
+/// response (D-170), and unique `inputRequests` keys (D-171).
 pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool) {
     out.insert(LintKind::MetaKeys);
     out.insert(LintKind::TraceContext);
@@ -143,6 +143,7 @@ pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool) {
     }
     out.insert(LintKind::NotificationNoId);
     out.insert(LintKind::ResultField);
+    out.insert(LintKind::InputKeysUnique);
     if method == "server/discover" {
         out.insert(LintKind::ExtensionIds);
     }

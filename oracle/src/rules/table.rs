@@ -915,7 +915,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/mrtr.mdx#Multi Round-Trip Requests › Basic Workflow › Server Requirements (Basic Workflow)",
         sentence: "`inputRequests` keys are server assigned identifiers and MUST be unique within the scope of the request.",
         summary: "Uses unique keys in `inputRequests`.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("MRTR-VALUE-TYPES"),

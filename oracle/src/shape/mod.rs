@@ -5,6 +5,7 @@
 //! the per-answer lints of `check.rs`; pure and allocation-free.
 
 pub mod codes;
+pub mod input_keys;
 pub mod input_required;
 pub mod meta_keys;
 pub mod result_field;

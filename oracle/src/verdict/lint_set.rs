@@ -42,11 +42,12 @@ pub(crate) enum LintKind {
     ExtensionIds,
     JsonRpcVersion,
     ResultField,
+    InputKeysUnique,
 }
 
 impl LintKind {
     /// Every kind, in listing order.
-    const ALL: [LintKind; 25] = [
+    const ALL: [LintKind; 26] = [
         LintKind::NoSessionId,
         LintKind::AllowOn405,
         LintKind::NoUndefinedReservedCode,
@@ -72,6 +73,7 @@ impl LintKind {
         LintKind::ExtensionIds,
         LintKind::JsonRpcVersion,
         LintKind::ResultField,
+        LintKind::InputKeysUnique,
     ];
 
     fn bit(self) -> u32 {
@@ -112,6 +114,7 @@ impl LintKind {
             LintKind::ExtensionIds => (rules::VER_EXT_IDS, Lint::ExtensionIds),
             LintKind::JsonRpcVersion => (rules::JSONRPC, Lint::JsonRpcVersion),
             LintKind::ResultField => (rules::RESULT_FIELD, Lint::ResultField),
+            LintKind::InputKeysUnique => (rules::MRTR_KEYS_UNIQUE, Lint::InputKeysUnique),
         })
     }
 }

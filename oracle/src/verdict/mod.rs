@@ -202,6 +202,9 @@ pub enum Lint {
     /// No response to the request carries neither `result` nor `error` (BASE-RESULT-FIELD,
     /// D-170).
     ResultField,
+    /// No `inputRequests` object in the answer's text names a member twice
+    /// (`WireFields::duplicate_input_keys`; MRTR-KEYS-UNIQUE, D-171).
+    InputKeysUnique,
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

@@ -1,9 +1,12 @@
 //! The answer rewrites that break one of the base-protocol and multi-round shape rules judged
 //! after the first issue-23 batch (`crate::shape`; mu1): a result response without its
-//! `result` member.
+//! `result` member, an `inputRequests` naming a key twice.
 
-use super::super::response::Response;
+use super::super::response::{Response, ResponseBody};
 use super::answer::{each, Answered};
+use crate::case::META_CLIENT_CAPABILITIES;
+use crate::fixture::PLAIN_TOOL;
+use serde_json::{json, Map, Value};
 
 pub(super) fn result_member_dropped(a: &Answered, r: &mut Response) {
     // on a list discovery does not read, so only the member's absence is judged
@@ -13,5 +16,46 @@ pub(super) fn result_member_dropped(a: &Answered, r: &mut Response) {
                 o.remove("result");
             }
         });
+    }
+}
+
+/// The request's declared client capabilities (`params._meta`'s
+/// `io.modelcontextprotocol/clientCapabilities`), if an object.
+fn declared<'a>(a: &'a Answered) -> Option<&'a Map<String, Value>> {
+    a.call()?
+        .params
+        .get("_meta")?
+        .get(META_CLIENT_CAPABILITIES)?
+        .as_object()
+}
+
+/// A `get_weather` call's result turned into an `InputRequiredResult` asking for `requests`.
+fn ask_on_weather(a: &Answered, r: &mut Response, requests: Value) {
+    let weather = a
+        .call()
+        .and_then(|c| c.params.get("name"))
+        .and_then(Value::as_str)
+        == Some(PLAIN_TOOL);
+    if a.method() == "tools/call" && weather {
+        each(r, "result", |m| {
+            if let Some(res) = m.get_mut("result").and_then(Value::as_object_mut) {
+                res.insert("resultType".into(), json!("input_required"));
+                res.insert("inputRequests".into(), requests.clone());
+            }
+        });
+    }
+}
+
+pub(super) fn input_keys_repeated(a: &Answered, r: &mut Response) {
+    // only where the request declared `roots`, so the two requests are ones it may get
+    if !declared(a).is_some_and(|c| c.contains_key("roots")) {
+        return;
+    }
+    let roots = json!({"method": "roots/list"});
+    ask_on_weather(a, r, json!({"roots_a": roots, "roots_b": roots}));
+    if let ResponseBody::Json(v) = &r.body {
+        // a JSON value cannot hold a member twice: rename the second in the text
+        let text = v.to_string().replace("\"roots_b\":", "\"roots_a\":");
+        r.body = ResponseBody::Raw(text.into_bytes());
     }
 }

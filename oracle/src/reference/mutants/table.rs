@@ -393,6 +393,9 @@ table! {
         RESULT_MEMBER_DROPPED = "result-member-dropped", rules::RESULT_FIELD,
             "answers resources/templates/list with a response carrying neither result nor error",
             Answer(shape_gaps::result_member_dropped);
+        INPUT_KEYS_REPEATED = "input-keys-repeated", rules::MRTR_KEYS_UNIQUE,
+            "answers a get_weather call declaring roots with inputRequests naming one key twice",
+            Answer(shape_gaps::input_keys_repeated);
         // -- end mu1 --
     ];
 }

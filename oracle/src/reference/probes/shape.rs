@@ -5,7 +5,7 @@
 //! to make the reference answer with one.
 
 use super::{call, weather_call, with_meta, Probe};
-use crate::case::Case;
+use crate::case::{Case, META_CLIENT_CAPABILITIES};
 use crate::fixture::STREAM_TOOL;
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
@@ -52,6 +52,12 @@ pub(super) fn shape_probes(s: &Surface) -> Vec<Probe> {
     );
     add(rules::MRTR_ATLEASTONE, weather_call(s));
     add(rules::MRTR_VALUE_TYPES, weather_call(s));
+    // a call declaring `roots`: a server may ask it for roots (MRTR-NO-UNDECLARED)
+    let roots = json!({"roots": {}});
+    add(
+        rules::MRTR_KEYS_UNIQUE,
+        with_meta(weather_call(s), META_CLIENT_CAPABILITIES, roots),
+    );
     let stream = call(
         s,
         65,
