@@ -292,11 +292,24 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
         Lint::ExtensionIds => result.is_none_or(shape::meta_keys::extension_ids_ok),
         Lint::ResultField => !shape::result_field::has_bare_response(a),
         Lint::InputKeysUnique => !a.wire.duplicate_input_keys,
+        // -32021 «only with its specified meaning»: a refusal naming only capabilities the
+        // request declared says none was missing (DEVIATIONS.md D-172)
+        Lint::CapabilityCodeMeaning { declared } => {
+            code != Some(-32021)
+                || !required_capabilities(error).is_some_and(|m| {
+                    shape::capabilities::none_missing(m, *declared)
+                })
+        }
         Lint::JsonRpcVersion => {
             let v2 = |m: &Value| m.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
             resp.is_none_or(v2) && a.sse_json().filter(|m| m.is_object()).all(v2)
         }
     }
+}
+
+/// An error's `data.requiredCapabilities`, when it is an object.
+fn required_capabilities(error: Option<&Value>) -> Option<&serde_json::Map<String, Value>> {
+    error?.get("data")?.get("requiredCapabilities")?.as_object()
 }
 
 /// Whether `ok` holds for every `_meta` the server sent in this answer: the result's, and

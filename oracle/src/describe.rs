@@ -163,6 +163,10 @@ impl fmt::Display for Lint {
                 f.write_str("every response carrying a `result` or an `error` member")
             }
             Lint::InputKeysUnique => f.write_str("no inputRequests naming one key twice"),
+            Lint::CapabilityCodeMeaning { .. } => f.write_str(
+                "no -32021 whose requiredCapabilities names only capabilities the request \
+                 declared",
+            ),
         }
     }
 }
@@ -410,6 +414,7 @@ mod tests {
             Lint::JsonRpcVersion,
             Lint::ResultField,
             Lint::InputKeysUnique,
+            Lint::CapabilityCodeMeaning { declared: 0 },
         ];
         for l in &lints {
             let s = Demand::Lint(l.clone()).to_string();

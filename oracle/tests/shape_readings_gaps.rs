@@ -4,7 +4,7 @@
 //! exactly that rule.
 
 use mcpdiff_oracle::client::conformant_case;
-use mcpdiff_oracle::reference::{respond, to_observation, ResponseBody};
+use mcpdiff_oracle::reference::{respond, to_observation, Response, ResponseBody};
 use mcpdiff_oracle::{check, fixture, judge, Body, Case, Observation, Surface};
 use serde_json::{json, Value};
 
@@ -113,4 +113,48 @@ fn d171_unique_input_keys() {
     );
     let nested = r#"{"a":{"method":"roots/list","params":{"x":1,"x":2}}}"#;
     assert!(broken_text(&c, &s, asking(nested)).is_empty());
+}
+
+/// The reference's answer to `case` replaced by a -32021 refusal with `status` and `data`.
+fn refused(case: &Case, s: &Surface, status: u16, data: Value) -> Vec<String> {
+    let r = Response::json(
+        status,
+        json!({"jsonrpc": "2.0", "id": 1, "error": {
+            "code": -32021, "message": "Missing required client capability", "data": data}}),
+    );
+    let mut out: Vec<String> = check(&judge(case, s), &to_observation(&r))
+        .into_iter()
+        .map(|f| f.rule)
+        .collect();
+    out.sort();
+    out
+}
+
+/// D-172: a -32021 refusal whose `requiredCapabilities` names only capabilities the request
+/// declared (asking no sub-capability) breaks BASE-ERRCODE-MEANING alone; naming one it did
+/// not declare, a sub-capability, or a capability outside the three passes.
+#[test]
+fn d172_missing_capability_meaning() {
+    let s = fixture::surface();
+    let c = weather_declaring(json!({"elicitation": {}, "roots": {}}));
+    let req = |caps: Value| json!({"requiredCapabilities": caps});
+    assert_eq!(
+        refused(&c, &s, 400, req(json!({"elicitation": {}}))),
+        ["BASE-ERRCODE-MEANING"]
+    );
+    assert_eq!(
+        refused(&c, &s, 400, req(json!({"elicitation": {}, "roots": {}}))),
+        ["BASE-ERRCODE-MEANING"]
+    );
+    for fine in [
+        json!({"sampling": {}}),
+        json!({"elicitation": {}, "sampling": {}}),
+        json!({"elicitation": {"url": {}}}),
+        json!({"experimental": {"x": {}}}),
+    ] {
+        assert!(refused(&c, &s, 400, req(fine.clone())).is_empty(), "{fine}");
+    }
+    // a value that is no object declares nothing
+    let c = weather_declaring(json!({"elicitation": true}));
+    assert!(refused(&c, &s, 400, req(json!({"elicitation": {}}))).is_empty());
 }

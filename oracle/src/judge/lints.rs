@@ -129,8 +129,9 @@ pub(crate) fn request_lints(out: &mut LintSet, req: &RequestBody<'_>) {
 /// no extension that could add values, D-164), the members of an `InputRequiredResult`, no
 /// `InputRequiredResult` on a request that may not get one, no notification with an id, the
 /// extension identifiers of a `server/discover` result, and the `result` member of a result
-/// response (D-170), and unique `inputRequests` keys (D-171).
-pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool) {
+/// response (D-170), unique `inputRequests` keys (D-171), and -32021 used with its meaning
+/// (`caps`: the client capabilities the request declared, D-172).
+pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool, caps: u8) {
     out.insert(LintKind::MetaKeys);
     out.insert(LintKind::TraceContext);
     if !extensions {
@@ -144,6 +145,8 @@ pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool) {
     out.insert(LintKind::NotificationNoId);
     out.insert(LintKind::ResultField);
     out.insert(LintKind::InputKeysUnique);
+    out.declared(caps);
+    out.insert(LintKind::CapabilityCodeMeaning);
     if method == "server/discover" {
         out.insert(LintKind::ExtensionIds);
     }

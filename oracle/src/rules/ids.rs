@@ -109,6 +109,7 @@ ids! {
     // (mu1, issue 23)
     RESULT_FIELD = "BASE-RESULT-FIELD",
     MRTR_KEYS_UNIQUE = "MRTR-KEYS-UNIQUE",
+    ERRCODE_MEANING = "BASE-ERRCODE-MEANING",
     // -- end h4 --
     // H2: tools, resources, prompts (what a server publishes and answers)
     TOOLS_VALIDATE_INPUTS = "TOOLS-VALIDATE-INPUTS",

@@ -724,7 +724,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#Messages › Responses › Error Codes",
         sentence: "Implementations MUST NOT emit any code from this sub-range that is not defined by this specification and MUST use defined codes only with their specified meanings.",
         summary: "Uses each defined error code only with its specified meaning.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-ERRCODE-RETIRED"),

@@ -4,6 +4,7 @@
 //! members of an `InputRequiredResult`, and the `result` member of a result response. Each is a predicate on a parsed JSON value, used by
 //! the per-answer lints of `check.rs`; pure and allocation-free.
 
+pub mod capabilities;
 pub mod codes;
 pub mod input_keys;
 pub mod input_required;

@@ -43,11 +43,12 @@ pub(crate) enum LintKind {
     JsonRpcVersion,
     ResultField,
     InputKeysUnique,
+    CapabilityCodeMeaning,
 }
 
 impl LintKind {
     /// Every kind, in listing order.
-    const ALL: [LintKind; 26] = [
+    const ALL: [LintKind; 27] = [
         LintKind::NoSessionId,
         LintKind::AllowOn405,
         LintKind::NoUndefinedReservedCode,
@@ -74,14 +75,16 @@ impl LintKind {
         LintKind::JsonRpcVersion,
         LintKind::ResultField,
         LintKind::InputKeysUnique,
+        LintKind::CapabilityCodeMeaning,
     ];
 
     fn bit(self) -> u32 {
         1 << self as u8
     }
 
-    /// The rule and lint of a data-free kind; `None` for `IdEcho` (rendered from the id).
-    fn render(self) -> Option<(RuleId, Lint)> {
+    /// The rule and lint of a kind; `None` for `IdEcho` (rendered from the id). `caps` is the
+    /// set's declared client capabilities, the data of the capability lints.
+    fn render(self, caps: u8) -> Option<(RuleId, Lint)> {
         Some(match self {
             LintKind::NoSessionId => (rules::BC_SESSION, Lint::NoSessionId),
             LintKind::AllowOn405 => (rules::BC_GET_DELETE, Lint::AllowOn405),
@@ -115,6 +118,10 @@ impl LintKind {
             LintKind::JsonRpcVersion => (rules::JSONRPC, Lint::JsonRpcVersion),
             LintKind::ResultField => (rules::RESULT_FIELD, Lint::ResultField),
             LintKind::InputKeysUnique => (rules::MRTR_KEYS_UNIQUE, Lint::InputKeysUnique),
+            LintKind::CapabilityCodeMeaning => (
+                rules::ERRCODE_MEANING,
+                Lint::CapabilityCodeMeaning { declared: caps },
+            ),
         })
     }
 }
@@ -137,6 +144,9 @@ pub(crate) struct LintSet {
     stream_bits: u16,
     /// The content checks (`Lint::Content`), listed after every other lint.
     content: ContentSet,
+    /// The client capabilities the request declared (`shape::capabilities` bits), the data
+    /// of the capability lints.
+    caps: u8,
 }
 
 const LOG_LEVEL: u8 = 1;
@@ -153,6 +163,11 @@ impl LintSet {
     /// takes its place).
     pub fn remove(&mut self, k: LintKind) {
         self.bits &= !k.bit();
+    }
+
+    /// Record the client capabilities the request declared (`shape::capabilities` bits).
+    pub fn declared(&mut self, caps: u8) {
+        self.caps = caps;
     }
 
     /// Add content checks.
@@ -180,7 +195,7 @@ impl LintSet {
     pub fn retain_rules(&mut self, keep: &[RuleId]) {
         self.content.retain_rules(keep);
         for k in LintKind::ALL {
-            match k.render() {
+            match k.render(0) {
                 Some((rule, _)) if !keep.contains(&rule) => self.bits &= !k.bit(),
                 Some(_) => {}
                 None => {
@@ -250,7 +265,7 @@ impl Iterator for Lints<'_> {
             return self.next_stream();
         };
         self.left &= self.left - 1;
-        match k.render() {
+        match k.render(self.set.caps) {
             Some(rendered) => Some(rendered),
             None => {
                 self.error_id_next = true;

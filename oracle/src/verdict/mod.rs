@@ -205,6 +205,9 @@ pub enum Lint {
     /// No `inputRequests` object in the answer's text names a member twice
     /// (`WireFields::duplicate_input_keys`; MRTR-KEYS-UNIQUE, D-171).
     InputKeysUnique,
+    /// No -32021 refusal whose `data.requiredCapabilities` names only capabilities the
+    /// request declared (bits of `shape::capabilities`; BASE-ERRCODE-MEANING, D-172).
+    CapabilityCodeMeaning { declared: u8 },
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

@@ -1,6 +1,7 @@
 //! The answer rewrites that break one of the base-protocol and multi-round shape rules judged
 //! after the first issue-23 batch (`crate::shape`; mu1): a result response without its
-//! `result` member, an `inputRequests` naming a key twice.
+//! `result` member, an `inputRequests` naming a key twice, a -32021 refusal naming a
+//! declared capability.
 
 use super::super::response::{Response, ResponseBody};
 use super::answer::{each, Answered};
@@ -57,5 +58,31 @@ pub(super) fn input_keys_repeated(a: &Answered, r: &mut Response) {
         // a JSON value cannot hold a member twice: rename the second in the text
         let text = v.to_string().replace("\"roots_b\":", "\"roots_a\":");
         r.body = ResponseBody::Raw(text.into_bytes());
+    }
+}
+
+/// A get_weather call answered with a -32021 refusal (`status`) naming `required`.
+fn refuse_weather(a: &Answered, r: &mut Response, status: u16, required: Value) {
+    let weather = a
+        .call()
+        .and_then(|c| c.params.get("name"))
+        .and_then(Value::as_str)
+        == Some(PLAIN_TOOL);
+    let served = r.messages_mut().iter().any(|m| m.get("result").is_some());
+    if let (Some(call), true, true) = (a.call(), weather, served) {
+        *r = Response::json(
+            status,
+            json!({"jsonrpc": "2.0", "id": call.id, "error": {
+                "code": -32021,
+                "message": "Missing required client capability",
+                "data": {"requiredCapabilities": required}}}),
+        );
+    }
+}
+
+pub(super) fn missing_cap_declared(a: &Answered, r: &mut Response) {
+    // only where the request declared elicitation: the refusal names it anyway
+    if declared(a).is_some_and(|c| c.contains_key("elicitation")) {
+        refuse_weather(a, r, 400, json!({"elicitation": {}}));
     }
 }

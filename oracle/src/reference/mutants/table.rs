@@ -396,6 +396,9 @@ table! {
         INPUT_KEYS_REPEATED = "input-keys-repeated", rules::MRTR_KEYS_UNIQUE,
             "answers a get_weather call declaring roots with inputRequests naming one key twice",
             Answer(shape_gaps::input_keys_repeated);
+        MISSING_CAP_DECLARED = "missing-cap-declared", rules::ERRCODE_MEANING,
+            "refuses a get_weather call declaring elicitation with 400/-32021 requiring elicitation",
+            Answer(shape_gaps::missing_cap_declared);
         // -- end mu1 --
     ];
 }
