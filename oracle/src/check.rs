@@ -292,6 +292,13 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
         Lint::ExtensionIds => result.is_none_or(shape::meta_keys::extension_ids_ok),
         Lint::ResultField => !shape::result_field::has_bare_response(a),
         Lint::InputKeysUnique => !a.wire.duplicate_input_keys,
+        // «the server MUST return a `MissingRequiredClientCapabilityError` (`-32021`) whose
+        // `data.requiredCapabilities` lists the missing capabilities. On HTTP, the response
+        // status MUST be `400 Bad Request`» (DEVIATIONS.md D-173)
+        Lint::MissingCapabilityShape => {
+            code != Some(-32021)
+                || a.status == 400 && required_capabilities(error).is_some_and(|m| !m.is_empty())
+        }
         // -32021 «only with its specified meaning»: a refusal naming only capabilities the
         // request declared says none was missing (DEVIATIONS.md D-172)
         Lint::CapabilityCodeMeaning { declared } => {

@@ -163,6 +163,10 @@ impl fmt::Display for Lint {
                 f.write_str("every response carrying a `result` or an `error` member")
             }
             Lint::InputKeysUnique => f.write_str("no inputRequests naming one key twice"),
+            Lint::MissingCapabilityShape => f.write_str(
+                "every -32021 refusal with status 400 and data.requiredCapabilities a non-empty \
+                 object",
+            ),
             Lint::CapabilityCodeMeaning { .. } => f.write_str(
                 "no -32021 whose requiredCapabilities names only capabilities the request \
                  declared",
@@ -415,6 +419,7 @@ mod tests {
             Lint::ResultField,
             Lint::InputKeysUnique,
             Lint::CapabilityCodeMeaning { declared: 0 },
+            Lint::MissingCapabilityShape,
         ];
         for l in &lints {
             let s = Demand::Lint(l.clone()).to_string();

@@ -158,3 +158,29 @@ fn d172_missing_capability_meaning() {
     let c = weather_declaring(json!({"elicitation": true}));
     assert!(refused(&c, &s, 400, req(json!({"elicitation": {}}))).is_empty());
 }
+
+/// D-173: a -32021 refusal must be 400 with a non-empty object `requiredCapabilities`; any
+/// other -32021 breaks BASE-MISSING-CAP-32021 alone (the answer set of a tools/call reads it
+/// as the refusal it is).
+#[test]
+fn d173_missing_capability_refusal() {
+    let s = fixture::surface();
+    let c = weather_declaring(json!({}));
+    let req = |caps: Value| json!({"requiredCapabilities": caps});
+    assert!(refused(&c, &s, 400, req(json!({"elicitation": {}}))).is_empty());
+    assert!(refused(&c, &s, 400, req(json!({"experimental": {"x": {}}}))).is_empty());
+    for (status, data) in [
+        (200, req(json!({"elicitation": {}}))),
+        (403, req(json!({"elicitation": {}}))),
+        (400, req(json!({}))),
+        (400, req(json!(["elicitation"]))),
+        (400, json!({})),
+        (400, Value::Null),
+    ] {
+        assert_eq!(
+            refused(&c, &s, status, data.clone()),
+            ["BASE-MISSING-CAP-32021"],
+            "{status} {data}"
+        );
+    }
+}

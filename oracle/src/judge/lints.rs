@@ -130,7 +130,8 @@ pub(crate) fn request_lints(out: &mut LintSet, req: &RequestBody<'_>) {
 /// `InputRequiredResult` on a request that may not get one, no notification with an id, the
 /// extension identifiers of a `server/discover` result, and the `result` member of a result
 /// response (D-170), unique `inputRequests` keys (D-171), and -32021 used with its meaning
-/// (`caps`: the client capabilities the request declared, D-172).
+/// (`caps`: the client capabilities the request declared, D-172) with its status and data
+/// (D-173).
 pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool, caps: u8) {
     out.insert(LintKind::MetaKeys);
     out.insert(LintKind::TraceContext);
@@ -147,6 +148,7 @@ pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool, cap
     out.insert(LintKind::InputKeysUnique);
     out.declared(caps);
     out.insert(LintKind::CapabilityCodeMeaning);
+    out.insert(LintKind::MissingCapabilityShape);
     if method == "server/discover" {
         out.insert(LintKind::ExtensionIds);
     }

@@ -110,6 +110,7 @@ ids! {
     RESULT_FIELD = "BASE-RESULT-FIELD",
     MRTR_KEYS_UNIQUE = "MRTR-KEYS-UNIQUE",
     ERRCODE_MEANING = "BASE-ERRCODE-MEANING",
+    MISSING_CAP = "BASE-MISSING-CAP-32021",
     // -- end h4 --
     // H2: tools, resources, prompts (what a server publishes and answers)
     TOOLS_VALIDATE_INPUTS = "TOOLS-VALIDATE-INPUTS",

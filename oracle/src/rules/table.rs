@@ -815,7 +815,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#General fields › `_meta`",
         sentence: "If processing a request requires a capability the client did not include in `io.modelcontextprotocol/clientCapabilities`, the server MUST return a `MissingRequiredClientCapabilityError` (`-32021`) whose `data.requiredCapabilities` lists the missing capabilities. On HTTP, the response status MUST be `400 Bad Request`.",
         summary: "Answers a request needing an undeclared client capability with 400 + -32021.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-SERVERINFO"),

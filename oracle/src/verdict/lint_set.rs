@@ -44,11 +44,12 @@ pub(crate) enum LintKind {
     ResultField,
     InputKeysUnique,
     CapabilityCodeMeaning,
+    MissingCapabilityShape,
 }
 
 impl LintKind {
     /// Every kind, in listing order.
-    const ALL: [LintKind; 27] = [
+    const ALL: [LintKind; 28] = [
         LintKind::NoSessionId,
         LintKind::AllowOn405,
         LintKind::NoUndefinedReservedCode,
@@ -76,6 +77,7 @@ impl LintKind {
         LintKind::ResultField,
         LintKind::InputKeysUnique,
         LintKind::CapabilityCodeMeaning,
+        LintKind::MissingCapabilityShape,
     ];
 
     fn bit(self) -> u32 {
@@ -122,6 +124,7 @@ impl LintKind {
                 rules::ERRCODE_MEANING,
                 Lint::CapabilityCodeMeaning { declared: caps },
             ),
+            LintKind::MissingCapabilityShape => (rules::MISSING_CAP, Lint::MissingCapabilityShape),
         })
     }
 }

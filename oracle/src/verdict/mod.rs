@@ -208,6 +208,9 @@ pub enum Lint {
     /// No -32021 refusal whose `data.requiredCapabilities` names only capabilities the
     /// request declared (bits of `shape::capabilities`; BASE-ERRCODE-MEANING, D-172).
     CapabilityCodeMeaning { declared: u8 },
+    /// A -32021 refusal has status 400 and a non-empty object `data.requiredCapabilities`
+    /// (BASE-MISSING-CAP-32021, D-173).
+    MissingCapabilityShape,
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

@@ -1,7 +1,7 @@
 //! The answer rewrites that break one of the base-protocol and multi-round shape rules judged
 //! after the first issue-23 batch (`crate::shape`; mu1): a result response without its
 //! `result` member, an `inputRequests` naming a key twice, a -32021 refusal naming a
-//! declared capability.
+//! declared capability, a -32021 refusal with status 200.
 
 use super::super::response::{Response, ResponseBody};
 use super::answer::{each, Answered};
@@ -84,5 +84,13 @@ pub(super) fn missing_cap_declared(a: &Answered, r: &mut Response) {
     // only where the request declared elicitation: the refusal names it anyway
     if declared(a).is_some_and(|c| c.contains_key("elicitation")) {
         refuse_weather(a, r, 400, json!({"elicitation": {}}));
+    }
+}
+
+pub(super) fn missing_cap_status_200(a: &Answered, r: &mut Response) {
+    // only where the request declared sampling: the refusal names elicitation, which it did
+    // not declare, with 200 instead of 400
+    if declared(a).is_some_and(|c| c.contains_key("sampling")) {
+        refuse_weather(a, r, 200, json!({"elicitation": {}}));
     }
 }

@@ -2,9 +2,7 @@
 //! wrong and its behaviour. Each row is also a constant (`ORIGIN_UNCHECKED`), the handle code
 //! uses to name one mutant.
 //!
-//! Every judged rule has a mutant. `BASE-MISSING-CAP-32021` is not judged: a -32021 answer is
-//! only ever *tolerated* (no fixture tool requires a client capability), so no answer could
-//! break it; the rule table marks it `judged: false`.
+//! Every judged rule has a mutant.
 
 use super::super::auth::AuthChange;
 use super::super::render_canonical;
@@ -399,6 +397,9 @@ table! {
         MISSING_CAP_DECLARED = "missing-cap-declared", rules::ERRCODE_MEANING,
             "refuses a get_weather call declaring elicitation with 400/-32021 requiring elicitation",
             Answer(shape_gaps::missing_cap_declared);
+        MISSING_CAP_STATUS_200 = "missing-cap-status-200", rules::MISSING_CAP,
+            "refuses a get_weather call declaring sampling with -32021 (elicitation missing) and status 200",
+            Answer(shape_gaps::missing_cap_status_200);
         // -- end mu1 --
     ];
 }

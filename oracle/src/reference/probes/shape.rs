@@ -54,6 +54,15 @@ pub(super) fn shape_probes(s: &Surface) -> Vec<Probe> {
     add(rules::MRTR_VALUE_TYPES, weather_call(s));
     // a call declaring `roots`: a server may ask it for roots (MRTR-NO-UNDECLARED)
     let roots = json!({"roots": {}});
+    // a call declaring sampling: a server may refuse it for a capability it lacks (-32021)
+    add(
+        rules::MISSING_CAP,
+        with_meta(
+            weather_call(s),
+            META_CLIENT_CAPABILITIES,
+            json!({"sampling": {}}),
+        ),
+    );
     // a call declaring elicitation: a -32021 naming only it misuses the code
     add(
         rules::ERRCODE_MEANING,
