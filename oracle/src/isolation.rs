@@ -149,7 +149,7 @@ fn lint_reads(l: &Lint, a: &HttpAnswer) -> bool {
         Lint::JsonRpcVersion => result || error || (a.is_sse() && ok2xx),
         // a success answer can lose its `result` member (D-170)
         // a result can carry an `inputRequests` object (D-171)
-        Lint::InputKeysUnique => result,
+        Lint::InputKeysUnique | Lint::NoUndeclaredInput { .. } => result,
         Lint::CapabilityCodeMeaning { .. } | Lint::MissingCapabilityShape => error,
         Lint::ResultField => result || (ok2xx && crate::shape::result_field::has_bare_response(a)),
         Lint::AllowOn405 => a.status == 405,

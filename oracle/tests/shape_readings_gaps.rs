@@ -184,3 +184,33 @@ fn d173_missing_capability_refusal() {
         );
     }
 }
+
+/// D-174: an input request whose capability the request did not declare (as an object)
+/// breaks MRTR-NO-UNDECLARED alone; one it declared passes, sub-capabilities are not read.
+#[test]
+fn d174_input_requests_need_declared_capabilities() {
+    let s = fixture::surface();
+    let elicit = r#"{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"https://example.com","elicitationId":"e"}}"#;
+    let sample = r#"{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}}"#;
+    let roots = r#"{"method":"roots/list"}"#;
+    let c = weather_declaring(json!({"roots": {}, "elicitation": {"form": {}}}));
+    assert!(broken_text(&c, &s, asking(&format!(r#"{{"a":{roots},"b":{elicit}}}"#))).is_empty());
+    assert_eq!(
+        broken_text(&c, &s, asking(&format!(r#"{{"a":{roots},"b":{sample}}}"#))),
+        ["MRTR-NO-UNDECLARED"]
+    );
+    let c = weather_declaring(json!({"roots": true}));
+    assert_eq!(
+        broken_text(&c, &s, asking(&format!(r#"{{"a":{roots}}}"#))),
+        ["MRTR-NO-UNDECLARED"]
+    );
+    // without inputRequests (requestState alone) nothing is asked
+    let state = |t: String| {
+        t.replacen(
+            "\"resultType\":\"complete\"",
+            "\"resultType\":\"input_required\",\"requestState\":\"s\"",
+            1,
+        )
+    };
+    assert!(broken_text(&c, &s, state).is_empty());
+}

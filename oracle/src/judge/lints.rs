@@ -131,7 +131,7 @@ pub(crate) fn request_lints(out: &mut LintSet, req: &RequestBody<'_>) {
 /// extension identifiers of a `server/discover` result, and the `result` member of a result
 /// response (D-170), unique `inputRequests` keys (D-171), and -32021 used with its meaning
 /// (`caps`: the client capabilities the request declared, D-172) with its status and data
-/// (D-173).
+/// (D-173), and input requests only for declared capabilities (D-174).
 pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool, caps: u8) {
     out.insert(LintKind::MetaKeys);
     out.insert(LintKind::TraceContext);
@@ -149,6 +149,7 @@ pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool, cap
     out.declared(caps);
     out.insert(LintKind::CapabilityCodeMeaning);
     out.insert(LintKind::MissingCapabilityShape);
+    out.insert(LintKind::NoUndeclaredInput);
     if method == "server/discover" {
         out.insert(LintKind::ExtensionIds);
     }

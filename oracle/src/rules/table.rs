@@ -933,7 +933,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/mrtr.mdx#Multi Round-Trip Requests › Basic Workflow › Server Requirements (Basic Workflow)",
         sentence: "Servers MUST NOT send an `inputRequests` that the client has not declared support for in its capabilities.",
         summary: "Puts no input request in `inputRequests` for a capability the client did not declare.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("MRTR-STATE-VERIFY"),

@@ -45,11 +45,12 @@ pub(crate) enum LintKind {
     InputKeysUnique,
     CapabilityCodeMeaning,
     MissingCapabilityShape,
+    NoUndeclaredInput,
 }
 
 impl LintKind {
     /// Every kind, in listing order.
-    const ALL: [LintKind; 28] = [
+    const ALL: [LintKind; 29] = [
         LintKind::NoSessionId,
         LintKind::AllowOn405,
         LintKind::NoUndefinedReservedCode,
@@ -78,6 +79,7 @@ impl LintKind {
         LintKind::InputKeysUnique,
         LintKind::CapabilityCodeMeaning,
         LintKind::MissingCapabilityShape,
+        LintKind::NoUndeclaredInput,
     ];
 
     fn bit(self) -> u32 {
@@ -125,6 +127,10 @@ impl LintKind {
                 Lint::CapabilityCodeMeaning { declared: caps },
             ),
             LintKind::MissingCapabilityShape => (rules::MISSING_CAP, Lint::MissingCapabilityShape),
+            LintKind::NoUndeclaredInput => (
+                rules::MRTR_NO_UNDECLARED,
+                Lint::NoUndeclaredInput { declared: caps },
+            ),
         })
     }
 }

@@ -211,6 +211,9 @@ pub enum Lint {
     /// A -32021 refusal has status 400 and a non-empty object `data.requiredCapabilities`
     /// (BASE-MISSING-CAP-32021, D-173).
     MissingCapabilityShape,
+    /// An `InputRequiredResult`'s `inputRequests` asks only for capabilities the request
+    /// declared (bits of `shape::capabilities`; MRTR-NO-UNDECLARED, D-174).
+    NoUndeclaredInput { declared: u8 },
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

@@ -1,7 +1,8 @@
 //! The answer rewrites that break one of the base-protocol and multi-round shape rules judged
 //! after the first issue-23 batch (`crate::shape`; mu1): a result response without its
 //! `result` member, an `inputRequests` naming a key twice, a -32021 refusal naming a
-//! declared capability, a -32021 refusal with status 200.
+//! declared capability, a -32021 refusal with status 200, an input request for a capability
+//! the request did not declare.
 
 use super::super::response::{Response, ResponseBody};
 use super::answer::{each, Answered};
@@ -92,5 +93,17 @@ pub(super) fn missing_cap_status_200(a: &Answered, r: &mut Response) {
     // not declare, with 200 instead of 400
     if declared(a).is_some_and(|c| c.contains_key("sampling")) {
         refuse_weather(a, r, 200, json!({"elicitation": {}}));
+    }
+}
+
+pub(super) fn input_request_undeclared(a: &Answered, r: &mut Response) {
+    // only where the request declared roots and not elicitation: it asks for elicitation
+    let Some(caps) = declared(a) else { return };
+    if caps.contains_key("roots") && !caps.contains_key("elicitation") {
+        let ask = json!({"method": "elicitation/create", "params": {
+            "mode": "form",
+            "message": "Which city?",
+            "requestedSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}});
+        ask_on_weather(a, r, json!({"city": ask}));
     }
 }

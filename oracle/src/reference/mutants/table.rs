@@ -400,6 +400,9 @@ table! {
         MISSING_CAP_STATUS_200 = "missing-cap-status-200", rules::MISSING_CAP,
             "refuses a get_weather call declaring sampling with -32021 (elicitation missing) and status 200",
             Answer(shape_gaps::missing_cap_status_200);
+        INPUT_REQUEST_UNDECLARED = "input-request-undeclared", rules::MRTR_NO_UNDECLARED,
+            "asks a get_weather call declaring only roots for an elicitation/create",
+            Answer(shape_gaps::input_request_undeclared);
         // -- end mu1 --
     ];
 }

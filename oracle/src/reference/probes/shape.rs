@@ -74,6 +74,10 @@ pub(super) fn shape_probes(s: &Surface) -> Vec<Probe> {
     );
     add(
         rules::MRTR_KEYS_UNIQUE,
+        with_meta(weather_call(s), META_CLIENT_CAPABILITIES, roots.clone()),
+    );
+    add(
+        rules::MRTR_NO_UNDECLARED,
         with_meta(weather_call(s), META_CLIENT_CAPABILITIES, roots),
     );
     let stream = call(
