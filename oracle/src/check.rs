@@ -292,8 +292,9 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
         Lint::ExtensionIds => result.is_none_or(shape::meta_keys::extension_ids_ok),
         Lint::ResultField => !shape::result_field::has_bare_response(a),
         Lint::InputKeysUnique => !a.wire.duplicate_input_keys,
-        Lint::NoUndeclaredInput { declared } => result
-            .is_none_or(|r| !shape::input_required::asks_undeclared(r, *declared)),
+        Lint::NoUndeclaredInput { declared } => {
+            result.is_none_or(|r| !shape::input_required::asks_undeclared(r, *declared))
+        }
         // «the server MUST return a `MissingRequiredClientCapabilityError` (`-32021`) whose
         // `data.requiredCapabilities` lists the missing capabilities. On HTTP, the response
         // status MUST be `400 Bad Request`» (DEVIATIONS.md D-173)
@@ -305,9 +306,8 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
         // request declared says none was missing (DEVIATIONS.md D-172)
         Lint::CapabilityCodeMeaning { declared } => {
             code != Some(-32021)
-                || !required_capabilities(error).is_some_and(|m| {
-                    shape::capabilities::none_missing(m, *declared)
-                })
+                || !required_capabilities(error)
+                    .is_some_and(|m| shape::capabilities::none_missing(m, *declared))
         }
         Lint::JsonRpcVersion => {
             let v2 = |m: &Value| m.get("jsonrpc").and_then(Value::as_str) == Some("2.0");

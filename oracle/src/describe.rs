@@ -163,9 +163,9 @@ impl fmt::Display for Lint {
                 f.write_str("every response carrying a `result` or an `error` member")
             }
             Lint::InputKeysUnique => f.write_str("no inputRequests naming one key twice"),
-            Lint::NoUndeclaredInput { .. } => f.write_str(
-                "inputRequests asking only for capabilities the request declared",
-            ),
+            Lint::NoUndeclaredInput { .. } => {
+                f.write_str("inputRequests asking only for capabilities the request declared")
+            }
             Lint::MissingCapabilityShape => f.write_str(
                 "every -32021 refusal with status 400 and data.requiredCapabilities a non-empty \
                  object",

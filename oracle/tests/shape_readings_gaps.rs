@@ -108,7 +108,11 @@ fn d171_unique_input_keys() {
         ["MRTR-KEYS-UNIQUE"]
     );
     assert_eq!(
-        broken_text(&c, &s, asking(&format!(r#"{{"a":{roots},"\u0061":{roots}}}"#))),
+        broken_text(
+            &c,
+            &s,
+            asking(&format!(r#"{{"a":{roots},"\u0061":{roots}}}"#))
+        ),
         ["MRTR-KEYS-UNIQUE"]
     );
     let nested = r#"{"a":{"method":"roots/list","params":{"x":1,"x":2}}}"#;

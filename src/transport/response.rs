@@ -160,7 +160,11 @@ async fn read_plain<R: AsyncRead + Unpin>(
         duplicate_input_keys: duplicate_input_request_keys(&bytes),
         ..WireFields::default()
     };
-    Ok((classify(&bytes, limits.keep_chars), fields, broken_utf8(&bytes)))
+    Ok((
+        classify(&bytes, limits.keep_chars),
+        fields,
+        broken_utf8(&bytes),
+    ))
 }
 
 /// Whether `bytes` hold a byte sequence that is not UTF-8 (one cut short at the end, as a

@@ -90,7 +90,10 @@ mod tests {
         let req = |v: serde_json::Value| v.as_object().cloned().unwrap_or_default();
         assert!(none_missing(&req(json!({"roots": {}})), ROOTS));
         assert!(!none_missing(&req(json!({"roots": {}})), SAMPLING));
-        assert!(!none_missing(&req(json!({"roots": {"listChanged": true}})), ROOTS));
+        assert!(!none_missing(
+            &req(json!({"roots": {"listChanged": true}})),
+            ROOTS
+        ));
         assert!(!none_missing(&req(json!({"experimental": {}})), ROOTS));
         assert!(!none_missing(&req(json!({})), ROOTS));
     }
