@@ -30,13 +30,11 @@ fn invalid_params() -> Answer {
     }
 }
 
-/// A -32021 refusal: its status and data are BASE-MISSING-CAP-32021's to judge (a lint on
-/// every answer), so a refusal with a wrong status is blamed there alone (DEVIATIONS.md D-173).
 fn missing_capability() -> Answer {
     Answer::RpcError {
-        status: StatusSet::ANY,
+        status: StatusSet::Exact(400),
         code: -32021,
-        data: DataRule::None,
+        data: DataRule::RequiredCapabilities,
     }
 }
 

@@ -1,7 +1,7 @@
 //! The answer rewrites that break one of the base-protocol and multi-round shape rules judged
 //! after the first issue-23 batch (`crate::shape`; mu1): a result response without its
 //! `result` member, an `inputRequests` naming a key twice, a -32021 refusal naming a
-//! declared capability, a -32021 refusal with status 200, an input request for a capability
+//! declared capability, a -32021 refusal listing no capability, an input request for a capability
 //! the request did not declare.
 
 use super::super::response::{Response, ResponseBody};
@@ -88,11 +88,11 @@ pub(super) fn missing_cap_declared(a: &Answered, r: &mut Response) {
     }
 }
 
-pub(super) fn missing_cap_status_200(a: &Answered, r: &mut Response) {
-    // only where the request declared sampling: the refusal names elicitation, which it did
-    // not declare, with 200 instead of 400
+pub(super) fn missing_cap_listed_none(a: &Answered, r: &mut Response) {
+    // only where the request declared sampling: a 400/-32021 whose requiredCapabilities is
+    // empty (it lists none of the missing capabilities)
     if declared(a).is_some_and(|c| c.contains_key("sampling")) {
-        refuse_weather(a, r, 200, json!({"elicitation": {}}));
+        refuse_weather(a, r, 400, json!({}));
     }
 }
 

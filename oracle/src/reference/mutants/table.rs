@@ -397,9 +397,9 @@ table! {
         MISSING_CAP_DECLARED = "missing-cap-declared", rules::ERRCODE_MEANING,
             "refuses a get_weather call declaring elicitation with 400/-32021 requiring elicitation",
             Answer(shape_gaps::missing_cap_declared);
-        MISSING_CAP_STATUS_200 = "missing-cap-status-200", rules::MISSING_CAP,
-            "refuses a get_weather call declaring sampling with -32021 (elicitation missing) and status 200",
-            Answer(shape_gaps::missing_cap_status_200);
+        MISSING_CAP_LISTED_NONE = "missing-cap-listed-none", rules::MISSING_CAP,
+            "refuses a get_weather call declaring sampling with 400/-32021 whose requiredCapabilities is empty",
+            Answer(shape_gaps::missing_cap_listed_none);
         INPUT_REQUEST_UNDECLARED = "input-request-undeclared", rules::MRTR_NO_UNDECLARED,
             "asks a get_weather call declaring only roots for an elicitation/create",
             Answer(shape_gaps::input_request_undeclared);
