@@ -290,7 +290,9 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
                     .is_some_and(|m| m.starts_with("notifications/"))
         }),
         Lint::ExtensionIds => result.is_none_or(shape::meta_keys::extension_ids_ok),
-        Lint::ResultField => !shape::result_field::has_bare_response(a),
+        Lint::ResultField => {
+            !((200..300).contains(&a.status) && shape::result_field::has_bare_response(a))
+        }
         Lint::InputKeysUnique => !a.wire.duplicate_input_keys,
         Lint::NoUndeclaredInput { declared } => {
             result.is_none_or(|r| !shape::input_required::asks_undeclared(r, *declared))

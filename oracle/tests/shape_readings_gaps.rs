@@ -29,7 +29,7 @@ fn call(method: &str, params: Value) -> Case {
     conformant_case(&fixture::surface(), json!(1), method, params)
 }
 
-/// D-170: a success response with neither `result` nor `error` breaks BASE-RESULT-FIELD
+/// D-170: a 2xx response with neither `result` nor `error` breaks BASE-RESULT-FIELD
 /// alone (the answer sets read it as the success it signals); a `result` of `null` is
 /// included (BASE-RESULTTYPE and the content rules then judge what it lacks).
 #[test]
@@ -50,6 +50,16 @@ fn d170_result_member() {
         assert_eq!(dropped, ["BASE-RESULT-FIELD"]);
     }
     let c = call("prompts/list", json!({}));
+    // a refusal's status says the operation failed: a bare body there is no result response
+    let bare = Response::json(400, json!({"jsonrpc": "2.0", "id": 1}));
+    let found: Vec<String> = check(&judge(&c, &s), &to_observation(&bare))
+        .into_iter()
+        .map(|f| f.rule)
+        .collect();
+    assert!(
+        !found.contains(&"BASE-RESULT-FIELD".to_string()),
+        "{found:?}"
+    );
     let null = broken(&c, &s, |v| v["result"] = Value::Null);
     assert!(null.contains(&"BASE-RESULTTYPE".to_string()), "{null:?}");
     assert!(!null.contains(&"BASE-RESULT-FIELD".to_string()), "{null:?}");

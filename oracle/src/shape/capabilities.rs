@@ -38,9 +38,10 @@ pub fn declared(caps: &Map<String, Value>) -> u8 {
 }
 
 /// [`declared`] of a `clientCapabilities` object's JSON text (the fast judge keeps the text);
-/// text that names none of the three is not parsed.
+/// text with no escape that names none of the three is not parsed (an escaped name, such as
+/// `"\u0072oots"`, is still the name).
 pub fn declared_text(text: &str) -> u8 {
-    if !NAMES.iter().any(|(n, _)| text.contains(n)) {
+    if !text.contains('\\') && !NAMES.iter().any(|(n, _)| text.contains(n)) {
         return 0;
     }
     match serde_json::from_str::<Value>(text) {
@@ -84,6 +85,7 @@ mod tests {
         assert_eq!(declared_text(&caps.to_string()), ELICITATION | ROOTS);
         assert_eq!(declared_text("{}"), 0);
         assert_eq!(declared_text("{\"roots\": "), 0);
+        assert_eq!(declared_text(r#"{"\u0072oots": {}}"#), ROOTS);
         assert_eq!(bit_of("sampling"), Some(SAMPLING));
         assert_eq!(needed_by("roots/list"), Some(ROOTS));
         assert_eq!(needed_by("ping"), None);

@@ -1,8 +1,8 @@
 //! «Result responses MUST include a `result` field.» (basic/index.mdx § Result Responses;
 //! BASE-RESULT-FIELD), read as DEVIATIONS.md D-170 says: a JSON-RPC response that is not an
-//! error response is a result response, so a message that answers a request (it carries an
-//! `id` and no `method`) with neither `result` nor `error` is a result response without its
-//! `result`. The answer sets read such an answer as the success it signals (check.rs), so
+//! error response is a result response, so a message of a 2xx answer that answers a request
+//! (it carries an `id` and no `method`) with neither `result` nor `error` is a result response
+//! without its `result` (a refusal's status already says the operation failed). The answer sets read such an answer as the success it signals (check.rs), so
 //! the missing member is blamed on this rule alone.
 
 use crate::observation::{Body, HttpAnswer, SseMessage};
