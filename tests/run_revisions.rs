@@ -234,3 +234,87 @@ async fn a_legacy_must_finding_fails_the_run_when_2025_11_25_is_graded() {
     assert_eq!(modern.status.code(), Some(0), "{}", text(&modern));
     assert!(!text(&modern).contains("2025-11-25"), "{}", text(&modern));
 }
+
+/// `--baseline` naming a 2025-11-25 MUST rule: the finding is still reported, marked
+/// baselined, and fails nothing (no blocking revision, no blocking target, the entry not
+/// stale), on a dual-era target (fuzzed on 2026-07-28 too) and on a 2025-11-25-only one (not
+/// fuzzed); without the baseline both block.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_baselined_legacy_must_finding_does_not_block() {
+    use mcpdiff::baseline::KnownFinding;
+    let mutant = legacy_mutant("legacy-unknown-session-served").expect("a legacy mutant");
+    let dual = spawn(ServeOptions {
+        dual_era: Some(LegacyVariant::Mutant(mutant)),
+        ..ServeOptions::default()
+    })
+    .await;
+    let legacy_only = spawn(ServeOptions {
+        dual_era: Some(LegacyVariant::Mutant(mutant)),
+        legacy_only: true,
+        ..ServeOptions::default()
+    })
+    .await;
+    let urls = [dual.url.clone(), legacy_only.url.clone()];
+    let specs: Vec<TargetSpec> = urls.iter().map(|u| TargetSpec::user_url(u)).collect();
+    let s = settings(&Revision::ALL);
+    let never = std::future::pending::<()>();
+    let matrix = pipeline::run_matrix(&specs, &s, &Quiet, never)
+        .await
+        .expect("not interrupted");
+    dual.shutdown().await;
+    legacy_only.shutdown().await;
+    let known = Baseline {
+        known: vec![KnownFinding {
+            target: "*".to_string(),
+            rule: mutant.rule,
+            reason: String::new(),
+        }],
+    };
+    let plain = matrix.report(&Baseline::default(), &s.client);
+    let baselined = matrix.report(&known, &s.client);
+    assert!(
+        baselined.baseline_stale.is_empty(),
+        "{:#?}",
+        baselined.baseline_stale
+    );
+    for url in &urls {
+        let t = target(&plain, url);
+        assert!(revisions::any_blocking(t), "{url}: {:#?}", t.revisions);
+        let t = target(&baselined, url);
+        let l = revision(t, Revision::V2025_11_25);
+        assert_eq!(l.status, RevisionStatus::Graded, "{url}: {l:#?}");
+        let f = l
+            .findings
+            .iter()
+            .find(|f| f.rule == mutant.rule.0)
+            .unwrap_or_else(|| panic!("{url}: no {} finding in {l:#?}", mutant.rule));
+        assert_eq!(f.level, "MUST");
+        assert!(!f.blocking, "{url}: {l:#?}");
+        let outcome = &t.revision.as_ref().expect("probed").revisions[0];
+        assert!(outcome.findings.iter().all(|f| f.baselined), "{url}");
+        assert!(
+            !revisions::any_blocking(t) && !t.blocking,
+            "{url}: {:#?}",
+            t.revisions
+        );
+    }
+    // the renderers say so too: JUnit notes it instead of failing, SARIF suppresses it
+    use mcpdiff::report::{junit, sarif};
+    assert!(junit::render(&plain, false).contains("<failure"));
+    let xml = junit::render(&baselined, false);
+    assert!(!xml.contains("<failure"), "{xml}");
+    let doc = sarif::render(&baselined, &sarif::default_location);
+    let doc: serde_json::Value = serde_json::from_str(&doc).expect("SARIF is JSON");
+    let legacy: Vec<&serde_json::Value> = doc["runs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|r| r["results"].as_array().into_iter().flatten())
+        .filter(|r| r["ruleId"] == mutant.rule.0)
+        .collect();
+    assert_eq!(legacy.len(), 2, "{doc:#}");
+    for r in legacy {
+        assert_eq!(r["properties"]["baselined"], true, "{r:#}");
+        assert!(r["suppressions"].is_array(), "{r:#}");
+    }
+}

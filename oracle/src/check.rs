@@ -127,7 +127,11 @@ impl<'a> Facts<'a> {
             Answer::RpcError { status, code, data } => {
                 status.contains(a.status) && self.code == Some(*code) && data_holds(data, self.resp)
             }
-            Answer::RpcResult => ok2xx && self.is_result(),
+            // a success response without its `result` member still signals success: the
+            // missing member is BASE-RESULT-FIELD's finding alone (DEVIATIONS.md D-170)
+            Answer::RpcResult => {
+                ok2xx && (self.is_result() || shape::result_field::has_bare_response(a))
+            }
             Answer::OpenStream => ok2xx && a.is_sse() && self.code.is_none(),
             Answer::Accepted => a.status == 202 && a.body == Body::Empty,
             Answer::HttpStatus { status } => status.contains(a.status),
@@ -286,11 +290,37 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
                     .is_some_and(|m| m.starts_with("notifications/"))
         }),
         Lint::ExtensionIds => result.is_none_or(shape::meta_keys::extension_ids_ok),
+        Lint::ResultField => {
+            !((200..300).contains(&a.status) && shape::result_field::has_bare_response(a))
+        }
+        Lint::InputKeysUnique => !a.wire.duplicate_input_keys,
+        Lint::NoUndeclaredInput { declared } => {
+            result.is_none_or(|r| !shape::input_required::asks_undeclared(r, *declared))
+        }
+        // «the server MUST return a `MissingRequiredClientCapabilityError` (`-32021`) whose
+        // `data.requiredCapabilities` lists the missing capabilities. On HTTP, the response
+        // status MUST be `400 Bad Request`» (DEVIATIONS.md D-173)
+        Lint::MissingCapabilityShape => {
+            code != Some(-32021)
+                || a.status == 400 && required_capabilities(error).is_some_and(|m| !m.is_empty())
+        }
+        // -32021 «only with its specified meaning»: a refusal naming only capabilities the
+        // request declared says none was missing (DEVIATIONS.md D-172)
+        Lint::CapabilityCodeMeaning { declared } => {
+            code != Some(-32021)
+                || !required_capabilities(error)
+                    .is_some_and(|m| shape::capabilities::none_missing(m, *declared))
+        }
         Lint::JsonRpcVersion => {
             let v2 = |m: &Value| m.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
             resp.is_none_or(v2) && a.sse_json().filter(|m| m.is_object()).all(v2)
         }
     }
+}
+
+/// An error's `data.requiredCapabilities`, when it is an object.
+fn required_capabilities(error: Option<&Value>) -> Option<&serde_json::Map<String, Value>> {
+    error?.get("data")?.get("requiredCapabilities")?.as_object()
 }
 
 /// Whether `ok` holds for every `_meta` the server sent in this answer: the result's, and

@@ -159,6 +159,21 @@ impl fmt::Display for Lint {
             Lint::ExtensionIds => {
                 f.write_str("every advertised extension identifier a prefixed _meta key name")
             }
+            Lint::ResultField => {
+                f.write_str("every response carrying a `result` or an `error` member")
+            }
+            Lint::InputKeysUnique => f.write_str("no inputRequests naming one key twice"),
+            Lint::NoUndeclaredInput { .. } => {
+                f.write_str("inputRequests asking only for capabilities the request declared")
+            }
+            Lint::MissingCapabilityShape => f.write_str(
+                "every -32021 refusal with status 400 and data.requiredCapabilities a non-empty \
+                 object",
+            ),
+            Lint::CapabilityCodeMeaning { .. } => f.write_str(
+                "no -32021 whose requiredCapabilities names only capabilities the request \
+                 declared",
+            ),
         }
     }
 }
@@ -404,6 +419,11 @@ mod tests {
             Lint::NotificationNoId,
             Lint::ExtensionIds,
             Lint::JsonRpcVersion,
+            Lint::ResultField,
+            Lint::InputKeysUnique,
+            Lint::CapabilityCodeMeaning { declared: 0 },
+            Lint::MissingCapabilityShape,
+            Lint::NoUndeclaredInput { declared: 0 },
         ];
         for l in &lints {
             let s = Demand::Lint(l.clone()).to_string();

@@ -147,6 +147,11 @@ fn lint_reads(l: &Lint, a: &HttpAnswer) -> bool {
         Lint::MetaKeys | Lint::TraceContext => result || (a.is_sse() && ok2xx),
         Lint::NotificationNoId => a.is_sse() && ok2xx,
         Lint::JsonRpcVersion => result || error || (a.is_sse() && ok2xx),
+        // a success answer can lose its `result` member (D-170)
+        // a result can carry an `inputRequests` object (D-171)
+        Lint::InputKeysUnique | Lint::NoUndeclaredInput { .. } => result,
+        Lint::CapabilityCodeMeaning { .. } | Lint::MissingCapabilityShape => error,
+        Lint::ResultField => result || (ok2xx && crate::shape::result_field::has_bare_response(a)),
         Lint::AllowOn405 => a.status == 405,
         // any refusal must name the versions (check.rs `names_all`)
         Lint::NamesVersions(_) => error || a.status >= 400,

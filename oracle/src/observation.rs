@@ -34,7 +34,8 @@ pub enum SseMessage {
 
 /// What the wire showed beside the parsed body, for the 2025-11-25 rules: the SSE fields
 /// beside `data` (event ids, `retry`: resumability and priming) and whether some body bytes
-/// were not UTF-8. Empty for most answers.
+/// were not UTF-8; and, for MRTR-KEYS-UNIQUE, whether a message's text named an
+/// `inputRequests` member twice (a parsed value keeps one). Empty for most answers.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WireFields {
     /// `event_ids[i]` is the `id` field of the event that carried message `i` of the body
@@ -48,12 +49,19 @@ pub struct WireFields {
     /// (2025-11-25 L-BASE-UTF8); the body then holds their lossy prefix.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub invalid_utf8: bool,
+    /// The text of the JSON body, or of an SSE event's `data`, holds a `result.inputRequests`
+    /// object naming one member twice (`shape::input_keys`; MRTR-KEYS-UNIQUE, D-171).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub duplicate_input_keys: bool,
 }
 
 impl WireFields {
-    /// Nothing recorded (no event id, no `retry`, valid UTF-8).
+    /// Nothing recorded (no event id, no `retry`, valid UTF-8, no repeated input key).
     pub fn is_empty(&self) -> bool {
-        !self.retry && !self.invalid_utf8 && self.event_ids.iter().all(Option::is_none)
+        !self.retry
+            && !self.invalid_utf8
+            && !self.duplicate_input_keys
+            && self.event_ids.iter().all(Option::is_none)
     }
 
     /// The `id` of the event that carried message `i`, if it had one.

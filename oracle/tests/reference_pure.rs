@@ -9,8 +9,7 @@ use mcpdiff_oracle::rules::{self, level_of, Severity, JUDGED_IDS};
 use mcpdiff_oracle::{check, fixture, judge, Finding, RuleId};
 use std::collections::BTreeSet;
 
-/// Judged ids with no probe and no mutant, and why (none today: BASE-MISSING-CAP-32021,
-/// which the judge only ever tolerates, is listed as not judged in the rule table).
+/// Judged ids with no probe and no mutant, and why (none today).
 const UNREACHABLE: &[(RuleId, &str)] = &[];
 
 /// Mutants that unavoidably break a second rule, with the companion allowed.

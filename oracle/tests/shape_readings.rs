@@ -139,10 +139,18 @@ fn d164_result_types() {
 #[test]
 fn d165_input_required() {
     let s = fixture::surface();
-    let tool = call(
+    // (the requests declare `roots`, so asking for roots breaks no MRTR-NO-UNDECLARED, D-174)
+    let declaring_roots = |mut c: Case| {
+        let mut body: Value = serde_json::from_slice(&c.body).expect("json body");
+        body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+            json!({"roots": {}});
+        c.body = body.to_string().into_bytes();
+        c
+    };
+    let tool = declaring_roots(call(
         "tools/call",
         json!({"name": fixture::PLAIN_TOOL, "arguments": {"location": "Seattle, WA"}}),
-    );
+    ));
     let ir = |extra: Value| {
         move |v: &mut Value| {
             v["result"]["resultType"] = json!("input_required");
@@ -163,7 +171,7 @@ fn d165_input_required() {
         ),
         ["MRTR-VALUE-TYPES"]
     );
-    let list = call("prompts/list", json!({}));
+    let list = declaring_roots(call("prompts/list", json!({})));
     assert_eq!(broken(&list, &s, ir(roots)), ["MRTR-ONLY-SUPPORTED"]);
 }
 

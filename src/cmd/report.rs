@@ -129,7 +129,7 @@ pub fn fails(rep: &RunReport, strict: bool) -> bool {
                 || (strict
                     && mcpdiff::report::legacy_view::legacy_rules(t)
                         .iter()
-                        .any(|f| f.severity() == "advisory"))
+                        .any(|f| f.severity() == "advisory" && !f.baselined()))
                 || (strict
                     && t.findings
                         .iter()

@@ -293,16 +293,19 @@ impl Matrix {
                 t.version = e.version.clone();
             }
         }
-        // an entry naming a legacy (L-*) finding of this run is not stale
-        let still_stale = baseline.stale(&legacy_found);
-        rep.baseline_stale.retain(|k| still_stale.contains(k));
         for n in &self.not_fuzzed {
             let e = self.evidence_of(&n.name);
+            // its 2025-11-25 findings are judged against the baseline as a fuzzed target's
+            let revision = e.map(|e| {
+                let mut revision = e.revision.clone();
+                legacy_found.extend(apply_baseline(&mut revision, baseline, &n.name, &n.url));
+                revision
+            });
             rep.targets.push(report::revisions::not_fuzzed(
                 &n.name,
                 &n.url,
                 n.notes.clone(),
-                e.map(|e| e.revision.clone()),
+                revision,
                 &self.revisions,
             ));
             if let (Some(t), Some(e)) = (rep.targets.last_mut(), e) {
@@ -310,6 +313,9 @@ impl Matrix {
                 t.version = e.version.clone();
             }
         }
+        // an entry naming a legacy (L-*) finding of this run is not stale
+        let still_stale = baseline.stale(&legacy_found);
+        rep.baseline_stale.retain(|k| still_stale.contains(k));
         for u in &self.untested {
             rep.targets
                 .push(undetermined::untested(&u.name, &u.url, u.reason, &u.error));

@@ -222,7 +222,11 @@ fn legacy_suite(t: &TargetReport, strict: bool) -> Suite {
             f.first.expected,
             f.first.observed
         );
-        let outcome = if f.blocking() || (strict && f.severity() == "advisory") {
+        let outcome = if f.baselined() {
+            TestcaseOutcome::Note(format!(
+                "known finding (baseline), does not fail the run\n{body}"
+            ))
+        } else if f.blocking() || (strict && f.severity() == "advisory") {
             TestcaseOutcome::Fail(msg, body)
         } else {
             TestcaseOutcome::Note(format!(

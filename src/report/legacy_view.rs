@@ -24,9 +24,14 @@ pub struct LegacyRule<'a> {
 }
 
 impl LegacyRule<'_> {
-    /// A MUST / MUST NOT rule (fails the run).
+    /// A MUST / MUST NOT rule (fails the run unless [`baselined`](Self::baselined)).
     pub fn blocking(&self) -> bool {
         self.level == "MUST" || self.level == "MUST NOT"
+    }
+
+    /// A `--baseline` entry names this (target, rule): it fails no run nor gate.
+    pub fn baselined(&self) -> bool {
+        self.first.baselined
     }
 
     /// `blocking` / `advisory` / `optional` / `observation`, as the modern findings say it.

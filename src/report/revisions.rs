@@ -217,10 +217,18 @@ fn graded_legacy(o: &RevisionOutcome) -> RevisionReport {
         if findings.iter().any(|g| g.rule == f.rule) {
             continue;
         }
+        // a MUST finding a --baseline names does not fail the run (as `RevisionOutcome::
+        // blocking` and the 2026-07-28 findings say it)
+        let must = f.level == "MUST" || f.level == "MUST NOT";
+        let known = o
+            .findings
+            .iter()
+            .filter(|g| g.rule == f.rule)
+            .all(|g| g.baselined);
         findings.push(RevisionFinding {
             rule: f.rule.clone(),
             level: f.level.clone(),
-            blocking: f.level == "MUST" || f.level == "MUST NOT",
+            blocking: must && !known,
         });
     }
     RevisionReport {

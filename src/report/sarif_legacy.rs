@@ -43,7 +43,7 @@ pub(super) fn results(
 /// The result of one broken 2025-11-25 rule (its first step is the witness).
 fn legacy_result(t: &TargetReport, f: &LegacyRule, rule_index: usize, uri: &str) -> Value {
     let w = f.first;
-    json!({
+    let mut r = json!({
         "ruleId": f.rule,
         "ruleIndex": rule_index,
         "kind": "fail",
@@ -68,7 +68,15 @@ fn legacy_result(t: &TargetReport, f: &LegacyRule, rule_index: usize, uri: &str)
             "steps": f.steps(),
             "request": w.request,
             "cases": f.count,
-            "baselined": false,
+            "baselined": f.baselined(),
         }
-    })
+    });
+    if f.baselined() {
+        r["suppressions"] = json!([{
+            "kind": "external",
+            "status": "accepted",
+            "justification": "known finding in the mcpdiff baseline (--baseline)"
+        }]);
+    }
+    r
 }

@@ -188,9 +188,10 @@ fn legacy(out: &mut String, t: &TargetReport, r: &RevisionReport) {
     for f in &found {
         let _ = writeln!(
             out,
-            "\n   {} {}  ({}; {} step(s))\n     spec: {}\n     \"{}\"\n     expected: {}\n     observed: {}\n     at {}; steps: {}\n     request:\n       {}",
+            "\n   {} {}{}  ({}; {} step(s))\n     spec: {}\n     \"{}\"\n     expected: {}\n     observed: {}\n     at {}; steps: {}\n     request:\n       {}",
             f.level,
             f.rule,
+            if f.baselined() { " [baseline]" } else { "" },
             f.severity(),
             f.count,
             f.spec,

@@ -10,6 +10,7 @@ use super::conn::{ConnReader, ReadError};
 use super::head::{parse_head, Framing, Head, HeadParse};
 use super::limits::Limits;
 use super::sse::{answers_request, message, SseParser};
+use mcpdiff_oracle::shape::input_keys::duplicate_input_request_keys;
 use mcpdiff_oracle::{Body, HttpAnswer, Observation, TransportFailure, WireFields};
 use tokio::io::AsyncRead;
 use tokio::time::Instant;
@@ -69,9 +70,7 @@ pub(crate) async fn read_response<R: AsyncRead + Unpin>(
         let quiet = quiet.then_some(limits.sse_quiet);
         read_sse(r, &mut decoder, limits, deadline, on_answer, quiet).await
     } else {
-        read_plain(r, &mut decoder, limits, deadline)
-            .await
-            .map(|(b, broken)| (b, WireFields::default(), broken))
+        read_plain(r, &mut decoder, limits, deadline).await
     };
     let (body, fields, broken) = match body {
         Ok(body) => body,
@@ -133,7 +132,7 @@ async fn read_plain<R: AsyncRead + Unpin>(
     decoder: &mut Decoder,
     limits: &Limits,
     deadline: Instant,
-) -> Result<(Body, bool), TransportFailure> {
+) -> Result<(Body, WireFields, bool), TransportFailure> {
     let mut bytes = Vec::new();
     loop {
         match decoder.next(r, deadline).await {
@@ -146,6 +145,7 @@ async fn read_plain<R: AsyncRead + Unpin>(
                         Body::Oversize {
                             read: limits.max_body_bytes,
                         },
+                        WireFields::default(),
                         false,
                     ));
                 }
@@ -159,7 +159,16 @@ async fn read_plain<R: AsyncRead + Unpin>(
             Err(BodyError::BadFraming) => return Err(TransportFailure::Garbage),
         }
     }
-    Ok((classify(&bytes, limits.keep_chars), broken_utf8(&bytes)))
+    // a parsed value keeps one member per name: the text shows a repeated one (D-171)
+    let fields = WireFields {
+        duplicate_input_keys: duplicate_input_request_keys(&bytes),
+        ..WireFields::default()
+    };
+    Ok((
+        classify(&bytes, limits.keep_chars),
+        fields,
+        broken_utf8(&bytes),
+    ))
 }
 
 /// Whether `bytes` hold a byte sequence that is not UTF-8 (one cut short at the end, as a
@@ -184,6 +193,7 @@ async fn read_sse<R: AsyncRead + Unpin>(
     let mut messages = Vec::new();
     let mut ids = Vec::new();
     let mut broken = false;
+    let mut duplicate = false;
     let mut events = Vec::new();
     let mut read = 0usize;
     // Set once the request is answered (a JSON-RPC response, a listen acknowledgement): the
@@ -202,6 +212,7 @@ async fn read_sse<R: AsyncRead + Unpin>(
                 ids.append(&mut parser.ids);
                 for data in events.drain(..) {
                     broken |= broken_utf8(&data);
+                    duplicate |= duplicate_input_request_keys(&data);
                     let m = message(&data, limits.keep_chars);
                     if answers_request(&m) {
                         if idle_deadline.is_none() {
@@ -232,6 +243,7 @@ async fn read_sse<R: AsyncRead + Unpin>(
             event_ids: ids,
             retry: parser.retry,
             invalid_utf8: false,
+            duplicate_input_keys: duplicate,
         };
         return Ok((Body::Sse { messages, closed }, fields, broken));
     }

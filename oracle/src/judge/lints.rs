@@ -127,9 +127,12 @@ pub(crate) fn request_lints(out: &mut LintSet, req: &RequestBody<'_>) {
 /// The base-protocol shape lints on every answer to a request (`crate::shape`; issue 23):
 /// `_meta` keys and trace context, the `resultType` vocabulary (when the target advertises
 /// no extension that could add values, D-164), the members of an `InputRequiredResult`, no
-/// `InputRequiredResult` on a request that may not get one, no notification with an id, and
-/// the extension identifiers of a `server/discover` result.
-pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool) {
+/// `InputRequiredResult` on a request that may not get one, no notification with an id, the
+/// extension identifiers of a `server/discover` result, and the `result` member of a result
+/// response (D-170), unique `inputRequests` keys (D-171), and -32021 used with its meaning
+/// (`caps`: the client capabilities the request declared, D-172) with its status and data
+/// (D-173), and input requests only for declared capabilities (D-174).
+pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool, caps: u8) {
     out.insert(LintKind::MetaKeys);
     out.insert(LintKind::TraceContext);
     if !extensions {
@@ -141,6 +144,12 @@ pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool) {
         out.insert(LintKind::InputRequiredUnsupported);
     }
     out.insert(LintKind::NotificationNoId);
+    out.insert(LintKind::ResultField);
+    out.insert(LintKind::InputKeysUnique);
+    out.declared(caps);
+    out.insert(LintKind::CapabilityCodeMeaning);
+    out.insert(LintKind::MissingCapabilityShape);
+    out.insert(LintKind::NoUndeclaredInput);
     if method == "server/discover" {
         out.insert(LintKind::ExtensionIds);
     }

@@ -178,7 +178,13 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
         }
         BodyView::Request(req) => {
             request_lints(&mut lints, req);
-            shape_lints(&mut lints, &req.method, surface.capabilities.extensions);
+            let caps = req.params.as_ref().map_or(0, |p| p.input_caps);
+            shape_lints(
+                &mut lints,
+                &req.method,
+                surface.capabilities.extensions,
+                caps,
+            );
             // what the result must carry for this method (`crate::content`)
             let tool = req.params.as_ref().and_then(|p| p.name.as_deref());
             let inputs_invalid = tool_inputs_invalid(&req.method, req.params.as_ref(), surface);

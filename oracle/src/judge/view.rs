@@ -150,6 +150,9 @@ pub struct ParamsView<'a> {
     pub version: Option<Cow<'a, str>>,
     /// `_meta`'s `io.modelcontextprotocol/clientCapabilities` is an object.
     pub capabilities: bool,
+    /// Which of `elicitation`, `sampling` and `roots` that object declares
+    /// (`shape::capabilities`; 0 when it is no object).
+    pub input_caps: u8,
     /// `_meta` is an object holding an `io.modelcontextprotocol/clientInfo` that is not the
     /// schema's `Implementation` (an object with string `name` and `version`).
     pub client_info_malformed: bool,

@@ -69,6 +69,9 @@ pub enum Demand {
     SseOr405,
     /// No JSON-RPC response among the stream's messages (L-SHTTP-GET-NO-RESPONSE).
     NoResponseOnStream,
+    /// A POSTed request is not refused as a method the endpoint does not support: no `405`
+    /// or `501` (L-SHTTP-EP-POST-GET, D-L50).
+    PostSupported,
 }
 
 /// The JSON-RPC result of an answer (the JSON body, or the first SSE message with one).
@@ -185,6 +188,7 @@ impl Demand {
                 }),
                 _ => true,
             },
+            Demand::PostSupported => !matches!(a.status, 405 | 501),
         }
     }
 }
@@ -288,6 +292,25 @@ impl fmt::Display for Demand {
             }
             Demand::SseOr405 => f.write_str("a text/event-stream answer, or HTTP 405"),
             Demand::NoResponseOnStream => f.write_str("no JSON-RPC response on the GET stream"),
+            Demand::PostSupported => {
+                f.write_str("a POSTed request not refused as an unsupported method (no HTTP 405 or 501)")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn post_is_unsupported_only_when_refused_405_or_501() {
+        let answer = |status| HttpAnswer::new(status, None, Body::Empty);
+        for s in [405, 501] {
+            assert!(!Demand::PostSupported.holds(&answer(s)), "{s}");
+        }
+        for s in [200, 202, 400, 403, 404, 406, 415, 500] {
+            assert!(Demand::PostSupported.holds(&answer(s)), "{s}");
         }
     }
 }

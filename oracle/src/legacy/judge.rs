@@ -145,6 +145,11 @@ pub fn expectations(
             VersionHeader::Unsupported => out.push((ids::PV_UNSUPPORTED_400, Demand::Status(400))),
             VersionHeader::Negotiated | VersionHeader::Absent => {
                 out.push((ids::REQ_CT, Demand::JsonOrSseWhenServed));
+                // a well-formed request in an initialized session: the endpoint supports
+                // POST, so no 405 / 501 (D-L50)
+                if track.initialized {
+                    out.push((ids::EP_POST_GET, Demand::PostSupported));
+                }
                 post_stream(&mut out);
             }
         },
@@ -363,5 +368,29 @@ mod tests {
         let dead = rules(&step, SessionTrack::Terminated("a".into()));
         assert!(!dead.contains(&ids::ORIGIN_VALIDATE.0), "{dead:?}");
         assert!(!dead.contains(&ids::ORIGIN_403.0), "{dead:?}");
+    }
+
+    #[test]
+    fn post_support_is_judged_on_requests_of_an_initialized_live_session_only() {
+        let ping = |version| LegacyStep::Request {
+            method: "ping".into(),
+            session: SessionUse::Current,
+            version,
+        };
+        let judged = |step: &LegacyStep, initialized| {
+            let track = Track {
+                session: SessionTrack::Live("a".into()),
+                initialized,
+                ..Track::start()
+            };
+            expectations(step, &track, &LegacyProfile::default())
+                .iter()
+                .any(|(r, d)| *r == ids::EP_POST_GET && *d == Demand::PostSupported)
+        };
+        assert!(judged(&ping(VersionHeader::Negotiated), true));
+        assert!(judged(&ping(VersionHeader::Absent), true));
+        assert!(!judged(&ping(VersionHeader::Negotiated), false));
+        assert!(!judged(&ping(VersionHeader::Unsupported), true));
+        assert!(!judged(&LegacyStep::Initialized, true));
     }
 }

@@ -156,6 +156,8 @@ pub fn to_observation(r: &Response) -> Observation {
         // as the transport classifies bytes: JSON if they parse, else a lossy prefix
         ResponseBody::Raw(bytes) => {
             wire.invalid_utf8 = std::str::from_utf8(bytes).is_err();
+            wire.duplicate_input_keys =
+                crate::shape::input_keys::duplicate_input_request_keys(bytes);
             match serde_json::from_slice(bytes) {
                 Ok(value) => Body::Json { value },
                 Err(_) => Body::Other {

@@ -106,6 +106,13 @@ ids! {
     NOTIF_NO_ID = "BASE-NOTIF-NO-ID",
     VER_EXT_IDS = "VER-EXT-IDS",
     JSONRPC = "BASE-JSONRPC",
+    // (mu1, issue 23)
+    RESULT_FIELD = "BASE-RESULT-FIELD",
+    MRTR_KEYS_UNIQUE = "MRTR-KEYS-UNIQUE",
+    ERRCODE_MEANING = "BASE-ERRCODE-MEANING",
+    MISSING_CAP = "BASE-MISSING-CAP-32021",
+    MRTR_NO_UNDECLARED = "MRTR-NO-UNDECLARED",
+    // -- end mu1 --
     // -- end h4 --
     // H2: tools, resources, prompts (what a server publishes and answers)
     TOOLS_VALIDATE_INPUTS = "TOOLS-VALIDATE-INPUTS",

@@ -41,5 +41,7 @@ pub mod legacy {
         EVENTID_UNIQUE = "L-SHTTP-EVENTID-UNIQUE",
         RESUME_SAME_STREAM = "L-SHTTP-RESUME-SAME-STREAM",
         BASE_UTF8 = "L-BASE-UTF8",
+        // L5: the endpoint's POST (issue 24, D-L50)
+        EP_POST_GET = "L-SHTTP-EP-POST-GET",
     }
 }

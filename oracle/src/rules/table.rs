@@ -634,7 +634,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#Messages › Responses › Result Responses",
         sentence: "Result responses MUST include a `result` field.",
         summary: "Puts a `result` member in every successful response.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-RESULT-ANY"),
@@ -724,7 +724,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#Messages › Responses › Error Codes",
         sentence: "Implementations MUST NOT emit any code from this sub-range that is not defined by this specification and MUST use defined codes only with their specified meanings.",
         summary: "Uses each defined error code only with its specified meaning.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-ERRCODE-RETIRED"),
@@ -815,7 +815,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#General fields › `_meta`",
         sentence: "If processing a request requires a capability the client did not include in `io.modelcontextprotocol/clientCapabilities`, the server MUST return a `MissingRequiredClientCapabilityError` (`-32021`) whose `data.requiredCapabilities` lists the missing capabilities. On HTTP, the response status MUST be `400 Bad Request`.",
         summary: "Answers a request needing an undeclared client capability with 400 + -32021.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-SERVERINFO"),
@@ -915,7 +915,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/mrtr.mdx#Multi Round-Trip Requests › Basic Workflow › Server Requirements (Basic Workflow)",
         sentence: "`inputRequests` keys are server assigned identifiers and MUST be unique within the scope of the request.",
         summary: "Uses unique keys in `inputRequests`.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("MRTR-VALUE-TYPES"),
@@ -933,7 +933,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/mrtr.mdx#Multi Round-Trip Requests › Basic Workflow › Server Requirements (Basic Workflow)",
         sentence: "Servers MUST NOT send an `inputRequests` that the client has not declared support for in its capabilities.",
         summary: "Puts no input request in `inputRequests` for a capability the client did not declare.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("MRTR-STATE-VERIFY"),

@@ -35,7 +35,7 @@ pub static LEGACY_RULES: &[Rule] = &[
         spec: "basic/transports.mdx#Streamable HTTP",
         sentence: "The server MUST provide a single HTTP endpoint path (hereafter referred to as the MCP endpoint) that supports both POST and GET methods.",
         summary: "Serves one MCP endpoint path that accepts POST and GET.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("L-SHTTP-ORIGIN-VALIDATE"),

@@ -171,6 +171,17 @@ pub static NOT_OBSERVABLE: &[(RuleId, &str)] = &[
         "a MAY: the 403's body may carry an id-less JSON-RPC error or anything else",
     ),
     // -- end legacy --
+
+    // -- 2025-11-25 legacy: closing and disconnecting (l5; D-L51, D-L52) --
+    (
+        RuleId("L-SHTTP-GET-RETRY"),
+        "a GET stream carries no response to mark its end and «The server MAY close the SSE stream at any time», so a server-closed GET stream without `retry` may be a terminated stream (allowed) and no answer tells it from a connection closed mid-stream, the one case this SHOULD binds (DEVIATIONS.md D-L51)",
+    ),
+    (
+        RuleId("L-SHTTP-DISCONNECT-NOT-CANCEL"),
+        "the interpretation is internal, and its only trace, a response missing after the client dropped the request's stream, is equally a server that did not cancel but did not make the stream resumable or did not replay a response it wrote before it saw the disconnect, both MAYs (DEVIATIONS.md D-L52)",
+    ),
+    // -- end l5 --
 ];
 
 /// The reason `id` is listed as not observable, if it is.

@@ -1,9 +1,9 @@
 //! The members of an `InputRequiredResult` (basic/patterns/mrtr.mdx § Server Requirements
 //! (Basic Workflow), § Supported Requests): which requests may get one (MRTR-ONLY-SUPPORTED),
 //! that it carries `inputRequests` or `requestState` (MRTR-ATLEASTONE), and what the
-//! `inputRequests` values may be (MRTR-VALUE-TYPES). A result is an `InputRequiredResult`
-//! when its `resultType` is `"input_required"` (basic/index.mdx § ResultType); DEVIATIONS.md
-//! D-165.
+//! `inputRequests` values may be (MRTR-VALUE-TYPES) and which capabilities they may need
+//! (MRTR-NO-UNDECLARED, D-174). A result is an `InputRequiredResult` when its `resultType` is
+//! `"input_required"` (basic/index.mdx § ResultType); DEVIATIONS.md D-165.
 
 use serde_json::Value;
 
@@ -49,6 +49,25 @@ pub fn input_request_types_ok(result: &Value) -> bool {
     }
 }
 
+/// «Servers MUST NOT send an `inputRequests` that the client has not declared support for
+/// in its capabilities.»: whether an `InputRequiredResult` asks, in an object
+/// `inputRequests`, for an elicitation, sampling or roots request whose capability is not in
+/// `declared` (`shape::capabilities` bits; D-174).
+pub fn asks_undeclared(result: &Value, declared: u8) -> bool {
+    if !is_input_required(result) {
+        return false;
+    }
+    let Some(Value::Object(m)) = result.get("inputRequests") else {
+        return false;
+    };
+    m.values().any(|r| {
+        r.get("method")
+            .and_then(Value::as_str)
+            .and_then(super::capabilities::needed_by)
+            .is_some_and(|b| declared & b == 0)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,6 +87,19 @@ mod tests {
         assert!(has_requests_or_state(
             &json!({"resultType": "input_required", "requestState": "s"})
         ));
+    }
+
+    #[test]
+    fn only_declared_capabilities_may_be_asked_for() {
+        use super::super::capabilities::{ELICITATION, ROOTS};
+        let r = json!({"resultType": "input_required", "inputRequests": {
+            "a": {"method": "elicitation/create"}, "b": {"method": "roots/list"}}});
+        assert!(!asks_undeclared(&r, ELICITATION | ROOTS));
+        assert!(asks_undeclared(&r, ROOTS));
+        assert!(asks_undeclared(&r, 0));
+        let done = json!({"resultType": "complete", "inputRequests": {
+            "a": {"method": "roots/list"}}});
+        assert!(!asks_undeclared(&done, 0));
     }
 
     #[test]

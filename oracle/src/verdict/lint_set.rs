@@ -41,11 +41,16 @@ pub(crate) enum LintKind {
     NotificationNoId,
     ExtensionIds,
     JsonRpcVersion,
+    ResultField,
+    InputKeysUnique,
+    CapabilityCodeMeaning,
+    MissingCapabilityShape,
+    NoUndeclaredInput,
 }
 
 impl LintKind {
     /// Every kind, in listing order.
-    const ALL: [LintKind; 24] = [
+    const ALL: [LintKind; 29] = [
         LintKind::NoSessionId,
         LintKind::AllowOn405,
         LintKind::NoUndefinedReservedCode,
@@ -70,14 +75,20 @@ impl LintKind {
         LintKind::NotificationNoId,
         LintKind::ExtensionIds,
         LintKind::JsonRpcVersion,
+        LintKind::ResultField,
+        LintKind::InputKeysUnique,
+        LintKind::CapabilityCodeMeaning,
+        LintKind::MissingCapabilityShape,
+        LintKind::NoUndeclaredInput,
     ];
 
     fn bit(self) -> u32 {
         1 << self as u8
     }
 
-    /// The rule and lint of a data-free kind; `None` for `IdEcho` (rendered from the id).
-    fn render(self) -> Option<(RuleId, Lint)> {
+    /// The rule and lint of a kind; `None` for `IdEcho` (rendered from the id). `caps` is the
+    /// set's declared client capabilities, the data of the capability lints.
+    fn render(self, caps: u8) -> Option<(RuleId, Lint)> {
         Some(match self {
             LintKind::NoSessionId => (rules::BC_SESSION, Lint::NoSessionId),
             LintKind::AllowOn405 => (rules::BC_GET_DELETE, Lint::AllowOn405),
@@ -109,6 +120,17 @@ impl LintKind {
             LintKind::NotificationNoId => (rules::NOTIF_NO_ID, Lint::NotificationNoId),
             LintKind::ExtensionIds => (rules::VER_EXT_IDS, Lint::ExtensionIds),
             LintKind::JsonRpcVersion => (rules::JSONRPC, Lint::JsonRpcVersion),
+            LintKind::ResultField => (rules::RESULT_FIELD, Lint::ResultField),
+            LintKind::InputKeysUnique => (rules::MRTR_KEYS_UNIQUE, Lint::InputKeysUnique),
+            LintKind::CapabilityCodeMeaning => (
+                rules::ERRCODE_MEANING,
+                Lint::CapabilityCodeMeaning { declared: caps },
+            ),
+            LintKind::MissingCapabilityShape => (rules::MISSING_CAP, Lint::MissingCapabilityShape),
+            LintKind::NoUndeclaredInput => (
+                rules::MRTR_NO_UNDECLARED,
+                Lint::NoUndeclaredInput { declared: caps },
+            ),
         })
     }
 }
@@ -131,6 +153,9 @@ pub(crate) struct LintSet {
     stream_bits: u16,
     /// The content checks (`Lint::Content`), listed after every other lint.
     content: ContentSet,
+    /// The client capabilities the request declared (`shape::capabilities` bits), the data
+    /// of the capability lints.
+    caps: u8,
 }
 
 const LOG_LEVEL: u8 = 1;
@@ -147,6 +172,11 @@ impl LintSet {
     /// takes its place).
     pub fn remove(&mut self, k: LintKind) {
         self.bits &= !k.bit();
+    }
+
+    /// Record the client capabilities the request declared (`shape::capabilities` bits).
+    pub fn declared(&mut self, caps: u8) {
+        self.caps = caps;
     }
 
     /// Add content checks.
@@ -174,7 +204,7 @@ impl LintSet {
     pub fn retain_rules(&mut self, keep: &[RuleId]) {
         self.content.retain_rules(keep);
         for k in LintKind::ALL {
-            match k.render() {
+            match k.render(0) {
                 Some((rule, _)) if !keep.contains(&rule) => self.bits &= !k.bit(),
                 Some(_) => {}
                 None => {
@@ -244,7 +274,7 @@ impl Iterator for Lints<'_> {
             return self.next_stream();
         };
         self.left &= self.left - 1;
-        match k.render() {
+        match k.render(self.set.caps) {
             Some(rendered) => Some(rendered),
             None => {
                 self.error_id_next = true;

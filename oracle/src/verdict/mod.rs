@@ -199,6 +199,21 @@ pub enum Lint {
     ExtensionIds,
     /// Every JSON-RPC message of the answer carries `"jsonrpc": "2.0"` (BASE-JSONRPC, D-168).
     JsonRpcVersion,
+    /// No response to the request carries neither `result` nor `error` (BASE-RESULT-FIELD,
+    /// D-170).
+    ResultField,
+    /// No `inputRequests` object in the answer's text names a member twice
+    /// (`WireFields::duplicate_input_keys`; MRTR-KEYS-UNIQUE, D-171).
+    InputKeysUnique,
+    /// No -32021 refusal whose `data.requiredCapabilities` names only capabilities the
+    /// request declared (bits of `shape::capabilities`; BASE-ERRCODE-MEANING, D-172).
+    CapabilityCodeMeaning { declared: u8 },
+    /// A -32021 refusal has status 400 and a non-empty object `data.requiredCapabilities`
+    /// (BASE-MISSING-CAP-32021, D-173).
+    MissingCapabilityShape,
+    /// An `InputRequiredResult`'s `inputRequests` asks only for capabilities the request
+    /// declared (bits of `shape::capabilities`; MRTR-NO-UNDECLARED, D-174).
+    NoUndeclaredInput { declared: u8 },
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

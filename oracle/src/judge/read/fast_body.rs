@@ -86,6 +86,12 @@ fn params<'a>(top: &Top<'a>) -> ParamsView<'a> {
         uri: str_of(Slot::Uri),
         version: of_meta(Slot::Version).and_then(Val::as_str),
         capabilities: meta && top.kind(Slot::Capabilities) == Some(Kind::Object),
+        input_caps: match top.val(Slot::Capabilities) {
+            Some(v) if meta && v.kind() == Kind::Object => {
+                crate::shape::capabilities::declared_text(v.text)
+            }
+            _ => 0,
+        },
         client_info_malformed: meta && top.client_info() == Some(false),
         arguments: top.val(Slot::Arguments).map(|v| {
             Arguments::Raw(RawArguments {

@@ -91,6 +91,9 @@ fn params(p: &Map<String, Value>) -> ParamsView<'_> {
         uri: p.get("uri").and_then(string),
         version: meta_member(META_PROTOCOL_VERSION).and_then(string),
         capabilities: meta_member(META_CLIENT_CAPABILITIES).is_some_and(Value::is_object),
+        input_caps: meta_member(META_CLIENT_CAPABILITIES)
+            .and_then(Value::as_object)
+            .map_or(0, crate::shape::capabilities::declared),
         client_info_malformed: meta_member(META_CLIENT_INFO).is_some_and(|info| {
             !(info.get("name").is_some_and(Value::is_string)
                 && info.get("version").is_some_and(Value::is_string))

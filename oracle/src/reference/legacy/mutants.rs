@@ -67,6 +67,9 @@ pub enum LegacyFault {
     Latin1Answer,
     /// The Origin is checked on POSTs only: a foreign-Origin GET is served.
     OriginPostOnly,
+    // L5: issue 24
+    /// A POSTed request in a session (anything but `initialize`) is refused `405`.
+    RequestPost405,
 }
 
 /// One legacy mutant: its name, the rule it breaks, and how.
@@ -236,6 +239,13 @@ pub static LEGACY_MUTANTS: &[LegacyMutant] = &[
         rule: ids::ORIGIN_VALIDATE,
         description: "checks the Origin of POSTs only, serving a foreign-Origin GET",
         fault: LegacyFault::OriginPostOnly,
+    },
+    // L5: issue 24
+    LegacyMutant {
+        name: "legacy-request-post-405",
+        rule: ids::EP_POST_GET,
+        description: "answers 405 to POSTed requests in a session (initialize still served)",
+        fault: LegacyFault::RequestPost405,
     },
 ];
 

@@ -173,6 +173,12 @@ fn post(
             }
             accepted(fault)
         }
+        // the endpoint refuses POSTed requests as an unsupported method (L-SHTTP-EP-POST-GET)
+        (Some(_), Some(_)) if fault == Some(LegacyFault::RequestPost405) => {
+            let mut r = Response::empty(405);
+            r.set_header("Allow", Some("GET, DELETE"));
+            r
+        }
         (Some(m), Some(id)) => request(fault, state, &session, m, &id, surface),
         _ => Response::json(400, error_body(None, -32600, "Invalid Request", None)),
     }

@@ -2,14 +2,14 @@
 //! wrong and its behaviour. Each row is also a constant (`ORIGIN_UNCHECKED`), the handle code
 //! uses to name one mutant.
 //!
-//! Every judged rule has a mutant. `BASE-MISSING-CAP-32021` is not judged: a -32021 answer is
-//! only ever *tolerated* (no fixture tool requires a client capability), so no answer could
-//! break it; the rule table marks it `judged: false`.
+//! Every judged rule has a mutant.
 
 use super::super::auth::AuthChange;
 use super::super::render_canonical;
 use super::Behaviour::{Answer, Auth, Render, Request};
-use super::{answer, content, request, request_headers, request_params, shape, stream, Mutant};
+use super::{
+    answer, content, request, request_headers, request_params, shape, shape_gaps, stream, Mutant,
+};
 use crate::rules;
 
 /// Declares each row once: as the constant named on its left and as an element of the table
@@ -387,6 +387,23 @@ table! {
             "omits the `jsonrpc` member from its result responses",
             Answer(shape::jsonrpc_version_dropped);
         // -- end h4 --
+        // the remaining shape rules of issue 23 (mu1)
+        RESULT_MEMBER_DROPPED = "result-member-dropped", rules::RESULT_FIELD,
+            "answers resources/templates/list with a response carrying neither result nor error",
+            Answer(shape_gaps::result_member_dropped);
+        INPUT_KEYS_REPEATED = "input-keys-repeated", rules::MRTR_KEYS_UNIQUE,
+            "answers a get_weather call declaring roots with inputRequests naming one key twice",
+            Answer(shape_gaps::input_keys_repeated);
+        MISSING_CAP_DECLARED = "missing-cap-declared", rules::ERRCODE_MEANING,
+            "refuses a get_weather call declaring elicitation with 400/-32021 requiring elicitation",
+            Answer(shape_gaps::missing_cap_declared);
+        MISSING_CAP_LISTED_NONE = "missing-cap-listed-none", rules::MISSING_CAP,
+            "refuses a get_weather call declaring sampling with 400/-32021 whose requiredCapabilities is empty",
+            Answer(shape_gaps::missing_cap_listed_none);
+        INPUT_REQUEST_UNDECLARED = "input-request-undeclared", rules::MRTR_NO_UNDECLARED,
+            "asks a get_weather call declaring only roots for an elicitation/create",
+            Answer(shape_gaps::input_request_undeclared);
+        // -- end mu1 --
     ];
 }
 

@@ -5,7 +5,6 @@
 //!
 //! The probes name the fixture's tools, resource and prompt (`crate::fixture`); against a
 //! surface without them the tool probes exercise the unknown-tool path instead.
-//! `BASE-MISSING-CAP-32021` has no probe: it is not judged (see `mutants/table.rs`).
 //!
 //! Files: `carriers.rs` (conformant requests), `refusals.rs` (transport, version and name
 //! refusals), `headers.rs` (the mirrored and `Mcp-Param` headers), `isolation.rs` (the byte

@@ -5,7 +5,7 @@
 //! to make the reference answer with one.
 
 use super::{call, weather_call, with_meta, Probe};
-use crate::case::Case;
+use crate::case::{Case, META_CLIENT_CAPABILITIES};
 use crate::fixture::STREAM_TOOL;
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
@@ -26,6 +26,10 @@ pub(super) fn shape_probes(s: &Surface) -> Vec<Probe> {
     add(rules::ERROR_INT, parse_error.clone());
     add(rules::ERRCODE_APP_RANGE, parse_error);
     add(rules::JSONRPC, call(s, 66, "resources/list", json!({})));
+    add(
+        rules::RESULT_FIELD,
+        call(s, 67, "resources/templates/list", json!({})),
+    );
     add(rules::META_KEYS, call(s, 61, "tools/list", json!({})));
     // a request carrying trace context (a server that propagates it echoes it)
     let traced = with_meta(
@@ -48,6 +52,34 @@ pub(super) fn shape_probes(s: &Surface) -> Vec<Probe> {
     );
     add(rules::MRTR_ATLEASTONE, weather_call(s));
     add(rules::MRTR_VALUE_TYPES, weather_call(s));
+    // a call declaring `roots`: a server may ask it for roots (MRTR-NO-UNDECLARED)
+    let roots = json!({"roots": {}});
+    // a call declaring sampling: a server may refuse it for a capability it lacks (-32021)
+    add(
+        rules::MISSING_CAP,
+        with_meta(
+            weather_call(s),
+            META_CLIENT_CAPABILITIES,
+            json!({"sampling": {}}),
+        ),
+    );
+    // a call declaring elicitation: a -32021 naming only it misuses the code
+    add(
+        rules::ERRCODE_MEANING,
+        with_meta(
+            weather_call(s),
+            META_CLIENT_CAPABILITIES,
+            json!({"elicitation": {}}),
+        ),
+    );
+    add(
+        rules::MRTR_KEYS_UNIQUE,
+        with_meta(weather_call(s), META_CLIENT_CAPABILITIES, roots.clone()),
+    );
+    add(
+        rules::MRTR_NO_UNDECLARED,
+        with_meta(weather_call(s), META_CLIENT_CAPABILITIES, roots),
+    );
     let stream = call(
         s,
         65,
