@@ -92,7 +92,10 @@ async fn each_target_is_paired_with_its_own_evidence_whatever_the_order() {
     // would get the other's)
     evidence.reverse();
     assert_eq!(evidence[1].name, dual_url);
-    assert!(legacy_outcome(&evidence[0]).is_none(), "the modern-only one");
+    assert!(
+        legacy_outcome(&evidence[0]).is_none(),
+        "the modern-only one"
+    );
     let lines = legacy_stage(
         &mut targets,
         &mut evidence,
@@ -139,7 +142,10 @@ async fn a_legacy_only_target_gets_generated_sequences_too() {
     .await;
     // the legacy-only one first: prepared first, yet not fuzzed
     let urls = [legacy_only.url.clone(), dual.url.clone()];
-    let specs = vec![TargetSpec::user_url(&urls[0]), TargetSpec::user_url(&urls[1])];
+    let specs = vec![
+        TargetSpec::user_url(&urls[0]),
+        TargetSpec::user_url(&urls[1]),
+    ];
     let settings = settings(32);
     let never = std::future::pending::<()>();
     let matrix = pipeline::run_matrix(&specs, &settings, &Quiet, never)

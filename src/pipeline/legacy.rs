@@ -141,7 +141,10 @@ pub async fn legacy_stage(
     }
     let sent: u64 = extended.iter().filter_map(|(_, x)| x.map(|x| x.sent)).sum();
     if sent > 0 {
-        let shrunk: usize = extended.iter().filter_map(|(_, x)| x.map(|x| x.shrunk)).sum();
+        let shrunk: usize = extended
+            .iter()
+            .filter_map(|(_, x)| x.map(|x| x.shrunk))
+            .sum();
         lines.push(format!(
             "2025-11-25: {sent} generated sequence(s) (seed {}, up to {} per target), {shrunk} \
              finding(s) shrunk, the stage in {:.1} s",

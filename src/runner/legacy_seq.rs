@@ -5,11 +5,11 @@
 //! request and the same judgement wherever it is sent.
 
 use super::legacy::{request_text, LegacyFinding};
+use mcpdiff_oracle::case::HeaderField;
 use mcpdiff_oracle::legacy::{
     case_for, expectations, judge_step, LegacyProfile, LegacyStep, SessionTrack, StepOutcome, Track,
 };
 use mcpdiff_oracle::signature::ObservationKind;
-use mcpdiff_oracle::case::HeaderField;
 use mcpdiff_oracle::{Case, Observation, Surface};
 use std::future::Future;
 

@@ -162,7 +162,8 @@ impl Client {
 
     /// `send`, with timing and connection details.
     pub async fn exchange(&self, case: &Case, endpoint: &Endpoint) -> Exchange {
-        self.exchange_with(case, endpoint, true, &|| {}, false).await
+        self.exchange_with(case, endpoint, true, &|| {}, false)
+            .await
     }
 
     /// `send` for a request that opens a listening stream (a GET): an SSE answer also ends
@@ -291,25 +292,18 @@ async fn connect_tcp(
 }
 
 /// Write `request` and read the answer concurrently on `stream`.
-async fn attempt(
-    stream: Stream,
-    request: &[u8],
-    method: &str,
-    reading: Reading<'_>,
-) -> Attempt {
+async fn attempt(stream: Stream, request: &[u8], method: &str, reading: Reading<'_>) -> Attempt {
     let (mut outcome, wrote, received, stream) = match stream {
         Stream::Plain(mut tcp) => {
             // Borrowed halves: no lock on the plain path; the borrows end with the call.
             let (r, w) = tcp.split();
-            let (o, wrote, received) =
-                exchange_on(r, w, request, method, reading).await;
+            let (o, wrote, received) = exchange_on(r, w, request, method, reading).await;
             (o, wrote, received, Stream::Plain(tcp))
         }
         Stream::Tls(tls) => {
             // A TLS session reads and writes shared state: tokio's split (a lock) is needed.
             let (mut r, mut w) = tokio::io::split(*tls);
-            let (o, wrote, received) =
-                exchange_on(&mut r, &mut w, request, method, reading).await;
+            let (o, wrote, received) = exchange_on(&mut r, &mut w, request, method, reading).await;
             (o, wrote, received, Stream::Tls(Box::new(r.unsplit(w))))
         }
     };
