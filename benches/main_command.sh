@@ -76,7 +76,7 @@ one_run() {
   [ "$rc" -le 1 ] || die "$1 run $2 failed ($rc): $(tail -3 "$WORK/$1-$2.err")"
   RUN_S=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
 }
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 say "== first runs (untimed: install what is missing under $MCPDIFF_TARGETS, warm the caches)"
 one_run base first; B=$RUN_S; one_run branch first

@@ -25,7 +25,8 @@ pub const MAX_GENERATED: u64 = 32;
 
 /// Generated sequences for a run of `cases` cases: one per sixteen cases, at least one when
 /// any case is asked for, at most [`MAX_GENERATED`] (the default 2000 cases reach the cap:
-/// about 15 s more on the five bundled SDK servers, measured with a debug build).
+/// with the differential, a 2025-11-25 stage of about 3 s on the bundled servers, release
+/// build, 2026-12-05; docs/PERFORMANCE.md).
 pub fn sequence_count(cases: u64) -> u64 {
     (cases / 16).clamp(cases.min(1), MAX_GENERATED)
 }
