@@ -12,6 +12,8 @@
 #          WORK (/tmp/mcpdiff-main-command: the base's worktree and, unless BASE_TARGET_DIR
 #          is set, its target dir), BASE_TARGET_DIR, CARGO_TARGET_DIR (this checkout's),
 #          RUN_ARGS (extra `run` flags, none by default: the README's command)
+# Leaves: the base's worktree WORK/base-SHA and its target dir, reused by the next run
+#          (`git worktree remove WORK/base-SHA` and `rm -r WORK` remove them).
 #
 # Both binaries read the bundled targets of this checkout's targets/ (MCPDIFF_TARGETS), so
 # the SDKs are installed once (on the first, untimed run: needs npm, pip and cargo) and both
