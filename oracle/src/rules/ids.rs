@@ -116,6 +116,8 @@ ids! {
     RES_NO_EMPTY_CONTENTS = "RES-NO-EMPTY-CONTENTS",
     PROMPTS_VALIDATE_ARGS = "PROMPTS-VALIDATE-ARGS",
     TOOLS_NAMES = "TOOLS-NAMES",
+    // SHOULD-level rules (issue 23, sh)
+    SCHEMA_2020_12 = "BASE-SCHEMA-2020-12",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

@@ -787,7 +787,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#JSON Schema Usage › Schema Dialect",
         sentence: "Implementors are RECOMMENDED to use JSON Schema 2020-12.",
         summary: "Publishes JSON Schemas in the 2020-12 dialect.",
-        judged: false,
+        judged: true,
     },
     // §12 Per-request metadata and statelessness
     Rule {

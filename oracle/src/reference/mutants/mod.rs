@@ -15,6 +15,7 @@ mod request;
 mod request_headers;
 mod request_params;
 mod shape;
+mod should;
 mod stream;
 mod table;
 

@@ -9,7 +9,9 @@
 use super::super::auth::AuthChange;
 use super::super::render_canonical;
 use super::Behaviour::{Answer, Auth, Render, Request};
-use super::{answer, content, request, request_headers, request_params, shape, stream, Mutant};
+use super::{
+    answer, content, request, request_headers, request_params, shape, should, stream, Mutant,
+};
 use crate::rules;
 
 /// Declares each row once: as the constant named on its left and as an element of the table
@@ -387,6 +389,10 @@ table! {
             "omits the `jsonrpc` member from its result responses",
             Answer(shape::jsonrpc_version_dropped);
         // -- end h4 --
+        // SHOULD-level rules (issue 23, sh)
+        SCHEMA_DRAFT_07 = "schema-draft-07", rules::SCHEMA_2020_12,
+            "declares draft-07 by `$schema` in get_weather's inputSchema in tools/list",
+            Answer(should::schema_draft_07);
     ];
 }
 

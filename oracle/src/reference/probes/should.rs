@@ -1,0 +1,20 @@
+//! The probes of the SHOULD-level rules judged in the issue 23 sweep, one or more per rule,
+//! each a conformant request departing in the one way its rule speaks of (or, for a rule on
+//! what a result publishes, the conformant carrier of that result).
+
+use super::{call, Probe};
+use crate::rules;
+use crate::surface::Surface;
+use serde_json::json;
+
+/// The probes of the SHOULD sweep.
+pub(super) fn should_probes(s: &Surface) -> Vec<Probe> {
+    let c = |id: i64, method: &str, params| call(s, id, method, params);
+    vec![
+        // the tools a target lists, each schema in the dialect it declares (D-190)
+        Probe {
+            rule: rules::SCHEMA_2020_12,
+            case: c(200, "tools/list", json!({})),
+        },
+    ]
+}
