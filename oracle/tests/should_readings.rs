@@ -1,0 +1,70 @@
+//! The readings of D-190..D-194 (the SHOULD-level rules of the issue 23 sweep), each shown on
+//! the rule it names: the reference's answer passes, an answer the entry admits passes, and
+//! one it does not admit fails on exactly that rule.
+
+mod common;
+
+use mcpdiff_oracle::client::conformant_case;
+use mcpdiff_oracle::reference::{respond, to_observation};
+use mcpdiff_oracle::{check, fixture, judge, Body, Case, Observation, Surface};
+use serde_json::{json, Value};
+
+/// The rules `obs` breaks as the answer to `case`, sorted.
+fn rules_of(case: &Case, s: &Surface, obs: &Observation) -> Vec<String> {
+    let mut r: Vec<String> = check(&judge(case, s), obs)
+        .into_iter()
+        .map(|f| f.rule)
+        .collect();
+    r.sort();
+    r
+}
+
+/// The rules the reference's answer to `case`, edited by `edit`, breaks.
+fn broken(case: &Case, s: &Surface, edit: impl FnOnce(&mut Value)) -> Vec<String> {
+    let mut obs = to_observation(&respond(case, s));
+    if let Observation::Http(a) = &mut obs {
+        match &mut a.body {
+            Body::Json { value } => edit(value),
+            other => panic!("expected a JSON answer, got {other:?}"),
+        }
+    }
+    rules_of(case, s, &obs)
+}
+
+fn call(method: &str, params: Value) -> Case {
+    conformant_case(&fixture::surface(), json!(1), method, params)
+}
+
+/// D-190: another published dialect by `$schema` is the SHOULD finding; 2020-12, a custom
+/// meta-schema and no `$schema` pass.
+#[test]
+fn d190_schema_dialect() {
+    let s = fixture::surface();
+    let c = call("tools/list", json!({}));
+    let declare = |uri: &'static str| {
+        move |v: &mut Value| v["result"]["tools"][0]["inputSchema"]["$schema"] = json!(uri)
+    };
+    assert!(broken(&c, &s, |_| {}).is_empty());
+    for ok in [
+        "https://json-schema.org/draft/2020-12/schema",
+        "https://example.com/dialects/mine",
+    ] {
+        assert!(broken(&c, &s, declare(ok)).is_empty(), "{ok}");
+    }
+    for other in [
+        "http://json-schema.org/draft-07/schema#",
+        "https://json-schema.org/draft/2019-09/schema",
+    ] {
+        assert_eq!(
+            broken(&c, &s, declare(other)),
+            ["BASE-SCHEMA-2020-12"],
+            "{other}"
+        );
+    }
+    // an outputSchema is read too
+    let out = broken(&c, &s, |v| {
+        v["result"]["tools"][1]["outputSchema"]["$schema"] =
+            json!("http://json-schema.org/draft-04/schema#")
+    });
+    assert_eq!(out, ["BASE-SCHEMA-2020-12"]);
+}
