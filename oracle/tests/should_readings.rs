@@ -2,6 +2,7 @@
 //! the rule it names: the reference's answer passes, an answer the entry admits passes, and
 //! one it does not admit fails on exactly that rule.
 
+#[allow(dead_code)] // (the shared answers this file does not use)
 mod common;
 
 use mcpdiff_oracle::client::conformant_case;
@@ -67,4 +68,48 @@ fn d190_schema_dialect() {
             json!("http://json-schema.org/draft-04/schema#")
     });
     assert_eq!(out, ["BASE-SCHEMA-2020-12"]);
+}
+
+/// D-191: a completion for a prompt the target does not list, or without the `ref` and
+/// `argument` the schema requires, is refused with -32602 (any status); a result is the
+/// SHOULD finding, another error code too.
+#[test]
+fn d191_completion_errors() {
+    let s = fixture::surface();
+    let unknown = call(
+        "completion/complete",
+        json!({"ref": {"type": "ref/prompt", "name": "nope"},
+            "argument": {"name": "code", "value": ""}}),
+    );
+    let missing = call(
+        "completion/complete",
+        json!({"ref": {"type": "ref/prompt", "name": fixture::PROMPT}}),
+    );
+    let id = json!(1);
+    for c in [&unknown, &missing] {
+        assert!(broken(c, &s, |_| {}).is_empty());
+        assert!(rules_of(c, &s, &common::rpc_error(400, &id, -32602)).is_empty());
+        let served = common::result(
+            &id,
+            json!({"completion": {"values": [], "total": 0, "hasMore": false}}),
+        );
+        assert_eq!(rules_of(c, &s, &served), ["COMPL-ERRORS"]);
+        assert_eq!(
+            rules_of(c, &s, &common::rpc_error(200, &id, -32603)),
+            ["COMPL-ERRORS"]
+        );
+    }
+    // a known prompt with both members is served; an unknown resource is not this rule's
+    let known = call(
+        "completion/complete",
+        json!({"ref": {"type": "ref/prompt", "name": fixture::PROMPT},
+            "argument": {"name": "code", "value": "fn"}}),
+    );
+    assert!(!judge(&known, &s).triggers(mcpdiff_oracle::rules::COMPL_ERRORS));
+    let resource = call(
+        "completion/complete",
+        json!({"ref": {"type": "ref/resource", "uri": "file:///nope"},
+            "argument": {"name": "day", "value": ""}}),
+    );
+    assert!(!judge(&resource, &s).triggers(mcpdiff_oracle::rules::COMPL_ERRORS));
 }

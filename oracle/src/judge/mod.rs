@@ -29,6 +29,7 @@ mod lints;
 mod methods;
 mod origin;
 mod params;
+mod rare;
 pub mod read;
 pub mod view;
 

@@ -118,6 +118,7 @@ ids! {
     TOOLS_NAMES = "TOOLS-NAMES",
     // SHOULD-level rules (issue 23, sh)
     SCHEMA_2020_12 = "BASE-SCHEMA-2020-12",
+    COMPL_ERRORS = "COMPL-ERRORS",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

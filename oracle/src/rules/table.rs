@@ -1468,7 +1468,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/completion.mdx#Error Handling",
         sentence: "Servers SHOULD return standard JSON-RPC errors for common failure cases: - Method not found: `-32601` (Capability not supported) - Invalid prompt name: `-32602` (Invalid params) - Missing required arguments: `-32602` (Invalid params) - Internal errors: `-32603` (Internal error)",
         summary: "Answers completion failures with standard errors (-32601 without the capability, -32602, -32603).",
-        judged: false,
+        judged: true,
     },
     // §23 Logging (deprecated feature)
     Rule {

@@ -140,6 +140,9 @@ fn keys_near_the_ones_the_judge_reads_are_other_keys() {
         r#"{"name":"a"}"#,
         r#"{"name":"a","version":1}"#,
         r#"{"name":"a","version":"1","name":null}"#,
+        r#"{"name":"mcpdiff","version":"1"}"#,
+        r#"{"name":"mcp\u0064iff","version":"1"}"#,
+        r#"{"name":"other\n","version":"1"}"#,
         r#"[]"#,
         r#""x""#,
     ] {
@@ -147,6 +150,31 @@ fn keys_near_the_ones_the_judge_reads_are_other_keys() {
         let body = format!(
             r#"{{"jsonrpc":"2.0","id":1,"method":"m","params":{{"uri":"u","cursor":null,"_meta":{{"{META_PROTOCOL_VERSION}":"v","{META_CLIENT_CAPABILITIES}":{{}},"{META_CLIENT_INFO}":{info},"{META_LOG_LEVEL}":"debug"}}}}}}"#
         );
+        same_reading(body.as_bytes(), Some(true));
+    }
+    // `inputResponses` of each shape, and near spellings of its key; a completion's members
+    for (key, value) in [
+        ("inputResponses", "null"),
+        ("inputResponses", "\"yes\""),
+        ("inputResponses", "{}"),
+        ("inputResponses", r#"{"k":{"action":"decline"}}"#),
+        ("inputResponses", r#"{"k":{},"j":7}"#),
+        ("inputResponse", "7"),
+        ("inputResponsesX", "7"),
+    ] {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","{key}":{value},"_meta":{{}}}}}}"#
+        );
+        same_reading(body.as_bytes(), Some(true));
+    }
+    for params in [
+        r#"{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"v"}}"#,
+        r#"{"ref":{"type":"ref/prompt","name":"p"}}"#,
+        r#"{"ref":{"type":"ref/resource","uri":"u"},"argument":{"name":"a","value":"v"}}"#,
+        r#"{}"#,
+    ] {
+        let body =
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{params}}}"#);
         same_reading(body.as_bytes(), Some(true));
     }
     // a known key cut off by the end of the body, or spelled with an escape

@@ -6,6 +6,8 @@
 use super::super::response::Response;
 use super::answer::Answered;
 use super::content::on;
+use crate::case::Case;
+use crate::surface::Surface;
 use serde_json::{json, Value};
 
 /// The meta-schema URI of draft-07, the dialect basic/index.mdx's own example names.
@@ -23,4 +25,26 @@ pub(super) fn schema_draft_07(a: &Answered, r: &mut Response) {
             }
         }
     });
+}
+
+/// Completes an argument of a prompt it does not have: an empty completion, not -32602
+/// (COMPL-ERRORS).
+pub(super) fn completion_unknown_prompt_served(
+    case: &mut Case,
+    surface: &mut Surface,
+) -> Option<Response> {
+    let call = super::super::dispatch::parse_call(&case.body)?;
+    if call.method != "completion/complete" {
+        return None;
+    }
+    let r = call.params.get("ref")?;
+    let name = r.get("name").and_then(Value::as_str)?;
+    if r.get("type") != Some(&json!("ref/prompt")) || surface.prompts.iter().any(|p| p == name) {
+        return None;
+    }
+    let result = json!({"completion": {"values": [], "total": 0, "hasMore": false}});
+    Some(Response::json(
+        200,
+        super::super::result_body(&call.id, result),
+    ))
 }

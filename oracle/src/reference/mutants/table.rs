@@ -393,6 +393,9 @@ table! {
         SCHEMA_DRAFT_07 = "schema-draft-07", rules::SCHEMA_2020_12,
             "declares draft-07 by `$schema` in get_weather's inputSchema in tools/list",
             Answer(should::schema_draft_07);
+        COMPLETION_UNKNOWN_PROMPT_SERVED = "completion-unknown-prompt-served", rules::COMPL_ERRORS,
+            "serves completion/complete for a prompt it does not have with an empty completion",
+            Request(should::completion_unknown_prompt_served);
     ];
 }
 

@@ -16,5 +16,15 @@ pub(super) fn should_probes(s: &Surface) -> Vec<Probe> {
             rule: rules::SCHEMA_2020_12,
             case: c(200, "tools/list", json!({})),
         },
+        // a completion for a prompt the target does not list: -32602 (D-191)
+        Probe {
+            rule: rules::COMPL_ERRORS,
+            case: c(
+                201,
+                "completion/complete",
+                json!({"ref": {"type": "ref/prompt", "name": "no_such_prompt"},
+                    "argument": {"name": "code", "value": ""}}),
+            ),
+        },
     ]
 }
