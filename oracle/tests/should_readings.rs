@@ -113,3 +113,63 @@ fn d191_completion_errors() {
     );
     assert!(!judge(&resource, &s).triggers(mcpdiff_oracle::rules::COMPL_ERRORS));
 }
+
+fn weather_with(responses: Value) -> Case {
+    call(
+        "tools/call",
+        json!({"name": fixture::PLAIN_TOOL, "arguments": {"location": "Oslo"},
+            "inputResponses": responses}),
+    )
+}
+
+/// D-192: an `inputResponses` that is no object is refused with any JSON-RPC error (or an
+/// error status); serving it is the SHOULD finding; `null` is left open.
+#[test]
+fn d192_input_responses_validated() {
+    let s = fixture::surface();
+    let id = json!(1);
+    let served = common::result(&id, json!({"content": [], "isError": false}));
+    for bad in [json!("yes"), json!([]), json!(7)] {
+        let c = weather_with(bad.clone());
+        assert!(broken(&c, &s, |_| {}).is_empty(), "{bad}");
+        for code in [-32602, -32600] {
+            assert!(rules_of(&c, &s, &common::rpc_error(400, &id, code)).is_empty());
+        }
+        assert_eq!(rules_of(&c, &s, &served), ["MRTR-VALIDATE-INPUTS"], "{bad}");
+    }
+    let null = weather_with(Value::Null);
+    assert!(!judge(&null, &s).triggers(mcpdiff_oracle::rules::MRTR_VALIDATE_INPUTS));
+    // the same on the other two methods that take it
+    let read = call(
+        "resources/read",
+        json!({"uri": fixture::RESOURCE, "inputResponses": "yes"}),
+    );
+    assert!(judge(&read, &s).triggers(mcpdiff_oracle::rules::MRTR_VALIDATE_INPUTS));
+}
+
+/// D-193: entries no InputRequests asked for are ignored: the call is served as without
+/// them; a -32602 (or any refusal) is the SHOULD finding, blamed on this rule alone.
+#[test]
+fn d193_unrequested_entries_ignored() {
+    let s = fixture::surface();
+    let id = json!(1);
+    let c = weather_with(json!({"mcpdiff.unrequested": {"action": "decline"}}));
+    assert!(broken(&c, &s, |_| {}).is_empty());
+    for code in [-32602, -32600] {
+        assert_eq!(
+            rules_of(&c, &s, &common::rpc_error(200, &id, code)),
+            ["MRTR-IGNORE-EXTRA"]
+        );
+    }
+    // without the entries the same -32602 is admitted (D-30): it is the entry's refusal
+    let plain = call(
+        "tools/call",
+        json!({"name": fixture::PLAIN_TOOL, "arguments": {"location": "Oslo"}}),
+    );
+    assert!(rules_of(&plain, &s, &common::rpc_error(200, &id, -32602)).is_empty());
+    // `{}` and entries that are no objects are not this rule's stimulus
+    for other in [json!({}), json!({"k": 7})] {
+        let c = weather_with(other);
+        assert!(!judge(&c, &s).triggers(mcpdiff_oracle::rules::MRTR_IGNORE_EXTRA));
+    }
+}

@@ -5,7 +5,7 @@
 use super::answers::mismatch_answer;
 use super::findings::{Answers, Findings};
 use super::params;
-use super::view::{HeaderView, RequestBody};
+use super::view::{HeaderView, InputResponsesView, RequestBody};
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
@@ -177,6 +177,14 @@ pub(crate) fn check(
     }
     // `params.name` or `params.uri`, as `name_source` names the member
     let params = req.params.as_ref();
+    if let Some(p) = params.filter(|p| p.input_responses != InputResponsesView::Absent) {
+        if matches!(
+            m,
+            Modern::ToolsCall | Modern::ResourcesRead | Modern::PromptsGet
+        ) {
+            super::mrtr::check(p.input_responses, req, version_ok(f), f);
+        }
+    }
     match m {
         Modern::Discover => rules::VER_DISCOVER,
         Modern::ToolsCall => {

@@ -27,6 +27,7 @@ mod header_values;
 mod headers;
 mod lints;
 mod methods;
+mod mrtr;
 mod origin;
 mod params;
 mod rare;

@@ -119,6 +119,8 @@ ids! {
     // SHOULD-level rules (issue 23, sh)
     SCHEMA_2020_12 = "BASE-SCHEMA-2020-12",
     COMPL_ERRORS = "COMPL-ERRORS",
+    MRTR_VALIDATE_INPUTS = "MRTR-VALIDATE-INPUTS",
+    MRTR_IGNORE_EXTRA = "MRTR-IGNORE-EXTRA",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

@@ -969,7 +969,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/mrtr.mdx#Multi Round-Trip Requests › Error Handling",
         sentence: "Protocol errors (malformed JSON, invalid schema, internal server errors) SHOULD return a JSON-RPC error response with an appropriate error code and message.",
         summary: "Answers malformed `inputResponses` with a JSON-RPC error.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("MRTR-IGNORE-EXTRA"),
@@ -978,7 +978,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/mrtr.mdx#Multi Round-Trip Requests › Error Handling",
         sentence: "If additional, unexpected parameters are provided in the `InputResponses` object, the server SHOULD ignore any information it does not recognize or need.",
         summary: "Ignores `inputResponses` entries it does not recognize or need.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("MRTR-REASK"),

@@ -48,3 +48,44 @@ pub(super) fn completion_unknown_prompt_served(
         super::super::result_body(&call.id, result),
     ))
 }
+
+/// The methods whose params take `inputResponses` (schema.json `InputResponseRequestParams`).
+const RETRIED: [&str; 3] = ["tools/call", "resources/read", "prompts/get"];
+
+/// Reads `inputResponses` without checking it: one that is no object is dropped and the
+/// request served as if none were given (MRTR-VALIDATE-INPUTS).
+pub(super) fn input_responses_unchecked(case: &mut Case, _: &mut Surface) -> Option<Response> {
+    let mut body: Value = serde_json::from_slice(&case.body).ok()?;
+    let method = body.get("method").and_then(Value::as_str)?;
+    if !RETRIED.contains(&method) {
+        return None;
+    }
+    let params = body.get_mut("params").and_then(Value::as_object_mut)?;
+    if params
+        .get("inputResponses")
+        .is_some_and(|v| !v.is_object() && !v.is_null())
+    {
+        params.remove("inputResponses");
+        // serializing a Value cannot fail (all keys are strings)
+        case.body = serde_json::to_vec(&body).unwrap_or_default();
+    }
+    None
+}
+
+/// Refuses, -32602, a request whose `inputResponses` holds entries it never asked for
+/// (MRTR-IGNORE-EXTRA).
+pub(super) fn input_responses_extra_refused(
+    case: &mut Case,
+    _: &mut Surface,
+) -> Option<Response> {
+    let call = super::super::dispatch::parse_call(&case.body)?;
+    let entries = call.params.get("inputResponses").and_then(Value::as_object);
+    if !RETRIED.contains(&call.method.as_str()) || entries.is_none_or(|e| e.is_empty()) {
+        return None;
+    }
+    let message = "Invalid params: unexpected inputResponses";
+    Some(Response::json(
+        200,
+        super::super::error_body(Some(&call.id), -32602, message, None),
+    ))
+}

@@ -396,6 +396,12 @@ table! {
         COMPLETION_UNKNOWN_PROMPT_SERVED = "completion-unknown-prompt-served", rules::COMPL_ERRORS,
             "serves completion/complete for a prompt it does not have with an empty completion",
             Request(should::completion_unknown_prompt_served);
+        INPUT_RESPONSES_UNCHECKED = "input-responses-unchecked", rules::MRTR_VALIDATE_INPUTS,
+            "serves a request whose inputResponses is no object, ignoring it",
+            Request(should::input_responses_unchecked);
+        INPUT_RESPONSES_EXTRA_REFUSED = "input-responses-extra-refused", rules::MRTR_IGNORE_EXTRA,
+            "refuses -32602 a request whose inputResponses holds entries it never asked for",
+            Request(should::input_responses_extra_refused);
     ];
 }
 

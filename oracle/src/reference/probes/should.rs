@@ -3,9 +3,13 @@
 //! what a result publishes, the conformant carrier of that result).
 
 use super::{call, Probe};
+use crate::fixture::PLAIN_TOOL;
 use crate::rules;
 use crate::surface::Surface;
 use serde_json::json;
+
+/// The key of an `inputResponses` entry no server assigned (D-193).
+const UNREQUESTED: &str = "mcpdiff.unrequested";
 
 /// The probes of the SHOULD sweep.
 pub(super) fn should_probes(s: &Surface) -> Vec<Probe> {
@@ -24,6 +28,26 @@ pub(super) fn should_probes(s: &Surface) -> Vec<Probe> {
                 "completion/complete",
                 json!({"ref": {"type": "ref/prompt", "name": "no_such_prompt"},
                     "argument": {"name": "code", "value": ""}}),
+            ),
+        },
+        // a retry whose inputResponses is no object: a JSON-RPC error (D-192)
+        Probe {
+            rule: rules::MRTR_VALIDATE_INPUTS,
+            case: c(
+                202,
+                "tools/call",
+                json!({"name": PLAIN_TOOL, "arguments": {"location": "Seattle, WA"},
+                    "inputResponses": "yes"}),
+            ),
+        },
+        // an entry no InputRequests asked for: ignored, the call served (D-193)
+        Probe {
+            rule: rules::MRTR_IGNORE_EXTRA,
+            case: c(
+                203,
+                "tools/call",
+                json!({"name": PLAIN_TOOL, "arguments": {"location": "Seattle, WA"},
+                    "inputResponses": {UNREQUESTED: {"action": "decline"}}}),
             ),
         },
     ]
