@@ -173,3 +173,34 @@ fn d193_unrequested_entries_ignored() {
         assert!(!judge(&c, &s).triggers(mcpdiff_oracle::rules::MRTR_IGNORE_EXTRA));
     }
 }
+
+/// D-194: a well-formed clientInfo naming another client is a benign input: the request is
+/// answered as mcpdiff's is; a refusal is the SHOULD NOT finding, alone. A malformed one
+/// stays D-47's.
+#[test]
+fn d194_client_info_not_behaviour() {
+    let s = fixture::surface();
+    let id = json!(1);
+    let with_info = |info: Value| {
+        let mut c = call(
+            "tools/call",
+            json!({"name": fixture::PLAIN_TOOL, "arguments": {"location": "Oslo"}}),
+        );
+        let mut body: Value = serde_json::from_slice(&c.body).unwrap();
+        body["params"]["_meta"]["io.modelcontextprotocol/clientInfo"] = info;
+        c.body = serde_json::to_vec(&body).unwrap();
+        c
+    };
+    let other = with_info(json!({"name": "other-client", "version": "0.1.0"}));
+    assert!(broken(&other, &s, |_| {}).is_empty());
+    assert_eq!(
+        rules_of(&other, &s, &common::rpc_error(400, &id, -32600)),
+        ["BASE-INFO-NOT-BEHAVIOR"]
+    );
+    // what the call admits without it (D-30's -32602) it admits with it
+    assert!(rules_of(&other, &s, &common::rpc_error(200, &id, -32602)).is_empty());
+    let ours = with_info(json!({"name": "mcpdiff", "version": "9"}));
+    assert!(!judge(&ours, &s).triggers(mcpdiff_oracle::rules::INFO_NOT_BEHAVIOR));
+    let malformed = with_info(json!({"name": "other-client"}));
+    assert!(!judge(&malformed, &s).triggers(mcpdiff_oracle::rules::INFO_NOT_BEHAVIOR));
+}

@@ -8,7 +8,7 @@
 //! quirks of the mirrored header names, and the JSON-RPC envelope of the body with the
 //! `params` members the rules compare headers with.
 
-pub use super::rare::{CompletionView, InputResponsesView};
+pub use super::rare::{CompletionView, InputResponsesView, CONFORMANT_CLIENT};
 use super::read::arguments::Arguments;
 use crate::case::HeaderField;
 use crate::request_id::RequestId;

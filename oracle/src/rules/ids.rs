@@ -121,6 +121,7 @@ ids! {
     COMPL_ERRORS = "COMPL-ERRORS",
     MRTR_VALIDATE_INPUTS = "MRTR-VALIDATE-INPUTS",
     MRTR_IGNORE_EXTRA = "MRTR-IGNORE-EXTRA",
+    INFO_NOT_BEHAVIOR = "BASE-INFO-NOT-BEHAVIOR",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

@@ -833,7 +833,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#General fields › `_meta`",
         sentence: "Implementations SHOULD NOT use them to change the behavior of the client or server, and SHOULD NOT rely on them for security decisions.",
         summary: "Does not change behaviour (or security decisions) based on clientInfo.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-STATELESS-NO-PRIOR"),

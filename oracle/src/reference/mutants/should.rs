@@ -89,3 +89,18 @@ pub(super) fn input_responses_extra_refused(
         super::super::error_body(Some(&call.id), -32602, message, None),
     ))
 }
+
+/// Serves only the clients it knows: a request whose `clientInfo` names another client than
+/// mcpdiff is refused 400 / -32600 (BASE-INFO-NOT-BEHAVIOR).
+pub(super) fn client_info_gated(case: &mut Case, _: &mut Surface) -> Option<Response> {
+    let call = super::super::dispatch::parse_call(&case.body)?;
+    let info = call.params.get("_meta")?.get(crate::case::META_CLIENT_INFO)?;
+    let name = info.get("name").and_then(Value::as_str)?;
+    if !info.get("version").is_some_and(Value::is_string) || name == "mcpdiff" {
+        return None;
+    }
+    Some(Response::json(
+        400,
+        super::super::error_body(Some(&call.id), -32600, "Unsupported client", None),
+    ))
+}

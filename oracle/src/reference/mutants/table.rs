@@ -402,6 +402,9 @@ table! {
         INPUT_RESPONSES_EXTRA_REFUSED = "input-responses-extra-refused", rules::MRTR_IGNORE_EXTRA,
             "refuses -32602 a request whose inputResponses holds entries it never asked for",
             Request(should::input_responses_extra_refused);
+        CLIENT_INFO_GATED = "client-info-gated", rules::INFO_NOT_BEHAVIOR,
+            "refuses 400 / -32600 requests whose clientInfo names a client other than mcpdiff",
+            Request(should::client_info_gated);
     ];
 }
 

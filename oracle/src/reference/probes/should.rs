@@ -2,7 +2,8 @@
 //! each a conformant request departing in the one way its rule speaks of (or, for a rule on
 //! what a result publishes, the conformant carrier of that result).
 
-use super::{call, Probe};
+use super::{call, weather_call, with_meta, Probe};
+use crate::case::META_CLIENT_INFO;
 use crate::fixture::PLAIN_TOOL;
 use crate::rules;
 use crate::surface::Surface;
@@ -48,6 +49,15 @@ pub(super) fn should_probes(s: &Surface) -> Vec<Probe> {
                 "tools/call",
                 json!({"name": PLAIN_TOOL, "arguments": {"location": "Seattle, WA"},
                     "inputResponses": {UNREQUESTED: {"action": "decline"}}}),
+            ),
+        },
+        // another client's self-reported identity: served as mcpdiff is (D-194)
+        Probe {
+            rule: rules::INFO_NOT_BEHAVIOR,
+            case: with_meta(
+                weather_call(s),
+                META_CLIENT_INFO,
+                json!({"name": "other-client", "version": "0.1.0"}),
             ),
         },
     ]
