@@ -171,6 +171,21 @@ pub static NOT_OBSERVABLE: &[(RuleId, &str)] = &[
         "a MAY: the 403's body may carry an id-less JSON-RPC error or anything else",
     ),
     // -- end legacy --
+
+    // -- SHOULD sweep (issue 23, sh; D-195) --
+    (
+        RuleId("TOOLS-LISTCHANGED"),
+        "The duty arises only when the target's tool list changes, which no client request can cause (the set «MUST NOT vary … as a side effect of other requests on the connection»), so a prober cannot provoke it and a run in which the list never changed shows a missing notification and compliance alike.",
+    ),
+    (
+        RuleId("RES-LISTCHANGED"),
+        "The duty arises only when the target's resource list changes, which no client request can cause (the set «MUST NOT vary … as a side effect of other requests on the connection»), so a prober cannot provoke it and a run in which the list never changed shows a missing notification and compliance alike.",
+    ),
+    (
+        RuleId("PROMPTS-LISTCHANGED"),
+        "The duty arises only when the target's prompt list changes, which no client request can cause (the set «MUST NOT vary … as a side effect of other requests on the connection»), so a prober cannot provoke it and a run in which the list never changed shows a missing notification and compliance alike.",
+    ),
+    // -- end SHOULD sweep --
 ];
 
 /// The reason `id` is listed as not observable, if it is.
