@@ -6,22 +6,24 @@
 //! `read::simple`) build these with the functions here, from the same tree.
 
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// What a `completion/complete` request names (schema.json `CompleteRequestParams`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CompletionView {
+pub struct CompletionView<'a> {
     /// `ref` is an object whose `type` is `"ref/prompt"`.
     pub prompt_ref: bool,
     /// That reference's `name`, when it is a string.
-    pub prompt: Option<String>,
+    pub prompt: Option<Cow<'a, str>>,
     /// `ref` is an object with a string `type`, and `argument` an object with string `name`
     /// and `value`: the members the schema requires are there.
     pub required_present: bool,
 }
 
-impl CompletionView {
-    /// The view of a `completion/complete`'s `params`.
-    pub fn of(params: &Map<String, Value>) -> CompletionView {
+impl<'a> CompletionView<'a> {
+    /// The view of a `completion/complete`'s `params` (the fast reader's twin:
+    /// `read::completion`).
+    pub fn of(params: &'a Map<String, Value>) -> CompletionView<'a> {
         let r = params.get("ref").and_then(Value::as_object);
         let kind = r.and_then(|r| r.get("type")).and_then(Value::as_str);
         let prompt_ref = kind == Some("ref/prompt");
@@ -34,7 +36,7 @@ impl CompletionView {
             prompt: prompt_ref
                 .then(|| r.and_then(|r| r.get("name")).and_then(Value::as_str))
                 .flatten()
-                .map(str::to_string),
+                .map(Cow::Borrowed),
             required_present: kind.is_some()
                 && string(argument, "name")
                 && string(argument, "value"),
@@ -85,7 +87,14 @@ mod tests {
 
     #[test]
     fn completion_params_are_read_as_the_schema_names_them() {
-        let of = |v: Value| CompletionView::of(v.as_object().unwrap());
+        fn of(v: Value) -> CompletionView<'static> {
+            let m = v.as_object().unwrap();
+            let c = CompletionView::of(m);
+            CompletionView {
+                prompt: c.prompt.map(|p| Cow::Owned(p.into_owned())),
+                ..c
+            }
+        }
         let ok = of(json!({"ref": {"type": "ref/prompt", "name": "p"},
             "argument": {"name": "a", "value": ""}}));
         assert_eq!(

@@ -160,7 +160,7 @@ pub struct ParamsView<'a> {
     /// `inputResponses` (D-192, D-193).
     pub input_responses: InputResponsesView,
     /// A `completion/complete`'s `ref` and `argument` (`None` for every other method).
-    pub completion: Option<CompletionView>,
+    pub completion: Option<CompletionView<'a>>,
     /// `arguments`, any JSON type.
     pub arguments: Option<Arguments<'a>>,
     /// A `cursor` member is present.

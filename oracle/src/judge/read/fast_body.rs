@@ -7,7 +7,7 @@ use super::scan::Top;
 use super::validated::{self, Kind, Val};
 use crate::judge::rare::CONFORMANT_CLIENT;
 use crate::judge::view::{
-    BodyView, CompletionView, InputResponsesView, ParamsView, RequestBody, Unusable, BAD_ID,
+    BodyView, InputResponsesView, ParamsView, RequestBody, Unusable, BAD_ID,
     BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST, NO_METHOD,
 };
 use crate::request_id::RequestId;
@@ -65,12 +65,10 @@ pub(super) fn envelope<'a>(top: &Top<'a>) -> BodyView<'a> {
             crate::listen_filter::filter_of(parsed.as_ref().and_then(|v| v.get("notifications")));
     }
     if let Some(p) = params.as_mut().filter(|_| method == "completion/complete") {
-        // a completion's `ref` and `argument`: parsed whole, only for this rare method
-        let parsed = top
+        // a completion's `ref` and `argument`, read off the text (no tree)
+        p.completion = top
             .val(Slot::Params)
-            .and_then(|v| serde_json::from_str::<serde_json::Value>(v.text).ok());
-        let m = parsed.as_ref().and_then(serde_json::Value::as_object);
-        p.completion = m.map(CompletionView::of);
+            .and_then(|v| super::completion::completion_of(v.text));
     }
     match id {
         None => BodyView::Notification,

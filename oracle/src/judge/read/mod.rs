@@ -7,6 +7,7 @@
 mod arg_members;
 pub(crate) mod arg_schema;
 pub(crate) mod arguments;
+mod completion;
 mod fast_body;
 mod fast_headers;
 mod keys;

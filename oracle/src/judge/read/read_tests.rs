@@ -172,6 +172,11 @@ fn keys_near_the_ones_the_judge_reads_are_other_keys() {
         r#"{"ref":{"type":"ref/prompt","name":"p"}}"#,
         r#"{"ref":{"type":"ref/resource","uri":"u"},"argument":{"name":"a","value":"v"}}"#,
         r#"{}"#,
+        r#"{"ref":{"type":"ref/prompt","name":"p\u0031"},"argument":{"name":"a","value":"v"}}"#,
+        r#"{"ref":"x","argument":[1,{"name":"a"}]}"#,
+        r#"{"ref":{"type":"ref/prompt","name":"p","name":7},"argument":{"name":"a","value":"v"}}"#,
+        r#"{"ref":{"type":"ref/prompt","name":7,"name":"q"},"argument":{"value":"v","name":null}}"#,
+        r#"{"ref":{"type":"ref/prompt"},"ref":{"type":"ref/resource"},"argument":{"name":"a","value":"v"}}"#,
     ] {
         let body =
             format!(r#"{{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{params}}}"#);
