@@ -7,10 +7,10 @@
 //! it breaks a rule there too, that rule (not the benign input's) explains the failure.
 
 use crate::case::{trim_ows, Case, META_CLIENT_INFO};
-use crate::judge::view::{InputResponsesView, CONFORMANT_CLIENT};
-use serde_json::Value;
 use crate::encoding::{decode_header_value, needs_encoding, DecodedValue};
+use crate::judge::view::{InputResponsesView, CONFORMANT_CLIENT};
 use crate::rules::{self, RuleId};
+use serde_json::Value;
 
 /// The rules that carry a benign input's expectation.
 pub const BENIGN_RULES: [RuleId; 7] = [
@@ -123,7 +123,8 @@ mod tests {
         with["inputResponses"] = serde_json::json!({"k": {"action": "decline"}});
         let mut c = crate::client::conformant_case(&s, 1.into(), "tools/call", with);
         let mut body: Value = serde_json::from_slice(&c.body).unwrap();
-        body["params"]["_meta"][META_CLIENT_INFO] = serde_json::json!({"name": "o", "version": "1"});
+        body["params"]["_meta"][META_CLIENT_INFO] =
+            serde_json::json!({"name": "o", "version": "1"});
         c.body = serde_json::to_vec(&body).unwrap();
         let w = without_benign(&c);
         let read = |b: &[u8]| serde_json::from_slice::<Value>(b).unwrap();

@@ -179,8 +179,7 @@ pub(crate) fn assemble(
                         // a -32602 to a request whose one departure is the unrequested entry
                         // refuses those params: not «ignore» (D-193)
                         let kept = set.iter().enumerate().filter(|(i, a)| {
-                            *i >= success_len
-                                || !matches!(a, Answer::RpcError { code: -32602, .. })
+                            *i >= success_len || !matches!(a, Answer::RpcError { code: -32602, .. })
                         });
                         push(&mut expectations, *r, kept.map(|(_, a)| a.clone()));
                     } else {

@@ -304,8 +304,7 @@ fn completion_errors(
         return;
     }
     let unknown_prompt = c.prompt_ref
-        && c
-            .prompt
+        && c.prompt
             .as_deref()
             .is_none_or(|p| !surface.prompts.iter().any(|x| x == p));
     let why = if unknown_prompt {

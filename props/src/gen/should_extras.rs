@@ -34,7 +34,10 @@ pub(crate) fn draw(
     if *method == "prompts/get" && unknown_prompt && r.below(4) == 0 {
         *method = "completion/complete";
         params.clear();
-        params.insert("ref".into(), json!({"type": "ref/prompt", "name": "no_such_prompt"}));
+        params.insert(
+            "ref".into(),
+            json!({"type": "ref/prompt", "name": "no_such_prompt"}),
+        );
         params.insert("argument".into(), json!({"name": "code", "value": ""}));
     }
     // one retry-capable request in 128 carries input responses, half of them no object
@@ -60,8 +63,7 @@ pub(crate) fn foreign_client_info(case: &mut Case) {
     };
     let name_at = at + from.len() - b"\"mcpdiff\"".len();
     let to = format!("\"{OTHER_CLIENT}\"");
-    case.body
-        .splice(name_at..at + from.len(), to.into_bytes());
+    case.body.splice(name_at..at + from.len(), to.into_bytes());
 }
 
 #[cfg(test)]
@@ -85,7 +87,11 @@ mod tests {
     fn each_carrier_is_drawn_and_most_cases_are_left_alone() {
         let (mut completions, mut responses, mut foreign, mut untouched) = (0, 0, 0, 0);
         for i in 0..20_000 {
-            let mut m: &'static str = if i % 2 == 0 { "prompts/get" } else { "tools/list" };
+            let mut m: &'static str = if i % 2 == 0 {
+                "prompts/get"
+            } else {
+                "tools/list"
+            };
             let mut p = Map::new();
             p.insert("name".into(), json!("no_such_prompt"));
             let before = (m, p.clone());

@@ -11,7 +11,10 @@ use std::fmt;
 /// The view of `params` (an object's text), as `CompletionView::of` reads the tree.
 pub(crate) fn completion_of(params: &str) -> Option<CompletionView<'_>> {
     let p: Params<'_> = serde_json::from_str(params).ok()?;
-    let (r, a) = (p.reference.unwrap_or_default(), p.argument.unwrap_or_default());
+    let (r, a) = (
+        p.reference.unwrap_or_default(),
+        p.argument.unwrap_or_default(),
+    );
     let kind = r.kind.filter(|_| r.object);
     let prompt_ref = kind.as_deref() == Some("ref/prompt");
     Some(CompletionView {

@@ -7,8 +7,8 @@ use super::scan::Top;
 use super::validated::{self, Kind, Val};
 use crate::judge::rare::CONFORMANT_CLIENT;
 use crate::judge::view::{
-    BodyView, InputResponsesView, ParamsView, RequestBody, Unusable, BAD_ID,
-    BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST, NO_METHOD,
+    BodyView, InputResponsesView, ParamsView, RequestBody, Unusable, BAD_ID, BAD_JSONRPC,
+    NOT_OBJECT, NOT_REQUEST, NO_METHOD,
 };
 use crate::request_id::RequestId;
 use crate::soft_params::LogLevel;
@@ -101,10 +101,14 @@ fn params<'a>(top: &Top<'a>) -> ParamsView<'a> {
                 v.text != "\"mcpdiff\"" && v.as_str().as_deref() != Some(CONFORMANT_CLIENT)
             }),
         // a retry's input responses: parsed, only when present (no generated case has them)
-        input_responses: top.val(Slot::InputResponses).map_or(InputResponsesView::Absent, |v| {
-            serde_json::from_str::<serde_json::Value>(v.text)
-                .map_or(InputResponsesView::NotObject, |v| InputResponsesView::of(&v))
-        }),
+        input_responses: top
+            .val(Slot::InputResponses)
+            .map_or(InputResponsesView::Absent, |v| {
+                serde_json::from_str::<serde_json::Value>(v.text)
+                    .map_or(InputResponsesView::NotObject, |v| {
+                        InputResponsesView::of(&v)
+                    })
+            }),
         completion: None,
         arguments: top.val(Slot::Arguments).map(|v| {
             Arguments::Raw(RawArguments {

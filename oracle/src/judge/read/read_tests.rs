@@ -178,8 +178,9 @@ fn keys_near_the_ones_the_judge_reads_are_other_keys() {
         r#"{"ref":{"type":"ref/prompt","name":7,"name":"q"},"argument":{"value":"v","name":null}}"#,
         r#"{"ref":{"type":"ref/prompt"},"ref":{"type":"ref/resource"},"argument":{"name":"a","value":"v"}}"#,
     ] {
-        let body =
-            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{params}}}"#);
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{params}}}"#
+        );
         same_reading(body.as_bytes(), Some(true));
     }
     // a known key cut off by the end of the body, or spelled with an escape

@@ -89,7 +89,8 @@ fn string(v: &Value) -> Option<Cow<'_, str>> {
 
 /// Whether `info` is the schema's `Implementation`: an object with string `name` and `version`.
 fn implementation(info: &Value) -> bool {
-    info.get("name").is_some_and(Value::is_string) && info.get("version").is_some_and(Value::is_string)
+    info.get("name").is_some_and(Value::is_string)
+        && info.get("version").is_some_and(Value::is_string)
 }
 
 fn params(p: &Map<String, Value>) -> ParamsView<'_> {
@@ -100,9 +101,11 @@ fn params(p: &Map<String, Value>) -> ParamsView<'_> {
         uri: p.get("uri").and_then(string),
         version: meta_member(META_PROTOCOL_VERSION).and_then(string),
         capabilities: meta_member(META_CLIENT_CAPABILITIES).is_some_and(Value::is_object),
-        client_info_malformed: meta_member(META_CLIENT_INFO).is_some_and(|info| !implementation(info)),
+        client_info_malformed: meta_member(META_CLIENT_INFO)
+            .is_some_and(|info| !implementation(info)),
         client_info_foreign: meta_member(META_CLIENT_INFO).is_some_and(|info| {
-            implementation(info) && info.get("name").and_then(Value::as_str) != Some(CONFORMANT_CLIENT)
+            implementation(info)
+                && info.get("name").and_then(Value::as_str) != Some(CONFORMANT_CLIENT)
         }),
         input_responses: p
             .get("inputResponses")

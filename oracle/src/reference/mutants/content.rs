@@ -72,7 +72,12 @@ pub(super) fn discover_no_prompts_cap(a: &Answered, r: &mut Response) {
 }
 
 /// Apply `f` to the result of `method`'s answers only.
-pub(super) fn on(a: &Answered, r: &mut Response, method: &str, f: impl Fn(&mut Map<String, Value>)) {
+pub(super) fn on(
+    a: &Answered,
+    r: &mut Response,
+    method: &str,
+    f: impl Fn(&mut Map<String, Value>),
+) {
     if a.method() == method {
         each_result(r, f);
     }

@@ -74,10 +74,7 @@ pub(super) fn input_responses_unchecked(case: &mut Case, _: &mut Surface) -> Opt
 
 /// Refuses, -32602, a request whose `inputResponses` holds entries it never asked for
 /// (MRTR-IGNORE-EXTRA).
-pub(super) fn input_responses_extra_refused(
-    case: &mut Case,
-    _: &mut Surface,
-) -> Option<Response> {
+pub(super) fn input_responses_extra_refused(case: &mut Case, _: &mut Surface) -> Option<Response> {
     let call = super::super::dispatch::parse_call(&case.body)?;
     let entries = call.params.get("inputResponses").and_then(Value::as_object);
     if !RETRIED.contains(&call.method.as_str()) || entries.is_none_or(|e| e.is_empty()) {
@@ -94,7 +91,10 @@ pub(super) fn input_responses_extra_refused(
 /// mcpdiff is refused 400 / -32600 (BASE-INFO-NOT-BEHAVIOR).
 pub(super) fn client_info_gated(case: &mut Case, _: &mut Surface) -> Option<Response> {
     let call = super::super::dispatch::parse_call(&case.body)?;
-    let info = call.params.get("_meta")?.get(crate::case::META_CLIENT_INFO)?;
+    let info = call
+        .params
+        .get("_meta")?
+        .get(crate::case::META_CLIENT_INFO)?;
     let name = info.get("name").and_then(Value::as_str)?;
     if !info.get("version").is_some_and(Value::is_string) || name == "mcpdiff" {
         return None;
