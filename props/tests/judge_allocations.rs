@@ -14,8 +14,7 @@ static ALLOCATOR: CountingAllocator = CountingAllocator;
 /// The most heap allocations one Verdict may cost, on average over the mix.
 // 2.0 until 2026-12-04; the listen-filter reader (SUB-FILTER) and the shape checks took the
 // measured figure to 2.05 on this stream: 2.1 keeps the guard tight while that cost is
-// looked at (a follow-up, see the issue 23 note); the rare SHOULD carriers of the generator
-// (`gen::should_extras`: an `inputResponses` the judge parses) took it to 2.07
+// looked at (a follow-up, see the issue 23 note)
 const BUDGET: f64 = 2.1;
 
 #[test]

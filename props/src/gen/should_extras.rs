@@ -3,9 +3,10 @@
 //! every case that gets none of them, is what it was before: a `completion/complete` for a
 //! prompt the target does not list (COMPL-ERRORS), an `inputResponses` that is no object or
 //! that holds an entry nobody asked for (MRTR-VALIDATE-INPUTS, MRTR-IGNORE-EXTRA), and a
-//! `clientInfo` naming another client (BASE-INFO-NOT-BEHAVIOR). Rare on purpose: the judge
-//! parses what the first two carry (`mcpdiff_oracle::judge::view::CompletionView`,
-//! `InputResponsesView`), so they stay off the allocation budget's usual case.
+//! `clientInfo` naming another client (BASE-INFO-NOT-BEHAVIOR). Rare on purpose: enough for
+//! every one of those rules to be isolated by generated cases (`mcpdiff rules --coverage`),
+//! few enough that the mix stays the header and body edits' (the judge reads these members
+//! off the text without a tree: `judge::read::rare_text`).
 
 use crate::choice::{Rng, Source};
 use mcpdiff_oracle::Case;

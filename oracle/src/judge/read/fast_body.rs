@@ -68,7 +68,7 @@ pub(super) fn envelope<'a>(top: &Top<'a>) -> BodyView<'a> {
         // a completion's `ref` and `argument`, read off the text (no tree)
         p.completion = top
             .val(Slot::Params)
-            .and_then(|v| super::completion::completion_of(v.text));
+            .and_then(|v| super::rare_text::completion_of(v.text));
     }
     match id {
         None => BodyView::Notification,
@@ -104,10 +104,7 @@ fn params<'a>(top: &Top<'a>) -> ParamsView<'a> {
         input_responses: top
             .val(Slot::InputResponses)
             .map_or(InputResponsesView::Absent, |v| {
-                serde_json::from_str::<serde_json::Value>(v.text)
-                    .map_or(InputResponsesView::NotObject, |v| {
-                        InputResponsesView::of(&v)
-                    })
+                super::rare_text::input_responses_of(v.text)
             }),
         completion: None,
         arguments: top.val(Slot::Arguments).map(|v| {

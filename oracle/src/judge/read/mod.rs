@@ -7,11 +7,11 @@
 mod arg_members;
 pub(crate) mod arg_schema;
 pub(crate) mod arguments;
-mod completion;
 mod fast_body;
 mod fast_headers;
 mod keys;
 mod lex;
+mod rare_text;
 mod scan;
 mod simple;
 mod skip;
