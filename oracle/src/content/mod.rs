@@ -13,10 +13,11 @@
 //! (structural JSON Schema validity), `output.rs` (tool results against `outputSchema`),
 //! `uri.rs` (resource URIs), `order.rs` (the order of `tools/list`), `inputs.rs` (tool and
 //! prompt arguments a server must validate), `published.rs` (binary data, images and
-//! embedded resources), `not_observed.rs` (why a rule was not observed on a target), `set.rs` (a set of checks,
+//! embedded resources), `dialect.rs` (the JSON Schema dialect of listed schemas), `not_observed.rs` (why a rule was not observed on a target), `set.rs` (a set of checks,
 //! one bit each).
 
 mod cache;
+mod dialect;
 mod discover;
 mod inputs;
 mod lists;
@@ -102,11 +103,14 @@ pub enum ContentCheck {
     /// Every tool a `tools/list` result lists has a name of ASCII letters, digits, `_`, `-`
     /// and `.` only (TOOLS-NAMES).
     ToolNames,
+    /// No listed tool's `inputSchema` or `outputSchema` declares, by `$schema`, a published
+    /// JSON Schema dialect other than 2020-12 (BASE-SCHEMA-2020-12; D-190).
+    SchemaDialect,
 }
 
 impl ContentCheck {
     /// Every check, in listing order.
-    pub const ALL: [ContentCheck; 19] = [
+    pub const ALL: [ContentCheck; 20] = [
         ContentCheck::DiscoverShape,
         ContentCheck::DiscoverServerInfo,
         ContentCheck::CacheHints,
@@ -126,6 +130,7 @@ impl ContentCheck {
         ContentCheck::PromptEmbedded,
         ContentCheck::NoEmptyContents,
         ContentCheck::ToolNames,
+        ContentCheck::SchemaDialect,
     ];
 
     /// The rule a failure of this check breaks.
@@ -150,6 +155,7 @@ impl ContentCheck {
             ContentCheck::PromptEmbedded => rules::PROMPTS_EMBEDDED,
             ContentCheck::NoEmptyContents => rules::RES_NO_EMPTY_CONTENTS,
             ContentCheck::ToolNames => rules::TOOLS_NAMES,
+            ContentCheck::SchemaDialect => rules::SCHEMA_2020_12,
         }
     }
 
@@ -178,6 +184,7 @@ impl ContentCheck {
                 .and_then(Value::as_array)
                 .is_some_and(Vec::is_empty),
             ContentCheck::ToolNames => lists::tool_names_hold(result),
+            ContentCheck::SchemaDialect => dialect::dialects_hold(result),
         }
     }
 
@@ -262,6 +269,9 @@ impl ContentCheck {
             ContentCheck::ToolNames => {
                 "every listed tool name of ASCII letters, digits, underscore, hyphen and dot only"
             }
+            ContentCheck::SchemaDialect => {
+                "no listed tool schema declaring a JSON Schema dialect other than 2020-12"
+            }
         }
     }
 
@@ -318,6 +328,7 @@ pub(crate) fn for_request(
             add(ContentCheck::ToolsListed, caps.tools);
             add(ContentCheck::ToolInputSchemas, !surface.tools.is_empty());
             add(ContentCheck::ToolNames, !surface.tools.is_empty());
+            add(ContentCheck::SchemaDialect, !surface.tools.is_empty());
         }
         "resources/list" => {
             add(ContentCheck::ResourcesListed, caps.resources);

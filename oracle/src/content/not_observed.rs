@@ -109,9 +109,36 @@ pub fn why_not_observed(rule: RuleId, surface: &Surface) -> Option<&'static str>
             true,
             "no prompts/get answer carried an embedded resource",
         ),
+        // the SHOULD sweep: what the rule's carrier needs from the target
+        (
+            rules::COMPL_ERRORS,
+            !caps.completions,
+            "the target does not advertise completions",
+        ),
+        (
+            rules::SCHEMA_2020_12,
+            surface.tools.is_empty(),
+            "the target lists no tools",
+        ),
     ];
     reason
         .into_iter()
         .find(|(r, missing, _)| *r == rule && *missing)
         .map(|(_, _, why)| why)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_completion_rule_needs_the_capability() {
+        let mut s = crate::fixture::surface();
+        assert_eq!(why_not_observed(rules::COMPL_ERRORS, &s), None);
+        s.capabilities.completions = false;
+        assert_eq!(
+            why_not_observed(rules::COMPL_ERRORS, &s),
+            Some("the target does not advertise completions")
+        );
+    }
 }

@@ -6,7 +6,8 @@
 //! when several MUST-level defects meet, every answer one of them mandates is acceptable
 //! (P-NONE), success never is (P-NO-SUCCESS), and SHOULD-level answers give way to MUST-level
 //! ones (P-MUST-SHOULD). Benign inputs (`Mcp-Session-Id`, odd header-name case, padding, a
-//! valid sentinel, `42.0` for `42`) never change the acceptable set (P-BENIGN).
+//! valid sentinel, `42.0` for `42`, another client's `clientInfo`, `inputResponses` entries
+//! nobody asked for) never change the acceptable set (P-BENIGN).
 //!
 //! Each MUST defect yields two expectations: its *reject* rule (the request must be refused
 //! at all) and its *shape* rule (a refusal must be one of the acceptable answers). A mutant
@@ -16,8 +17,9 @@
 //! The rules read a request only through its `RequestView` (`view`), which `read` produces
 //! two ways (the fast reader the judge runs, the simple one kept as its twin); every rule is
 //! written once, in the modules below: `origin`, `lints` (media headers and the per-answer
-//! lints), `headers` (mirrored headers and `_meta`), `methods`, `params` (`Mcp-Param-*`),
-//! and `assemble` (combining what they found into a Verdict).
+//! lints), `headers` (mirrored headers and `_meta`), `methods`, `mrtr` (a retry's
+//! `inputResponses`), `params` (`Mcp-Param-*`), and `assemble` (combining what they found
+//! into a Verdict); `rare` holds the views of the `params` members only rare requests carry.
 
 mod answers;
 mod assemble;
@@ -27,8 +29,10 @@ mod header_values;
 mod headers;
 mod lints;
 mod methods;
+mod mrtr;
 mod origin;
 mod params;
+mod rare;
 pub mod read;
 pub mod view;
 

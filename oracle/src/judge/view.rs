@@ -8,6 +8,7 @@
 //! quirks of the mirrored header names, and the JSON-RPC envelope of the body with the
 //! `params` members the rules compare headers with.
 
+pub use super::rare::{CompletionView, InputResponsesView, CONFORMANT_CLIENT};
 use super::read::arguments::Arguments;
 use crate::case::HeaderField;
 use crate::request_id::RequestId;
@@ -156,6 +157,13 @@ pub struct ParamsView<'a> {
     /// `_meta` is an object holding an `io.modelcontextprotocol/clientInfo` that is not the
     /// schema's `Implementation` (an object with string `name` and `version`).
     pub client_info_malformed: bool,
+    /// `_meta` is an object holding a well-formed `io.modelcontextprotocol/clientInfo` whose
+    /// `name` is not the conformant client's (`rare::CONFORMANT_CLIENT`; D-194).
+    pub client_info_foreign: bool,
+    /// `inputResponses` (D-192, D-193).
+    pub input_responses: InputResponsesView,
+    /// A `completion/complete`'s `ref` and `argument` (`None` for every other method).
+    pub completion: Option<CompletionView<'a>>,
     /// `arguments`, any JSON type.
     pub arguments: Option<Arguments<'a>>,
     /// A `cursor` member is present.

@@ -787,7 +787,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#JSON Schema Usage › Schema Dialect",
         sentence: "Implementors are RECOMMENDED to use JSON Schema 2020-12.",
         summary: "Publishes JSON Schemas in the 2020-12 dialect.",
-        judged: false,
+        judged: true,
     },
     // §12 Per-request metadata and statelessness
     Rule {
@@ -833,7 +833,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#General fields › `_meta`",
         sentence: "Implementations SHOULD NOT use them to change the behavior of the client or server, and SHOULD NOT rely on them for security decisions.",
         summary: "Does not change behaviour (or security decisions) based on clientInfo.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-STATELESS-NO-PRIOR"),
@@ -969,7 +969,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/mrtr.mdx#Multi Round-Trip Requests › Error Handling",
         sentence: "Protocol errors (malformed JSON, invalid schema, internal server errors) SHOULD return a JSON-RPC error response with an appropriate error code and message.",
         summary: "Answers malformed `inputResponses` with a JSON-RPC error.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("MRTR-IGNORE-EXTRA"),
@@ -978,7 +978,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/mrtr.mdx#Multi Round-Trip Requests › Error Handling",
         sentence: "If additional, unexpected parameters are provided in the `InputResponses` object, the server SHOULD ignore any information it does not recognize or need.",
         summary: "Ignores `inputResponses` entries it does not recognize or need.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("MRTR-REASK"),
@@ -1468,7 +1468,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/completion.mdx#Error Handling",
         sentence: "Servers SHOULD return standard JSON-RPC errors for common failure cases: - Method not found: `-32601` (Capability not supported) - Invalid prompt name: `-32602` (Invalid params) - Missing required arguments: `-32602` (Invalid params) - Internal errors: `-32603` (Internal error)",
         summary: "Answers completion failures with standard errors (-32601 without the capability, -32602, -32603).",
-        judged: false,
+        judged: true,
     },
     // §23 Logging (deprecated feature)
     Rule {

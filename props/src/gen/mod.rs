@@ -15,6 +15,7 @@ mod args;
 mod base;
 pub mod invalid;
 mod render;
+mod should_extras;
 mod stream_meta;
 mod text;
 
@@ -51,7 +52,8 @@ impl CaseGen {
     /// The `index`-th case of a run with `seed`.
     pub fn case(&self, seed: u64, index: u64) -> Case {
         let mut r = Rng::for_case(seed, index);
-        let (id, method, mut params) = self.base.draw_call(&mut r);
+        let (id, mut method, mut params) = self.base.draw_call(&mut r);
+        let foreign = should_extras::draw(seed, index, &mut method, &mut params);
         if method == "subscriptions/listen" {
             if let Some(filter) = stream_meta::listen_filter(seed, index) {
                 params.insert("notifications".into(), filter);
@@ -59,6 +61,9 @@ impl CaseGen {
         }
         let extra = stream_meta::draw(seed, index, method);
         let mut case = self.base.render(&id, method, &params, &extra);
+        if foreign {
+            should_extras::foreign_client_info(&mut case);
+        }
         case.path.clone_from(&self.endpoint);
         let n = edit_count(&mut r);
         let mut edits = [None, None, None];

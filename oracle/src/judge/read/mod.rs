@@ -11,6 +11,7 @@ mod fast_body;
 mod fast_headers;
 mod keys;
 mod lex;
+mod rare_text;
 mod scan;
 mod simple;
 mod skip;

@@ -16,6 +16,7 @@ mod request_headers;
 mod request_params;
 mod shape;
 mod shape_gaps;
+mod should;
 mod stream;
 mod table;
 

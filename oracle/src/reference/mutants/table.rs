@@ -8,7 +8,8 @@ use super::super::auth::AuthChange;
 use super::super::render_canonical;
 use super::Behaviour::{Answer, Auth, Render, Request};
 use super::{
-    answer, content, request, request_headers, request_params, shape, shape_gaps, stream, Mutant,
+    answer, content, request, request_headers, request_params, shape, shape_gaps, should, stream,
+    Mutant,
 };
 use crate::rules;
 
@@ -404,6 +405,22 @@ table! {
             "asks a get_weather call declaring only roots for an elicitation/create",
             Answer(shape_gaps::input_request_undeclared);
         // -- end mu1 --
+        // SHOULD-level rules (issue 23, sh)
+        SCHEMA_DRAFT_07 = "schema-draft-07", rules::SCHEMA_2020_12,
+            "declares draft-07 by `$schema` in get_weather's inputSchema in tools/list",
+            Answer(should::schema_draft_07);
+        COMPLETION_UNKNOWN_PROMPT_SERVED = "completion-unknown-prompt-served", rules::COMPL_ERRORS,
+            "serves completion/complete for a prompt it does not have with an empty completion",
+            Request(should::completion_unknown_prompt_served);
+        INPUT_RESPONSES_UNCHECKED = "input-responses-unchecked", rules::MRTR_VALIDATE_INPUTS,
+            "serves a request whose inputResponses is no object, ignoring it",
+            Request(should::input_responses_unchecked);
+        INPUT_RESPONSES_EXTRA_REFUSED = "input-responses-extra-refused", rules::MRTR_IGNORE_EXTRA,
+            "refuses -32602 a request whose inputResponses holds entries it never asked for",
+            Request(should::input_responses_extra_refused);
+        CLIENT_INFO_GATED = "client-info-gated", rules::INFO_NOT_BEHAVIOR,
+            "refuses 400 / -32600 requests whose clientInfo names a client other than mcpdiff",
+            Request(should::client_info_gated);
     ];
 }
 

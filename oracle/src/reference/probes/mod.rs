@@ -10,7 +10,7 @@
 //! refusals), `headers.rs` (the mirrored and `Mcp-Param` headers), `isolation.rs` (the byte
 //! forms HTTP stacks differ on), `stream.rs` (what travels on SSE answers), `content.rs`
 //! (carriers of what results publish), `shape.rs` (carriers of the base-protocol shape
-//! rules).
+//! rules), `should.rs` (the SHOULD-level rules of the issue 23 sweep).
 
 mod carriers;
 mod content;
@@ -18,6 +18,7 @@ mod headers;
 mod isolation;
 mod refusals;
 mod shape;
+mod should;
 mod stream;
 
 use crate::case::Case;
@@ -67,6 +68,7 @@ pub fn probes(surface: &Surface) -> Vec<Probe> {
     out.extend(stream::stream_probes(surface));
     out.extend(content::content_probes(surface));
     out.extend(shape::shape_probes(surface));
+    out.extend(should::should_probes(surface));
     out
 }
 
