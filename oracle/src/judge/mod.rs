@@ -28,6 +28,7 @@ mod headers;
 mod lints;
 mod methods;
 mod origin;
+mod param_path;
 mod params;
 pub mod read;
 pub mod view;

@@ -116,6 +116,8 @@ ids! {
     RES_NO_EMPTY_CONTENTS = "RES-NO-EMPTY-CONTENTS",
     PROMPTS_VALIDATE_ARGS = "PROMPTS-VALIDATE-ARGS",
     TOOLS_NAMES = "TOOLS-NAMES",
+    // issue 23 (mu2): rules observable but not judged until then
+    PARAM_PATH = "SHTTP-PARAM-PATH",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

@@ -507,7 +507,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/transports/streamable-http.mdx#Request Metadata › Custom Headers from Tool Parameters › Schema Extension",
         sentence: "Header extraction is defined as reading the instance value at the exact property path of the annotated property (the chain of `properties` keys leading to it).",
         summary: "Compares each Mcp-Param-* header with the value at the annotated property's exact path.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("SHTTP-PARAM-UNRECOGNIZED"),

@@ -162,6 +162,9 @@ table! {
         PARAM_ABSENT_EXPECTED = "param-absent-expected", rules::PARAM_ABSENT,
             "demands Mcp-Param-Region even when region is absent",
             Request(request_params::param_absent_expected);
+        PARAM_WRONG_PATH = "param-wrong-path", rules::PARAM_PATH,
+            "reads Mcp-Param-TargetRegion at the top-level `region`, not at `target.region`",
+            Request(request_params::param_wrong_path);
         NO_BASE64_DECODE = "no-base64-decode", rules::B64_DECODE,
             "compares Base64 sentinels without decoding them",
             Request(request_params::no_base64_decode);
