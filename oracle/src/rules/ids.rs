@@ -118,6 +118,7 @@ ids! {
     TOOLS_NAMES = "TOOLS-NAMES",
     // issue 23 (mu2): rules observable but not judged until then
     PARAM_PATH = "SHTTP-PARAM-PATH",
+    VER_EXT_FALLBACK = "VER-EXT-FALLBACK",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

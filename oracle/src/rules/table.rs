@@ -281,7 +281,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/versioning.mdx#Extension Negotiation",
         sentence: "If one party supports an extension but the other does not, the supporting party MUST either revert to core protocol behavior or reject the request with an appropriate error.",
         summary: "For an extension the client lacks, reverts to core behaviour or rejects with an error.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("VER-EXT-IDS"),

@@ -41,11 +41,12 @@ pub(crate) enum LintKind {
     NotificationNoId,
     ExtensionIds,
     JsonRpcVersion,
+    ExtensionFallback,
 }
 
 impl LintKind {
     /// Every kind, in listing order.
-    const ALL: [LintKind; 24] = [
+    const ALL: [LintKind; 25] = [
         LintKind::NoSessionId,
         LintKind::AllowOn405,
         LintKind::NoUndefinedReservedCode,
@@ -70,6 +71,7 @@ impl LintKind {
         LintKind::NotificationNoId,
         LintKind::ExtensionIds,
         LintKind::JsonRpcVersion,
+        LintKind::ExtensionFallback,
     ];
 
     fn bit(self) -> u32 {
@@ -109,6 +111,7 @@ impl LintKind {
             LintKind::NotificationNoId => (rules::NOTIF_NO_ID, Lint::NotificationNoId),
             LintKind::ExtensionIds => (rules::VER_EXT_IDS, Lint::ExtensionIds),
             LintKind::JsonRpcVersion => (rules::JSONRPC, Lint::JsonRpcVersion),
+            LintKind::ExtensionFallback => (rules::VER_EXT_FALLBACK, Lint::ExtensionFallback),
         })
     }
 }

@@ -199,6 +199,10 @@ pub enum Lint {
     ExtensionIds,
     /// Every JSON-RPC message of the answer carries `"jsonrpc": "2.0"` (BASE-JSONRPC, D-168).
     JsonRpcVersion,
+    /// Every result's string `resultType` is a core one, `complete` or `input_required`: the
+    /// target advertises an extension the request's client capabilities do not declare, so
+    /// it reverts to core behaviour or refuses (VER-EXT-FALLBACK, D-183).
+    ExtensionFallback,
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

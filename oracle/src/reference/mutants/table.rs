@@ -9,7 +9,9 @@
 use super::super::auth::AuthChange;
 use super::super::render_canonical;
 use super::Behaviour::{Answer, Auth, Render, Request};
-use super::{answer, content, request, request_headers, request_params, shape, stream, Mutant};
+use super::{
+    answer, content, extension, request, request_headers, request_params, shape, stream, Mutant,
+};
 use crate::rules;
 
 /// Declares each row once: as the constant named on its left and as an element of the table
@@ -386,6 +388,9 @@ table! {
         EXTENSION_ID_UNPREFIXED = "extension-id-unprefixed", rules::VER_EXT_IDS,
             "advertises the extension `tasks` (no prefix) in server/discover",
             Answer(shape::extension_id_unprefixed);
+        EXTENSION_NOT_REVERTED = "extension-not-reverted", rules::VER_EXT_FALLBACK,
+            "advertises an extension and answers tools/call with its resultType \"deferred\" to a client that declared none",
+            Request(extension::extension_not_reverted);
         JSONRPC_VERSION_DROPPED = "jsonrpc-version-dropped", rules::JSONRPC,
             "omits the `jsonrpc` member from its result responses",
             Answer(shape::jsonrpc_version_dropped);
