@@ -186,3 +186,22 @@ pub mod auth {
         OWN_TOKENS = "AUTH-OWN-TOKENS",
     }
 }
+
+/// The connection rules, judged by the runner on pairs of requests sent on a fresh and on a
+/// reused connection (`crate::reuse`), not by `judge` (no single request shows them): kept
+/// apart from [`JUDGED_IDS`] like the client and authorization ids.
+pub mod connection {
+    use super::RuleId;
+
+    macro_rules! connection_ids {
+        ($($name:ident = $id:literal,)*) => {
+            $(pub const $name: RuleId = RuleId($id);)*
+            /// Every id the connection judge can emit.
+            pub const CONNECTION_JUDGED_IDS: &[RuleId] = &[$($name),*];
+        };
+    }
+
+    connection_ids! {
+        STATELESS_NO_PRIOR = "BASE-STATELESS-NO-PRIOR",
+    }
+}

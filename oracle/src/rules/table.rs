@@ -842,7 +842,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#Statelessness",
         sentence: "Servers MUST NOT rely on prior requests over the same connection to establish context (e.g., capabilities, protocol version, client identity).",
         summary: "Judges each request on its own, never on context from earlier requests on the connection.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-STATELESS-NO-REUSE"),
