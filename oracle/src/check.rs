@@ -271,7 +271,7 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
         Lint::NoNewReservedCode => code.is_none_or(shape::codes::outside_reserved_for_new),
         Lint::MetaKeys => each_meta(a, result, shape::meta_keys::meta_ok),
         Lint::TraceContext => each_meta(a, result, shape::trace_context::trace_ok),
-        Lint::KnownResultType => result.is_none_or(|r| {
+        Lint::KnownResultType | Lint::ExtensionFallback => result.is_none_or(|r| {
             r.get("resultType")
                 .and_then(Value::as_str)
                 .is_none_or(|t| matches!(t, "complete" | "input_required"))

@@ -141,6 +141,10 @@ impl fmt::Display for Lint {
             Lint::KnownResultType => {
                 f.write_str("every resultType \"complete\" or \"input_required\"")
             }
+            Lint::ExtensionFallback => f.write_str(
+                "core behaviour for a client that declared no extension: every resultType \
+                 \"complete\" or \"input_required\"",
+            ),
             Lint::InputRequiredUnsupported => f.write_str(
                 "no InputRequiredResult (only tools/call, resources/read and prompts/get may \
                  get one)",
@@ -424,6 +428,7 @@ mod tests {
             Lint::CapabilityCodeMeaning { declared: 0 },
             Lint::MissingCapabilityShape,
             Lint::NoUndeclaredInput { declared: 0 },
+            Lint::ExtensionFallback,
         ];
         for l in &lints {
             let s = Demand::Lint(l.clone()).to_string();

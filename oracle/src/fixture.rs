@@ -109,3 +109,16 @@ pub fn surface() -> Surface {
         protected: false,
     }
 }
+
+/// The identifier of the extension [`extension_surface`] advertises (a prefixed `_meta` key
+/// name, VER-EXT-IDS).
+pub const FIXTURE_EXTENSION: &str = "dev.mcpdiff/fixture";
+
+/// The fixture surface advertising one extension ([`FIXTURE_EXTENSION`]): the surface the
+/// VER-EXT-FALLBACK probe is judged against (on [`surface`], which advertises none, the
+/// rule does not apply, and BASE-RESULTTYPE-SET is judged instead; D-164, D-183).
+pub fn extension_surface() -> Surface {
+    let mut s = surface();
+    s.capabilities.extensions = true;
+    s
+}

@@ -138,6 +138,7 @@ fn lint_reads(l: &Lint, a: &HttpAnswer) -> bool {
         | Lint::ToolOrder(_)
         | Lint::ToolAnnotationsValid
         | Lint::KnownResultType
+        | Lint::ExtensionFallback
         | Lint::InputRequiredUnsupported
         | Lint::InputRequiredCarries
         | Lint::InputRequestTypes

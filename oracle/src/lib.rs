@@ -27,6 +27,7 @@ pub mod message;
 pub mod observation;
 pub mod reference;
 pub mod request_id;
+pub mod reuse;
 pub mod rules;
 pub mod shape;
 pub mod shared_schema;

@@ -6,6 +6,7 @@ use mcpdiff_oracle::reference::{
     null_response, probes, respond, respond_mutant, to_observation, Mutant, Probe, MUTANTS,
 };
 use mcpdiff_oracle::rules::{self, level_of, Severity, JUDGED_IDS};
+use mcpdiff_oracle::surface::Surface;
 use mcpdiff_oracle::{check, fixture, judge, Finding, RuleId};
 use std::collections::BTreeSet;
 
@@ -23,8 +24,26 @@ const COMPANIONS: &[(&Mutant, RuleId)] = &[
     (&MCP_NAME_FROM_NAME, rules::B64_DECODE),
 ];
 
+/// The surface a rule's probes are judged against: the fixture, or for VER-EXT-FALLBACK
+/// (which binds only a target advertising an extension, D-183) the fixture advertising one.
+fn surface_for(rule: RuleId) -> Surface {
+    if rule == rules::VER_EXT_FALLBACK {
+        fixture::extension_surface()
+    } else {
+        fixture::surface()
+    }
+}
+
 fn findings_of(p: &Probe, answer: mcpdiff_oracle::reference::Response) -> Vec<Finding> {
-    let v = judge(&p.case, &fixture::surface());
+    findings_on(p, answer, &fixture::surface())
+}
+
+fn findings_on(
+    p: &Probe,
+    answer: mcpdiff_oracle::reference::Response,
+    s: &Surface,
+) -> Vec<Finding> {
+    let v = judge(&p.case, s);
     check(&v, &to_observation(&answer))
 }
 
@@ -39,7 +58,7 @@ fn every_judged_rule_has_a_probe_that_triggers_it() {
         let triggered = ps
             .iter()
             .filter(|p| p.rule == *id)
-            .any(|p| judge(&p.case, &s).triggers(*id));
+            .any(|p| judge(&p.case, &surface_for(*id)).triggers(*id));
         assert!(triggered, "no probe tagged {id} triggers it");
     }
 }
@@ -48,14 +67,15 @@ fn every_judged_rule_has_a_probe_that_triggers_it() {
 fn reference_scores_clean_on_every_probe() {
     let s = fixture::surface();
     for p in probes(&s) {
-        let r = respond(&p.case, &s);
-        let f = findings_of(&p, r.clone());
+        let on = surface_for(p.rule);
+        let r = respond(&p.case, &on);
+        let f = findings_on(&p, r.clone(), &on);
         assert!(
             f.is_empty(),
             "probe {} ({:?}): reference answer {r:?} has findings {f:#?}\nverdict: {:#?}",
             p.rule,
             String::from_utf8_lossy(&p.case.body),
-            judge(&p.case, &s)
+            judge(&p.case, &on)
         );
     }
 }
@@ -77,8 +97,10 @@ fn every_mutant_breaks_exactly_its_rule() {
     let mut covered = BTreeSet::new();
     for m in MUTANTS {
         let mut broken = BTreeSet::new();
+        // the surface the mutant publishes (the extension mutant advertises one)
+        let on = surface_for(m.rule);
         for p in &ps {
-            for f in findings_of(p, respond_mutant(m, &p.case, &s)) {
+            for f in findings_on(p, respond_mutant(m, &p.case, &on), &on) {
                 broken.insert(f.rule);
             }
         }

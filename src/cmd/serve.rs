@@ -103,6 +103,12 @@ pub fn run(args: ServeArgs) -> ExitCode {
         for m in MUTANTS {
             println!("{:width$}  {:rw$}  {}", m.name, m.rule.0, m.description);
         }
+        println!(
+            "{:width$}  {:rw$}  fills the _meta context a request lacks from an earlier \
+             request on the same connection (caught by the connection probe)",
+            mcpdiff_oracle::reference::connection::TRUSTS_KNOWN_CONNECTION,
+            mcpdiff_oracle::rules::connection::STATELESS_NO_PRIOR.0,
+        );
         for m in AUTH_MUTANTS {
             println!(
                 "{:width$}  {:rw$}  {} (with --auth)",

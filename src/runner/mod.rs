@@ -26,6 +26,7 @@ pub mod legacy_shrink;
 mod pacer;
 pub mod prepare;
 mod record;
+pub mod reuse_probe;
 pub mod revision;
 pub mod shard;
 pub mod shrink;

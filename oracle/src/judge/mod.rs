@@ -31,6 +31,7 @@ mod lints;
 mod methods;
 mod mrtr;
 mod origin;
+mod param_path;
 mod params;
 mod rare;
 pub mod read;
@@ -54,7 +55,7 @@ use crate::verdict::{
 use answers::{answer_of, parser_refusal, strict_refusal};
 use assemble::{assemble, Fallback};
 use findings::{is_blocking, Answers, Defect, Findings};
-use lints::{error_lints, media_defects, request_lints, shape_lints};
+use lints::{declares_extension, error_lints, media_defects, request_lints, shape_lints};
 use origin::OriginClass;
 use smallvec::smallvec;
 use view::BodyView;
@@ -189,6 +190,9 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 surface.capabilities.extensions,
                 caps,
             );
+            if surface.capabilities.extensions && !declares_extension(view.raw_body) {
+                lints.insert(LintKind::ExtensionFallback);
+            }
             // what the result must carry for this method (`crate::content`)
             let tool = req.params.as_ref().and_then(|p| p.name.as_deref());
             let inputs_invalid = tool_inputs_invalid(&req.method, req.params.as_ref(), surface);

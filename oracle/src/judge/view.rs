@@ -23,6 +23,9 @@ pub struct RequestView<'a> {
     pub path: &'a str,
     /// The HTTP method, as sent.
     pub verb: &'a str,
+    /// The body's bytes, as sent (read again only by the rare checks no reader notes a
+    /// member for: the client's declared extensions, D-183).
+    pub raw_body: &'a [u8],
     pub headers: HeaderView<'a>,
     /// The body's JSON-RPC envelope (read whatever the verb).
     pub body: BodyView<'a>,

@@ -133,6 +133,14 @@ fn discover(surface: &Surface) -> Value {
     if c.completions {
         caps.insert("completions".into(), json!({}));
     }
+    if c.extensions {
+        // an extension the reference supports only by reverting to core behaviour: what it
+        // answers is the same whether the client declares it or not (VER-EXT-FALLBACK)
+        caps.insert(
+            "extensions".into(),
+            json!({ crate::fixture::FIXTURE_EXTENSION: {} }),
+        );
+    }
     cached(json!({
         "supportedVersions": surface.supported_versions,
         "capabilities": caps,

@@ -13,6 +13,7 @@
 //! Nothing here does I/O; the HTTP shell lives in the CLI crate (`src/serve/`).
 
 pub mod auth;
+pub mod connection;
 mod dispatch;
 pub mod legacy;
 pub mod mutants;

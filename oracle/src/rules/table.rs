@@ -281,7 +281,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/versioning.mdx#Extension Negotiation",
         sentence: "If one party supports an extension but the other does not, the supporting party MUST either revert to core protocol behavior or reject the request with an appropriate error.",
         summary: "For an extension the client lacks, reverts to core behaviour or rejects with an error.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("VER-EXT-IDS"),
@@ -507,7 +507,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/transports/streamable-http.mdx#Request Metadata › Custom Headers from Tool Parameters › Schema Extension",
         sentence: "Header extraction is defined as reading the instance value at the exact property path of the annotated property (the chain of `properties` keys leading to it).",
         summary: "Compares each Mcp-Param-* header with the value at the annotated property's exact path.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("SHTTP-PARAM-UNRECOGNIZED"),
@@ -842,7 +842,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#Statelessness",
         sentence: "Servers MUST NOT rely on prior requests over the same connection to establish context (e.g., capabilities, protocol version, client identity).",
         summary: "Judges each request on its own, never on context from earlier requests on the connection.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-STATELESS-NO-REUSE"),

@@ -109,6 +109,13 @@ pub static NOT_OBSERVABLE: &[(RuleId, &str)] = &[
     // -- pagination, caching, completion, logging (h3) --
     // -- end h3 --
 
+    // -- observable-but-unjudged review (issue 23, mu2; D-182) --
+    (
+        RuleId("CANCEL-RACE-GRACEFUL"),
+        "the race the sentence names is a `notifications/cancelled` arriving after the request completed, and over Streamable HTTP «No `notifications/cancelled` message is required or expected» (a POSTed one may be accepted or refused, D-103, so every answer is admitted), while the HTTP signal, closing the request's stream, removes the only channel its handling could show on; a server that stops answering afterwards shows only as unreachable, which decides nothing (D-80)",
+    ),
+    // -- end mu2 --
+
     // -- 2025-11-25 legacy revision (l1..l3) --
     (
         RuleId("L-SHTTP-EVENTID-STREAM"),

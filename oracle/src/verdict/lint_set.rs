@@ -46,11 +46,12 @@ pub(crate) enum LintKind {
     CapabilityCodeMeaning,
     MissingCapabilityShape,
     NoUndeclaredInput,
+    ExtensionFallback,
 }
 
 impl LintKind {
     /// Every kind, in listing order.
-    const ALL: [LintKind; 29] = [
+    const ALL: [LintKind; 30] = [
         LintKind::NoSessionId,
         LintKind::AllowOn405,
         LintKind::NoUndefinedReservedCode,
@@ -80,6 +81,7 @@ impl LintKind {
         LintKind::CapabilityCodeMeaning,
         LintKind::MissingCapabilityShape,
         LintKind::NoUndeclaredInput,
+        LintKind::ExtensionFallback,
     ];
 
     fn bit(self) -> u32 {
@@ -131,6 +133,7 @@ impl LintKind {
                 rules::MRTR_NO_UNDECLARED,
                 Lint::NoUndeclaredInput { declared: caps },
             ),
+            LintKind::ExtensionFallback => (rules::VER_EXT_FALLBACK, Lint::ExtensionFallback),
         })
     }
 }

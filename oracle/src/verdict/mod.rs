@@ -214,6 +214,10 @@ pub enum Lint {
     /// An `InputRequiredResult`'s `inputRequests` asks only for capabilities the request
     /// declared (bits of `shape::capabilities`; MRTR-NO-UNDECLARED, D-174).
     NoUndeclaredInput { declared: u8 },
+    /// Every result's string `resultType` is a core one, `complete` or `input_required`: the
+    /// target advertises an extension the request's client capabilities do not declare, so
+    /// it reverts to core behaviour or refuses (VER-EXT-FALLBACK, D-183).
+    ExtensionFallback,
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

@@ -11,6 +11,7 @@
 
 mod answer;
 mod content;
+mod extension;
 mod request;
 mod request_headers;
 mod request_params;

@@ -8,8 +8,8 @@ use super::super::auth::AuthChange;
 use super::super::render_canonical;
 use super::Behaviour::{Answer, Auth, Render, Request};
 use super::{
-    answer, content, request, request_headers, request_params, shape, shape_gaps, should, stream,
-    Mutant,
+    answer, content, extension, request, request_headers, request_params, shape, shape_gaps,
+    should, stream, Mutant,
 };
 use crate::rules;
 
@@ -163,6 +163,9 @@ table! {
         PARAM_ABSENT_EXPECTED = "param-absent-expected", rules::PARAM_ABSENT,
             "demands Mcp-Param-Region even when region is absent",
             Request(request_params::param_absent_expected);
+        PARAM_WRONG_PATH = "param-wrong-path", rules::PARAM_PATH,
+            "reads Mcp-Param-TargetRegion at the top-level `region`, not at `target.region`",
+            Request(request_params::param_wrong_path);
         NO_BASE64_DECODE = "no-base64-decode", rules::B64_DECODE,
             "compares Base64 sentinels without decoding them",
             Request(request_params::no_base64_decode);
@@ -384,6 +387,9 @@ table! {
         EXTENSION_ID_UNPREFIXED = "extension-id-unprefixed", rules::VER_EXT_IDS,
             "advertises the extension `tasks` (no prefix) in server/discover",
             Answer(shape::extension_id_unprefixed);
+        EXTENSION_NOT_REVERTED = "extension-not-reverted", rules::VER_EXT_FALLBACK,
+            "advertises an extension and answers tools/call with its resultType \"deferred\" to a client that declared none",
+            Request(extension::extension_not_reverted);
         JSONRPC_VERSION_DROPPED = "jsonrpc-version-dropped", rules::JSONRPC,
             "omits the `jsonrpc` member from its result responses",
             Answer(shape::jsonrpc_version_dropped);
