@@ -107,5 +107,15 @@ pub fn surface() -> Surface {
         allowed_origins: Vec::new(),
         legacy_era: false,
         protected: false,
+        pagination: Default::default(),
     }
 }
+
+/// The fixture surface served two items a page (`serve --page-size 2`): `tools/list` in two
+/// pages, the other lists whole (`crate::pages`).
+pub fn paged_surface() -> Surface {
+    crate::pages::with_page_size(surface(), PAGE_SIZE)
+}
+
+/// The page size of [`paged_surface`].
+pub const PAGE_SIZE: usize = 2;

@@ -3,6 +3,7 @@
 //! that need it are "not observed", never failed and never passed.
 
 use mcpdiff_oracle::client::conformant_case;
+use mcpdiff_oracle::pages::ListPages;
 use mcpdiff_oracle::{Capabilities, Observation, Surface, ToolDecl, TransportFailure};
 use serde_json::{json, Value};
 use std::future::Future;
@@ -98,7 +99,14 @@ where
         ("prompts/list", "prompts"),
     ] {
         let mut cursor: Option<String> = None;
-        for _page in 0..10 {
+        // the cursors this list's pages carried and its first page's cacheScope: what
+        // PAGE-STABLE and CACHE-SCOPE-PAGES compare a later page with (`oracle::pages`)
+        let mut pages = ListPages {
+            method: method.to_string(),
+            cursors: Vec::new(),
+            scope: None,
+        };
+        for page in 0..10 {
             let params = match &cursor {
                 Some(c) => json!({"cursor": c}),
                 None => json!({}),
@@ -111,6 +119,12 @@ where
                 }
                 break;
             };
+            if page == 0 {
+                pages.scope = result
+                    .get("cacheScope")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+            }
             let items = result
                 .get(key)
                 .and_then(Value::as_array)
@@ -126,9 +140,13 @@ where
                 .get("nextCursor")
                 .and_then(Value::as_str)
                 .map(str::to_string);
-            if cursor.is_none() {
-                break;
+            match &cursor {
+                Some(c) => pages.cursors.push(c.clone()),
+                None => break,
             }
+        }
+        if !pages.cursors.is_empty() {
+            surface.pagination.lists.push(pages);
         }
     }
     Ok(Discovered {

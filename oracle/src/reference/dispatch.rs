@@ -48,18 +48,26 @@ pub(crate) fn run_with(case: &Case, surface: &Surface, validate: bool) -> Respon
         // unreachable for a Dispatch verdict (the judge parsed a request); answer safely
         return Response::json(400, error_body(None, -32600, "Invalid Request", None));
     };
-    if let Some(why) = crate::soft_params::should_refuse(&case.body) {
-        // the fixture issues no cursors, and an unknown log level: the SHOULDs' -32602
+    let level = call
+        .params
+        .get("_meta")
+        .and_then(|m| m.get(crate::case::META_LOG_LEVEL));
+    if let Some(why) = crate::soft_params::refusal(
+        &call.method,
+        false,
+        &crate::soft_params::LogLevel::of(level),
+    ) {
+        // an unknown log level: the SHOULD's -32602 (LOG-INVALID-LEVEL)
         return invalid(&call.id, why);
     }
     let ok = |r: Value| Response::json(200, result_body(&call.id, r));
     let p = &call.params;
     match call.method.as_str() {
         "server/discover" => ok(discover(surface)),
-        "tools/list" => ok(cached(json!({"tools": tools(surface)}))),
+        "tools/list" => list(&call, surface, "tools", tools(surface)),
         "tools/call" => tools_call(&call, surface, validate),
-        "resources/list" => ok(cached(json!({"resources": resources(surface)}))),
-        "resources/templates/list" => ok(cached(json!({"resourceTemplates": templates(surface)}))),
+        "resources/list" => list(&call, surface, "resources", resources(surface)),
+        "resources/templates/list" => list(&call, surface, "resourceTemplates", templates(surface)),
         "resources/read" => match p.get("uri").and_then(Value::as_str) {
             Some(uri) => match read(uri, surface) {
                 Some(contents) => ok(cached(json!({ "contents": contents }))),
@@ -67,7 +75,7 @@ pub(crate) fn run_with(case: &Case, surface: &Surface, validate: bool) -> Respon
             },
             None => invalid(&call.id, "Invalid params: uri is required"),
         },
-        "prompts/list" => ok(cached(json!({"prompts": prompts(surface)}))),
+        "prompts/list" => list(&call, surface, "prompts", prompts(surface)),
         "prompts/get" => match p.get("name").and_then(Value::as_str) {
             Some(name) if surface.prompts.iter().any(|x| x == name) => {
                 let code = p
@@ -106,6 +114,27 @@ pub(crate) fn run_with(case: &Case, surface: &Surface, validate: bool) -> Respon
             error_body(Some(&call.id), -32601, "Method not found", None),
         ),
     }
+}
+
+/// A list method's answer: the page its `cursor` opens (the whole list when the surface has
+/// no page size), or -32602 for a cursor the reference never issues: «Invalid cursors
+/// SHOULD result in an error with code -32602 (Invalid params).» (pagination.mdx).
+fn list(call: &Call, surface: &Surface, key: &str, items: Vec<Value>) -> Response {
+    let cursor = match call.params.get("cursor") {
+        None => None,
+        Some(Value::String(c)) => Some(c.as_str()),
+        Some(_) => return invalid(&call.id, "Invalid params: unknown cursor"),
+    };
+    let size = surface.pagination.page_size;
+    let Some((range, next)) = crate::pages::page(items.len(), size, cursor) else {
+        return invalid(&call.id, "Invalid params: unknown cursor");
+    };
+    let mut result = Map::new();
+    result.insert(key.into(), Value::Array(items[range].to_vec()));
+    if let Some(next) = next {
+        result.insert("nextCursor".into(), json!(next));
+    }
+    Response::json(200, result_body(&call.id, cached(Value::Object(result))))
 }
 
 fn invalid(id: &Value, message: &str) -> Response {
