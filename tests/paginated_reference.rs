@@ -1,7 +1,8 @@
 //! The reference server listing in pages (`serve --page-size N`): discovery follows every
 //! `nextCursor` (the surface holds every tool, and the cursors it was given), and the runner
 //! scores the paginated reference 1.0 with no finding at all — «a conformant server with
-//! ... paginated lists draws no MUST finding» (issue 23).
+//! ... paginated lists draws no MUST finding» (issue 23) — the page rules (PAGE-STABLE,
+//! CACHE-SCOPE-PAGES) passed on the pages its own cursors open.
 
 use mcpdiff::baseline::Baseline;
 use mcpdiff::report;
@@ -54,6 +55,14 @@ async fn the_paginated_reference_scores_clean() {
                 .collect::<Vec<_>>()
         );
         assert_eq!(t.score, 1.0);
+        // the page probes were built from the target's own cursors and passed
+        for rule in ["PAGE-STABLE", "CACHE-SCOPE-PAGES", "PAGE-INVALID-CURSOR"] {
+            assert!(
+                t.passed.iter().any(|r| r == rule),
+                "page size {size}: {rule} not passed ({:?})",
+                t.passed
+            );
+        }
         server.shutdown().await;
     }
 }

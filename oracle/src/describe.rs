@@ -159,6 +159,13 @@ impl fmt::Display for Lint {
             Lint::ExtensionIds => {
                 f.write_str("every advertised extension identifier a prefixed _meta key name")
             }
+            Lint::NoUndeclaredLog => f.write_str(
+                "no notifications/message (the target did not declare the logging capability)",
+            ),
+            Lint::PageScope(first) => write!(
+                f,
+                "a later page carrying the cacheScope of the list's first page ({first})"
+            ),
         }
     }
 }
@@ -404,6 +411,8 @@ mod tests {
             Lint::NotificationNoId,
             Lint::ExtensionIds,
             Lint::JsonRpcVersion,
+            Lint::PageScope("public".into()),
+            Lint::NoUndeclaredLog,
         ];
         for l in &lints {
             let s = Demand::Lint(l.clone()).to_string();

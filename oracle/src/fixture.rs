@@ -108,6 +108,8 @@ pub fn surface() -> Surface {
         legacy_era: false,
         protected: false,
         pagination: Default::default(),
+        // it answers completion/complete for its prompt and template
+        completes: true,
     }
 }
 

@@ -88,7 +88,11 @@ pub fn page(
             let size = size?.max(1);
             let offset: usize = c.strip_prefix(CURSOR_PREFIX)?.parse().ok()?;
             // exactly the cursors `cursor_at` writes for this list
-            if offset == 0 || offset >= len || offset % size != 0 || cursor_at(offset) != c {
+            if offset == 0
+                || offset >= len
+                || !offset.is_multiple_of(size)
+                || cursor_at(offset) != c
+            {
                 return None;
             }
             offset

@@ -113,6 +113,10 @@ pub struct Surface {
     /// `cacheScope`), and the reference's page size (`crate::pages`).
     #[serde(default, skip_serializing_if = "Pagination::is_empty")]
     pub pagination: Pagination,
+    /// Discovery saw `completion/complete` answered with a result: the target supports
+    /// completions, whatever it declared (COMPL-CAP-DECLARE, DEVIATIONS.md D-143).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub completes: bool,
 }
 
 impl Surface {
@@ -131,6 +135,7 @@ impl Surface {
             legacy_era: false,
             protected: false,
             pagination: Pagination::default(),
+            completes: false,
         }
     }
 

@@ -25,39 +25,54 @@ const COMPANIONS: &[(&Mutant, RuleId)] = &[
 ];
 
 fn findings_of(p: &Probe, answer: mcpdiff_oracle::reference::Response) -> Vec<Finding> {
-    let v = judge(&p.case, &fixture::surface());
+    findings_on(&fixture::surface(), p, answer)
+}
+
+fn findings_on(
+    s: &mcpdiff_oracle::Surface,
+    p: &Probe,
+    answer: mcpdiff_oracle::reference::Response,
+) -> Vec<Finding> {
+    let v = judge(&p.case, s);
     check(&v, &to_observation(&answer))
+}
+
+/// The fixture, and the fixture listed in pages (`serve --page-size`): the page rules
+/// (PAGE-STABLE, CACHE-SCOPE-PAGES) have probes, and their mutants show, only on the second.
+fn surfaces() -> [mcpdiff_oracle::Surface; 2] {
+    [fixture::surface(), fixture::paged_surface()]
 }
 
 #[test]
 fn every_judged_rule_has_a_probe_that_triggers_it() {
-    let s = fixture::surface();
-    let ps = probes(&s);
     for id in JUDGED_IDS {
         if UNREACHABLE.iter().any(|(r, _)| r == id) {
             continue;
         }
-        let triggered = ps
-            .iter()
-            .filter(|p| p.rule == *id)
-            .any(|p| judge(&p.case, &s).triggers(*id));
+        let triggered = surfaces().iter().any(|s| {
+            probes(s)
+                .iter()
+                .filter(|p| p.rule == *id)
+                .any(|p| judge(&p.case, s).triggers(*id))
+        });
         assert!(triggered, "no probe tagged {id} triggers it");
     }
 }
 
 #[test]
 fn reference_scores_clean_on_every_probe() {
-    let s = fixture::surface();
-    for p in probes(&s) {
-        let r = respond(&p.case, &s);
-        let f = findings_of(&p, r.clone());
-        assert!(
-            f.is_empty(),
-            "probe {} ({:?}): reference answer {r:?} has findings {f:#?}\nverdict: {:#?}",
-            p.rule,
-            String::from_utf8_lossy(&p.case.body),
-            judge(&p.case, &s)
-        );
+    for s in surfaces() {
+        for p in probes(&s) {
+            let r = respond(&p.case, &s);
+            let f = findings_on(&s, &p, r.clone());
+            assert!(
+                f.is_empty(),
+                "probe {} ({:?}): reference answer {r:?} has findings {f:#?}\nverdict: {:#?}",
+                p.rule,
+                String::from_utf8_lossy(&p.case.body),
+                judge(&p.case, &s)
+            );
+        }
     }
 }
 
@@ -73,14 +88,14 @@ fn null_server_breaks_a_must() {
 
 #[test]
 fn every_mutant_breaks_exactly_its_rule() {
-    let s = fixture::surface();
-    let ps = probes(&s);
     let mut covered = BTreeSet::new();
     for m in MUTANTS {
         let mut broken = BTreeSet::new();
-        for p in &ps {
-            for f in findings_of(p, respond_mutant(m, &p.case, &s)) {
-                broken.insert(f.rule);
+        for s in surfaces() {
+            for p in &probes(&s) {
+                for f in findings_on(&s, p, respond_mutant(m, &p.case, &s)) {
+                    broken.insert(f.rule);
+                }
             }
         }
         assert!(

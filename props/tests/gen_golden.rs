@@ -79,12 +79,12 @@ fn seeded_hash(s: &Surface) -> u64 {
 fn seeded_cases_match_the_recorded_hashes() {
     assert_eq!(
         seeded_hash(&fixture::surface()),
-        0x7a93720b2b1cba71,
+        0x18f7512cf0ef7d1d,
         "fixture surface"
     );
     assert_eq!(
         seeded_hash(&large_surface()),
-        0xb03e0ef32b488527,
+        0x0c84de0a446a1897,
         "large surface"
     );
 }
@@ -103,7 +103,7 @@ fn the_run_stream_matches_the_recorded_hash() {
     for index in seeded.len() as u64..seeded.len() as u64 + 2000 {
         h.case(&g.case(7, index - seeded.len() as u64));
     }
-    assert_eq!(h.0, 0x9cc3ceb08e6339da);
+    assert_eq!(h.0, 0x27372b01d44b2baf);
 }
 
 /// `case_for(case_strategy)`: what the benches and the differential test draw.
@@ -116,5 +116,5 @@ fn the_strategy_stream_matches_the_recorded_hash() {
             h.case(&case_for(&strategy, seed, i));
         }
     }
-    assert_eq!(h.0, 0x373ac4653c0d3c2c);
+    assert_eq!(h.0, 0x6433ee32d97a0b72);
 }

@@ -1,4 +1,5 @@
-//! Discovery: conformant requests (`server/discover`, the list methods) that build a
+//! Discovery: conformant requests (`server/discover`, the list methods following every
+//! `nextCursor`, one `completion/complete`) that build a
 //! target's `Surface`. What a target does not declare stays out of the surface, so the rules
 //! that need it are "not observed", never failed and never passed.
 
@@ -92,6 +93,8 @@ where
     }
     // probe lists even when a capability is missing: a server may list without advertising
     let mut id = 2;
+    // the first prompt argument or template variable a completion can be asked for
+    let mut complete_ref: Option<Value> = None;
     for (method, key) in [
         ("tools/list", "tools"),
         ("resources/list", "resources"),
@@ -131,6 +134,9 @@ where
                 .cloned()
                 .unwrap_or_default();
             add_items(&mut surface, key, &items);
+            if complete_ref.is_none() {
+                complete_ref = completion_ref(key, &items);
+            }
             if !discover.is_some_and_capability(key) && !items.is_empty() {
                 notes.push(format!(
                     "{method} answers although server/discover did not advertise it"
@@ -149,11 +155,45 @@ where
             surface.pagination.lists.push(pages);
         }
     }
+    // «Servers that support completions MUST declare the `completions` capability»: support
+    // is a completion answered with a result, whatever discover declared (D-143)
+    if let Some(params) = complete_ref {
+        id += 1;
+        let obs = send(conformant_case(
+            &surface,
+            json!(id),
+            "completion/complete",
+            params,
+        ))
+        .await;
+        surface.completes = result_of(&obs).is_some();
+    }
     Ok(Discovered {
         surface,
         notes,
         modern,
     })
+}
+
+/// `completion/complete` params for the first prompt argument (`prompts`) or template
+/// variable (`resourceTemplates`) among `items`, with an empty value.
+fn completion_ref(key: &str, items: &[Value]) -> Option<Value> {
+    let (reference, argument) = items.iter().find_map(|it| match key {
+        "prompts" => {
+            let name = it.get("name")?.as_str()?;
+            let arg = it.get("arguments")?.get(0)?.get("name")?.as_str()?;
+            Some((json!({"type": "ref/prompt", "name": name}), arg.to_string()))
+        }
+        "resourceTemplates" => {
+            let uri = it.get("uriTemplate")?.as_str()?;
+            let (_, rest) = uri.split_once('{')?;
+            let (var, _) = rest.split_once('}')?;
+            let var = var.trim_start_matches(['+', '#', '/', '.', ';', '?', '&']);
+            Some((json!({"type": "ref/resource", "uri": uri}), var.to_string()))
+        }
+        _ => None,
+    })?;
+    Some(json!({"ref": reference, "argument": {"name": argument, "value": ""}}))
 }
 
 trait CapabilityProbe {

@@ -102,11 +102,14 @@ pub enum ContentCheck {
     /// Every tool a `tools/list` result lists has a name of ASCII letters, digits, `_`, `-`
     /// and `.` only (TOOLS-NAMES).
     ToolNames,
+    /// `server/discover` declares `completions` (discovery saw `completion/complete`
+    /// answered with a result; COMPL-CAP-DECLARE).
+    CompletionsDeclared,
 }
 
 impl ContentCheck {
     /// Every check, in listing order.
-    pub const ALL: [ContentCheck; 19] = [
+    pub const ALL: [ContentCheck; 20] = [
         ContentCheck::DiscoverShape,
         ContentCheck::DiscoverServerInfo,
         ContentCheck::CacheHints,
@@ -126,6 +129,7 @@ impl ContentCheck {
         ContentCheck::PromptEmbedded,
         ContentCheck::NoEmptyContents,
         ContentCheck::ToolNames,
+        ContentCheck::CompletionsDeclared,
     ];
 
     /// The rule a failure of this check breaks.
@@ -150,6 +154,7 @@ impl ContentCheck {
             ContentCheck::PromptEmbedded => rules::PROMPTS_EMBEDDED,
             ContentCheck::NoEmptyContents => rules::RES_NO_EMPTY_CONTENTS,
             ContentCheck::ToolNames => rules::TOOLS_NAMES,
+            ContentCheck::CompletionsDeclared => rules::COMPL_CAP_DECLARE,
         }
     }
 
@@ -178,6 +183,7 @@ impl ContentCheck {
                 .and_then(Value::as_array)
                 .is_some_and(Vec::is_empty),
             ContentCheck::ToolNames => lists::tool_names_hold(result),
+            ContentCheck::CompletionsDeclared => lists::declares(result, "completions"),
         }
     }
 
@@ -262,6 +268,10 @@ impl ContentCheck {
             ContentCheck::ToolNames => {
                 "every listed tool name of ASCII letters, digits, underscore, hyphen and dot only"
             }
+            ContentCheck::CompletionsDeclared => {
+                "a discover result declaring the completions capability (the target answers \
+                 completion/complete)"
+            }
         }
     }
 
@@ -313,6 +323,9 @@ pub(crate) fn for_request(
             let resources = !surface.resources.is_empty() || !surface.resource_templates.is_empty();
             add(ContentCheck::ResourcesDeclared, resources);
             add(ContentCheck::PromptsDeclared, !surface.prompts.is_empty());
+            // «Servers that support completions MUST declare the `completions` capability»:
+            // support is discovery's completion/complete answered with a result (D-143)
+            add(ContentCheck::CompletionsDeclared, surface.completes);
         }
         "tools/list" => {
             add(ContentCheck::ToolsListed, caps.tools);

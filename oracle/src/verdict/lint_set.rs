@@ -41,11 +41,13 @@ pub(crate) enum LintKind {
     NotificationNoId,
     ExtensionIds,
     JsonRpcVersion,
+    /// LOG-CAP-DECLARE (a target that did not declare `logging`, a request with a log level).
+    NoUndeclaredLog,
 }
 
 impl LintKind {
     /// Every kind, in listing order.
-    const ALL: [LintKind; 24] = [
+    const ALL: [LintKind; 25] = [
         LintKind::NoSessionId,
         LintKind::AllowOn405,
         LintKind::NoUndefinedReservedCode,
@@ -70,6 +72,7 @@ impl LintKind {
         LintKind::NotificationNoId,
         LintKind::ExtensionIds,
         LintKind::JsonRpcVersion,
+        LintKind::NoUndeclaredLog,
     ];
 
     fn bit(self) -> u32 {
@@ -109,6 +112,7 @@ impl LintKind {
             LintKind::NotificationNoId => (rules::NOTIF_NO_ID, Lint::NotificationNoId),
             LintKind::ExtensionIds => (rules::VER_EXT_IDS, Lint::ExtensionIds),
             LintKind::JsonRpcVersion => (rules::JSONRPC, Lint::JsonRpcVersion),
+            LintKind::NoUndeclaredLog => (rules::LOG_CAP_DECLARE, Lint::NoUndeclaredLog),
         })
     }
 }

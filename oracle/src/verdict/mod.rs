@@ -199,6 +199,12 @@ pub enum Lint {
     ExtensionIds,
     /// Every JSON-RPC message of the answer carries `"jsonrpc": "2.0"` (BASE-JSONRPC, D-168).
     JsonRpcVersion,
+    /// A page's string `cacheScope` is the one the list's first page carried
+    /// (CACHE-SCOPE-PAGES, D-142).
+    PageScope(String),
+    /// No `notifications/message` on the answer: the target did not declare `logging`
+    /// (LOG-CAP-DECLARE, D-144).
+    NoUndeclaredLog,
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

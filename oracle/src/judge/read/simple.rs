@@ -11,8 +11,8 @@ use crate::case::{
     META_PROTOCOL_VERSION,
 };
 use crate::judge::view::{
-    BodyView, ParamsView, RequestBody, Unusable, BAD_ID, BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST,
-    NO_METHOD, PARSE_ERROR,
+    BodyView, CursorView, ParamsView, RequestBody, Unusable, BAD_ID, BAD_JSONRPC, NOT_OBJECT,
+    NOT_REQUEST, NO_METHOD, PARSE_ERROR,
 };
 use crate::request_id::RequestId;
 use crate::soft_params::LogLevel;
@@ -96,7 +96,12 @@ fn params(p: &Map<String, Value>) -> ParamsView<'_> {
                 && info.get("version").is_some_and(Value::is_string))
         }),
         arguments: p.get("arguments").map(Arguments::Parsed),
-        cursor: p.contains_key("cursor"),
+        cursor: match p.get("cursor") {
+            None => CursorView::Absent,
+            Some(Value::Null) => CursorView::Null,
+            Some(Value::String(c)) => CursorView::Text(Cow::Borrowed(c)),
+            Some(_) => CursorView::Other,
+        },
         log_level: LogLevel::of(meta_member(META_LOG_LEVEL)),
         progress_token: meta_member(META_PROGRESS_TOKEN).and_then(RequestId::of),
         listen_filter: 0,

@@ -11,6 +11,7 @@
 
 mod answer;
 mod content;
+mod pages;
 mod request;
 mod request_headers;
 mod request_params;
@@ -19,6 +20,7 @@ mod stream;
 mod table;
 
 pub use answer::Answered;
+pub use pages::needs_pages;
 pub use table::*;
 
 use super::auth::AuthChange;
