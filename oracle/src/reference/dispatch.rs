@@ -2,6 +2,7 @@
 //! valid (`Canonical::Dispatch`). The data comes from `crate::fixture` and the `Surface`, so
 //! `tools/list` and friends describe exactly what the oracle was told the target declares.
 
+use super::paged::list;
 use super::response::Response;
 use super::{error_body, result_body};
 use crate::case::Case;
@@ -116,32 +117,11 @@ pub(crate) fn run_with(case: &Case, surface: &Surface, validate: bool) -> Respon
     }
 }
 
-/// A list method's answer: the page its `cursor` opens (the whole list when the surface has
-/// no page size), or -32602 for a cursor the reference never issues: «Invalid cursors
-/// SHOULD result in an error with code -32602 (Invalid params).» (pagination.mdx).
-fn list(call: &Call, surface: &Surface, key: &str, items: Vec<Value>) -> Response {
-    let cursor = match call.params.get("cursor") {
-        None => None,
-        Some(Value::String(c)) => Some(c.as_str()),
-        Some(_) => return invalid(&call.id, "Invalid params: unknown cursor"),
-    };
-    let size = surface.pagination.page_size;
-    let Some((range, next)) = crate::pages::page(items.len(), size, cursor) else {
-        return invalid(&call.id, "Invalid params: unknown cursor");
-    };
-    let mut result = Map::new();
-    result.insert(key.into(), Value::Array(items[range].to_vec()));
-    if let Some(next) = next {
-        result.insert("nextCursor".into(), json!(next));
-    }
-    Response::json(200, result_body(&call.id, cached(Value::Object(result))))
-}
-
-fn invalid(id: &Value, message: &str) -> Response {
+pub(super) fn invalid(id: &Value, message: &str) -> Response {
     Response::json(200, error_body(Some(id), -32602, message, None))
 }
 
-fn cached(mut v: Value) -> Value {
+pub(super) fn cached(mut v: Value) -> Value {
     v["ttlMs"] = json!(TTL_MS);
     v["cacheScope"] = json!("public");
     v
