@@ -7,11 +7,11 @@ use mcpdiff::report::{self, RunReport};
 use mcpdiff::runner::{
     self, prepare::prepare, shrink::ShrinkBudget, PropsGenerator, Quiet, RunConfig,
 };
-use mcpdiff::serve::{spawn_with, RunningServer, Variant};
+use mcpdiff::serve::{spawn, RunningServer, Variant};
 use mcpdiff::transport::{reproducer, Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::mutants::{
-    hidden_by_http_parsers, needs_pages, NO_BASE64_DECODE, ORIGIN_UNCHECKED,
+    hidden_by_http_parsers, NO_BASE64_DECODE, ORIGIN_UNCHECKED,
 };
 use mcpdiff_oracle::reference::probes::probe_cases;
 use mcpdiff_oracle::reference::MUTANTS;
@@ -60,14 +60,8 @@ async fn start(variants: Vec<(String, Variant)>) -> (Vec<RunningServer>, Vec<(St
     let mut servers = Vec::new();
     let mut urls = Vec::new();
     for (name, v) in variants {
-        // the page mutants show only on a reference that lists in pages (`serve --page-size`)
-        let surface = match v {
-            Variant::Mutant(m) if needs_pages(m) => fixture::paged_surface(),
-            _ => fixture::surface(),
-        };
-        let s = spawn_with(v, loopback(), surface)
-            .await
-            .expect("server starts");
+        // (the page mutants are served in pages: `Variant::default_surface`)
+        let s = spawn(v, loopback()).await.expect("server starts");
         urls.push((name, s.url.clone()));
         servers.push(s);
     }

@@ -81,7 +81,8 @@ pub struct ServeArgs {
     #[arg(long, conflicts_with_all = ["null", "dual_era", "mutant"])]
     legacy_only: bool,
     /// List tools, resources, resource templates and prompts N items a page, with
-    /// `nextCursor` (server/utilities/pagination.mdx); without it every list is one page.
+    /// `nextCursor` (server/utilities/pagination.mdx); without it every list is one page
+    /// (two a page for the mutants `cursors-refused` and `page-scope-private`).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
     page_size: Option<u64>,
     /// Print the mutants (NAME  RULE-ID  description) and exit.
@@ -160,7 +161,13 @@ pub fn run(args: ServeArgs) -> ExitCode {
     let surface = match args.page_size {
         // (at most 10 000: the range of the flag)
         Some(n) => mcpdiff_oracle::pages::with_page_size(surface, n as usize),
-        None => surface,
+        // a page mutant's rule shows only on a second page
+        None => match variant {
+            Variant::Mutant(m) if mcpdiff_oracle::reference::mutants::needs_pages(m) => {
+                mcpdiff_oracle::pages::with_page_size(surface, fixture::PAGE_SIZE)
+            }
+            _ => surface,
+        },
     };
     let extras = slow::Extras {
         slow_tool_ms: args.slow_tool_ms,
