@@ -254,3 +254,31 @@ fn add_items(surface: &mut Surface, key: &str, items: &[Value]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_completion_names_the_first_prompt_argument_or_template_variable() {
+        let prompts = [
+            json!({"name": "bare"}),
+            json!({"name": "code_review", "arguments": [{"name": "code"}]}),
+        ];
+        assert_eq!(
+            completion_ref("prompts", &prompts),
+            Some(json!({"ref": {"type": "ref/prompt", "name": "code_review"},
+                        "argument": {"name": "code", "value": ""}}))
+        );
+        let templates = [json!({"uriTemplate": "file:///logs/{+day}.log"})];
+        assert_eq!(
+            completion_ref("resourceTemplates", &templates),
+            Some(
+                json!({"ref": {"type": "ref/resource", "uri": "file:///logs/{+day}.log"},
+                        "argument": {"name": "day", "value": ""}})
+            )
+        );
+        assert_eq!(completion_ref("tools", &[json!({"name": "t"})]), None);
+        assert_eq!(completion_ref("prompts", &[json!({"name": "bare"})]), None);
+    }
+}

@@ -244,6 +244,21 @@ mod tests {
     }
 
     #[test]
+    fn targets_paging_a_list_with_other_cursors_stay_apart() {
+        let paged = fixture::paged_surface();
+        let mut other = paged.clone();
+        other.pagination.lists[0].cursors = vec!["their-own-cursor".into()];
+        // one that pages nothing joins a paged leader: any cursor is invalid there (D-141)
+        let targets = vec![
+            target("paged", paged),
+            target("whole", fixture::surface()),
+            target("other", other),
+        ];
+        let members: Vec<_> = groups(&targets).into_iter().map(|g| g.members).collect();
+        assert_eq!(members, vec![vec![0, 1], vec![2]]);
+    }
+
+    #[test]
     fn the_safety_gate_keeps_a_gated_target_out_of_a_calling_stream() {
         let full = fixture::surface();
         let gated_tool = full.tools[0].name.clone();
