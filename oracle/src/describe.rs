@@ -178,6 +178,13 @@ impl fmt::Display for Lint {
                 "no -32021 whose requiredCapabilities names only capabilities the request \
                  declared",
             ),
+            Lint::NoUndeclaredLog => f.write_str(
+                "no notifications/message (the target did not declare the logging capability)",
+            ),
+            Lint::PageScope(first) => write!(
+                f,
+                "a later page carrying the cacheScope of the list's first page ({first})"
+            ),
         }
     }
 }
@@ -429,6 +436,8 @@ mod tests {
             Lint::MissingCapabilityShape,
             Lint::NoUndeclaredInput { declared: 0 },
             Lint::ExtensionFallback,
+            Lint::PageScope("public".into()),
+            Lint::NoUndeclaredLog,
         ];
         for l in &lints {
             let s = Demand::Lint(l.clone()).to_string();

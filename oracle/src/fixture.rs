@@ -107,6 +107,9 @@ pub fn surface() -> Surface {
         allowed_origins: Vec::new(),
         legacy_era: false,
         protected: false,
+        pagination: Default::default(),
+        // it answers completion/complete for its prompt and template
+        completes: true,
     }
 }
 
@@ -122,3 +125,11 @@ pub fn extension_surface() -> Surface {
     s.capabilities.extensions = true;
     s
 }
+/// The fixture surface served two items a page (`serve --page-size 2`): `tools/list` in two
+/// pages, the other lists whole (`crate::pages`).
+pub fn paged_surface() -> Surface {
+    crate::pages::with_page_size(surface(), PAGE_SIZE)
+}
+
+/// The page size of [`paged_surface`].
+pub const PAGE_SIZE: usize = 2;

@@ -25,6 +25,7 @@ pub mod legacy;
 pub mod listen_filter;
 pub mod message;
 pub mod observation;
+pub mod pages;
 pub mod reference;
 pub mod request_id;
 pub mod reuse;

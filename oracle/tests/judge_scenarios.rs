@@ -21,7 +21,7 @@ fn ok_result(id: &Value) -> Observation {
                 "resultType":"complete",
                 "ttlMs":0,"cacheScope":"public",
                 "supportedVersions":["2026-07-28"],
-                "capabilities":{"tools":{},"resources":{},"prompts":{}},
+                "capabilities":{"tools":{},"resources":{},"prompts":{},"completions":{}},
                 "tools":[],"resources":[],"prompts":[],
                 "structuredContent":{"arguments":{}},
                 "content":[{"type":"text","text":"{\"arguments\":{}}"}],

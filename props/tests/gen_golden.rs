@@ -79,12 +79,12 @@ fn seeded_hash(s: &Surface) -> u64 {
 fn seeded_cases_match_the_recorded_hashes() {
     assert_eq!(
         seeded_hash(&fixture::surface()),
-        0xb2cf99f90c9b92ae,
+        0x8f2b_c8e8_d2fc_d62c,
         "fixture surface"
     );
     assert_eq!(
         seeded_hash(&large_surface()),
-        0x8a394accfe49d73e,
+        0x57b9_2d77_3b6c_a9cc,
         "large surface"
     );
 }
@@ -103,7 +103,7 @@ fn the_run_stream_matches_the_recorded_hash() {
     for index in seeded.len() as u64..seeded.len() as u64 + 2000 {
         h.case(&g.case(7, index - seeded.len() as u64));
     }
-    assert_eq!(h.0, 0x304f_718d_ebec_e456);
+    assert_eq!(h.0, 0xd87e_716f_f501_a157);
 }
 
 /// `case_for(case_strategy)`: what the benches and the differential test draw.
@@ -116,5 +116,5 @@ fn the_strategy_stream_matches_the_recorded_hash() {
             h.case(&case_for(&strategy, seed, i));
         }
     }
-    assert_eq!(h.0, 0xc831f59e811378d6);
+    assert_eq!(h.0, 0x9a06_bf52_ec44_df22);
 }

@@ -71,7 +71,9 @@ fn write_connection(out: &mut impl Write, rules: &[ConnectionRuleCoverage]) -> i
 }
 
 pub fn run(json: bool) -> ExitCode {
-    let surface = fixture::surface();
+    // the fixture listed in pages: the page rules (PAGE-STABLE, CACHE-SCOPE-PAGES) have a
+    // second page to open; every other rule reads it as the fixture
+    let surface = fixture::paged_surface();
     let c = coverage(&surface, COVERAGE_SEED, COVERAGE_CASES);
     let (auth_probes_total, auth) = auth_coverage(&surface);
     let connection = connection_coverage(&surface);
@@ -118,7 +120,7 @@ pub fn run(json: bool) -> ExitCode {
 fn write_table(out: &mut impl Write, c: &Coverage) -> io::Result<()> {
     writeln!(
         out,
-        "Isolation coverage: {} probes, {} generated cases (seed {}), fixture surface",
+        "Isolation coverage: {} probes, {} generated cases (seed {}), fixture surface in pages",
         c.probes_total, c.cases, c.seed
     )?;
     writeln!(

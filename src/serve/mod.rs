@@ -65,6 +65,15 @@ impl Variant {
         }
     }
 
+    /// The surface it serves by default: the fixture, listed in pages for the mutants whose
+    /// rule shows only on a second page (`mutants::needs_pages`: `serve --page-size 2`).
+    pub fn default_surface(&self) -> Surface {
+        match self {
+            Variant::Mutant(m) if reference::mutants::needs_pages(m) => fixture::paged_surface(),
+            _ => fixture::surface(),
+        }
+    }
+
     /// The answer to one request (pure; the connection mutant's context filling happens
     /// before, per connection, in `http.rs`).
     pub fn respond(&self, case: &Case, surface: &Surface) -> Response {
@@ -100,9 +109,10 @@ impl RunningServer {
     }
 }
 
-/// Bind `addr` and serve `variant` on `/mcp` until shut down.
+/// Bind `addr` and serve `variant` on `/mcp` until shut down, with its default surface
+/// (`Variant::default_surface`).
 pub async fn spawn(variant: Variant, addr: SocketAddr) -> io::Result<RunningServer> {
-    spawn_with(variant, addr, fixture::surface()).await
+    spawn_with(variant, addr, variant.default_surface()).await
 }
 
 /// Like [`spawn`], declaring `surface` instead of the fixture's (`serve --tools`: the fixture

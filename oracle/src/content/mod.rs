@@ -106,11 +106,14 @@ pub enum ContentCheck {
     /// No listed tool's `inputSchema` or `outputSchema` declares, by `$schema`, a published
     /// JSON Schema dialect other than 2020-12 (BASE-SCHEMA-2020-12; D-190).
     SchemaDialect,
+    /// `server/discover` declares `completions` (discovery saw `completion/complete`
+    /// answered with a result; COMPL-CAP-DECLARE).
+    CompletionsDeclared,
 }
 
 impl ContentCheck {
     /// Every check, in listing order.
-    pub const ALL: [ContentCheck; 20] = [
+    pub const ALL: [ContentCheck; 21] = [
         ContentCheck::DiscoverShape,
         ContentCheck::DiscoverServerInfo,
         ContentCheck::CacheHints,
@@ -131,6 +134,7 @@ impl ContentCheck {
         ContentCheck::NoEmptyContents,
         ContentCheck::ToolNames,
         ContentCheck::SchemaDialect,
+        ContentCheck::CompletionsDeclared,
     ];
 
     /// The rule a failure of this check breaks.
@@ -156,6 +160,7 @@ impl ContentCheck {
             ContentCheck::NoEmptyContents => rules::RES_NO_EMPTY_CONTENTS,
             ContentCheck::ToolNames => rules::TOOLS_NAMES,
             ContentCheck::SchemaDialect => rules::SCHEMA_2020_12,
+            ContentCheck::CompletionsDeclared => rules::COMPL_CAP_DECLARE,
         }
     }
 
@@ -185,6 +190,7 @@ impl ContentCheck {
                 .is_some_and(Vec::is_empty),
             ContentCheck::ToolNames => lists::tool_names_hold(result),
             ContentCheck::SchemaDialect => dialect::dialects_hold(result),
+            ContentCheck::CompletionsDeclared => lists::declares(result, "completions"),
         }
     }
 
@@ -272,6 +278,10 @@ impl ContentCheck {
             ContentCheck::SchemaDialect => {
                 "no listed tool schema declaring a JSON Schema dialect other than 2020-12"
             }
+            ContentCheck::CompletionsDeclared => {
+                "a discover result declaring the completions capability (the target answers \
+                 completion/complete)"
+            }
         }
     }
 
@@ -323,6 +333,9 @@ pub(crate) fn for_request(
             let resources = !surface.resources.is_empty() || !surface.resource_templates.is_empty();
             add(ContentCheck::ResourcesDeclared, resources);
             add(ContentCheck::PromptsDeclared, !surface.prompts.is_empty());
+            // «Servers that support completions MUST declare the `completions` capability»:
+            // support is discovery's completion/complete answered with a result (D-143)
+            add(ContentCheck::CompletionsDeclared, surface.completes);
         }
         "tools/list" => {
             add(ContentCheck::ToolsListed, caps.tools);

@@ -120,6 +120,33 @@ pub fn why_not_observed(rule: RuleId, surface: &Surface) -> Option<&'static str>
             surface.tools.is_empty(),
             "the target lists no tools",
         ),
+        // H3: pagination, completion, logging (D-141..D-144)
+        (
+            rules::PAGE_STABLE,
+            surface.pagination.lists.is_empty(),
+            "discovery was given no nextCursor: the target lists everything on one page",
+        ),
+        (
+            rules::CACHE_SCOPE_PAGES,
+            surface.pagination.lists.iter().all(|l| l.scope.is_none()),
+            "discovery saw no paginated list whose first page carried a cacheScope",
+        ),
+        (
+            rules::COMPL_CAP_DECLARE,
+            !surface.completes,
+            "discovery's completion/complete was not answered with a result (or the target \
+             lists no prompt argument or resource template to complete)",
+        ),
+        (
+            rules::LOG_CAP_DECLARE,
+            caps.logging,
+            "the target declares the logging capability",
+        ),
+        (
+            rules::LOG_CAP_DECLARE,
+            true,
+            "no answer to a request that set a log level was a stream",
+        ),
     ];
     reason
         .into_iter()

@@ -31,6 +31,7 @@ mod lints;
 mod methods;
 mod mrtr;
 mod origin;
+mod paging;
 mod param_path;
 mod params;
 mod rare;
@@ -183,6 +184,18 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
         }
         BodyView::Request(req) => {
             request_lints(&mut lints, req);
+            if !surface.capabilities.logging
+                && &*req.method != "subscriptions/listen"
+                && req
+                    .params
+                    .as_ref()
+                    .is_some_and(|p| p.log_level != crate::soft_params::LogLevel::Absent)
+            {
+                // «Servers that emit log message notifications MUST declare the `logging`
+                // capability»: on the one stream the log rules let it emit them (a request
+                // that set a level, not a listen stream; D-144)
+                lints.insert(LintKind::NoUndeclaredLog);
+            }
             let caps = req.params.as_ref().map_or(0, |p| p.input_caps);
             shape_lints(
                 &mut lints,
@@ -221,7 +234,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             }
             if !content.is_empty() {
                 // the content lints that carry data (an outputSchema, a list's order)
-                let cursor = req.params.as_ref().is_some_and(|p| p.cursor);
+                let cursor = req.params.as_ref().is_some_and(|p| p.cursor.present());
                 content_lints::data_lints(content, tool, cursor, surface, &mut listed);
             }
             if &*req.method == "tools/list" {
@@ -237,13 +250,19 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 // nesting, and refuse as Invalid Request (D-48, narrowed)
                 f.tolerate(strict_refusal());
             }
-            let soft = req
-                .params
-                .as_ref()
-                .and_then(|p| crate::soft_params::refusal(&req.method, p.cursor, &p.log_level));
+            let cursor = match &req.params {
+                Some(p) => paging::cursor_of(&req.method, p, surface),
+                None => paging::Cursor::None,
+            };
+            let soft = req.params.as_ref().and_then(|p| {
+                // an issued cursor is no refusable one: it is PAGE-STABLE's to serve
+                let refusable = p.cursor.present() && !matches!(cursor, paging::Cursor::Issued(_));
+                crate::soft_params::refusal(&req.method, refusable, &p.log_level)
+            });
             if soft.is_some() {
-                // an unknown cursor or log level SHOULD be refused with -32602: the oracle
-                // does not score it yet, but accepts it (DEVIATIONS.md D-62)
+                // an unknown cursor or log level SHOULD be refused with -32602: accepted
+                // beside any other defect (DEVIATIONS.md D-62), and judged alone below
+                // (PAGE-INVALID-CURSOR, LOG-INVALID-LEVEL; D-140, D-145)
                 f.tolerate(Answer::RpcError {
                     status: StatusSet::ANY,
                     code: -32602,
@@ -253,6 +272,10 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             headers::check(h, surface, req, &mut f);
             let mut success = Answers::new();
             let rule = methods::check(h, surface, req, &mut f, &mut success);
+            if let Some(p) = &req.params {
+                paging::refusals(req, p, &cursor, &mut f);
+                paging::page_expectations(&cursor, &f, &mut listed);
+            }
             assemble(
                 &mut f,
                 &mut success,

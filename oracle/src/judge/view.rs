@@ -169,8 +169,8 @@ pub struct ParamsView<'a> {
     pub completion: Option<CompletionView<'a>>,
     /// `arguments`, any JSON type.
     pub arguments: Option<Arguments<'a>>,
-    /// A `cursor` member is present.
-    pub cursor: bool,
+    /// The `cursor` member (pagination.mdx: a string the server issued).
+    pub cursor: CursorView<'a>,
     /// `_meta`'s `io.modelcontextprotocol/logLevel`, when `_meta` is an object.
     pub log_level: LogLevel<'a>,
     /// `_meta`'s `progressToken`, when `_meta` is an object and the token a string or an
@@ -179,6 +179,25 @@ pub struct ParamsView<'a> {
     /// A `subscriptions/listen` request's `notifications` filter (`crate::listen_filter::filter_of`);
     /// 0 for every other method (read only for listen requests, which are rare).
     pub listen_filter: u8,
+}
+
+/// A request's `params.cursor` member.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum CursorView<'a> {
+    #[default]
+    Absent,
+    /// `null`: read by the oracle as no cursor sent, neither judged valid nor invalid.
+    Null,
+    Text(Cow<'a, str>),
+    /// A number, a boolean, an object or an array: no cursor a server issues.
+    Other,
+}
+
+impl CursorView<'_> {
+    /// A `cursor` member is present.
+    pub fn present(&self) -> bool {
+        !matches!(self, CursorView::Absent)
+    }
 }
 
 impl<'a> ParamsView<'a> {

@@ -132,6 +132,13 @@ ids! {
     // issue 23 (mu2): rules observable but not judged until then
     PARAM_PATH = "SHTTP-PARAM-PATH",
     VER_EXT_FALLBACK = "VER-EXT-FALLBACK",
+    // H3: pagination, caching across pages, completion and logging (issue 23)
+    PAGE_INVALID_CURSOR = "PAGE-INVALID-CURSOR",
+    PAGE_STABLE = "PAGE-STABLE",
+    CACHE_SCOPE_PAGES = "CACHE-SCOPE-PAGES",
+    COMPL_CAP_DECLARE = "COMPL-CAP-DECLARE",
+    LOG_CAP_DECLARE = "LOG-CAP-DECLARE",
+    LOG_INVALID_LEVEL = "LOG-INVALID-LEVEL",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept

@@ -1421,7 +1421,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/caching.mdx#Interaction with Pagination",
         sentence: "Servers MUST apply the same `cacheScope` to all response pages for a given list request.",
         summary: "Uses the same cacheScope on every page of a list.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("CACHE-MAY"),
@@ -1440,7 +1440,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/pagination.mdx#Error Handling",
         sentence: "Invalid cursors SHOULD result in an error with code -32602 (Invalid params).",
         summary: "Answers an invalid cursor with JSON-RPC error -32602.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("PAGE-STABLE"),
@@ -1449,7 +1449,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/pagination.mdx#Implementation Guidelines",
         sentence: "Servers SHOULD: - Provide stable cursors - Handle invalid cursors gracefully",
         summary: "Provides stable cursors and handles invalid cursors gracefully.",
-        judged: false,
+        judged: true,
     },
     // §22 Completion
     Rule {
@@ -1459,7 +1459,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/completion.mdx#Capabilities",
         sentence: "Servers that support completions MUST declare the `completions` capability:",
         summary: "Declares the `completions` capability if it supports completions.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("COMPL-ERRORS"),
@@ -1478,7 +1478,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/logging.mdx#Capabilities",
         sentence: "Servers that emit log message notifications MUST declare the `logging` capability:",
         summary: "Declares the `logging` capability if it emits log notifications.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("LOG-NO-LEVEL"),
@@ -1514,7 +1514,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/logging.mdx#Error Handling",
         sentence: "If the `io.modelcontextprotocol/logLevel` value carried in a request's `_meta` is not a recognized log level, the server SHOULD reject that request with a standard JSON-RPC error: - Invalid log level: `-32602` (Invalid params)",
         summary: "Rejects a request whose logLevel is not a recognized level with -32602.",
-        judged: false,
+        judged: true,
     },
     // §26 Deprecated features (`deprecated.mdx`, per-feature notices)
     Rule {

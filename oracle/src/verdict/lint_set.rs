@@ -47,11 +47,13 @@ pub(crate) enum LintKind {
     MissingCapabilityShape,
     NoUndeclaredInput,
     ExtensionFallback,
+    /// LOG-CAP-DECLARE (a target that did not declare `logging`, a request with a log level).
+    NoUndeclaredLog,
 }
 
 impl LintKind {
     /// Every kind, in listing order.
-    const ALL: [LintKind; 30] = [
+    const ALL: [LintKind; 31] = [
         LintKind::NoSessionId,
         LintKind::AllowOn405,
         LintKind::NoUndefinedReservedCode,
@@ -82,6 +84,7 @@ impl LintKind {
         LintKind::MissingCapabilityShape,
         LintKind::NoUndeclaredInput,
         LintKind::ExtensionFallback,
+        LintKind::NoUndeclaredLog,
     ];
 
     fn bit(self) -> u32 {
@@ -134,6 +137,7 @@ impl LintKind {
                 Lint::NoUndeclaredInput { declared: caps },
             ),
             LintKind::ExtensionFallback => (rules::VER_EXT_FALLBACK, Lint::ExtensionFallback),
+            LintKind::NoUndeclaredLog => (rules::LOG_CAP_DECLARE, Lint::NoUndeclaredLog),
         })
     }
 }

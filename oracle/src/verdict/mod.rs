@@ -218,6 +218,12 @@ pub enum Lint {
     /// target advertises an extension the request's client capabilities do not declare, so
     /// it reverts to core behaviour or refuses (VER-EXT-FALLBACK, D-183).
     ExtensionFallback,
+    /// A page's string `cacheScope` is the one the list's first page carried
+    /// (CACHE-SCOPE-PAGES, D-142).
+    PageScope(String),
+    /// No `notifications/message` on the answer: the target did not declare `logging`
+    /// (LOG-CAP-DECLARE, D-144).
+    NoUndeclaredLog,
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

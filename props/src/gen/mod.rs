@@ -39,6 +39,8 @@ fn edit_count(r: &mut Rng) -> usize {
 pub struct CaseGen {
     base: BasePlan,
     endpoint: String,
+    /// Per list method, the first cursor the surface's discovery was given (`cursor` draws).
+    cursors: Vec<(String, String)>,
 }
 
 impl CaseGen {
@@ -46,6 +48,12 @@ impl CaseGen {
         CaseGen {
             base: BasePlan::compile(surface),
             endpoint: surface.endpoint.clone(),
+            cursors: surface
+                .pagination
+                .lists
+                .iter()
+                .filter_map(|l| Some((l.method.clone(), l.cursors.first()?.clone())))
+                .collect(),
         }
     }
 
@@ -57,6 +65,15 @@ impl CaseGen {
         if method == "subscriptions/listen" {
             if let Some(filter) = stream_meta::listen_filter(seed, index) {
                 params.insert("notifications".into(), filter);
+            }
+        }
+        if mcpdiff_oracle::pages::LIST_METHODS
+            .iter()
+            .any(|(m, _)| *m == method)
+        {
+            let issued = self.cursors.iter().find(|(m, _)| m == method);
+            if let Some(c) = stream_meta::cursor(seed, index, issued.map(|(_, c)| c.as_str())) {
+                params.insert("cursor".into(), c);
             }
         }
         let extra = stream_meta::draw(seed, index, method);

@@ -7,8 +7,8 @@ use super::scan::Top;
 use super::validated::{self, Kind, Val};
 use crate::judge::rare::CONFORMANT_CLIENT;
 use crate::judge::view::{
-    BodyView, InputResponsesView, ParamsView, RequestBody, Unusable, BAD_ID, BAD_JSONRPC,
-    NOT_OBJECT, NOT_REQUEST, NO_METHOD,
+    BodyView, CursorView, InputResponsesView, ParamsView, RequestBody, Unusable, BAD_ID,
+    BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST, NO_METHOD,
 };
 use crate::request_id::RequestId;
 use crate::soft_params::LogLevel;
@@ -119,7 +119,14 @@ fn params<'a>(top: &Top<'a>) -> ParamsView<'a> {
                 members: top.args,
             })
         }),
-        cursor: top.kind(Slot::Cursor).is_some(),
+        cursor: match top.val(Slot::Cursor) {
+            None => CursorView::Absent,
+            Some(v) => match v.kind() {
+                Kind::Null => CursorView::Null,
+                Kind::String => v.as_str().map_or(CursorView::Other, CursorView::Text),
+                _ => CursorView::Other,
+            },
+        },
         log_level: match of_meta(Slot::LogLevel) {
             None => LogLevel::Absent,
             Some(v) => v.as_str().map_or(LogLevel::NotText, LogLevel::Text),

@@ -12,8 +12,8 @@ use crate::case::{
 };
 use crate::judge::rare::CONFORMANT_CLIENT;
 use crate::judge::view::{
-    BodyView, CompletionView, InputResponsesView, ParamsView, RequestBody, Unusable, BAD_ID,
-    BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST, NO_METHOD, PARSE_ERROR,
+    BodyView, CompletionView, CursorView, InputResponsesView, ParamsView, RequestBody, Unusable,
+    BAD_ID, BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST, NO_METHOD, PARSE_ERROR,
 };
 use crate::request_id::RequestId;
 use crate::soft_params::LogLevel;
@@ -115,7 +115,12 @@ fn params(p: &Map<String, Value>) -> ParamsView<'_> {
             .map_or(InputResponsesView::Absent, InputResponsesView::of),
         completion: None,
         arguments: p.get("arguments").map(Arguments::Parsed),
-        cursor: p.contains_key("cursor"),
+        cursor: match p.get("cursor") {
+            None => CursorView::Absent,
+            Some(Value::Null) => CursorView::Null,
+            Some(Value::String(c)) => CursorView::Text(Cow::Borrowed(c)),
+            Some(_) => CursorView::Other,
+        },
         log_level: LogLevel::of(meta_member(META_LOG_LEVEL)),
         progress_token: meta_member(META_PROGRESS_TOKEN).and_then(RequestId::of),
         listen_filter: 0,

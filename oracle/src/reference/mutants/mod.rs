@@ -12,6 +12,7 @@
 mod answer;
 mod content;
 mod extension;
+mod pages;
 mod request;
 mod request_headers;
 mod request_params;
@@ -22,6 +23,7 @@ mod stream;
 mod table;
 
 pub use answer::Answered;
+pub use pages::needs_pages;
 pub use table::*;
 
 use super::auth::AuthChange;

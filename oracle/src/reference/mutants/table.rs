@@ -8,7 +8,7 @@ use super::super::auth::AuthChange;
 use super::super::render_canonical;
 use super::Behaviour::{Answer, Auth, Render, Request};
 use super::{
-    answer, content, extension, request, request_headers, request_params, shape, shape_gaps,
+    answer, content, extension, pages, request, request_headers, request_params, shape, shape_gaps,
     should, stream, Mutant,
 };
 use crate::rules;
@@ -427,6 +427,25 @@ table! {
         CLIENT_INFO_GATED = "client-info-gated", rules::INFO_NOT_BEHAVIOR,
             "refuses 400 / -32600 requests whose clientInfo names a client other than mcpdiff",
             Request(should::client_info_gated);
+        // H3: pagination, caching across pages, completion, logging (issue 23)
+        CURSOR_UNCHECKED = "cursor-unchecked", rules::PAGE_INVALID_CURSOR,
+            "serves the first page for a list cursor it never issued",
+            Request(pages::cursor_unchecked);
+        CURSORS_REFUSED = "cursors-refused", rules::PAGE_STABLE,
+            "issues nextCursor but refuses every cursor with -32602 (serve --page-size)",
+            Answer(pages::cursors_refused);
+        PAGE_SCOPE_PRIVATE = "page-scope-private", rules::CACHE_SCOPE_PAGES,
+            "marks every page after the first cacheScope private (serve --page-size)",
+            Answer(pages::page_scope_private);
+        COMPLETIONS_UNDECLARED = "completions-undeclared", rules::COMPL_CAP_DECLARE,
+            "answers completion/complete but leaves completions out of server/discover",
+            Answer(pages::completions_undeclared);
+        LOG_UNDECLARED = "log-undeclared", rules::LOG_CAP_DECLARE,
+            "logs on the stream of a request that set a log level, declaring no logging",
+            Answer(pages::log_undeclared);
+        LOG_LEVEL_UNCHECKED = "log-level-unchecked", rules::LOG_INVALID_LEVEL,
+            "serves a request whose log level is not one of the eight, ignoring it",
+            Request(pages::log_level_unchecked);
     ];
 }
 
