@@ -60,6 +60,7 @@ async fn start(variants: Vec<(String, Variant)>) -> (Vec<RunningServer>, Vec<(St
     let mut servers = Vec::new();
     let mut urls = Vec::new();
     for (name, v) in variants {
+        // (the page mutants are served in pages: `Variant::default_surface`)
         let s = spawn(v, loopback()).await.expect("server starts");
         urls.push((name, s.url.clone()));
         servers.push(s);

@@ -271,7 +271,7 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
         Lint::NoNewReservedCode => code.is_none_or(shape::codes::outside_reserved_for_new),
         Lint::MetaKeys => each_meta(a, result, shape::meta_keys::meta_ok),
         Lint::TraceContext => each_meta(a, result, shape::trace_context::trace_ok),
-        Lint::KnownResultType => result.is_none_or(|r| {
+        Lint::KnownResultType | Lint::ExtensionFallback => result.is_none_or(|r| {
             r.get("resultType")
                 .and_then(Value::as_str)
                 .is_none_or(|t| matches!(t, "complete" | "input_required"))
@@ -311,6 +311,15 @@ fn lint_holds(l: &Lint, facts: &Facts<'_>) -> bool {
                 || !required_capabilities(error)
                     .is_some_and(|m| shape::capabilities::none_missing(m, *declared))
         }
+        Lint::NoUndeclaredLog => !a
+            .sse_json()
+            .any(|m| m.get("method").and_then(Value::as_str) == Some("notifications/message")),
+        // an absent or non-string scope is CACHE-HINTS's (D-142)
+        Lint::PageScope(first) => result.is_none_or(|r| {
+            r.get("cacheScope")
+                .and_then(Value::as_str)
+                .is_none_or(|s| s == first)
+        }),
         Lint::JsonRpcVersion => {
             let v2 = |m: &Value| m.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
             resp.is_none_or(v2) && a.sse_json().filter(|m| m.is_object()).all(v2)

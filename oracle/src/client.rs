@@ -16,7 +16,10 @@ pub fn request_meta(version: &str) -> Value {
     json!({
         META_PROTOCOL_VERSION: version,
         META_CLIENT_CAPABILITIES: {},
-        META_CLIENT_INFO: {"name": "mcpdiff", "version": env!("CARGO_PKG_VERSION")},
+        META_CLIENT_INFO: {
+            "name": crate::judge::view::CONFORMANT_CLIENT,
+            "version": env!("CARGO_PKG_VERSION"),
+        },
     })
 }
 

@@ -141,6 +141,10 @@ impl fmt::Display for Lint {
             Lint::KnownResultType => {
                 f.write_str("every resultType \"complete\" or \"input_required\"")
             }
+            Lint::ExtensionFallback => f.write_str(
+                "core behaviour for a client that declared no extension: every resultType \
+                 \"complete\" or \"input_required\"",
+            ),
             Lint::InputRequiredUnsupported => f.write_str(
                 "no InputRequiredResult (only tools/call, resources/read and prompts/get may \
                  get one)",
@@ -173,6 +177,13 @@ impl fmt::Display for Lint {
             Lint::CapabilityCodeMeaning { .. } => f.write_str(
                 "no -32021 whose requiredCapabilities names only capabilities the request \
                  declared",
+            ),
+            Lint::NoUndeclaredLog => f.write_str(
+                "no notifications/message (the target did not declare the logging capability)",
+            ),
+            Lint::PageScope(first) => write!(
+                f,
+                "a later page carrying the cacheScope of the list's first page ({first})"
             ),
         }
     }
@@ -424,6 +435,9 @@ mod tests {
             Lint::CapabilityCodeMeaning { declared: 0 },
             Lint::MissingCapabilityShape,
             Lint::NoUndeclaredInput { declared: 0 },
+            Lint::ExtensionFallback,
+            Lint::PageScope("public".into()),
+            Lint::NoUndeclaredLog,
         ];
         for l in &lints {
             let s = Demand::Lint(l.clone()).to_string();

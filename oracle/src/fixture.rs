@@ -107,5 +107,29 @@ pub fn surface() -> Surface {
         allowed_origins: Vec::new(),
         legacy_era: false,
         protected: false,
+        pagination: Default::default(),
+        // it answers completion/complete for its prompt and template
+        completes: true,
     }
 }
+
+/// The identifier of the extension [`extension_surface`] advertises (a prefixed `_meta` key
+/// name, VER-EXT-IDS).
+pub const FIXTURE_EXTENSION: &str = "dev.mcpdiff/fixture";
+
+/// The fixture surface advertising one extension ([`FIXTURE_EXTENSION`]): the surface the
+/// VER-EXT-FALLBACK probe is judged against (on [`surface`], which advertises none, the
+/// rule does not apply, and BASE-RESULTTYPE-SET is judged instead; D-164, D-183).
+pub fn extension_surface() -> Surface {
+    let mut s = surface();
+    s.capabilities.extensions = true;
+    s
+}
+/// The fixture surface served two items a page (`serve --page-size 2`): `tools/list` in two
+/// pages, the other lists whole (`crate::pages`).
+pub fn paged_surface() -> Surface {
+    crate::pages::with_page_size(surface(), PAGE_SIZE)
+}
+
+/// The page size of [`paged_surface`].
+pub const PAGE_SIZE: usize = 2;

@@ -138,14 +138,16 @@ fn lint_reads(l: &Lint, a: &HttpAnswer) -> bool {
         | Lint::ToolOrder(_)
         | Lint::ToolAnnotationsValid
         | Lint::KnownResultType
+        | Lint::ExtensionFallback
         | Lint::InputRequiredUnsupported
         | Lint::InputRequiredCarries
         | Lint::InputRequestTypes
-        | Lint::ExtensionIds => result,
+        | Lint::ExtensionIds
+        | Lint::PageScope(_) => result,
         // a result's `_meta` can carry a bad key or value, and so can a notification added
         // to a served stream
         Lint::MetaKeys | Lint::TraceContext => result || (a.is_sse() && ok2xx),
-        Lint::NotificationNoId => a.is_sse() && ok2xx,
+        Lint::NotificationNoId | Lint::NoUndeclaredLog => a.is_sse() && ok2xx,
         Lint::JsonRpcVersion => result || error || (a.is_sse() && ok2xx),
         // a success answer can lose its `result` member (D-170)
         // a result can carry an `inputRequests` object (D-171)

@@ -1,8 +1,8 @@
-//! Request parameters a server SHOULD refuse with -32602 and the oracle tolerates rather than
-//! judges (no rule of the table scores them yet): a pagination cursor the server never issued
-//! and a log level that is not one of the eight. Both judges add -32602 to the acceptable set
-//! for such a request, and the reference server answers it so (the reference meets every
-//! SHOULD an independent prober can check; DEVIATIONS.md D-62).
+//! Request parameters a server SHOULD refuse with -32602: a pagination cursor the server never
+//! issued and a log level that is not one of the eight. Both judges add -32602 to the
+//! acceptable set for such a request (beside any other defect, DEVIATIONS.md D-62); the modern
+//! judge also scores each alone (PAGE-INVALID-CURSOR, LOG-INVALID-LEVEL:
+//! `judge/paging.rs`, D-140, D-145), and the reference server answers it so.
 
 use crate::case::META_LOG_LEVEL;
 use serde_json::Value;

@@ -7,6 +7,7 @@
 
 use crate::annotations::{lookalike_beside, tool_header_params, AnnotationError, HeaderParam};
 use crate::encoding::field_words::same_bytes;
+use crate::pages::Pagination;
 use crate::shared_schema::SharedSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -108,6 +109,14 @@ pub struct Surface {
     /// judged only then (`crate::auth`).
     #[serde(default)]
     pub protected: bool,
+    /// The paginated lists discovery followed (their cursors, their first page's
+    /// `cacheScope`), and the reference's page size (`crate::pages`).
+    #[serde(default, skip_serializing_if = "Pagination::is_empty")]
+    pub pagination: Pagination,
+    /// Discovery saw `completion/complete` answered with a result: the target supports
+    /// completions, whatever it declared (COMPL-CAP-DECLARE, DEVIATIONS.md D-143).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub completes: bool,
 }
 
 impl Surface {
@@ -125,6 +134,8 @@ impl Surface {
             allowed_origins: Vec::new(),
             legacy_era: false,
             protected: false,
+            pagination: Pagination::default(),
+            completes: false,
         }
     }
 

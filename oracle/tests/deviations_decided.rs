@@ -207,8 +207,8 @@ fn a_parser_refusal_of_initialize_owes_no_versions() {
     assert!(judge(&legacy_initialize(&s), &s).triggers(mcpdiff_oracle::rules::VER_INIT_NAMES));
 }
 
-/// D-62: the reference refuses an unknown cursor and log level with -32602 (the SHOULDs),
-/// and the judge accepts that beside a result.
+/// D-62, D-140, D-145: the reference refuses an unknown cursor and log level with -32602 (the
+/// SHOULDs); a result is the SHOULD finding on exactly the sentence that names the refusal.
 #[test]
 fn unknown_cursor_and_log_level_may_be_refused() {
     let s = fixture::surface();
@@ -216,15 +216,18 @@ fn unknown_cursor_and_log_level_may_be_refused() {
     let mut body: Value = serde_json::from_slice(&loud.body).unwrap();
     body["params"]["_meta"]["io.modelcontextprotocol/logLevel"] = json!("loud");
     loud.body = serde_json::to_vec(&body).unwrap();
-    for c in [
-        conformant_case(&s, json!(3), "tools/list", json!({"cursor": "abc"})),
-        loud,
+    for (c, rule) in [
+        (
+            conformant_case(&s, json!(3), "tools/list", json!({"cursor": "abc"})),
+            "PAGE-INVALID-CURSOR",
+        ),
+        (loud, "LOG-INVALID-LEVEL"),
     ] {
         let answer = to_observation(&respond(&c, &s));
         assert_eq!(answer.http().and_then(HttpAnswer::error_code), Some(-32602));
         assert!(check(&judge(&c, &s), &answer).is_empty());
         let tools = json!({"tools": [], "ttlMs": 0, "cacheScope": "public"});
-        assert!(rules_of(&c, &s, &result(&json!(3), tools)).is_empty());
+        assert_eq!(rules_of(&c, &s, &result(&json!(3), tools)), [rule]);
     }
 }
 

@@ -21,7 +21,7 @@ fn ok_result(id: &Value) -> Observation {
                 "resultType":"complete",
                 "ttlMs":0,"cacheScope":"public",
                 "supportedVersions":["2026-07-28"],
-                "capabilities":{"tools":{},"resources":{},"prompts":{}},
+                "capabilities":{"tools":{},"resources":{},"prompts":{},"completions":{}},
                 "tools":[],"resources":[],"prompts":[],
                 "structuredContent":{"arguments":{}},
                 "content":[{"type":"text","text":"{\"arguments\":{}}"}],
@@ -123,7 +123,18 @@ fn conformant_requests_dispatch() {
     );
     let v = assert_canonical_passes(&c);
     assert_eq!(v.canonical, Canonical::Dispatch);
-    // a refusal of a conformant annotated call is blamed on header validation
+    // a refusal of a conformant annotated call is blamed on reading the nested value at its
+    // exact path, as the top-level `region` differs (D-180) ...
+    assert_eq!(
+        rules_of(&v, &error(400, Some(&json!(1)), -32020, None)),
+        ["SHTTP-PARAM-PATH"]
+    );
+    // ... and, with the nested value equal to the top-level one, on header validation
+    let c = call(
+        json!({"region": "us-west1", "count": 42, "flag": true, "query": "q",
+                        "opt": "o", "target": {"region": "us-west1"}}),
+    );
+    let v = assert_canonical_passes(&c);
     assert_eq!(
         rules_of(&v, &error(400, Some(&json!(1)), -32020, None)),
         ["SHTTP-PARAM-VALIDATE"]

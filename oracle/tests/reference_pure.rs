@@ -6,6 +6,7 @@ use mcpdiff_oracle::reference::{
     null_response, probes, respond, respond_mutant, to_observation, Mutant, Probe, MUTANTS,
 };
 use mcpdiff_oracle::rules::{self, level_of, Severity, JUDGED_IDS};
+use mcpdiff_oracle::surface::Surface;
 use mcpdiff_oracle::{check, fixture, judge, Finding, RuleId};
 use std::collections::BTreeSet;
 
@@ -23,40 +24,71 @@ const COMPANIONS: &[(&Mutant, RuleId)] = &[
     (&MCP_NAME_FROM_NAME, rules::B64_DECODE),
 ];
 
+/// The surface a rule's probes are judged against: the fixture, or for VER-EXT-FALLBACK
+/// (which binds only a target advertising an extension, D-183) the fixture advertising one.
+/// The surface a probe of `rule` (or its mutant) is judged on: the extension fixture for
+/// VER-EXT-FALLBACK (D-183: the rule applies only to a target advertising an extension),
+/// otherwise `s`.
+fn on_surface(rule: RuleId, s: &Surface) -> Surface {
+    if rule == rules::VER_EXT_FALLBACK {
+        let mut on = s.clone();
+        on.capabilities.extensions = true;
+        on
+    } else {
+        s.clone()
+    }
+}
+
 fn findings_of(p: &Probe, answer: mcpdiff_oracle::reference::Response) -> Vec<Finding> {
-    let v = judge(&p.case, &fixture::surface());
+    findings_on(&fixture::surface(), p, answer)
+}
+
+fn findings_on(
+    s: &mcpdiff_oracle::Surface,
+    p: &Probe,
+    answer: mcpdiff_oracle::reference::Response,
+) -> Vec<Finding> {
+    let v = judge(&p.case, s);
     check(&v, &to_observation(&answer))
+}
+
+/// The fixture, and the fixture listed in pages (`serve --page-size`): the page rules
+/// (PAGE-STABLE, CACHE-SCOPE-PAGES) have probes, and their mutants show, only on the second.
+fn surfaces() -> [mcpdiff_oracle::Surface; 2] {
+    [fixture::surface(), fixture::paged_surface()]
 }
 
 #[test]
 fn every_judged_rule_has_a_probe_that_triggers_it() {
-    let s = fixture::surface();
-    let ps = probes(&s);
     for id in JUDGED_IDS {
         if UNREACHABLE.iter().any(|(r, _)| r == id) {
             continue;
         }
-        let triggered = ps
-            .iter()
-            .filter(|p| p.rule == *id)
-            .any(|p| judge(&p.case, &s).triggers(*id));
+        let triggered = surfaces().iter().any(|s| {
+            probes(s)
+                .iter()
+                .filter(|p| p.rule == *id)
+                .any(|p| judge(&p.case, &on_surface(p.rule, s)).triggers(*id))
+        });
         assert!(triggered, "no probe tagged {id} triggers it");
     }
 }
 
 #[test]
 fn reference_scores_clean_on_every_probe() {
-    let s = fixture::surface();
-    for p in probes(&s) {
-        let r = respond(&p.case, &s);
-        let f = findings_of(&p, r.clone());
-        assert!(
-            f.is_empty(),
-            "probe {} ({:?}): reference answer {r:?} has findings {f:#?}\nverdict: {:#?}",
-            p.rule,
-            String::from_utf8_lossy(&p.case.body),
-            judge(&p.case, &s)
-        );
+    for s in surfaces() {
+        for p in probes(&s) {
+            let on = on_surface(p.rule, &s);
+            let r = respond(&p.case, &on);
+            let f = findings_on(&on, &p, r.clone());
+            assert!(
+                f.is_empty(),
+                "probe {} ({:?}): reference answer {r:?} has findings {f:#?}\nverdict: {:#?}",
+                p.rule,
+                String::from_utf8_lossy(&p.case.body),
+                judge(&p.case, &on)
+            );
+        }
     }
 }
 
@@ -72,14 +104,16 @@ fn null_server_breaks_a_must() {
 
 #[test]
 fn every_mutant_breaks_exactly_its_rule() {
-    let s = fixture::surface();
-    let ps = probes(&s);
     let mut covered = BTreeSet::new();
     for m in MUTANTS {
         let mut broken = BTreeSet::new();
-        for p in &ps {
-            for f in findings_of(p, respond_mutant(m, &p.case, &s)) {
-                broken.insert(f.rule);
+        for s in surfaces() {
+            // the surface the mutant publishes (the extension mutant advertises one)
+            let on = on_surface(m.rule, &s);
+            for p in &probes(&s) {
+                for f in findings_on(&on, p, respond_mutant(m, &p.case, &on)) {
+                    broken.insert(f.rule);
+                }
             }
         }
         assert!(

@@ -10,6 +10,7 @@
 
 use mcpdiff_oracle::rules::auth::AUTH_JUDGED_IDS;
 use mcpdiff_oracle::rules::client::CLIENT_JUDGED_IDS;
+use mcpdiff_oracle::rules::connection::CONNECTION_JUDGED_IDS;
 use mcpdiff_oracle::rules::legacy::LEGACY_CHECKED_IDS;
 use mcpdiff_oracle::rules::{
     all_rules, revision_of, Level, Revision, Rule, JUDGED_IDS, LEGACY_RULES, RULES,
@@ -290,6 +291,7 @@ fn judged_ids_are_in_the_table_and_flagged() {
         .iter()
         .chain(CLIENT_JUDGED_IDS)
         .chain(AUTH_JUDGED_IDS)
+        .chain(CONNECTION_JUDGED_IDS)
         .copied()
         .collect();
     let table: HashSet<_> = RULES.iter().map(|r| r.id).collect();

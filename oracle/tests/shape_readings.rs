@@ -123,7 +123,8 @@ fn d163_trace_context() {
 }
 
 /// D-164: only the two core values while the target advertises no extension; any value once
-/// it advertises one.
+/// it advertises one, to a client that declares an extension (to one that declares none, the
+/// value is VER-EXT-FALLBACK's, D-183).
 #[test]
 fn d164_result_types() {
     let mut s = fixture::surface();
@@ -131,7 +132,13 @@ fn d164_result_types() {
     let odd = |v: &mut Value| v["result"]["resultType"] = json!("partial");
     assert_eq!(broken(&c, &s, odd), ["BASE-RESULTTYPE-SET"]);
     s.capabilities.extensions = true;
-    assert!(broken(&c, &s, odd).is_empty());
+    assert_eq!(broken(&c, &s, odd), ["VER-EXT-FALLBACK"]);
+    let mut declared = c.clone();
+    let mut body: Value = serde_json::from_slice(&declared.body).expect("JSON body");
+    body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+        json!({"extensions": {"dev.mcpdiff/fixture": {}}});
+    declared.body = serde_json::to_vec(&body).expect("serializes");
+    assert!(broken(&declared, &s, odd).is_empty());
 }
 
 /// D-165: an InputRequiredResult is named by its resultType; on tools/call it needs a member
@@ -226,4 +233,34 @@ fn d168_jsonrpc_member() {
         }),
         ["BASE-JSONRPC"]
     );
+}
+
+/// D-183: on a target advertising an extension, a client that declares none gets core
+/// behaviour: a result with another resultType breaks VER-EXT-FALLBACK alone (not
+/// BASE-RESULTTYPE-SET, which is not judged there); a client that declares an extension may
+/// get it; an error answer is the rejection the sentence allows.
+#[test]
+fn d183_extension_fallback_for_a_client_without_the_extension() {
+    let s = fixture::extension_surface();
+    let weather = json!({"name": fixture::PLAIN_TOOL, "arguments": {"location": "Oslo"}});
+    let plain = conformant_case(&s, json!(1), "tools/call", weather.clone());
+    let deferred = |v: &mut Value| v["result"]["resultType"] = json!("deferred");
+    assert!(broken(&plain, &s, |_| {}).is_empty());
+    assert_eq!(broken(&plain, &s, deferred), ["VER-EXT-FALLBACK"]);
+    assert!(broken(&plain, &s, |v| {
+        *v = json!({"jsonrpc": "2.0", "id": 1,
+                    "error": {"code": -32602, "message": "extension required"}});
+    })
+    .is_empty());
+    // the client declares an extension: not judged
+    let mut declared = plain.clone();
+    let mut body: Value = serde_json::from_slice(&declared.body).expect("JSON body");
+    body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+        json!({"extensions": {"dev.mcpdiff/fixture": {}}});
+    declared.body = serde_json::to_vec(&body).expect("serializes");
+    assert!(broken(&declared, &s, deferred).is_empty());
+    // a target advertising none: the same value is BASE-RESULTTYPE-SET's (D-164)
+    let f = fixture::surface();
+    let on_plain = conformant_case(&f, json!(1), "tools/call", weather);
+    assert_eq!(broken(&on_plain, &f, deferred), ["BASE-RESULTTYPE-SET"]);
 }

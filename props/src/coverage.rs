@@ -1,11 +1,14 @@
 //! Isolation coverage: for each judged rule, how many probes and how many
 //! generated cases per 1,000 isolate it (`mcpdiff_oracle::isolation::decide_case`), on the
-//! fixture surface with the default generator. Pure: no sockets, no clock.
+//! fixture surface with the default generator. A rule that binds only a target advertising
+//! an extension (VER-EXT-FALLBACK, D-183) is counted on the same cases judged against the
+//! surface advertising one. Pure: no sockets, no clock.
 
 use crate::gen::CaseGen;
 use mcpdiff_oracle::isolation::decide_case;
+use mcpdiff_oracle::isolation::Decision;
 use mcpdiff_oracle::reference::probes;
-use mcpdiff_oracle::rules::{RuleId, JUDGED_IDS};
+use mcpdiff_oracle::rules::{self, RuleId, JUDGED_IDS};
 use mcpdiff_oracle::Surface;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -43,8 +46,9 @@ pub fn coverage(surface: &Surface, seed: u64, cases: u64) -> Coverage {
     let ps = probes(surface);
     let mut iso: BTreeMap<RuleId, (usize, usize, u64)> =
         JUDGED_IDS.iter().map(|r| (*r, (0, 0, 0))).collect();
+    let decide = ExtensionAware::new(surface);
     for p in &ps {
-        let d = decide_case(&p.case, surface);
+        let d = decide.case(&p.case);
         for r in &d.isolated {
             if let Some(e) = iso.get_mut(r) {
                 e.0 += 1;
@@ -58,7 +62,7 @@ pub fn coverage(surface: &Surface, seed: u64, cases: u64) -> Coverage {
     }
     let gen = CaseGen::new(surface);
     for i in 0..cases {
-        let d = decide_case(&gen.case(seed, i), surface);
+        let d = decide.case(&gen.case(seed, i));
         for r in &d.isolated {
             if let Some(e) = iso.get_mut(r) {
                 e.2 += 1;
@@ -89,5 +93,44 @@ pub fn coverage(surface: &Surface, seed: u64, cases: u64) -> Coverage {
                 }
             })
             .collect(),
+    }
+}
+
+/// The rules that bind only a target advertising an extension.
+const EXTENSION_RULES: [RuleId; 1] = [rules::VER_EXT_FALLBACK];
+
+/// `decide_case` on the surface, with the [`EXTENSION_RULES`] decided on the surface
+/// advertising an extension when the surface itself advertises none.
+struct ExtensionAware<'s> {
+    surface: &'s Surface,
+    extended: Option<Surface>,
+}
+
+impl<'s> ExtensionAware<'s> {
+    fn new(surface: &'s Surface) -> Self {
+        let extended = (!surface.capabilities.extensions).then(|| {
+            let mut s = surface.clone();
+            s.capabilities.extensions = true;
+            s
+        });
+        ExtensionAware { surface, extended }
+    }
+
+    fn case(&self, case: &mcpdiff_oracle::Case) -> Decision {
+        let mut d = decide_case(case, self.surface);
+        if let Some(ext) = &self.extended {
+            let e = decide_case(case, ext);
+            for r in EXTENSION_RULES {
+                d.isolated.retain(|x| *x != r);
+                d.deciding.retain(|x| *x != r);
+                if e.isolated.contains(&r) {
+                    d.isolated.push(r);
+                }
+                if e.deciding.contains(&r) {
+                    d.deciding.push(r);
+                }
+            }
+        }
+        d
     }
 }

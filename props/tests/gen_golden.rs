@@ -79,12 +79,12 @@ fn seeded_hash(s: &Surface) -> u64 {
 fn seeded_cases_match_the_recorded_hashes() {
     assert_eq!(
         seeded_hash(&fixture::surface()),
-        0x7a93720b2b1cba71,
+        0x8f2b_c8e8_d2fc_d62c,
         "fixture surface"
     );
     assert_eq!(
         seeded_hash(&large_surface()),
-        0xb03e0ef32b488527,
+        0x57b9_2d77_3b6c_a9cc,
         "large surface"
     );
 }
@@ -103,7 +103,7 @@ fn the_run_stream_matches_the_recorded_hash() {
     for index in seeded.len() as u64..seeded.len() as u64 + 2000 {
         h.case(&g.case(7, index - seeded.len() as u64));
     }
-    assert_eq!(h.0, 0xe26f_0c5e_1f00_49b1);
+    assert_eq!(h.0, 0xd87e_716f_f501_a157);
 }
 
 /// `case_for(case_strategy)`: what the benches and the differential test draw.
@@ -116,5 +116,5 @@ fn the_strategy_stream_matches_the_recorded_hash() {
             h.case(&case_for(&strategy, seed, i));
         }
     }
-    assert_eq!(h.0, 0x373ac4653c0d3c2c);
+    assert_eq!(h.0, 0x9a06_bf52_ec44_df22);
 }

@@ -6,7 +6,9 @@ use mcpdiff_props::coverage::{coverage, COVERAGE_CASES, COVERAGE_SEED};
 
 #[test]
 fn every_judged_rule_is_isolated_by_probes_and_generated_cases() {
-    let c = coverage(&fixture::surface(), COVERAGE_SEED, COVERAGE_CASES);
+    // the fixture listed in pages (`serve --page-size`): PAGE-STABLE and CACHE-SCOPE-PAGES
+    // need a second page to open (as `mcpdiff rules --coverage` measures)
+    let c = coverage(&fixture::paged_surface(), COVERAGE_SEED, COVERAGE_CASES);
     let missing: Vec<String> = c
         .rules
         .iter()

@@ -1,16 +1,19 @@
 //! `mcpdiff rules --coverage`: for each judged rule, how many probes and how many generated
 //! cases per 1,000 isolate it (`mcpdiff_props::coverage`); then the authorization rules
 //! (`AUTH-*`), judged on protected targets by the authorization probe family and the
-//! metadata fetches instead (`mcpdiff_props::auth_coverage`); last the server surface per
-//! revision and keyword family: judged, observable but not judged, not observable
-//! (`rules_surface.rs`). Human table, or JSON with `--json` (the listing, plus
-//! `auth_probes_total`, `auth_rules` and `surface`). Pure: computed in process, nothing is
+//! metadata fetches instead (`mcpdiff_props::auth_coverage`); then the connection rules,
+//! judged by the connection probe on pairs of requests (`mcpdiff_oracle::reuse`); last the
+//! server surface per revision and keyword family: judged, observable but not judged, not
+//! observable (`rules_surface.rs`). Human table, or JSON with `--json` (the listing, plus
+//! `auth_probes_total`, `auth_rules`, `connection_rules` and `surface`). Pure: computed in process, nothing is
 //! sent.
 
 use super::exit;
 use super::rules_surface::write_surface;
 use mcpdiff_oracle::fixture;
+use mcpdiff_oracle::rules::connection::CONNECTION_JUDGED_IDS;
 use mcpdiff_oracle::rules::surface_summary::{summaries, RevisionSummary};
+use mcpdiff_oracle::RuleId;
 use mcpdiff_props::auth_coverage::{auth_coverage, AuthRuleCoverage};
 use mcpdiff_props::coverage::{coverage, Coverage, COVERAGE_CASES, COVERAGE_SEED};
 use std::io::{self, Write};
@@ -24,13 +27,56 @@ struct Listing<'a> {
     coverage: &'a Coverage,
     auth_probes_total: usize,
     auth_rules: &'a [AuthRuleCoverage],
+    connection_rules: &'a [ConnectionRuleCoverage],
     surface: &'a [RevisionSummary],
 }
 
+/// A connection rule and the probe pairs that judge it (each pair: the request on a fresh
+/// connection, and after a conformant request on a reused one).
+#[derive(serde::Serialize)]
+struct ConnectionRuleCoverage {
+    rule: RuleId,
+    pairs: usize,
+    requests: usize,
+}
+
+fn connection_coverage(surface: &mcpdiff_oracle::Surface) -> Vec<ConnectionRuleCoverage> {
+    let pairs = mcpdiff_oracle::reuse::reuse_probes(surface).len();
+    CONNECTION_JUDGED_IDS
+        .iter()
+        .map(|r| ConnectionRuleCoverage {
+            rule: *r,
+            pairs,
+            requests: pairs * 3,
+        })
+        .collect()
+}
+
+fn write_connection(out: &mut impl Write, rules: &[ConnectionRuleCoverage]) -> io::Result<()> {
+    writeln!(
+        out,
+        "\nConnection rules: judged after the run by the connection probe (each request on a \
+         fresh connection and after a conformant request on a reused one)"
+    )?;
+    writeln!(out, "{:<36} {:>7} {:>9}", "rule", "pairs", "requests")?;
+    for r in rules {
+        let flag = if r.pairs > 0 { "" } else { "  <- not judged" };
+        writeln!(
+            out,
+            "{:<36} {:>7} {:>9}{flag}",
+            r.rule.0, r.pairs, r.requests
+        )?;
+    }
+    Ok(())
+}
+
 pub fn run(json: bool) -> ExitCode {
-    let surface = fixture::surface();
+    // the fixture listed in pages: the page rules (PAGE-STABLE, CACHE-SCOPE-PAGES) have a
+    // second page to open; every other rule reads it as the fixture
+    let surface = fixture::paged_surface();
     let c = coverage(&surface, COVERAGE_SEED, COVERAGE_CASES);
     let (auth_probes_total, auth) = auth_coverage(&surface);
+    let connection = connection_coverage(&surface);
     let summary = summaries();
     let stdout = io::stdout();
     let mut out = stdout.lock();
@@ -39,6 +85,7 @@ pub fn run(json: bool) -> ExitCode {
             coverage: &c,
             auth_probes_total,
             auth_rules: &auth,
+            connection_rules: &connection,
             surface: &summary,
         };
         serde_json::to_writer_pretty(&mut out, &listing)
@@ -47,11 +94,18 @@ pub fn run(json: bool) -> ExitCode {
     } else {
         write_table(&mut out, &c)
             .and_then(|()| write_auth(&mut out, auth_probes_total, &auth))
+            .and_then(|()| write_connection(&mut out, &connection))
             .and_then(|()| write_surface(&mut out, &summary))
     };
     let isolated = c.rules.iter().all(|r| r.probes > 0 && r.generated > 0);
     match written.and_then(|()| out.flush()) {
-        Ok(()) if isolated && auth.iter().all(AuthRuleCoverage::covered) => ExitCode::SUCCESS,
+        Ok(())
+            if isolated
+                && auth.iter().all(AuthRuleCoverage::covered)
+                && connection.iter().all(|r| r.pairs > 0) =>
+        {
+            ExitCode::SUCCESS
+        }
         // a judged rule nothing isolates: say so in the exit status too
         Ok(()) => exit::findings(true),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -66,7 +120,7 @@ pub fn run(json: bool) -> ExitCode {
 fn write_table(out: &mut impl Write, c: &Coverage) -> io::Result<()> {
     writeln!(
         out,
-        "Isolation coverage: {} probes, {} generated cases (seed {}), fixture surface",
+        "Isolation coverage: {} probes, {} generated cases (seed {}), fixture surface in pages",
         c.probes_total, c.cases, c.seed
     )?;
     writeln!(

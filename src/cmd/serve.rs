@@ -80,6 +80,11 @@ pub struct ServeArgs {
     /// without a session). `mcpdiff run` grades it on 2025-11-25 with 2026-07-28 "not offered".
     #[arg(long, conflicts_with_all = ["null", "dual_era", "mutant"])]
     legacy_only: bool,
+    /// List tools, resources, resource templates and prompts N items a page, with
+    /// `nextCursor` (server/utilities/pagination.mdx); without it every list is one page
+    /// (two a page for the mutants `cursors-refused` and `page-scope-private`).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    page_size: Option<u64>,
     /// Print the mutants (NAME  RULE-ID  description) and exit.
     #[arg(long)]
     list_mutants: bool,
@@ -103,6 +108,12 @@ pub fn run(args: ServeArgs) -> ExitCode {
         for m in MUTANTS {
             println!("{:width$}  {:rw$}  {}", m.name, m.rule.0, m.description);
         }
+        println!(
+            "{:width$}  {:rw$}  fills the _meta context a request lacks from an earlier \
+             request on the same connection (caught by the connection probe)",
+            mcpdiff_oracle::reference::connection::TRUSTS_KNOWN_CONNECTION,
+            mcpdiff_oracle::rules::connection::STATELESS_NO_PRIOR.0,
+        );
         for m in AUTH_MUTANTS {
             println!(
                 "{:width$}  {:rw$}  {} (with --auth)",
@@ -152,6 +163,17 @@ pub fn run(args: ServeArgs) -> ExitCode {
     let surface = match args.slow_tool_ms {
         Some(_) => slow::with_slow_tool(surface),
         None => surface,
+    };
+    let surface = match args.page_size {
+        // (at most 10 000: the range of the flag)
+        Some(n) => mcpdiff_oracle::pages::with_page_size(surface, n as usize),
+        // a page mutant's rule shows only on a second page
+        None => match variant {
+            Variant::Mutant(m) if mcpdiff_oracle::reference::mutants::needs_pages(m) => {
+                mcpdiff_oracle::pages::with_page_size(surface, fixture::PAGE_SIZE)
+            }
+            _ => surface,
+        },
     };
     let extras = slow::Extras {
         slow_tool_ms: args.slow_tool_ms,
@@ -204,6 +226,10 @@ async fn serve(
     opts: ServeOptions,
 ) -> ExitCode {
     let tools = surface.tools.len();
+    let paged = match surface.pagination.page_size {
+        Some(n) => format!(", lists {n} a page"),
+        None => String::new(),
+    };
     let protected = if opts.auth.is_some() {
         ", protected: Authorization: Bearer <the --auth token>"
     } else {
@@ -239,7 +265,7 @@ async fn serve(
         how.push_str("; hostile: every answer is an SSE stream that never ends");
     }
     println!(
-        "mcpdiff: serving {} at {} ({tools} tools{protected}{how}{dual})",
+        "mcpdiff: serving {} at {} ({tools} tools{paged}{protected}{how}{dual})",
         variant.label(),
         server.url
     );

@@ -38,8 +38,14 @@ pub fn seed_entries() -> Vec<Entry> {
         if out.iter().any(|e| e.rules[0] == rule) {
             continue;
         }
-        let mut e = Entry::new(vec![rule], "probe", &p.case, &surface);
-        e.record(reference_record(&p.case, &surface));
+        // VER-EXT-FALLBACK binds only a target advertising an extension (D-183)
+        let on = if p.rule == mcpdiff_oracle::rules::VER_EXT_FALLBACK {
+            fixture::extension_surface()
+        } else {
+            surface.clone()
+        };
+        let mut e = Entry::new(vec![rule], "probe", &p.case, &on);
+        e.record(reference_record(&p.case, &on));
         out.push(e);
     }
     out

@@ -1,5 +1,5 @@
 //! The server matrix of a run: prepare every target, fuzz the ready ones, probe the protected
-//! ones, all within `--max-time` ([`run_matrix`]); then the report, each target's entry
+//! ones and every fuzzed one's connection handling, all within `--max-time` ([`run_matrix`]); then the report, each target's entry
 //! reading that target's evidence ([`Matrix::report`]).
 
 use super::prepare::{prepare_all, PrepareOptions, TargetEvidence, Untested};
@@ -186,6 +186,12 @@ pub async fn run_matrix<E: Events>(
                 events.line("authorization probes cut short by --max-time");
             }
             laps.lap("authorization probes");
+            // BASE-STATELESS-NO-PRIOR: each request on a fresh and on a reused connection
+            let reusing = crate::runner::reuse_probe::after_run(&settings.client, &mut result);
+            if tokio::time::timeout_at(end.into(), reusing).await.is_err() {
+                events.line("connection probes cut short by --max-time");
+            }
+            laps.lap("connection probes");
         }
         result
     };

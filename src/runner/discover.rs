@@ -1,8 +1,10 @@
-//! Discovery: conformant requests (`server/discover`, the list methods) that build a
+//! Discovery: conformant requests (`server/discover`, the list methods following every
+//! `nextCursor`, one `completion/complete`) that build a
 //! target's `Surface`. What a target does not declare stays out of the surface, so the rules
 //! that need it are "not observed", never failed and never passed.
 
 use mcpdiff_oracle::client::conformant_case;
+use mcpdiff_oracle::pages::ListPages;
 use mcpdiff_oracle::{Capabilities, Observation, Surface, ToolDecl, TransportFailure};
 use serde_json::{json, Value};
 use std::future::Future;
@@ -91,6 +93,8 @@ where
     }
     // probe lists even when a capability is missing: a server may list without advertising
     let mut id = 2;
+    // the first prompt argument or template variable a completion can be asked for
+    let mut complete_ref: Option<Value> = None;
     for (method, key) in [
         ("tools/list", "tools"),
         ("resources/list", "resources"),
@@ -98,7 +102,14 @@ where
         ("prompts/list", "prompts"),
     ] {
         let mut cursor: Option<String> = None;
-        for _page in 0..10 {
+        // the cursors this list's pages carried and its first page's cacheScope: what
+        // PAGE-STABLE and CACHE-SCOPE-PAGES compare a later page with (`oracle::pages`)
+        let mut pages = ListPages {
+            method: method.to_string(),
+            cursors: Vec::new(),
+            scope: None,
+        };
+        for page in 0..10 {
             let params = match &cursor {
                 Some(c) => json!({"cursor": c}),
                 None => json!({}),
@@ -111,12 +122,21 @@ where
                 }
                 break;
             };
+            if page == 0 {
+                pages.scope = result
+                    .get("cacheScope")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+            }
             let items = result
                 .get(key)
                 .and_then(Value::as_array)
                 .cloned()
                 .unwrap_or_default();
             add_items(&mut surface, key, &items);
+            if complete_ref.is_none() {
+                complete_ref = completion_ref(key, &items);
+            }
             if !discover.is_some_and_capability(key) && !items.is_empty() {
                 notes.push(format!(
                     "{method} answers although server/discover did not advertise it"
@@ -126,16 +146,54 @@ where
                 .get("nextCursor")
                 .and_then(Value::as_str)
                 .map(str::to_string);
-            if cursor.is_none() {
-                break;
+            match &cursor {
+                Some(c) => pages.cursors.push(c.clone()),
+                None => break,
             }
         }
+        if !pages.cursors.is_empty() {
+            surface.pagination.lists.push(pages);
+        }
+    }
+    // «Servers that support completions MUST declare the `completions` capability»: support
+    // is a completion answered with a result, whatever discover declared (D-143)
+    if let Some(params) = complete_ref {
+        id += 1;
+        let obs = send(conformant_case(
+            &surface,
+            json!(id),
+            "completion/complete",
+            params,
+        ))
+        .await;
+        surface.completes = result_of(&obs).is_some();
     }
     Ok(Discovered {
         surface,
         notes,
         modern,
     })
+}
+
+/// `completion/complete` params for the first prompt argument (`prompts`) or template
+/// variable (`resourceTemplates`) among `items`, with an empty value.
+fn completion_ref(key: &str, items: &[Value]) -> Option<Value> {
+    let (reference, argument) = items.iter().find_map(|it| match key {
+        "prompts" => {
+            let name = it.get("name")?.as_str()?;
+            let arg = it.get("arguments")?.get(0)?.get("name")?.as_str()?;
+            Some((json!({"type": "ref/prompt", "name": name}), arg.to_string()))
+        }
+        "resourceTemplates" => {
+            let uri = it.get("uriTemplate")?.as_str()?;
+            let (_, rest) = uri.split_once('{')?;
+            let (var, _) = rest.split_once('}')?;
+            let var = var.trim_start_matches(['+', '#', '/', '.', ';', '?', '&']);
+            Some((json!({"type": "ref/resource", "uri": uri}), var.to_string()))
+        }
+        _ => None,
+    })?;
+    Some(json!({"ref": reference, "argument": {"name": argument, "value": ""}}))
 }
 
 trait CapabilityProbe {
@@ -194,5 +252,33 @@ fn add_items(surface: &mut Surface, key: &str, items: &[Value]) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_completion_names_the_first_prompt_argument_or_template_variable() {
+        let prompts = [
+            json!({"name": "bare"}),
+            json!({"name": "code_review", "arguments": [{"name": "code"}]}),
+        ];
+        assert_eq!(
+            completion_ref("prompts", &prompts),
+            Some(json!({"ref": {"type": "ref/prompt", "name": "code_review"},
+                        "argument": {"name": "code", "value": ""}}))
+        );
+        let templates = [json!({"uriTemplate": "file:///logs/{+day}.log"})];
+        assert_eq!(
+            completion_ref("resourceTemplates", &templates),
+            Some(
+                json!({"ref": {"type": "ref/resource", "uri": "file:///logs/{+day}.log"},
+                        "argument": {"name": "day", "value": ""}})
+            )
+        );
+        assert_eq!(completion_ref("tools", &[json!({"name": "t"})]), None);
+        assert_eq!(completion_ref("prompts", &[json!({"name": "bare"})]), None);
     }
 }

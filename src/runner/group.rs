@@ -46,7 +46,8 @@ pub(crate) struct Group {
     pub slots: Vec<usize>,
 }
 
-/// What a stream calls: (kind, name) pairs, kind 0 tool, 1 resource, 2 template, 3 prompt.
+/// What a stream calls: (kind, name) pairs, kind 0 tool, 1 resource, 2 template, 3 prompt,
+/// 4..=7 a cursor of a paginated list.
 type Shape<'a> = BTreeSet<(u8, &'a str)>;
 
 fn shape(s: &Surface) -> Shape<'_> {
@@ -58,7 +59,22 @@ fn shape(s: &Surface) -> Shape<'_> {
         .chain(resources)
         .chain(templates)
         .chain(prompts)
+        .chain(cursors(s))
         .collect()
+}
+
+/// The cursors the surface's paginated lists issued, kind 4 + the list's place in
+/// `LIST_METHODS`: generated cases and page probes send a leader's cursors, so a target that
+/// pages a list with cursors of its own never shares a stream with it (one that pages the list
+/// not at all may: a cursor it never issued is an invalid one there, D-140, D-141).
+fn cursors(s: &Surface) -> impl Iterator<Item = (u8, &str)> {
+    s.pagination.lists.iter().flat_map(|l| {
+        let kind = mcpdiff_oracle::pages::LIST_METHODS
+            .iter()
+            .position(|(m, _)| *m == l.method)
+            .map_or(8, |i| 4 + i as u8);
+        l.cursors.iter().map(move |c| (kind, c.as_str()))
+    })
 }
 
 /// Whether `t` may take the case stream of `leader` (see the module docs).
@@ -225,6 +241,21 @@ mod tests {
         let mut moved = full.clone();
         moved.endpoint = "/v2/mcp".into();
         assert_eq!(groups(&[target("a", full), target("b", moved)]).len(), 2);
+    }
+
+    #[test]
+    fn targets_paging_a_list_with_other_cursors_stay_apart() {
+        let paged = fixture::paged_surface();
+        let mut other = paged.clone();
+        other.pagination.lists[0].cursors = vec!["their-own-cursor".into()];
+        // one that pages nothing joins a paged leader: any cursor is invalid there (D-141)
+        let targets = vec![
+            target("paged", paged),
+            target("whole", fixture::surface()),
+            target("other", other),
+        ];
+        let members: Vec<_> = groups(&targets).into_iter().map(|g| g.members).collect();
+        assert_eq!(members, vec![vec![0, 1], vec![2]]);
     }
 
     #[test]

@@ -26,6 +26,7 @@ pub mod legacy_shrink;
 mod pacer;
 pub mod prepare;
 mod record;
+pub mod reuse_probe;
 pub mod revision;
 pub mod shard;
 pub mod shrink;
@@ -254,6 +255,28 @@ pub async fn run<S: Sender, G: Generator>(
                 let mut case = case.clone();
                 case.path = targets[group.members[0]].surface.endpoint.clone();
                 seeded.push((g, case));
+            }
+        }
+        // the pages of the group's own lists, opened with the cursors discovery was given
+        // (PAGE-STABLE, CACHE-SCOPE-PAGES); sent to the whole group only when every other
+        // surface issued the same cursor or paged that list not at all (it issued no cursor
+        // for it, so this one is invalid there: PAGE-INVALID-CURSOR), never to a target
+        // that pages the list with cursors of its own (DEVIATIONS.md D-141)
+        for s in surfaces() {
+            for p in mcpdiff_oracle::reference::probes::page_probes(s) {
+                let mut case = p.case;
+                case.path = targets[group.members[0]].surface.endpoint.clone();
+                let body: serde_json::Value =
+                    serde_json::from_slice(&case.body).unwrap_or_default();
+                let method = body["method"].as_str().unwrap_or_default();
+                let cursor = body["params"]["cursor"].as_str().unwrap_or_default();
+                let fits = surfaces().all(|o| match o.pagination.list(method) {
+                    None => true,
+                    Some(_) => o.pagination.issued(method, cursor),
+                });
+                if fits && !seeded.iter().any(|(h, c)| *h == g && *c == case) {
+                    seeded.push((g, case));
+                }
             }
         }
     }

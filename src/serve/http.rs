@@ -59,16 +59,22 @@ pub(crate) async fn serve_connection<S>(
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
     // The server card names this server's endpoint at the address the client reached.
-    let service = service_fn(move |req| handle(req, state.clone(), local));
+    // The context the connection mutant remembers, one per connection.
+    let known = Arc::new(std::sync::Mutex::new(None));
+    let service = service_fn(move |req| handle(req, state.clone(), local, known.clone()));
     let _ = hyper::server::conn::http1::Builder::new()
         .serve_connection(TokioIo::new(stream), service)
         .await;
 }
 
+/// The context a connection carried (`reference::connection`).
+type Known = Arc<std::sync::Mutex<Option<serde_json::Map<String, serde_json::Value>>>>;
+
 async fn handle(
     req: Request<Incoming>,
     state: Arc<ServeState>,
     local: Option<std::net::SocketAddr>,
+    known: Known,
 ) -> Result<hyper::Response<Out>, Infallible> {
     let auth_change = state.variant.auth_change();
     if let (Some(cfg), &hyper::Method::GET) = (&state.auth, req.method()) {
@@ -113,13 +119,21 @@ async fn handle(
         }
         Err(_) => return Ok(plain(400, "unreadable request body\n")),
     };
-    let case = Case {
+    let mut case = Case {
         method,
         path,
         headers,
         body,
         labels: Vec::new(),
     };
+    if state.variant == Variant::TrustsKnownConnection {
+        // a poisoned lock only means another request on this connection panicked: the
+        // context it holds is still the connection's
+        let mut k = known
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        mcpdiff_oracle::reference::connection::trust_known_connection(&mut case, &mut k);
+    }
     if let Some(refusal) = state
         .auth
         .as_ref()
@@ -131,7 +145,9 @@ async fn handle(
     // server stays null)
     let legacy = match (&state.legacy, state.variant) {
         (Some(l), _) if state.legacy_only => Some(l.respond_any(&case, &state.surface)),
-        (Some(l), Variant::Reference | Variant::Mutant(_)) => l.respond(&case, &state.surface),
+        (Some(l), Variant::Reference | Variant::Mutant(_) | Variant::TrustsKnownConnection) => {
+            l.respond(&case, &state.surface)
+        }
         _ => None,
     };
     let resp = match legacy {

@@ -28,12 +28,19 @@ pub enum Variant {
     Mutant(&'static Mutant),
     /// `200 {}` to everything.
     Null,
+    /// The reference server that fills the context a request lacks from an earlier request
+    /// on the same connection (`trusts-known-connection`, breaks BASE-STATELESS-NO-PRIOR;
+    /// `reference::connection`).
+    TrustsKnownConnection,
 }
 
 impl Variant {
     /// A mutant by name (`None` if there is no such mutant; `reference::mutant` is the
     /// lookup).
     pub fn mutant(name: &str) -> Option<Variant> {
+        if name == reference::connection::TRUSTS_KNOWN_CONNECTION {
+            return Some(Variant::TrustsKnownConnection);
+        }
         reference::mutant(name).ok().map(Variant::Mutant)
     }
 
@@ -41,7 +48,7 @@ impl Variant {
     pub fn auth_change(&self) -> Option<AuthChange> {
         match self {
             Variant::Mutant(m) => m.auth_change(),
-            Variant::Reference | Variant::Null => None,
+            Variant::Reference | Variant::Null | Variant::TrustsKnownConnection => None,
         }
     }
 
@@ -51,13 +58,29 @@ impl Variant {
             Variant::Reference => "the reference server".to_string(),
             Variant::Mutant(m) => format!("mutant {} (breaks {})", m.name, m.rule),
             Variant::Null => "the null server".to_string(),
+            Variant::TrustsKnownConnection => format!(
+                "mutant {} (breaks BASE-STATELESS-NO-PRIOR)",
+                reference::connection::TRUSTS_KNOWN_CONNECTION
+            ),
         }
     }
 
-    /// The answer to one request (pure).
+    /// The surface it serves by default: the fixture, listed in pages for the mutants whose
+    /// rule shows only on a second page (`mutants::needs_pages`: `serve --page-size 2`).
+    pub fn default_surface(&self) -> Surface {
+        match self {
+            Variant::Mutant(m) if reference::mutants::needs_pages(m) => fixture::paged_surface(),
+            _ => fixture::surface(),
+        }
+    }
+
+    /// The answer to one request (pure; the connection mutant's context filling happens
+    /// before, per connection, in `http.rs`).
     pub fn respond(&self, case: &Case, surface: &Surface) -> Response {
         match self {
-            Variant::Reference => reference::respond(case, surface),
+            Variant::Reference | Variant::TrustsKnownConnection => {
+                reference::respond(case, surface)
+            }
             // an auth mutant answers like the reference: it differs in the guard in front
             Variant::Mutant(m) => reference::respond_mutant(m, case, surface),
             Variant::Null => reference::null_response(case),
@@ -86,9 +109,10 @@ impl RunningServer {
     }
 }
 
-/// Bind `addr` and serve `variant` on `/mcp` until shut down.
+/// Bind `addr` and serve `variant` on `/mcp` until shut down, with its default surface
+/// (`Variant::default_surface`).
 pub async fn spawn(variant: Variant, addr: SocketAddr) -> io::Result<RunningServer> {
-    spawn_with(variant, addr, fixture::surface()).await
+    spawn_with(variant, addr, variant.default_surface()).await
 }
 
 /// Like [`spawn`], declaring `surface` instead of the fixture's (`serve --tools`: the fixture

@@ -92,6 +92,15 @@ impl Client {
         }
     }
 
+    /// A client with these limits (keeping at most `pool_per_endpoint` idle connections
+    /// per endpoint: 0 for a fresh connection per request), credentials and TLS settings,
+    /// and an empty pool of its own (the connection probe, `runner::reuse_probe`).
+    pub fn with_own_pool(&self, pool_per_endpoint: usize) -> Client {
+        let mut limits = self.inner.limits.clone();
+        limits.pool_per_endpoint = pool_per_endpoint;
+        Client::configured(limits, self.inner.creds.clone(), self.inner.tls.clone())
+    }
+
     /// The TLS settings of `https://` connections.
     pub fn tls(&self) -> &Tls {
         &self.inner.tls

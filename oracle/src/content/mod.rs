@@ -13,10 +13,11 @@
 //! (structural JSON Schema validity), `output.rs` (tool results against `outputSchema`),
 //! `uri.rs` (resource URIs), `order.rs` (the order of `tools/list`), `inputs.rs` (tool and
 //! prompt arguments a server must validate), `published.rs` (binary data, images and
-//! embedded resources), `not_observed.rs` (why a rule was not observed on a target), `set.rs` (a set of checks,
+//! embedded resources), `dialect.rs` (the JSON Schema dialect of listed schemas), `not_observed.rs` (why a rule was not observed on a target), `set.rs` (a set of checks,
 //! one bit each).
 
 mod cache;
+mod dialect;
 mod discover;
 mod inputs;
 mod lists;
@@ -102,11 +103,17 @@ pub enum ContentCheck {
     /// Every tool a `tools/list` result lists has a name of ASCII letters, digits, `_`, `-`
     /// and `.` only (TOOLS-NAMES).
     ToolNames,
+    /// No listed tool's `inputSchema` or `outputSchema` declares, by `$schema`, a published
+    /// JSON Schema dialect other than 2020-12 (BASE-SCHEMA-2020-12; D-190).
+    SchemaDialect,
+    /// `server/discover` declares `completions` (discovery saw `completion/complete`
+    /// answered with a result; COMPL-CAP-DECLARE).
+    CompletionsDeclared,
 }
 
 impl ContentCheck {
     /// Every check, in listing order.
-    pub const ALL: [ContentCheck; 19] = [
+    pub const ALL: [ContentCheck; 21] = [
         ContentCheck::DiscoverShape,
         ContentCheck::DiscoverServerInfo,
         ContentCheck::CacheHints,
@@ -126,6 +133,8 @@ impl ContentCheck {
         ContentCheck::PromptEmbedded,
         ContentCheck::NoEmptyContents,
         ContentCheck::ToolNames,
+        ContentCheck::SchemaDialect,
+        ContentCheck::CompletionsDeclared,
     ];
 
     /// The rule a failure of this check breaks.
@@ -150,6 +159,8 @@ impl ContentCheck {
             ContentCheck::PromptEmbedded => rules::PROMPTS_EMBEDDED,
             ContentCheck::NoEmptyContents => rules::RES_NO_EMPTY_CONTENTS,
             ContentCheck::ToolNames => rules::TOOLS_NAMES,
+            ContentCheck::SchemaDialect => rules::SCHEMA_2020_12,
+            ContentCheck::CompletionsDeclared => rules::COMPL_CAP_DECLARE,
         }
     }
 
@@ -178,6 +189,8 @@ impl ContentCheck {
                 .and_then(Value::as_array)
                 .is_some_and(Vec::is_empty),
             ContentCheck::ToolNames => lists::tool_names_hold(result),
+            ContentCheck::SchemaDialect => dialect::dialects_hold(result),
+            ContentCheck::CompletionsDeclared => lists::declares(result, "completions"),
         }
     }
 
@@ -262,6 +275,13 @@ impl ContentCheck {
             ContentCheck::ToolNames => {
                 "every listed tool name of ASCII letters, digits, underscore, hyphen and dot only"
             }
+            ContentCheck::SchemaDialect => {
+                "no listed tool schema declaring a JSON Schema dialect other than 2020-12"
+            }
+            ContentCheck::CompletionsDeclared => {
+                "a discover result declaring the completions capability (the target answers \
+                 completion/complete)"
+            }
         }
     }
 
@@ -313,11 +333,15 @@ pub(crate) fn for_request(
             let resources = !surface.resources.is_empty() || !surface.resource_templates.is_empty();
             add(ContentCheck::ResourcesDeclared, resources);
             add(ContentCheck::PromptsDeclared, !surface.prompts.is_empty());
+            // «Servers that support completions MUST declare the `completions` capability»:
+            // support is discovery's completion/complete answered with a result (D-143)
+            add(ContentCheck::CompletionsDeclared, surface.completes);
         }
         "tools/list" => {
             add(ContentCheck::ToolsListed, caps.tools);
             add(ContentCheck::ToolInputSchemas, !surface.tools.is_empty());
             add(ContentCheck::ToolNames, !surface.tools.is_empty());
+            add(ContentCheck::SchemaDialect, !surface.tools.is_empty());
         }
         "resources/list" => {
             add(ContentCheck::ResourcesListed, caps.resources);

@@ -109,9 +109,63 @@ pub fn why_not_observed(rule: RuleId, surface: &Surface) -> Option<&'static str>
             true,
             "no prompts/get answer carried an embedded resource",
         ),
+        // the SHOULD sweep: what the rule's carrier needs from the target
+        (
+            rules::COMPL_ERRORS,
+            !caps.completions,
+            "the target does not advertise completions",
+        ),
+        (
+            rules::SCHEMA_2020_12,
+            surface.tools.is_empty(),
+            "the target lists no tools",
+        ),
+        // H3: pagination, completion, logging (D-141..D-144)
+        (
+            rules::PAGE_STABLE,
+            surface.pagination.lists.is_empty(),
+            "discovery was given no nextCursor: the target lists everything on one page",
+        ),
+        (
+            rules::CACHE_SCOPE_PAGES,
+            surface.pagination.lists.iter().all(|l| l.scope.is_none()),
+            "discovery saw no paginated list whose first page carried a cacheScope",
+        ),
+        (
+            rules::COMPL_CAP_DECLARE,
+            !surface.completes,
+            "discovery's completion/complete was not answered with a result (or the target \
+             lists no prompt argument or resource template to complete)",
+        ),
+        (
+            rules::LOG_CAP_DECLARE,
+            caps.logging,
+            "the target declares the logging capability",
+        ),
+        (
+            rules::LOG_CAP_DECLARE,
+            true,
+            "no answer to a request that set a log level was a stream",
+        ),
     ];
     reason
         .into_iter()
         .find(|(r, missing, _)| *r == rule && *missing)
         .map(|(_, _, why)| why)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_completion_rule_needs_the_capability() {
+        let mut s = crate::fixture::surface();
+        assert_eq!(why_not_observed(rules::COMPL_ERRORS, &s), None);
+        s.capabilities.completions = false;
+        assert_eq!(
+            why_not_observed(rules::COMPL_ERRORS, &s),
+            Some("the target does not advertise completions")
+        );
+    }
 }

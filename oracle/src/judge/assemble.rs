@@ -143,7 +143,12 @@ pub(crate) fn assemble(
             .iter()
             .flat_map(|d| d.answers.iter().cloned())
             .collect();
-        set.extend(tolerated.iter().cloned());
+        for a in tolerated {
+            // (a SHOULD refusal's -32602 is tolerated beside MUST defects too: once here)
+            if !set.contains(a) {
+                set.push(a.clone());
+            }
+        }
         let last = defects.len() - 1;
         for (i, d) in defects.iter().enumerate() {
             file(&mut expectations, d.reject, &mut set, i == last);
@@ -175,6 +180,13 @@ pub(crate) fn assemble(
                     // the SHOULD on numeric comparison must see a string-comparing refusal
                     if *r == rules::INT_NUMERIC {
                         push(&mut expectations, *r, set[..success_len].iter().cloned());
+                    } else if *r == rules::MRTR_IGNORE_EXTRA {
+                        // a -32602 to a request whose one departure is the unrequested entry
+                        // refuses those params: not «ignore» (D-193)
+                        let kept = set.iter().enumerate().filter(|(i, a)| {
+                            *i >= success_len || !matches!(a, Answer::RpcError { code: -32602, .. })
+                        });
+                        push(&mut expectations, *r, kept.map(|(_, a)| a.clone()));
                     } else {
                         file(&mut expectations, *r, set, i == last);
                     }

@@ -46,6 +46,11 @@ pub(crate) fn check(
     version::protocol_version(h, surface, id, body_version, f);
     if params.is_some_and(|p| p.client_info_malformed) {
         client_info_malformed(f);
+    } else if params.is_some_and(|p| p.client_info_foreign) {
+        // «`io.modelcontextprotocol/clientInfo` … Implementations SHOULD NOT use them to
+        // change the behavior of the client or server»: another client's name must not
+        // change the outcome (P-BENIGN; D-194)
+        f.benign(rules::INFO_NOT_BEHAVIOR);
     }
     if body_version.is_none() || !caps_ok || req.params_malformed {
         meta_required(id, f);

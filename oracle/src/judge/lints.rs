@@ -154,3 +154,21 @@ pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool, cap
         out.insert(LintKind::ExtensionIds);
     }
 }
+
+/// Whether the request's client capabilities (`params._meta`
+/// `io.modelcontextprotocol/clientCapabilities`) declare some extension: a non-empty
+/// `extensions` object. A body that does not parse is said to declare one (nothing is
+/// judged on it). Read only on a target that advertises an extension (VER-EXT-FALLBACK,
+/// DEVIATIONS.md D-183), so the parse costs nothing on the others.
+#[cold]
+#[inline(never)]
+pub(crate) fn declares_extension(body: &[u8]) -> bool {
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(body) else {
+        return true;
+    };
+    v.get("params")
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(crate::case::META_CLIENT_CAPABILITIES))
+        .and_then(|c| c.get("extensions"))
+        .is_some_and(|e| e.as_object().is_none_or(|o| !o.is_empty()))
+}

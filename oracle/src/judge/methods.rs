@@ -5,7 +5,7 @@
 use super::answers::mismatch_answer;
 use super::findings::{Answers, Findings};
 use super::params;
-use super::view::{HeaderView, RequestBody};
+use super::view::{HeaderView, InputResponsesView, RequestBody};
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
@@ -177,6 +177,14 @@ pub(crate) fn check(
     }
     // `params.name` or `params.uri`, as `name_source` names the member
     let params = req.params.as_ref();
+    if let Some(p) = params.filter(|p| p.input_responses != InputResponsesView::Absent) {
+        if matches!(
+            m,
+            Modern::ToolsCall | Modern::ResourcesRead | Modern::PromptsGet
+        ) {
+            super::mrtr::check(p.input_responses, req, version_ok(f), f);
+        }
+    }
     match m {
         Modern::Discover => rules::VER_DISCOVER,
         Modern::ToolsCall => {
@@ -266,6 +274,9 @@ pub(crate) fn check(
         }
         Modern::Complete => {
             success.push(invalid_params());
+            if let Some(c) = params.and_then(|p| p.completion.as_ref()) {
+                completion_errors(c, surface, req, f);
+            }
             rules::EP_POST
         }
         Modern::ToolsList | Modern::ResourcesList | Modern::TemplatesList | Modern::PromptsList => {
@@ -274,6 +285,42 @@ pub(crate) fn check(
             rules::EP_POST
         }
     }
+}
+
+/// «Servers SHOULD return standard JSON-RPC errors for common failure cases: … - Invalid
+/// prompt name: `-32602` (Invalid params) - Missing required arguments: `-32602`»
+/// (completion.mdx § Error Handling; COMPL-ERRORS, D-191): a `ref/prompt` naming no prompt
+/// the target lists, or a request without the `ref` and `argument` the schema requires, is
+/// refused with -32602.
+#[cold]
+#[inline(never)]
+fn completion_errors(
+    c: &super::view::CompletionView,
+    surface: &Surface,
+    req: &RequestBody<'_>,
+    f: &mut Findings,
+) {
+    if !version_ok(f) {
+        return;
+    }
+    let unknown_prompt = c.prompt_ref
+        && c.prompt
+            .as_deref()
+            .is_none_or(|p| !surface.prompts.iter().any(|x| x == p));
+    let why = if unknown_prompt {
+        "Invalid params: unknown prompt"
+    } else if !c.required_present {
+        "Invalid params: ref and argument are required"
+    } else {
+        return;
+    };
+    f.defect_lazy(
+        rules::COMPL_ERRORS,
+        rules::COMPL_ERRORS,
+        7,
+        invalid_params(),
+        || invalid(&req.id, Message::Fixed(why)),
+    );
 }
 
 /// Whether the `arguments` of a `prompts/get` break GetPromptRequestParams (values strings).

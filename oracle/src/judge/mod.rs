@@ -6,7 +6,8 @@
 //! when several MUST-level defects meet, every answer one of them mandates is acceptable
 //! (P-NONE), success never is (P-NO-SUCCESS), and SHOULD-level answers give way to MUST-level
 //! ones (P-MUST-SHOULD). Benign inputs (`Mcp-Session-Id`, odd header-name case, padding, a
-//! valid sentinel, `42.0` for `42`) never change the acceptable set (P-BENIGN).
+//! valid sentinel, `42.0` for `42`, another client's `clientInfo`, `inputResponses` entries
+//! nobody asked for) never change the acceptable set (P-BENIGN).
 //!
 //! Each MUST defect yields two expectations: its *reject* rule (the request must be refused
 //! at all) and its *shape* rule (a refusal must be one of the acceptable answers). A mutant
@@ -16,8 +17,9 @@
 //! The rules read a request only through its `RequestView` (`view`), which `read` produces
 //! two ways (the fast reader the judge runs, the simple one kept as its twin); every rule is
 //! written once, in the modules below: `origin`, `lints` (media headers and the per-answer
-//! lints), `headers` (mirrored headers and `_meta`), `methods`, `params` (`Mcp-Param-*`),
-//! and `assemble` (combining what they found into a Verdict).
+//! lints), `headers` (mirrored headers and `_meta`), `methods`, `mrtr` (a retry's
+//! `inputResponses`), `params` (`Mcp-Param-*`), and `assemble` (combining what they found
+//! into a Verdict); `rare` holds the views of the `params` members only rare requests carry.
 
 mod answers;
 mod assemble;
@@ -27,8 +29,12 @@ mod header_values;
 mod headers;
 mod lints;
 mod methods;
+mod mrtr;
 mod origin;
+mod paging;
+mod param_path;
 mod params;
+mod rare;
 pub mod read;
 pub mod view;
 
@@ -50,7 +56,7 @@ use crate::verdict::{
 use answers::{answer_of, parser_refusal, strict_refusal};
 use assemble::{assemble, Fallback};
 use findings::{is_blocking, Answers, Defect, Findings};
-use lints::{error_lints, media_defects, request_lints, shape_lints};
+use lints::{declares_extension, error_lints, media_defects, request_lints, shape_lints};
 use origin::OriginClass;
 use smallvec::smallvec;
 use view::BodyView;
@@ -178,6 +184,18 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
         }
         BodyView::Request(req) => {
             request_lints(&mut lints, req);
+            if !surface.capabilities.logging
+                && &*req.method != "subscriptions/listen"
+                && req
+                    .params
+                    .as_ref()
+                    .is_some_and(|p| p.log_level != crate::soft_params::LogLevel::Absent)
+            {
+                // «Servers that emit log message notifications MUST declare the `logging`
+                // capability»: on the one stream the log rules let it emit them (a request
+                // that set a level, not a listen stream; D-144)
+                lints.insert(LintKind::NoUndeclaredLog);
+            }
             let caps = req.params.as_ref().map_or(0, |p| p.input_caps);
             shape_lints(
                 &mut lints,
@@ -185,6 +203,9 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 surface.capabilities.extensions,
                 caps,
             );
+            if surface.capabilities.extensions && !declares_extension(view.raw_body) {
+                lints.insert(LintKind::ExtensionFallback);
+            }
             // what the result must carry for this method (`crate::content`)
             let tool = req.params.as_ref().and_then(|p| p.name.as_deref());
             let inputs_invalid = tool_inputs_invalid(&req.method, req.params.as_ref(), surface);
@@ -213,7 +234,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             }
             if !content.is_empty() {
                 // the content lints that carry data (an outputSchema, a list's order)
-                let cursor = req.params.as_ref().is_some_and(|p| p.cursor);
+                let cursor = req.params.as_ref().is_some_and(|p| p.cursor.present());
                 content_lints::data_lints(content, tool, cursor, surface, &mut listed);
             }
             if &*req.method == "tools/list" {
@@ -229,13 +250,19 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 // nesting, and refuse as Invalid Request (D-48, narrowed)
                 f.tolerate(strict_refusal());
             }
-            let soft = req
-                .params
-                .as_ref()
-                .and_then(|p| crate::soft_params::refusal(&req.method, p.cursor, &p.log_level));
+            let cursor = match &req.params {
+                Some(p) => paging::cursor_of(&req.method, p, surface),
+                None => paging::Cursor::None,
+            };
+            let soft = req.params.as_ref().and_then(|p| {
+                // an issued cursor is no refusable one: it is PAGE-STABLE's to serve
+                let refusable = p.cursor.present() && !matches!(cursor, paging::Cursor::Issued(_));
+                crate::soft_params::refusal(&req.method, refusable, &p.log_level)
+            });
             if soft.is_some() {
-                // an unknown cursor or log level SHOULD be refused with -32602: the oracle
-                // does not score it yet, but accepts it (DEVIATIONS.md D-62)
+                // an unknown cursor or log level SHOULD be refused with -32602: accepted
+                // beside any other defect (DEVIATIONS.md D-62), and judged alone below
+                // (PAGE-INVALID-CURSOR, LOG-INVALID-LEVEL; D-140, D-145)
                 f.tolerate(Answer::RpcError {
                     status: StatusSet::ANY,
                     code: -32602,
@@ -245,6 +272,10 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             headers::check(h, surface, req, &mut f);
             let mut success = Answers::new();
             let rule = methods::check(h, surface, req, &mut f, &mut success);
+            if let Some(p) = &req.params {
+                paging::refusals(req, p, &cursor, &mut f);
+                paging::page_expectations(&cursor, &f, &mut listed);
+            }
             assemble(
                 &mut f,
                 &mut success,

@@ -6,6 +6,7 @@ use super::findings::Findings;
 use super::header_values::{
     invalid_chars, lossy, overlap, read_header_value, strict_malformed, HeaderValue,
 };
+use super::param_path::{decoy, Decoy};
 use super::read::arguments::{ArgumentReader, Leaf, RawLeaf};
 use super::view::{param_suffix_is, HeaderView, RequestBody};
 use crate::annotations::HeaderParam;
@@ -49,13 +50,15 @@ pub(crate) fn check(
     for (p, &field) in params.iter().zip(&fields) {
         let mut held = RawLeaf::Absent;
         let body = arguments.value_at(&p.path, &mut held);
-        if let Some(rule) = one(field, p, body, &req.id, h.mirrored_visible, f) {
-            // the most specific stimulus carries the success expectation: a null or absent
-            // argument (header not expected) before a mirrored one
+        if let Some(rule) = one(field, p, body, &arguments, &req.id, h.mirrored_visible, f) {
+            // the most specific stimulus carries the success expectation: a nested value
+            // read at its exact path beside a decoy of another value (D-180), then a null or
+            // absent argument (header not expected), then a mirrored one
             let rank = |r: RuleId| match r {
-                r if r == rules::PARAM_NULL => 0,
-                r if r == rules::PARAM_ABSENT => 1,
-                _ => 2,
+                r if r == rules::PARAM_PATH => 0,
+                r if r == rules::PARAM_NULL => 1,
+                r if r == rules::PARAM_ABSENT => 2,
+                _ => 3,
             };
             if carrier.is_none_or(|c| rank(rule) < rank(c)) {
                 carrier = Some(rule);
@@ -112,7 +115,7 @@ fn as_if_supported(
     for (p, &field) in params.iter().zip(fields) {
         let mut held = RawLeaf::Absent;
         let body = arguments.value_at(&p.path, &mut held);
-        one(field, p, body, &req.id, visible, &mut as_if);
+        one(field, p, body, arguments, &req.id, visible, &mut as_if);
     }
     // (read in place: moving the defects out would copy each whole)
     let answers = as_if.defects.iter().flat_map(|d| &d.answers);
@@ -125,6 +128,7 @@ fn one(
     header: HeaderField<'_>,
     p: &HeaderParam,
     body: Leaf<'_>,
+    arguments: &ArgumentReader<'_>,
     id: &RequestId,
     visible: bool,
     f: &mut Findings,
@@ -174,7 +178,9 @@ fn one(
             };
             return match combined(first, other, count, text) {
                 Combined::MayMatch => None,
-                Combined::Value(joined) => one(HeaderField::One(&joined), p, v, id, visible, f),
+                Combined::Value(joined) => {
+                    one(HeaderField::One(&joined), p, v, arguments, id, visible, f)
+                }
             };
         }
         (v, HeaderField::One(raw)) => (v, raw),
@@ -242,7 +248,13 @@ fn one(
         }
         ParamMatch::Equal => {
             overlap(raw, f);
-            Some(rules::PARAM_VALIDATE)
+            // a nested value whose decoy differs: a server reading the wrong path refuses
+            // this call (D-180)
+            if decoy(arguments, &p.path, header) == Decoy::Differs {
+                Some(rules::PARAM_PATH)
+            } else {
+                Some(rules::PARAM_VALIDATE)
+            }
         }
         ParamMatch::NumericEqual => {
             // SHOULD compare numerically: a string comparison's refusal is a SHOULD finding
@@ -262,6 +274,9 @@ fn one(
                 rules::BOOL_LOWER
             } else if !decoded && header.starts_with(b"=?") && header.ends_with(b"?=") {
                 rules::B64_MARKERS
+            } else if decoy(arguments, &p.path, header) == Decoy::Equal {
+                // the value at a shorter path of the same keys: read at the wrong path (D-180)
+                rules::PARAM_PATH
             } else {
                 rules::PARAM_VALIDATE
             };

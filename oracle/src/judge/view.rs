@@ -8,6 +8,7 @@
 //! quirks of the mirrored header names, and the JSON-RPC envelope of the body with the
 //! `params` members the rules compare headers with.
 
+pub use super::rare::{CompletionView, InputResponsesView, CONFORMANT_CLIENT};
 use super::read::arguments::Arguments;
 use crate::case::HeaderField;
 use crate::request_id::RequestId;
@@ -22,6 +23,9 @@ pub struct RequestView<'a> {
     pub path: &'a str,
     /// The HTTP method, as sent.
     pub verb: &'a str,
+    /// The body's bytes, as sent (read again only by the rare checks no reader notes a
+    /// member for: the client's declared extensions, D-183).
+    pub raw_body: &'a [u8],
     pub headers: HeaderView<'a>,
     /// The body's JSON-RPC envelope (read whatever the verb).
     pub body: BodyView<'a>,
@@ -156,10 +160,17 @@ pub struct ParamsView<'a> {
     /// `_meta` is an object holding an `io.modelcontextprotocol/clientInfo` that is not the
     /// schema's `Implementation` (an object with string `name` and `version`).
     pub client_info_malformed: bool,
+    /// `_meta` is an object holding a well-formed `io.modelcontextprotocol/clientInfo` whose
+    /// `name` is not the conformant client's (`rare::CONFORMANT_CLIENT`; D-194).
+    pub client_info_foreign: bool,
+    /// `inputResponses` (D-192, D-193).
+    pub input_responses: InputResponsesView,
+    /// A `completion/complete`'s `ref` and `argument` (`None` for every other method).
+    pub completion: Option<CompletionView<'a>>,
     /// `arguments`, any JSON type.
     pub arguments: Option<Arguments<'a>>,
-    /// A `cursor` member is present.
-    pub cursor: bool,
+    /// The `cursor` member (pagination.mdx: a string the server issued).
+    pub cursor: CursorView<'a>,
     /// `_meta`'s `io.modelcontextprotocol/logLevel`, when `_meta` is an object.
     pub log_level: LogLevel<'a>,
     /// `_meta`'s `progressToken`, when `_meta` is an object and the token a string or an
@@ -168,6 +179,25 @@ pub struct ParamsView<'a> {
     /// A `subscriptions/listen` request's `notifications` filter (`crate::listen_filter::filter_of`);
     /// 0 for every other method (read only for listen requests, which are rare).
     pub listen_filter: u8,
+}
+
+/// A request's `params.cursor` member.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum CursorView<'a> {
+    #[default]
+    Absent,
+    /// `null`: read by the oracle as no cursor sent, neither judged valid nor invalid.
+    Null,
+    Text(Cow<'a, str>),
+    /// A number, a boolean, an object or an array: no cursor a server issues.
+    Other,
+}
+
+impl CursorView<'_> {
+    /// A `cursor` member is present.
+    pub fn present(&self) -> bool {
+        !matches!(self, CursorView::Absent)
+    }
 }
 
 impl<'a> ParamsView<'a> {

@@ -2,6 +2,7 @@
 //! valid (`Canonical::Dispatch`). The data comes from `crate::fixture` and the `Surface`, so
 //! `tools/list` and friends describe exactly what the oracle was told the target declares.
 
+use super::paged::list;
 use super::response::Response;
 use super::{error_body, result_body};
 use crate::case::Case;
@@ -48,18 +49,26 @@ pub(crate) fn run_with(case: &Case, surface: &Surface, validate: bool) -> Respon
         // unreachable for a Dispatch verdict (the judge parsed a request); answer safely
         return Response::json(400, error_body(None, -32600, "Invalid Request", None));
     };
-    if let Some(why) = crate::soft_params::should_refuse(&case.body) {
-        // the fixture issues no cursors, and an unknown log level: the SHOULDs' -32602
+    let level = call
+        .params
+        .get("_meta")
+        .and_then(|m| m.get(crate::case::META_LOG_LEVEL));
+    if let Some(why) = crate::soft_params::refusal(
+        &call.method,
+        false,
+        &crate::soft_params::LogLevel::of(level),
+    ) {
+        // an unknown log level: the SHOULD's -32602 (LOG-INVALID-LEVEL)
         return invalid(&call.id, why);
     }
     let ok = |r: Value| Response::json(200, result_body(&call.id, r));
     let p = &call.params;
     match call.method.as_str() {
         "server/discover" => ok(discover(surface)),
-        "tools/list" => ok(cached(json!({"tools": tools(surface)}))),
+        "tools/list" => list(&call, surface, "tools", tools(surface)),
         "tools/call" => tools_call(&call, surface, validate),
-        "resources/list" => ok(cached(json!({"resources": resources(surface)}))),
-        "resources/templates/list" => ok(cached(json!({"resourceTemplates": templates(surface)}))),
+        "resources/list" => list(&call, surface, "resources", resources(surface)),
+        "resources/templates/list" => list(&call, surface, "resourceTemplates", templates(surface)),
         "resources/read" => match p.get("uri").and_then(Value::as_str) {
             Some(uri) => match read(uri, surface) {
                 Some(contents) => ok(cached(json!({ "contents": contents }))),
@@ -67,7 +76,7 @@ pub(crate) fn run_with(case: &Case, surface: &Surface, validate: bool) -> Respon
             },
             None => invalid(&call.id, "Invalid params: uri is required"),
         },
-        "prompts/list" => ok(cached(json!({"prompts": prompts(surface)}))),
+        "prompts/list" => list(&call, surface, "prompts", prompts(surface)),
         "prompts/get" => match p.get("name").and_then(Value::as_str) {
             Some(name) if surface.prompts.iter().any(|x| x == name) => {
                 let code = p
@@ -108,11 +117,11 @@ pub(crate) fn run_with(case: &Case, surface: &Surface, validate: bool) -> Respon
     }
 }
 
-fn invalid(id: &Value, message: &str) -> Response {
+pub(super) fn invalid(id: &Value, message: &str) -> Response {
     Response::json(200, error_body(Some(id), -32602, message, None))
 }
 
-fn cached(mut v: Value) -> Value {
+pub(super) fn cached(mut v: Value) -> Value {
     v["ttlMs"] = json!(TTL_MS);
     v["cacheScope"] = json!("public");
     v
@@ -132,6 +141,14 @@ fn discover(surface: &Surface) -> Value {
     }
     if c.completions {
         caps.insert("completions".into(), json!({}));
+    }
+    if c.extensions {
+        // an extension the reference supports only by reverting to core behaviour: what it
+        // answers is the same whether the client declares it or not (VER-EXT-FALLBACK)
+        caps.insert(
+            "extensions".into(),
+            json!({ crate::fixture::FIXTURE_EXTENSION: {} }),
+        );
     }
     cached(json!({
         "supportedVersions": surface.supported_versions,

@@ -6,16 +6,18 @@
 //! Only `Canonical::Dispatch` needs more: the fixture methods in [`dispatch`].
 //!
 //! Files: `response.rs` (the answer type and its conversion to an `Observation`),
-//! `dispatch.rs` (the fixture methods), `auth.rs` (the protected reference of `serve --auth`),
+//! `dispatch.rs` (the fixture methods), `paged.rs` (list answers in pages), `auth.rs` (the protected reference of `serve --auth`),
 //! `mutants/` (the mutant table and each mutant's behaviour), `probes/` (the probe set: one or
 //! more requests per judged rule), `legacy/` (the 2025-11-25 reference a dual-era server
 //! answers `initialize` sessions with, its session table a value passed in and out).
 //! Nothing here does I/O; the HTTP shell lives in the CLI crate (`src/serve/`).
 
 pub mod auth;
+pub mod connection;
 mod dispatch;
 pub mod legacy;
 pub mod mutants;
+mod paged;
 pub mod probes;
 mod response;
 

@@ -123,6 +123,22 @@ ids! {
     RES_NO_EMPTY_CONTENTS = "RES-NO-EMPTY-CONTENTS",
     PROMPTS_VALIDATE_ARGS = "PROMPTS-VALIDATE-ARGS",
     TOOLS_NAMES = "TOOLS-NAMES",
+    // SHOULD-level rules (issue 23, sh)
+    SCHEMA_2020_12 = "BASE-SCHEMA-2020-12",
+    COMPL_ERRORS = "COMPL-ERRORS",
+    MRTR_VALIDATE_INPUTS = "MRTR-VALIDATE-INPUTS",
+    MRTR_IGNORE_EXTRA = "MRTR-IGNORE-EXTRA",
+    INFO_NOT_BEHAVIOR = "BASE-INFO-NOT-BEHAVIOR",
+    // issue 23 (mu2): rules observable but not judged until then
+    PARAM_PATH = "SHTTP-PARAM-PATH",
+    VER_EXT_FALLBACK = "VER-EXT-FALLBACK",
+    // H3: pagination, caching across pages, completion and logging (issue 23)
+    PAGE_INVALID_CURSOR = "PAGE-INVALID-CURSOR",
+    PAGE_STABLE = "PAGE-STABLE",
+    CACHE_SCOPE_PAGES = "CACHE-SCOPE-PAGES",
+    COMPL_CAP_DECLARE = "COMPL-CAP-DECLARE",
+    LOG_CAP_DECLARE = "LOG-CAP-DECLARE",
+    LOG_INVALID_LEVEL = "LOG-INVALID-LEVEL",
 }
 
 /// The client rules (`CLIENT-*`), emitted by `client_judge` on what a client SDK sent. Kept
@@ -188,5 +204,24 @@ pub mod auth {
         OFFLINE_ACCESS = "AUTH-OFFLINE-ACCESS",
         CHALLENGE_401 = "AUTH-401-CHALLENGE",
         OWN_TOKENS = "AUTH-OWN-TOKENS",
+    }
+}
+
+/// The connection rules, judged by the runner on pairs of requests sent on a fresh and on a
+/// reused connection (`crate::reuse`), not by `judge` (no single request shows them): kept
+/// apart from [`JUDGED_IDS`] like the client and authorization ids.
+pub mod connection {
+    use super::RuleId;
+
+    macro_rules! connection_ids {
+        ($($name:ident = $id:literal,)*) => {
+            $(pub const $name: RuleId = RuleId($id);)*
+            /// Every id the connection judge can emit.
+            pub const CONNECTION_JUDGED_IDS: &[RuleId] = &[$($name),*];
+        };
+    }
+
+    connection_ids! {
+        STATELESS_NO_PRIOR = "BASE-STATELESS-NO-PRIOR",
     }
 }

@@ -281,7 +281,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/versioning.mdx#Extension Negotiation",
         sentence: "If one party supports an extension but the other does not, the supporting party MUST either revert to core protocol behavior or reject the request with an appropriate error.",
         summary: "For an extension the client lacks, reverts to core behaviour or rejects with an error.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("VER-EXT-IDS"),
@@ -507,7 +507,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/transports/streamable-http.mdx#Request Metadata › Custom Headers from Tool Parameters › Schema Extension",
         sentence: "Header extraction is defined as reading the instance value at the exact property path of the annotated property (the chain of `properties` keys leading to it).",
         summary: "Compares each Mcp-Param-* header with the value at the annotated property's exact path.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("SHTTP-PARAM-UNRECOGNIZED"),
@@ -787,7 +787,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#JSON Schema Usage › Schema Dialect",
         sentence: "Implementors are RECOMMENDED to use JSON Schema 2020-12.",
         summary: "Publishes JSON Schemas in the 2020-12 dialect.",
-        judged: false,
+        judged: true,
     },
     // §12 Per-request metadata and statelessness
     Rule {
@@ -833,7 +833,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#General fields › `_meta`",
         sentence: "Implementations SHOULD NOT use them to change the behavior of the client or server, and SHOULD NOT rely on them for security decisions.",
         summary: "Does not change behaviour (or security decisions) based on clientInfo.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-STATELESS-NO-PRIOR"),
@@ -842,7 +842,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/index.mdx#Statelessness",
         sentence: "Servers MUST NOT rely on prior requests over the same connection to establish context (e.g., capabilities, protocol version, client identity).",
         summary: "Judges each request on its own, never on context from earlier requests on the connection.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("BASE-STATELESS-NO-REUSE"),
@@ -969,7 +969,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/mrtr.mdx#Multi Round-Trip Requests › Error Handling",
         sentence: "Protocol errors (malformed JSON, invalid schema, internal server errors) SHOULD return a JSON-RPC error response with an appropriate error code and message.",
         summary: "Answers malformed `inputResponses` with a JSON-RPC error.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("MRTR-IGNORE-EXTRA"),
@@ -978,7 +978,7 @@ pub static RULES: &[Rule] = &[
         spec: "basic/patterns/mrtr.mdx#Multi Round-Trip Requests › Error Handling",
         sentence: "If additional, unexpected parameters are provided in the `InputResponses` object, the server SHOULD ignore any information it does not recognize or need.",
         summary: "Ignores `inputResponses` entries it does not recognize or need.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("MRTR-REASK"),
@@ -1421,7 +1421,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/caching.mdx#Interaction with Pagination",
         sentence: "Servers MUST apply the same `cacheScope` to all response pages for a given list request.",
         summary: "Uses the same cacheScope on every page of a list.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("CACHE-MAY"),
@@ -1440,7 +1440,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/pagination.mdx#Error Handling",
         sentence: "Invalid cursors SHOULD result in an error with code -32602 (Invalid params).",
         summary: "Answers an invalid cursor with JSON-RPC error -32602.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("PAGE-STABLE"),
@@ -1449,7 +1449,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/pagination.mdx#Implementation Guidelines",
         sentence: "Servers SHOULD: - Provide stable cursors - Handle invalid cursors gracefully",
         summary: "Provides stable cursors and handles invalid cursors gracefully.",
-        judged: false,
+        judged: true,
     },
     // §22 Completion
     Rule {
@@ -1459,7 +1459,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/completion.mdx#Capabilities",
         sentence: "Servers that support completions MUST declare the `completions` capability:",
         summary: "Declares the `completions` capability if it supports completions.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("COMPL-ERRORS"),
@@ -1468,7 +1468,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/completion.mdx#Error Handling",
         sentence: "Servers SHOULD return standard JSON-RPC errors for common failure cases: - Method not found: `-32601` (Capability not supported) - Invalid prompt name: `-32602` (Invalid params) - Missing required arguments: `-32602` (Invalid params) - Internal errors: `-32603` (Internal error)",
         summary: "Answers completion failures with standard errors (-32601 without the capability, -32602, -32603).",
-        judged: false,
+        judged: true,
     },
     // §23 Logging (deprecated feature)
     Rule {
@@ -1478,7 +1478,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/logging.mdx#Capabilities",
         sentence: "Servers that emit log message notifications MUST declare the `logging` capability:",
         summary: "Declares the `logging` capability if it emits log notifications.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("LOG-NO-LEVEL"),
@@ -1514,7 +1514,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/logging.mdx#Error Handling",
         sentence: "If the `io.modelcontextprotocol/logLevel` value carried in a request's `_meta` is not a recognized log level, the server SHOULD reject that request with a standard JSON-RPC error: - Invalid log level: `-32602` (Invalid params)",
         summary: "Rejects a request whose logLevel is not a recognized level with -32602.",
-        judged: false,
+        judged: true,
     },
     // §26 Deprecated features (`deprecated.mdx`, per-feature notices)
     Rule {

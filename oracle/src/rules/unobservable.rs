@@ -109,6 +109,13 @@ pub static NOT_OBSERVABLE: &[(RuleId, &str)] = &[
     // -- pagination, caching, completion, logging (h3) --
     // -- end h3 --
 
+    // -- observable-but-unjudged review (issue 23, mu2; D-182) --
+    (
+        RuleId("CANCEL-RACE-GRACEFUL"),
+        "the race the sentence names is a `notifications/cancelled` arriving after the request completed, and over Streamable HTTP «No `notifications/cancelled` message is required or expected» (a POSTed one may be accepted or refused, D-103, so every answer is admitted), while the HTTP signal, closing the request's stream, removes the only channel its handling could show on; a server that stops answering afterwards shows only as unreachable, which decides nothing (D-80)",
+    ),
+    // -- end mu2 --
+
     // -- 2025-11-25 legacy revision (l1..l3) --
     (
         RuleId("L-SHTTP-EVENTID-STREAM"),
@@ -182,6 +189,20 @@ pub static NOT_OBSERVABLE: &[(RuleId, &str)] = &[
         "the interpretation is internal, and its only trace, a response missing after the client dropped the request's stream, is equally a server that did not cancel but did not make the stream resumable or did not replay a response it wrote before it saw the disconnect, both MAYs (DEVIATIONS.md D-L52)",
     ),
     // -- end l5 --
+    // -- SHOULD sweep (issue 23, sh; D-195) --
+    (
+        RuleId("TOOLS-LISTCHANGED"),
+        "The duty arises only when the target's tool list changes, which no client request can cause (the set «MUST NOT vary … as a side effect of other requests on the connection»), so a prober cannot provoke it and a run in which the list never changed shows a missing notification and compliance alike.",
+    ),
+    (
+        RuleId("RES-LISTCHANGED"),
+        "The duty arises only when the target's resource list changes, which no client request can cause (the set «MUST NOT vary … as a side effect of other requests on the connection»), so a prober cannot provoke it and a run in which the list never changed shows a missing notification and compliance alike.",
+    ),
+    (
+        RuleId("PROMPTS-LISTCHANGED"),
+        "The duty arises only when the target's prompt list changes, which no client request can cause (the set «MUST NOT vary … as a side effect of other requests on the connection»), so a prober cannot provoke it and a run in which the list never changed shows a missing notification and compliance alike.",
+    ),
+    // -- end SHOULD sweep --
 ];
 
 /// The reason `id` is listed as not observable, if it is.

@@ -46,11 +46,14 @@ pub(crate) enum LintKind {
     CapabilityCodeMeaning,
     MissingCapabilityShape,
     NoUndeclaredInput,
+    ExtensionFallback,
+    /// LOG-CAP-DECLARE (a target that did not declare `logging`, a request with a log level).
+    NoUndeclaredLog,
 }
 
 impl LintKind {
     /// Every kind, in listing order.
-    const ALL: [LintKind; 29] = [
+    const ALL: [LintKind; 31] = [
         LintKind::NoSessionId,
         LintKind::AllowOn405,
         LintKind::NoUndefinedReservedCode,
@@ -80,6 +83,8 @@ impl LintKind {
         LintKind::CapabilityCodeMeaning,
         LintKind::MissingCapabilityShape,
         LintKind::NoUndeclaredInput,
+        LintKind::ExtensionFallback,
+        LintKind::NoUndeclaredLog,
     ];
 
     fn bit(self) -> u32 {
@@ -131,6 +136,8 @@ impl LintKind {
                 rules::MRTR_NO_UNDECLARED,
                 Lint::NoUndeclaredInput { declared: caps },
             ),
+            LintKind::ExtensionFallback => (rules::VER_EXT_FALLBACK, Lint::ExtensionFallback),
+            LintKind::NoUndeclaredLog => (rules::LOG_CAP_DECLARE, Lint::NoUndeclaredLog),
         })
     }
 }

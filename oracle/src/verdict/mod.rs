@@ -214,6 +214,16 @@ pub enum Lint {
     /// An `InputRequiredResult`'s `inputRequests` asks only for capabilities the request
     /// declared (bits of `shape::capabilities`; MRTR-NO-UNDECLARED, D-174).
     NoUndeclaredInput { declared: u8 },
+    /// Every result's string `resultType` is a core one, `complete` or `input_required`: the
+    /// target advertises an extension the request's client capabilities do not declare, so
+    /// it reverts to core behaviour or refuses (VER-EXT-FALLBACK, D-183).
+    ExtensionFallback,
+    /// A page's string `cacheScope` is the one the list's first page carried
+    /// (CACHE-SCOPE-PAGES, D-142).
+    PageScope(String),
+    /// No `notifications/message` on the answer: the target did not declare `logging`
+    /// (LOG-CAP-DECLARE, D-144).
+    NoUndeclaredLog,
 }
 
 /// A set of acceptable answers, inline up to four (nearly every set): building a Verdict

@@ -15,6 +15,7 @@ mod args;
 mod base;
 pub mod invalid;
 mod render;
+mod should_extras;
 mod stream_meta;
 mod text;
 
@@ -38,6 +39,8 @@ fn edit_count(r: &mut Rng) -> usize {
 pub struct CaseGen {
     base: BasePlan,
     endpoint: String,
+    /// Per list method, the first cursor the surface's discovery was given (`cursor` draws).
+    cursors: Vec<(String, String)>,
 }
 
 impl CaseGen {
@@ -45,20 +48,39 @@ impl CaseGen {
         CaseGen {
             base: BasePlan::compile(surface),
             endpoint: surface.endpoint.clone(),
+            cursors: surface
+                .pagination
+                .lists
+                .iter()
+                .filter_map(|l| Some((l.method.clone(), l.cursors.first()?.clone())))
+                .collect(),
         }
     }
 
     /// The `index`-th case of a run with `seed`.
     pub fn case(&self, seed: u64, index: u64) -> Case {
         let mut r = Rng::for_case(seed, index);
-        let (id, method, mut params) = self.base.draw_call(&mut r);
+        let (id, mut method, mut params) = self.base.draw_call(&mut r);
+        let foreign = should_extras::draw(seed, index, &mut method, &mut params);
         if method == "subscriptions/listen" {
             if let Some(filter) = stream_meta::listen_filter(seed, index) {
                 params.insert("notifications".into(), filter);
             }
         }
+        if mcpdiff_oracle::pages::LIST_METHODS
+            .iter()
+            .any(|(m, _)| *m == method)
+        {
+            let issued = self.cursors.iter().find(|(m, _)| m == method);
+            if let Some(c) = stream_meta::cursor(seed, index, issued.map(|(_, c)| c.as_str())) {
+                params.insert("cursor".into(), c);
+            }
+        }
         let extra = stream_meta::draw(seed, index, method);
         let mut case = self.base.render(&id, method, &params, &extra);
+        if foreign {
+            should_extras::foreign_client_info(&mut case);
+        }
         case.path.clone_from(&self.endpoint);
         let n = edit_count(&mut r);
         let mut edits = [None, None, None];

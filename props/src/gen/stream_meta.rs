@@ -29,11 +29,35 @@ pub(crate) fn draw(seed: u64, index: u64, method: &str) -> Vec<(&'static str, Va
         };
         out.push((META_PROGRESS_TOKEN, token));
     }
-    // one request in sixteen asks for log messages
+    // one request in sixteen asks for log messages; one of those in eight with a level that
+    // is none of the eight (LOG-INVALID-LEVEL: the SHOULD's -32602)
     if r.below(16) == 0 {
-        out.push((META_LOG_LEVEL, json!(r.pick(&LOG_LEVELS))));
+        let level = match r.below(8) {
+            0 => json!(r.pick(&["verbose", "DEBUG", "warn"])),
+            _ => json!(r.pick(&LOG_LEVELS)),
+        };
+        out.push((META_LOG_LEVEL, level));
     }
     out
+}
+
+/// Keys the cursor draws apart from the others.
+const CURSOR_SALT: u64 = 0x6375_7273_6f72_7321;
+
+/// The `cursor` of list case `index` of a run with `seed`, when it gets one (one in eight):
+/// the first cursor the surface's discovery was given for this list when there is one (the
+/// second page: PAGE-STABLE, CACHE-SCOPE-PAGES), else, and for a third of them anyway, one
+/// the target never issued (a string, or a number: PAGE-INVALID-CURSOR).
+pub(crate) fn cursor(seed: u64, index: u64, issued: Option<&str>) -> Option<Value> {
+    let mut r = Rng::for_case(seed ^ CURSOR_SALT, index);
+    if r.below(8) != 0 {
+        return None;
+    }
+    Some(match (issued, r.below(3)) {
+        (Some(c), 0 | 1) => json!(c),
+        (_, 2) => json!(r.below(100)),
+        _ => json!(format!("mcpdiff-cursor-{}", r.below(1000))),
+    })
 }
 
 /// Keys the listen-filter draws apart from the others.

@@ -5,9 +5,10 @@ use super::arguments::{Arguments, RawArguments};
 use super::keys::Slot;
 use super::scan::Top;
 use super::validated::{self, Kind, Val};
+use crate::judge::rare::CONFORMANT_CLIENT;
 use crate::judge::view::{
-    BodyView, ParamsView, RequestBody, Unusable, BAD_ID, BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST,
-    NO_METHOD,
+    BodyView, CursorView, InputResponsesView, ParamsView, RequestBody, Unusable, BAD_ID,
+    BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST, NO_METHOD,
 };
 use crate::request_id::RequestId;
 use crate::soft_params::LogLevel;
@@ -63,6 +64,12 @@ pub(super) fn envelope<'a>(top: &Top<'a>) -> BodyView<'a> {
         p.listen_filter =
             crate::listen_filter::filter_of(parsed.as_ref().and_then(|v| v.get("notifications")));
     }
+    if let Some(p) = params.as_mut().filter(|_| method == "completion/complete") {
+        // a completion's `ref` and `argument`, read off the text (no tree)
+        p.completion = top
+            .val(Slot::Params)
+            .and_then(|v| super::rare_text::completion_of(v.text));
+    }
     match id {
         None => BodyView::Notification,
         Some(id) => BodyView::Request(RequestBody {
@@ -93,13 +100,33 @@ fn params<'a>(top: &Top<'a>) -> ParamsView<'a> {
             _ => 0,
         },
         client_info_malformed: meta && top.client_info() == Some(false),
+        // (the conformant name is compared as text first: no string is built for it)
+        client_info_foreign: meta
+            && top.client_info() == Some(true)
+            && top.val(Slot::InfoName).is_some_and(|v| {
+                v.text != "\"mcpdiff\"" && v.as_str().as_deref() != Some(CONFORMANT_CLIENT)
+            }),
+        // a retry's input responses: parsed, only when present (no generated case has them)
+        input_responses: top
+            .val(Slot::InputResponses)
+            .map_or(InputResponsesView::Absent, |v| {
+                super::rare_text::input_responses_of(v.text)
+            }),
+        completion: None,
         arguments: top.val(Slot::Arguments).map(|v| {
             Arguments::Raw(RawArguments {
                 text: v.text,
                 members: top.args,
             })
         }),
-        cursor: top.kind(Slot::Cursor).is_some(),
+        cursor: match top.val(Slot::Cursor) {
+            None => CursorView::Absent,
+            Some(v) => match v.kind() {
+                Kind::Null => CursorView::Null,
+                Kind::String => v.as_str().map_or(CursorView::Other, CursorView::Text),
+                _ => CursorView::Other,
+            },
+        },
         log_level: match of_meta(Slot::LogLevel) {
             None => LogLevel::Absent,
             Some(v) => v.as_str().map_or(LogLevel::NotText, LogLevel::Text),

@@ -31,6 +31,7 @@ pub(crate) enum Slot {
     Meta,
     Arguments,
     Cursor,
+    InputResponses,
     Version,
     Capabilities,
     ClientInfo,
@@ -129,6 +130,7 @@ const URI: Key<1> = Key::new(b"uri\"");
 const META: Key<1> = Key::new(b"_meta\"");
 const ARGUMENTS: Key<2> = Key::new(b"arguments\"");
 const CURSOR: Key<1> = Key::new(b"cursor\"");
+const INPUT_RESPONSES: Key<2> = Key::new(b"inputResponses\"");
 const VERSION: Key<1> = Key::new(b"version\"");
 /// The `_meta` keys the judge reads share this prefix.
 const META_PREFIX: Key<3> = Key::new(b"io.modelcontextprotocol/");
@@ -203,6 +205,8 @@ fn params_key(b: &[u8], k: usize) -> Option<(Slot, usize)> {
         (Slot::Uri, URI.len)
     } else if CURSOR.is_in(&w, 0) {
         (Slot::Cursor, CURSOR.len)
+    } else if INPUT_RESPONSES.is_in(&w, 0) {
+        (Slot::InputResponses, INPUT_RESPONSES.len)
     } else {
         return None;
     };

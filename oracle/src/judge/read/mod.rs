@@ -11,6 +11,7 @@ mod fast_body;
 mod fast_headers;
 mod keys;
 mod lex;
+mod rare_text;
 mod scan;
 mod simple;
 mod skip;
@@ -43,6 +44,7 @@ pub fn read_fast<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<
         Ok(()) => RequestView {
             path: path(case),
             verb: &case.method,
+            raw_body: &case.body,
             headers: fast_headers::read_headers(case),
             body: fast_body::envelope(&top),
             nesting_beyond: top.depth > crate::case::NESTING_LIMIT,
@@ -52,6 +54,7 @@ pub fn read_fast<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<
         Err(why @ (scan::Outside::TooDeep | scan::Outside::NotUtf8)) => RequestView {
             path: path(case),
             verb: &case.method,
+            raw_body: &case.body,
             headers: fast_headers::read_headers(case),
             body: parse_error(),
             nesting_beyond: why == scan::Outside::TooDeep
@@ -75,6 +78,7 @@ fn read_parsed<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<'a
     RequestView {
         path: path(case),
         verb: &case.method,
+        raw_body: &case.body,
         headers: fast_headers::read_headers(case),
         body,
         nesting_beyond: depth > crate::case::NESTING_LIMIT,
@@ -87,6 +91,7 @@ pub fn read_simple<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestVie
     RequestView {
         path: path(case),
         verb: &case.method,
+        raw_body: &case.body,
         headers: simple::read_headers(case),
         body: simple::read_body(&case.body, parsed),
         nesting_beyond: crate::case::nesting_beyond(&case.body),

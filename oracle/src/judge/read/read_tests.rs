@@ -140,12 +140,54 @@ fn keys_near_the_ones_the_judge_reads_are_other_keys() {
         r#"{"name":"a"}"#,
         r#"{"name":"a","version":1}"#,
         r#"{"name":"a","version":"1","name":null}"#,
+        r#"{"name":"mcpdiff","version":"1"}"#,
+        r#"{"name":"mcp\u0064iff","version":"1"}"#,
+        r#"{"name":"other\n","version":"1"}"#,
         r#"[]"#,
         r#""x""#,
     ] {
         // (spelled from `case`'s names: the scanner's own spellings must agree with them)
         let body = format!(
             r#"{{"jsonrpc":"2.0","id":1,"method":"m","params":{{"uri":"u","cursor":null,"_meta":{{"{META_PROTOCOL_VERSION}":"v","{META_CLIENT_CAPABILITIES}":{{}},"{META_CLIENT_INFO}":{info},"{META_LOG_LEVEL}":"debug"}}}}}}"#
+        );
+        same_reading(body.as_bytes(), Some(true));
+    }
+    // `inputResponses` of each shape, and near spellings of its key; a completion's members
+    for (key, value) in [
+        ("inputResponses", "null"),
+        ("inputResponses", "\"yes\""),
+        ("inputResponses", "{}"),
+        ("inputResponses", r#"{"k":{"action":"decline"}}"#),
+        ("inputResponses", r#"{"k":{},"j":7}"#),
+        ("inputResponses", r#"{"k":7,"k":{"action":"decline"}}"#),
+        ("inputResponses", r#"{"k":{},"k":[1]}"#),
+        ("inputResponses", r#"{"a":{},"b":{},"c":{},"d":{},"e":{}}"#),
+        ("inputResponses", r#"{"a":{},"b":{},"c":{},"d":{},"e":"x"}"#),
+        ("inputResponses", r#"{"k":{"x":[1,{"y":"\u006b"}]}}"#),
+        ("inputResponses", "[1,2]"),
+        ("inputResponses", "true"),
+        ("inputResponses", "-1.5e3"),
+        ("inputResponse", "7"),
+        ("inputResponsesX", "7"),
+    ] {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","{key}":{value},"_meta":{{}}}}}}"#
+        );
+        same_reading(body.as_bytes(), Some(true));
+    }
+    for params in [
+        r#"{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"v"}}"#,
+        r#"{"ref":{"type":"ref/prompt","name":"p"}}"#,
+        r#"{"ref":{"type":"ref/resource","uri":"u"},"argument":{"name":"a","value":"v"}}"#,
+        r#"{}"#,
+        r#"{"ref":{"type":"ref/prompt","name":"p\u0031"},"argument":{"name":"a","value":"v"}}"#,
+        r#"{"ref":"x","argument":[1,{"name":"a"}]}"#,
+        r#"{"ref":{"type":"ref/prompt","name":"p","name":7},"argument":{"name":"a","value":"v"}}"#,
+        r#"{"ref":{"type":"ref/prompt","name":7,"name":"q"},"argument":{"value":"v","name":null}}"#,
+        r#"{"ref":{"type":"ref/prompt"},"ref":{"type":"ref/resource"},"argument":{"name":"a","value":"v"}}"#,
+    ] {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{params}}}"#
         );
         same_reading(body.as_bytes(), Some(true));
     }

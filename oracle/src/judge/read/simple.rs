@@ -10,9 +10,10 @@ use crate::case::{
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROGRESS_TOKEN,
     META_PROTOCOL_VERSION,
 };
+use crate::judge::rare::CONFORMANT_CLIENT;
 use crate::judge::view::{
-    BodyView, ParamsView, RequestBody, Unusable, BAD_ID, BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST,
-    NO_METHOD, PARSE_ERROR,
+    BodyView, CompletionView, CursorView, InputResponsesView, ParamsView, RequestBody, Unusable,
+    BAD_ID, BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST, NO_METHOD, PARSE_ERROR,
 };
 use crate::request_id::RequestId;
 use crate::soft_params::LogLevel;
@@ -67,6 +68,9 @@ pub(crate) fn read_body<'b>(body: &[u8], holder: &'b mut Option<Value>) -> BodyV
         if method == "subscriptions/listen" {
             p.listen_filter = crate::listen_filter::filter_of(m.get("notifications"));
         }
+        if method == "completion/complete" {
+            p.completion = Some(CompletionView::of(m));
+        }
     }
     match id {
         None => BodyView::Notification,
@@ -83,6 +87,12 @@ fn string(v: &Value) -> Option<Cow<'_, str>> {
     v.as_str().map(Cow::Borrowed)
 }
 
+/// Whether `info` is the schema's `Implementation`: an object with string `name` and `version`.
+fn implementation(info: &Value) -> bool {
+    info.get("name").is_some_and(Value::is_string)
+        && info.get("version").is_some_and(Value::is_string)
+}
+
 fn params(p: &Map<String, Value>) -> ParamsView<'_> {
     let meta = p.get("_meta").and_then(Value::as_object);
     let meta_member = |key: &str| meta.and_then(|m| m.get(key));
@@ -94,12 +104,23 @@ fn params(p: &Map<String, Value>) -> ParamsView<'_> {
         input_caps: meta_member(META_CLIENT_CAPABILITIES)
             .and_then(Value::as_object)
             .map_or(0, crate::shape::capabilities::declared),
-        client_info_malformed: meta_member(META_CLIENT_INFO).is_some_and(|info| {
-            !(info.get("name").is_some_and(Value::is_string)
-                && info.get("version").is_some_and(Value::is_string))
+        client_info_malformed: meta_member(META_CLIENT_INFO)
+            .is_some_and(|info| !implementation(info)),
+        client_info_foreign: meta_member(META_CLIENT_INFO).is_some_and(|info| {
+            implementation(info)
+                && info.get("name").and_then(Value::as_str) != Some(CONFORMANT_CLIENT)
         }),
+        input_responses: p
+            .get("inputResponses")
+            .map_or(InputResponsesView::Absent, InputResponsesView::of),
+        completion: None,
         arguments: p.get("arguments").map(Arguments::Parsed),
-        cursor: p.contains_key("cursor"),
+        cursor: match p.get("cursor") {
+            None => CursorView::Absent,
+            Some(Value::Null) => CursorView::Null,
+            Some(Value::String(c)) => CursorView::Text(Cow::Borrowed(c)),
+            Some(_) => CursorView::Other,
+        },
         log_level: LogLevel::of(meta_member(META_LOG_LEVEL)),
         progress_token: meta_member(META_PROGRESS_TOKEN).and_then(RequestId::of),
         listen_filter: 0,

@@ -9,7 +9,7 @@ use crate::verdict::{Canonical, Verdict};
 use serde_json::{json, Map, Value};
 
 /// Apply `f` to the `result` object of every success in the answer.
-fn each_result(r: &mut Response, f: impl Fn(&mut Map<String, Value>)) {
+pub(super) fn each_result(r: &mut Response, f: impl Fn(&mut Map<String, Value>)) {
     each(r, "result", |m| {
         if let Some(res) = m.get_mut("result").and_then(Value::as_object_mut) {
             f(res);
@@ -72,7 +72,12 @@ pub(super) fn discover_no_prompts_cap(a: &Answered, r: &mut Response) {
 }
 
 /// Apply `f` to the result of `method`'s answers only.
-fn on(a: &Answered, r: &mut Response, method: &str, f: impl Fn(&mut Map<String, Value>)) {
+pub(super) fn on(
+    a: &Answered,
+    r: &mut Response,
+    method: &str,
+    f: impl Fn(&mut Map<String, Value>),
+) {
     if a.method() == method {
         each_result(r, f);
     }

@@ -11,15 +11,19 @@
 
 mod answer;
 mod content;
+mod extension;
+mod pages;
 mod request;
 mod request_headers;
 mod request_params;
 mod shape;
 mod shape_gaps;
+mod should;
 mod stream;
 mod table;
 
 pub use answer::Answered;
+pub use pages::needs_pages;
 pub use table::*;
 
 use super::auth::AuthChange;

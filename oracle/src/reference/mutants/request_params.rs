@@ -166,3 +166,38 @@ pub(super) fn base64_markers_any_case(case: &mut Case, _: &mut Surface) -> Optio
     }
     None
 }
+
+/// A server that reads a nested annotated parameter by its last key at the top level of the
+/// arguments (`region` for `target.region`), not at its exact property path (D-180): the
+/// header is compared with the value there, so a header mirroring the nested value is
+/// refused when the two differ, and one mirroring the top-level value passes.
+pub(super) fn param_wrong_path(case: &mut Case, surface: &mut Surface) -> Option<Response> {
+    let call = super::super::dispatch::parse_call(&case.body)?;
+    let args = call.params.get("arguments");
+    for (p, arg) in params(case, surface) {
+        let Some(last) = p.path.last().filter(|_| p.path.len() > 1) else {
+            continue;
+        };
+        let wrong = args.and_then(|a| a.get(last)).and_then(header_text);
+        let (Some(wrong), Some(raw)) = (wrong, one(case, &p.header_name())) else {
+            continue;
+        };
+        let decoded = decode_header_value(&raw);
+        let seen = crate::encoding::sentinel::decoded_text(&decoded)
+            .map_or(raw.clone(), |t| t.as_bytes().to_vec());
+        let right = arg.as_ref().and_then(header_text);
+        if seen == wrong.as_bytes() {
+            // it passes: served as if the header mirrored the exact path
+            if right.as_deref().map(str::as_bytes) != Some(seen.as_slice()) {
+                let v = conformant_value(case, surface, &p.header_name());
+                case.set_header(&p.header_name(), v.as_deref());
+            }
+        } else if right.as_deref().map(str::as_bytes) == Some(seen.as_slice()) {
+            return Some(mismatch(
+                case,
+                "Mcp-Param header does not match the argument",
+            ));
+        }
+    }
+    None
+}

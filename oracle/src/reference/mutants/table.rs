@@ -8,7 +8,8 @@ use super::super::auth::AuthChange;
 use super::super::render_canonical;
 use super::Behaviour::{Answer, Auth, Render, Request};
 use super::{
-    answer, content, request, request_headers, request_params, shape, shape_gaps, stream, Mutant,
+    answer, content, extension, pages, request, request_headers, request_params, shape, shape_gaps,
+    should, stream, Mutant,
 };
 use crate::rules;
 
@@ -162,6 +163,9 @@ table! {
         PARAM_ABSENT_EXPECTED = "param-absent-expected", rules::PARAM_ABSENT,
             "demands Mcp-Param-Region even when region is absent",
             Request(request_params::param_absent_expected);
+        PARAM_WRONG_PATH = "param-wrong-path", rules::PARAM_PATH,
+            "reads Mcp-Param-TargetRegion at the top-level `region`, not at `target.region`",
+            Request(request_params::param_wrong_path);
         NO_BASE64_DECODE = "no-base64-decode", rules::B64_DECODE,
             "compares Base64 sentinels without decoding them",
             Request(request_params::no_base64_decode);
@@ -383,6 +387,9 @@ table! {
         EXTENSION_ID_UNPREFIXED = "extension-id-unprefixed", rules::VER_EXT_IDS,
             "advertises the extension `tasks` (no prefix) in server/discover",
             Answer(shape::extension_id_unprefixed);
+        EXTENSION_NOT_REVERTED = "extension-not-reverted", rules::VER_EXT_FALLBACK,
+            "advertises an extension and answers tools/call with its resultType \"deferred\" to a client that declared none",
+            Request(extension::extension_not_reverted);
         JSONRPC_VERSION_DROPPED = "jsonrpc-version-dropped", rules::JSONRPC,
             "omits the `jsonrpc` member from its result responses",
             Answer(shape::jsonrpc_version_dropped);
@@ -404,6 +411,41 @@ table! {
             "asks a get_weather call declaring only roots for an elicitation/create",
             Answer(shape_gaps::input_request_undeclared);
         // -- end mu1 --
+        // SHOULD-level rules (issue 23, sh)
+        SCHEMA_DRAFT_07 = "schema-draft-07", rules::SCHEMA_2020_12,
+            "declares draft-07 by `$schema` in get_weather's inputSchema in tools/list",
+            Answer(should::schema_draft_07);
+        COMPLETION_UNKNOWN_PROMPT_SERVED = "completion-unknown-prompt-served", rules::COMPL_ERRORS,
+            "serves completion/complete for a prompt it does not have with an empty completion",
+            Request(should::completion_unknown_prompt_served);
+        INPUT_RESPONSES_UNCHECKED = "input-responses-unchecked", rules::MRTR_VALIDATE_INPUTS,
+            "serves a request whose inputResponses is no object, ignoring it",
+            Request(should::input_responses_unchecked);
+        INPUT_RESPONSES_EXTRA_REFUSED = "input-responses-extra-refused", rules::MRTR_IGNORE_EXTRA,
+            "refuses -32602 a request whose inputResponses holds entries it never asked for",
+            Request(should::input_responses_extra_refused);
+        CLIENT_INFO_GATED = "client-info-gated", rules::INFO_NOT_BEHAVIOR,
+            "refuses 400 / -32600 requests whose clientInfo names a client other than mcpdiff",
+            Request(should::client_info_gated);
+        // H3: pagination, caching across pages, completion, logging (issue 23)
+        CURSOR_UNCHECKED = "cursor-unchecked", rules::PAGE_INVALID_CURSOR,
+            "serves the first page for a list cursor it never issued",
+            Request(pages::cursor_unchecked);
+        CURSORS_REFUSED = "cursors-refused", rules::PAGE_STABLE,
+            "issues nextCursor but refuses every cursor with -32602 (serve --page-size)",
+            Answer(pages::cursors_refused);
+        PAGE_SCOPE_PRIVATE = "page-scope-private", rules::CACHE_SCOPE_PAGES,
+            "marks every page after the first cacheScope private (serve --page-size)",
+            Answer(pages::page_scope_private);
+        COMPLETIONS_UNDECLARED = "completions-undeclared", rules::COMPL_CAP_DECLARE,
+            "answers completion/complete but leaves completions out of server/discover",
+            Answer(pages::completions_undeclared);
+        LOG_UNDECLARED = "log-undeclared", rules::LOG_CAP_DECLARE,
+            "logs on the stream of a request that set a log level, declaring no logging",
+            Answer(pages::log_undeclared);
+        LOG_LEVEL_UNCHECKED = "log-level-unchecked", rules::LOG_INVALID_LEVEL,
+            "serves a request whose log level is not one of the eight, ignoring it",
+            Request(pages::log_level_unchecked);
     ];
 }
 

@@ -81,11 +81,16 @@ pub(super) fn headers(s: &Surface) -> Vec<Probe> {
         with(c(34, "tools/list", json!({})), "Last-Event-ID", Some(b"7")),
     );
 
-    // Mcp-Param headers
+    // Mcp-Param headers; every one mirrored, the nested `target.region` beside a top-level
+    // `region` of another value: served only when read at the exact path (D-180)
+    let nested = json!({"region": "us-west1", "count": 42, "flag": true,
+        "opt": "o", "target": {"region": "eu"}, "query": "select 1"});
+    add(rules::PARAM_PATH, sql(nested.clone()));
+    // the nested header carrying the top-level value: refused only when read at the exact
+    // path
     add(
-        rules::PARAM_VALIDATE,
-        sql(json!({"region": "us-west1", "count": 42, "flag": true,
-        "opt": "o", "target": {"region": "eu"}, "query": "select 1"})),
+        rules::PARAM_PATH,
+        with(sql(nested), "Mcp-Param-TargetRegion", Some(b"us-west1")),
     );
     add(
         rules::PARAM_VALIDATE,

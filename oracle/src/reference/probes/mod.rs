@@ -10,14 +10,17 @@
 //! refusals), `headers.rs` (the mirrored and `Mcp-Param` headers), `isolation.rs` (the byte
 //! forms HTTP stacks differ on), `stream.rs` (what travels on SSE answers), `content.rs`
 //! (carriers of what results publish), `shape.rs` (carriers of the base-protocol shape
-//! rules).
+//! rules), `should.rs` (the SHOULD-level rules of the issue 23 sweep), `pages.rs` (pagination,
+//! completion and logging; the page probes built from a target's own cursors).
 
 mod carriers;
 mod content;
 mod headers;
 mod isolation;
+mod pages;
 mod refusals;
 mod shape;
+mod should;
 mod stream;
 
 use crate::case::Case;
@@ -67,8 +70,12 @@ pub fn probes(surface: &Surface) -> Vec<Probe> {
     out.extend(stream::stream_probes(surface));
     out.extend(content::content_probes(surface));
     out.extend(shape::shape_probes(surface));
+    out.extend(should::should_probes(surface));
+    out.extend(pages::pages_and_levels(surface));
     out
 }
+
+pub use pages::{page_probes, NOT_ISSUED_CURSOR};
 
 /// The probe set as the runner sends it: each probe's rule beside its case.
 pub fn probe_cases(surface: &Surface) -> Vec<(RuleId, Case)> {

@@ -1,12 +1,13 @@
 //! Carriers of the base-protocol shape rules (`crate::shape`; issue 23): a parse error for
 //! the error-code lints, conformant requests whose results and streams the `_meta`, trace,
 //! `resultType` and `InputRequiredResult` lints read, and `server/discover` for the
-//! extension identifiers. Each lint decides every answer of its kind, so a carrier only has
-//! to make the reference answer with one.
+//! extension identifiers; a call from a client without extensions for the extension fallback
+//! (judged against `fixture::extension_surface`). Each lint decides every answer of its kind,
+//! so a carrier only has to make the reference answer with one.
 
 use super::{call, weather_call, with_meta, Probe};
 use crate::case::{Case, META_CLIENT_CAPABILITIES};
-use crate::fixture::STREAM_TOOL;
+use crate::fixture::{PLAIN_TOOL, STREAM_TOOL};
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
 use serde_json::json;
@@ -89,6 +90,17 @@ pub(super) fn shape_probes(s: &Surface) -> Vec<Probe> {
     add(
         rules::NOTIF_NO_ID,
         with_meta(stream, "progressToken", json!("p-65")),
+    );
+    // a call from a client that declares no extension: judged against a target advertising
+    // one (`fixture::extension_surface`), its result takes a core resultType (D-183)
+    add(
+        rules::VER_EXT_FALLBACK,
+        call(
+            s,
+            67,
+            "tools/call",
+            json!({"name": PLAIN_TOOL, "arguments": {"location": "Oslo"}}),
+        ),
     );
     out
 }
