@@ -41,7 +41,11 @@ async fn judged(v: Variant) -> (Vec<String>, Vec<String>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_probe_decides_the_reference_and_catches_each_mutant_on_its_rule() {
-    let every = ["TOOLS-LIST-STABLE", "RES-LIST-STABLE", "PROMPTS-LIST-STABLE"];
+    let every = [
+        "TOOLS-LIST-STABLE",
+        "RES-LIST-STABLE",
+        "PROMPTS-LIST-STABLE",
+    ];
     let (all, failed) = judged(Variant::Reference).await;
     assert_eq!(all, every);
     assert!(failed.is_empty(), "{failed:?}");
@@ -89,7 +93,11 @@ async fn after_a_run_the_judgements_reach_the_report() {
     let (reference, mutant, null) = (&rep.targets[0], &rep.targets[1], &rep.targets[2]);
     assert!(reference.findings.is_empty(), "{:?}", reference.findings);
     assert_eq!(reference.score, 1.0);
-    for r in ["TOOLS-LIST-STABLE", "RES-LIST-STABLE", "PROMPTS-LIST-STABLE"] {
+    for r in [
+        "TOOLS-LIST-STABLE",
+        "RES-LIST-STABLE",
+        "PROMPTS-LIST-STABLE",
+    ] {
         assert!(reference.passed.iter().any(|p| p == r), "{r}");
     }
     assert!(mutant

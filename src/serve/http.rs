@@ -64,9 +64,8 @@ pub(crate) async fn serve_connection<S>(
     let known = Arc::new(std::sync::Mutex::new(None));
     // Whether the connection carried the family's other request (the list mutants).
     let touched = Arc::new(AtomicBool::new(false));
-    let service = service_fn(move |req| {
-        handle(req, state.clone(), local, known.clone(), touched.clone())
-    });
+    let service =
+        service_fn(move |req| handle(req, state.clone(), local, known.clone(), touched.clone()));
     let _ = hyper::server::conn::http1::Builder::new()
         .serve_connection(TokioIo::new(stream), service)
         .await;

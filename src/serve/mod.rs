@@ -9,9 +9,9 @@ pub mod slow;
 pub mod tls;
 pub mod tools;
 
+use mcpdiff_oracle::list_stable::ListKind;
 use mcpdiff_oracle::reference::auth::{AuthChange, AuthConfig};
 use mcpdiff_oracle::reference::{self, Mutant, Response};
-use mcpdiff_oracle::list_stable::ListKind;
 use mcpdiff_oracle::{fixture, Case, Surface};
 use std::io;
 use std::net::SocketAddr;
