@@ -22,6 +22,7 @@ pub mod inline_text;
 pub mod isolation;
 pub mod judge;
 pub mod legacy;
+pub mod list_stable;
 pub mod listen_filter;
 pub mod message;
 pub mod observation;

@@ -11,7 +11,7 @@
 use super::exit;
 use super::rules_surface::write_surface;
 use mcpdiff_oracle::fixture;
-use mcpdiff_oracle::rules::connection::CONNECTION_JUDGED_IDS;
+use mcpdiff_oracle::rules::connection::{CONNECTION_JUDGED_IDS, STATELESS_NO_PRIOR};
 use mcpdiff_oracle::rules::surface_summary::{summaries, RevisionSummary};
 use mcpdiff_oracle::RuleId;
 use mcpdiff_props::auth_coverage::{auth_coverage, AuthRuleCoverage};
@@ -31,8 +31,10 @@ struct Listing<'a> {
     surface: &'a [RevisionSummary],
 }
 
-/// A connection rule and the probe pairs that judge it (each pair: the request on a fresh
-/// connection, and after a conformant request on a reused one).
+/// A connection rule and the probe sets that judge it (`pairs`: for BASE-STATELESS-NO-PRIOR
+/// each a request on a fresh connection and after a conformant request on a reused one; for
+/// a `*-LIST-STABLE` rule each a triple, the list on two fresh connections and after another
+/// request on a reused one) with the requests they take.
 #[derive(serde::Serialize)]
 struct ConnectionRuleCoverage {
     rule: RuleId,
@@ -41,13 +43,23 @@ struct ConnectionRuleCoverage {
 }
 
 fn connection_coverage(surface: &mcpdiff_oracle::Surface) -> Vec<ConnectionRuleCoverage> {
-    let pairs = mcpdiff_oracle::reuse::reuse_probes(surface).len();
+    let reuse = mcpdiff_oracle::reuse::reuse_probes(surface).len();
+    let lists = mcpdiff_oracle::list_stable::list_stable_probes(surface);
     CONNECTION_JUDGED_IDS
         .iter()
-        .map(|r| ConnectionRuleCoverage {
-            rule: *r,
-            pairs,
-            requests: pairs * 3,
+        .map(|r| {
+            // BASE-STATELESS-NO-PRIOR: pairs of three requests; a list rule: triples of four
+            let (pairs, requests) = if *r == STATELESS_NO_PRIOR {
+                (reuse, reuse * 3)
+            } else {
+                let n = lists.iter().filter(|p| p.kind.rule() == *r).count();
+                (n, n * 4)
+            };
+            ConnectionRuleCoverage {
+                rule: *r,
+                pairs,
+                requests,
+            }
         })
         .collect()
 }
@@ -55,8 +67,9 @@ fn connection_coverage(surface: &mcpdiff_oracle::Surface) -> Vec<ConnectionRuleC
 fn write_connection(out: &mut impl Write, rules: &[ConnectionRuleCoverage]) -> io::Result<()> {
     writeln!(
         out,
-        "\nConnection rules: judged after the run by the connection probe (each request on a \
-         fresh connection and after a conformant request on a reused one)"
+        "\nConnection rules: judged after the run by the connection probes (a request on a \
+         fresh connection and after another request on a reused one; a list on two fresh \
+         connections and after another request on a reused one)"
     )?;
     writeln!(out, "{:<36} {:>7} {:>9}", "rule", "pairs", "requests")?;
     for r in rules {

@@ -114,6 +114,16 @@ pub fn run(args: ServeArgs) -> ExitCode {
             mcpdiff_oracle::reference::connection::TRUSTS_KNOWN_CONNECTION,
             mcpdiff_oracle::rules::connection::STATELESS_NO_PRIOR.0,
         );
+        for k in mcpdiff_oracle::list_stable::ListKind::ALL {
+            println!(
+                "{:width$}  {:rw$}  leaves the first item out of {} on a connection that \
+                 carried a {} (caught by the connection probe)",
+                mcpdiff_oracle::reference::list_side_effect::mutant_name(k),
+                k.rule().0,
+                k.list_method(),
+                k.other_method(),
+            );
+        }
         for m in AUTH_MUTANTS {
             println!(
                 "{:width$}  {:rw$}  {} (with --auth)",

@@ -192,6 +192,13 @@ pub async fn run_matrix<E: Events>(
                 events.line("connection probes cut short by --max-time");
             }
             laps.lap("connection probes");
+            // *-LIST-STABLE: each list on fresh connections and after another request
+            let listing =
+                crate::runner::list_stable_probe::after_run(&settings.client, &mut result);
+            if tokio::time::timeout_at(end.into(), listing).await.is_err() {
+                events.line("list probes cut short by --max-time");
+            }
+            laps.lap("list probes");
         }
         result
     };

@@ -23,6 +23,7 @@ pub mod legacy_disagree;
 pub mod legacy_generated;
 pub mod legacy_seq;
 pub mod legacy_shrink;
+pub mod list_stable_probe;
 mod pacer;
 pub mod prepare;
 mod record;

@@ -21,6 +21,7 @@ use mcpdiff_oracle::reference::{Response, ResponseBody};
 use mcpdiff_oracle::{Case, Surface};
 use serde_json::Value;
 use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -61,7 +62,10 @@ pub(crate) async fn serve_connection<S>(
     // The server card names this server's endpoint at the address the client reached.
     // The context the connection mutant remembers, one per connection.
     let known = Arc::new(std::sync::Mutex::new(None));
-    let service = service_fn(move |req| handle(req, state.clone(), local, known.clone()));
+    // Whether the connection carried the family's other request (the list mutants).
+    let touched = Arc::new(AtomicBool::new(false));
+    let service =
+        service_fn(move |req| handle(req, state.clone(), local, known.clone(), touched.clone()));
     let _ = hyper::server::conn::http1::Builder::new()
         .serve_connection(TokioIo::new(stream), service)
         .await;
@@ -75,6 +79,7 @@ async fn handle(
     state: Arc<ServeState>,
     local: Option<std::net::SocketAddr>,
     known: Known,
+    touched: Arc<AtomicBool>,
 ) -> Result<hyper::Response<Out>, Infallible> {
     let auth_change = state.variant.auth_change();
     if let (Some(cfg), &hyper::Method::GET) = (&state.auth, req.method()) {
@@ -145,15 +150,24 @@ async fn handle(
     // server stays null)
     let legacy = match (&state.legacy, state.variant) {
         (Some(l), _) if state.legacy_only => Some(l.respond_any(&case, &state.surface)),
-        (Some(l), Variant::Reference | Variant::Mutant(_) | Variant::TrustsKnownConnection) => {
-            l.respond(&case, &state.surface)
-        }
+        (
+            Some(l),
+            Variant::Reference
+            | Variant::Mutant(_)
+            | Variant::TrustsKnownConnection
+            | Variant::ListSideEffect(_),
+        ) => l.respond(&case, &state.surface),
         _ => None,
     };
-    let resp = match legacy {
+    let mut resp = match legacy {
         Some(r) => r,
         None => state.variant.respond(&case, &state.surface),
     };
+    if let Variant::ListSideEffect(kind) = state.variant {
+        let mut t = touched.load(Ordering::SeqCst);
+        mcpdiff_oracle::reference::list_side_effect::side_effect(kind, &case, &mut resp, &mut t);
+        touched.store(t, Ordering::SeqCst);
+    }
     if let Some((head, stream)) = super::slow::intercept(&state.extras, &case, &resp) {
         let mut r = write(head);
         *r.body_mut() = stream.boxed_unsync();

@@ -9,6 +9,7 @@ pub mod slow;
 pub mod tls;
 pub mod tools;
 
+use mcpdiff_oracle::list_stable::ListKind;
 use mcpdiff_oracle::reference::auth::{AuthChange, AuthConfig};
 use mcpdiff_oracle::reference::{self, Mutant, Response};
 use mcpdiff_oracle::{fixture, Case, Surface};
@@ -32,6 +33,10 @@ pub enum Variant {
     /// on the same connection (`trusts-known-connection`, breaks BASE-STATELESS-NO-PRIOR;
     /// `reference::connection`).
     TrustsKnownConnection,
+    /// The reference server whose list leaves out an item on a connection that carried the
+    /// family's other request (`tools-list-side-effect`, …, breaks TOOLS-LIST-STABLE, …;
+    /// `reference::list_side_effect`).
+    ListSideEffect(ListKind),
 }
 
 impl Variant {
@@ -41,6 +46,9 @@ impl Variant {
         if name == reference::connection::TRUSTS_KNOWN_CONNECTION {
             return Some(Variant::TrustsKnownConnection);
         }
+        if let Some(kind) = reference::list_side_effect::by_name(name) {
+            return Some(Variant::ListSideEffect(kind));
+        }
         reference::mutant(name).ok().map(Variant::Mutant)
     }
 
@@ -48,7 +56,10 @@ impl Variant {
     pub fn auth_change(&self) -> Option<AuthChange> {
         match self {
             Variant::Mutant(m) => m.auth_change(),
-            Variant::Reference | Variant::Null | Variant::TrustsKnownConnection => None,
+            Variant::Reference
+            | Variant::Null
+            | Variant::TrustsKnownConnection
+            | Variant::ListSideEffect(_) => None,
         }
     }
 
@@ -61,6 +72,11 @@ impl Variant {
             Variant::TrustsKnownConnection => format!(
                 "mutant {} (breaks BASE-STATELESS-NO-PRIOR)",
                 reference::connection::TRUSTS_KNOWN_CONNECTION
+            ),
+            Variant::ListSideEffect(k) => format!(
+                "mutant {} (breaks {})",
+                reference::list_side_effect::mutant_name(*k),
+                k.rule()
             ),
         }
     }
@@ -78,7 +94,7 @@ impl Variant {
     /// before, per connection, in `http.rs`).
     pub fn respond(&self, case: &Case, surface: &Surface) -> Response {
         match self {
-            Variant::Reference | Variant::TrustsKnownConnection => {
+            Variant::Reference | Variant::TrustsKnownConnection | Variant::ListSideEffect(_) => {
                 reference::respond(case, surface)
             }
             // an auth mutant answers like the reference: it differs in the guard in front

@@ -16,6 +16,7 @@ pub mod auth;
 pub mod connection;
 mod dispatch;
 pub mod legacy;
+pub mod list_side_effect;
 pub mod mutants;
 mod paged;
 pub mod probes;

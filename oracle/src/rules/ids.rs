@@ -207,8 +207,8 @@ pub mod auth {
     }
 }
 
-/// The connection rules, judged by the runner on pairs of requests sent on a fresh and on a
-/// reused connection (`crate::reuse`), not by `judge` (no single request shows them): kept
+/// The connection rules, judged by the runner on requests sent on fresh and on reused
+/// connections (`crate::reuse`, `crate::list_stable`), not by `judge` (no single request shows them): kept
 /// apart from [`JUDGED_IDS`] like the client and authorization ids.
 pub mod connection {
     use super::RuleId;
@@ -223,5 +223,8 @@ pub mod connection {
 
     connection_ids! {
         STATELESS_NO_PRIOR = "BASE-STATELESS-NO-PRIOR",
+        TOOLS_LIST_STABLE = "TOOLS-LIST-STABLE",
+        RES_LIST_STABLE = "RES-LIST-STABLE",
+        PROMPTS_LIST_STABLE = "PROMPTS-LIST-STABLE",
     }
 }

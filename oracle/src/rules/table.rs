@@ -1109,7 +1109,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Capabilities",
         sentence: "This set MAY be empty and MAY change over time (see List Changed Notification), but MUST NOT vary per-connection or as a side effect of other requests on the connection.",
         summary: "Returns the same tool list regardless of connection or earlier requests on it.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("TOOLS-ORDER"),
@@ -1248,7 +1248,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/resources.mdx#Capabilities",
         sentence: "This set MAY be empty and MAY change over time (see List Changed Notification), but MUST NOT vary per-connection or as a side effect of other requests on the connection.",
         summary: "Returns the same resource list regardless of connection or earlier requests on it.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("RES-NOTFOUND-32602"),
@@ -1348,7 +1348,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/prompts.mdx#Capabilities",
         sentence: "This set MAY be empty and MAY change over time (see List Changed Notification), but MUST NOT vary per-connection or as a side effect of other requests on the connection.",
         summary: "Returns the same prompt list regardless of connection or earlier requests on it.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("PROMPTS-ERRORS"),

@@ -1,0 +1,264 @@
+//! TOOLS-LIST-STABLE, RES-LIST-STABLE, PROMPTS-LIST-STABLE: «This set MAY be empty and MAY
+//! change over time (see List Changed Notification), but MUST NOT vary per-connection or as a
+//! side effect of other requests on the connection.» (server/tools.mdx, resources.mdx,
+//! prompts.mdx § Capabilities; DEVIATIONS.md D-128, D-150..D-152).
+//!
+//! No single request shows this: the runner lists three times, on a fresh connection (A), on
+//! a kept-alive connection right after another request of the same family on it (B: a
+//! `tools/call` of a read-only tool, a `resources/read`, a `prompts/get`), and on a fresh
+//! connection again (C), and this module judges the three answers as **sets** of names (tools,
+//! prompts) or URIs (resources); their order is TOOLS-ORDER's. A changed between A and C is
+//! the change over time the sentence allows, so the triple decides nothing; A equal to C and B
+//! different is the finding; all three equal passes. An answer that is not a 2xx result with
+//! the list, is cut short, `401`, `429`, a page with a `nextCursor` (a first page's members
+//! depend on the order), or a B that did not travel on the connection of the other request
+//! leaves the triple not determined. Pure: the caller sends the requests.
+
+use crate::case::Case;
+use crate::check::Finding;
+use crate::client::conformant_case;
+use crate::observation::Observation;
+use crate::reuse::{outcome, Outcome};
+use crate::rules::{self, connection};
+use crate::surface::Surface;
+use crate::RuleId;
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+
+/// The three lists the sentence binds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ListKind {
+    Tools,
+    Resources,
+    Prompts,
+}
+
+impl ListKind {
+    /// Every kind, in rule-table order.
+    pub const ALL: [ListKind; 3] = [ListKind::Tools, ListKind::Resources, ListKind::Prompts];
+
+    /// The rule this kind's list breaks.
+    pub fn rule(self) -> RuleId {
+        match self {
+            ListKind::Tools => connection::TOOLS_LIST_STABLE,
+            ListKind::Resources => connection::RES_LIST_STABLE,
+            ListKind::Prompts => connection::PROMPTS_LIST_STABLE,
+        }
+    }
+
+    /// The list method.
+    pub fn list_method(self) -> &'static str {
+        match self {
+            ListKind::Tools => "tools/list",
+            ListKind::Resources => "resources/list",
+            ListKind::Prompts => "prompts/list",
+        }
+    }
+
+    /// The other request of the family sent before the second list.
+    pub fn other_method(self) -> &'static str {
+        match self {
+            ListKind::Tools => "tools/call",
+            ListKind::Resources => "resources/read",
+            ListKind::Prompts => "prompts/get",
+        }
+    }
+
+    /// The result member holding the list, and the member naming each item.
+    pub fn keys(self) -> (&'static str, &'static str) {
+        match self {
+            ListKind::Tools => ("tools", "name"),
+            ListKind::Resources => ("resources", "uri"),
+            ListKind::Prompts => ("prompts", "name"),
+        }
+    }
+}
+
+/// One triple to send: `list` fresh, `other` then `list` on one connection, `list` fresh.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListStableProbe {
+    pub kind: ListKind,
+    /// The list request (the same one each time).
+    pub list: Case,
+    /// The other request of the family sent on the kept-alive connection before the list.
+    pub other: Case,
+}
+
+/// The triples for the lists the target declares a capability for and has a member to send
+/// the other request about: a read-only tool that requires no argument (called with
+/// `arguments: {}`; a tool with side effects is never called), the first listed resource, the
+/// first listed prompt (with `arguments: {}`; a refusal is still a request on the connection).
+pub fn list_stable_probes(surface: &Surface) -> Vec<ListStableProbe> {
+    let caps = surface.capabilities;
+    let tool = surface.tools.iter().find(|t| {
+        t.read_only
+            && t.header_params.as_ref().is_ok_and(Vec::is_empty)
+            && t.input_schema
+                .get("required")
+                .and_then(Value::as_array)
+                .is_none_or(Vec::is_empty)
+    });
+    let mut out = Vec::new();
+    let mut push = |kind: ListKind, id: u64, params: Value| {
+        out.push(ListStableProbe {
+            kind,
+            list: conformant_case(surface, json!(id), kind.list_method(), json!({})),
+            other: conformant_case(surface, json!(id + 1), kind.other_method(), params),
+        });
+    };
+    if let (true, Some(t)) = (caps.tools, tool) {
+        push(
+            ListKind::Tools,
+            911,
+            json!({"name": t.name, "arguments": {}}),
+        );
+    }
+    if let (true, Some(uri)) = (caps.resources, surface.resources.first()) {
+        push(ListKind::Resources, 913, json!({ "uri": uri }));
+    }
+    if let (true, Some(p)) = (caps.prompts, surface.prompts.first()) {
+        push(ListKind::Prompts, 915, json!({"name": p, "arguments": {}}));
+    }
+    out
+}
+
+/// The set of names (URIs) a list answer carries, or `None` when the answer decides nothing:
+/// not a 2xx result, cut short, `401`/`429`, a page with a `nextCursor`, an item without a
+/// string name (URI).
+pub fn members(kind: ListKind, obs: &Observation) -> Option<BTreeSet<String>> {
+    if outcome(obs) != Outcome::Served {
+        return None;
+    }
+    let result = obs.http()?.rpc_response()?.get("result")?;
+    if result.get("nextCursor").is_some_and(|c| !c.is_null()) {
+        return None;
+    }
+    let (list, key) = kind.keys();
+    result
+        .get(list)?
+        .as_array()?
+        .iter()
+        .map(|item| item.get(key).and_then(Value::as_str).map(str::to_string))
+        .collect()
+}
+
+/// The judgement of one triple.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Judgement {
+    /// An answer decided nothing, the connection was not reused, or the set changed between
+    /// the two fresh lists (change over time, which the sentence allows).
+    Undetermined,
+    /// The three sets are one.
+    Pass,
+    /// The two fresh lists agree and the one after the other request differs.
+    Fail(Finding),
+}
+
+/// Judge the three lists: `fresh` (A), `after_other` (B, after `other_answer` on the same
+/// connection; `reused_connection` says whether B travelled on that connection) and `again`
+/// (C).
+pub fn judge_triple(
+    probe: &ListStableProbe,
+    fresh: &Observation,
+    other_answer: &Observation,
+    after_other: &Observation,
+    reused_connection: bool,
+    again: &Observation,
+) -> Judgement {
+    let kind = probe.kind;
+    if !reused_connection || outcome(other_answer) == Outcome::Undetermined {
+        return Judgement::Undetermined;
+    }
+    let (Some(a), Some(b), Some(c)) = (
+        members(kind, fresh),
+        members(kind, after_other),
+        members(kind, again),
+    ) else {
+        return Judgement::Undetermined;
+    };
+    if a != c {
+        return Judgement::Undetermined;
+    }
+    if a == b {
+        return Judgement::Pass;
+    }
+    let missing: Vec<&String> = a.difference(&b).collect();
+    let extra: Vec<&String> = b.difference(&a).collect();
+    Judgement::Fail(Finding {
+        rule: kind.rule().0.to_string(),
+        level: rules::level_of(kind.rule()).to_string(),
+        expected: format!(
+            "the same {} on every connection, whatever came before on it: a `{}` after a \
+             `{}` on the same connection lists what two fresh connections list",
+            kind.keys().0,
+            kind.list_method(),
+            kind.other_method()
+        ),
+        observed: format!(
+            "after a `{}` on the connection the `{}` result left out {missing:?} and added \
+             {extra:?}; fresh connections before and after agreed on {a:?}",
+            kind.other_method(),
+            kind.list_method()
+        ),
+        co_failing: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture;
+    use crate::reference::{respond, to_observation};
+
+    fn answer(case: &Case) -> Observation {
+        to_observation(&respond(case, &fixture::surface()))
+    }
+
+    #[test]
+    fn the_fixture_gets_one_triple_per_list_and_the_reference_serves_them() {
+        let ps = list_stable_probes(&fixture::surface());
+        let kinds: Vec<_> = ps.iter().map(|p| p.kind).collect();
+        assert_eq!(kinds, ListKind::ALL);
+        for p in &ps {
+            let set = members(p.kind, &answer(&p.list)).expect("a full list");
+            assert!(!set.is_empty(), "{:?}", p.kind);
+            assert_ne!(outcome(&answer(&p.other)), Outcome::Undetermined);
+        }
+        // the tool called is read-only and needs no argument
+        assert!(String::from_utf8_lossy(&ps[0].other.body).contains(fixture::MENU_TOOL));
+    }
+
+    #[test]
+    fn equal_sets_pass_a_side_effect_fails_and_change_over_time_decides_nothing() {
+        let p = &list_stable_probes(&fixture::surface())[0];
+        let full = answer(&p.list);
+        let other = answer(&p.other);
+        let mut shorter = full.clone();
+        if let Observation::Http(a) = &mut shorter {
+            if let crate::observation::Body::Json { value } = &mut a.body {
+                value["result"]["tools"]
+                    .as_array_mut()
+                    .expect("tools")
+                    .remove(0);
+            }
+        }
+        let j = |a: &Observation, b: &Observation, reused: bool, c: &Observation| {
+            judge_triple(p, a, &other, b, reused, c)
+        };
+        assert_eq!(j(&full, &full, true, &full), Judgement::Pass);
+        assert!(matches!(
+            j(&full, &shorter, true, &full),
+            Judgement::Fail(f) if f.rule == "TOOLS-LIST-STABLE" && f.level == "MUST NOT"
+        ));
+        // A and C differ: the set changed over time
+        assert_eq!(j(&full, &shorter, true, &shorter), Judgement::Undetermined);
+        assert_eq!(j(&full, &shorter, false, &full), Judgement::Undetermined);
+        let gone = Observation::Transport {
+            failure: crate::observation::TransportFailure::Refused,
+        };
+        assert_eq!(j(&full, &gone, true, &full), Judgement::Undetermined);
+        // the null server's `200 {}` carries no list
+        let null = to_observation(&crate::reference::null_response(&p.list));
+        assert_eq!(j(&null, &null, true, &null), Judgement::Undetermined);
+    }
+}
