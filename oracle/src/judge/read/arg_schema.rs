@@ -38,6 +38,56 @@ fn type_matches(v: &str, t: &str) -> bool {
     }
 }
 
+/// The keywords this reader looks at, found in one pass over a schema's members: a schema
+/// has a handful, and a dozen hashed look-ups per subschema (serde_json's map hashes every
+/// key) were a third of the judge's time on `tools/call` (docs/PERFORMANCE.md).
+#[derive(Default)]
+struct Keywords<'a> {
+    /// `enum`, `const`, `allOf` or `anyOf`: decided by the tree reading.
+    unread: bool,
+    ty: Option<&'a Value>,
+    items: Option<&'a Value>,
+    minimum: Option<&'a Value>,
+    maximum: Option<&'a Value>,
+    required: Option<&'a Value>,
+    properties: Option<&'a Value>,
+    pattern_properties: bool,
+    additional: Option<&'a Value>,
+}
+
+impl<'a> Keywords<'a> {
+    fn of(s: &'a serde_json::Map<String, Value>) -> Self {
+        let mut k = Keywords::default();
+        for (name, v) in s {
+            match name.as_str() {
+                "enum" | "const" | "allOf" | "anyOf" => k.unread = true,
+                "type" => k.ty = Some(v),
+                "items" => k.items = Some(v),
+                "minimum" => k.minimum = Some(v),
+                "maximum" => k.maximum = Some(v),
+                "required" => k.required = Some(v),
+                "properties" => k.properties = Some(v),
+                "patternProperties" => k.pattern_properties = true,
+                "additionalProperties" => k.additional = Some(v),
+                _ => {}
+            }
+        }
+        k
+    }
+}
+
+/// `props.get(key)` by a linear pass for the small maps schemas have (no hashing).
+fn property<'a>(props: &'a serde_json::Map<String, Value>, key: &str) -> Option<&'a Value> {
+    if props.len() <= 16 {
+        props
+            .iter()
+            .find(|(k, _)| k.as_str() == key)
+            .map(|(_, v)| v)
+    } else {
+        props.get(key)
+    }
+}
+
 fn valid(v: &str, schema: &Value, depth: usize) -> Option<bool> {
     let s = match schema {
         Value::Bool(b) => return Some(*b),
@@ -47,11 +97,11 @@ fn valid(v: &str, schema: &Value, depth: usize) -> Option<bool> {
     if depth > DEPTH_LIMIT {
         return Some(true);
     }
-    let unread = ["enum", "const", "allOf", "anyOf"];
-    if unread.iter().any(|k| s.contains_key(*k)) {
+    let k = Keywords::of(s);
+    if k.unread {
         return None;
     }
-    let type_ok = match s.get("type") {
+    let type_ok = match k.ty {
         Some(Value::String(t)) => type_matches(v, t),
         Some(Value::Array(ts)) => ts
             .iter()
@@ -59,30 +109,44 @@ fn valid(v: &str, schema: &Value, depth: usize) -> Option<bool> {
         _ => true,
     };
     let object_ok = match kind(v) {
-        Kind::Object => object_valid(v, s, depth)?,
-        Kind::Array
-            if s.get("items")
-                .is_some_and(|i| i.is_object() || i.is_boolean()) =>
-        {
-            return None
-        }
+        Kind::Object => object_valid(v, &k, depth)?,
+        Kind::Array if k.items.is_some_and(|i| i.is_object() || i.is_boolean()) => return None,
         _ => true,
     };
     let number_ok = kind(v) != Kind::Number || {
         let n = v.parse::<f64>().ok()?;
-        s.get("minimum")
-            .and_then(Value::as_f64)
-            .is_none_or(|m| n >= m)
-            && s.get("maximum")
-                .and_then(Value::as_f64)
-                .is_none_or(|m| n <= m)
+        k.minimum.and_then(Value::as_f64).is_none_or(|m| n >= m)
+            && k.maximum.and_then(Value::as_f64).is_none_or(|m| n <= m)
     };
     Some(type_ok && object_ok && number_ok)
 }
 
 /// `required`, `properties` and `additionalProperties` on an object's text.
-fn object_valid(v: &str, s: &serde_json::Map<String, Value>, depth: usize) -> Option<bool> {
-    // a key with an escape, or a key given twice (a tree keeps the last), is read by the tree
+/// Members kept on the stack by [`object_valid`]; an object with more is read by rescanning.
+const FEW_MEMBERS: usize = 16;
+
+fn object_valid(v: &str, s: &Keywords<'_>, depth: usize) -> Option<bool> {
+    // the members read once into a stack array: each rescan of the text re-reads every value
+    let mut few: [(&str, &str); FEW_MEMBERS] = [("", ""); FEW_MEMBERS];
+    let mut n = 0;
+    for (k, x) in members(v) {
+        if n == FEW_MEMBERS {
+            return object_valid_rescanning(v, s, depth);
+        }
+        // a key with an escape, or a key given twice (a tree keeps the last), is read by the tree
+        if k.contains('\\') || few[..n].iter().any(|(seen, _)| *seen == k) {
+            return None;
+        }
+        few[n] = (k, x);
+        n += 1;
+    }
+    let few = &few[..n];
+    let present = |key: &str| few.iter().any(|(k, _)| *k == key);
+    object_members_valid(s, few.iter().copied(), present, depth)
+}
+
+/// [`object_valid`] for an object of more than [`FEW_MEMBERS`] members.
+fn object_valid_rescanning(v: &str, s: &Keywords<'_>, depth: usize) -> Option<bool> {
     let mut n = 0;
     for (i, (k, _)) in members(v).enumerate() {
         if k.contains('\\') || members(v).skip(i + 1).any(|(later, _)| later == k) {
@@ -90,19 +154,31 @@ fn object_valid(v: &str, s: &serde_json::Map<String, Value>, depth: usize) -> Op
         }
         n += 1;
     }
-    let required = s.get("required").and_then(Value::as_array);
     let present = |key: &str| members(v).any(|(k, _)| k == key);
-    let required_ok = required
+    object_members_valid(s, members(v).take(n), present, depth)
+}
+
+/// `required`, `properties`, `patternProperties` and `additionalProperties` over an object's
+/// members (unique keys without escapes).
+fn object_members_valid<'v>(
+    s: &Keywords<'_>,
+    all: impl Iterator<Item = (&'v str, &'v str)>,
+    present: impl Fn(&str) -> bool,
+    depth: usize,
+) -> Option<bool> {
+    let required_ok = s
+        .required
+        .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .all(|k| k.as_str().is_none_or(present));
-    let props = s.get("properties").and_then(Value::as_object);
+        .all(|k| k.as_str().is_none_or(&present));
+    let props = s.properties.and_then(Value::as_object);
     let mut members_ok = true;
-    for (k, x) in members(v).take(n) {
-        let ok = match props.and_then(|p| p.get(k)) {
+    for (k, x) in all {
+        let ok = match props.and_then(|p| property(p, k)) {
             Some(sub) => valid(x, sub, depth + 1)?,
-            None if s.contains_key("patternProperties") => true,
-            None => match s.get("additionalProperties") {
+            None if s.pattern_properties => true,
+            None => match s.additional {
                 Some(a) => valid(x, a, depth + 1)?,
                 None => true,
             },
