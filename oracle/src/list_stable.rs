@@ -18,6 +18,7 @@ use crate::case::Case;
 use crate::check::Finding;
 use crate::client::conformant_case;
 use crate::observation::Observation;
+pub use crate::reuse::Judgement;
 use crate::reuse::{outcome, Outcome};
 use crate::rules::{self, connection};
 use crate::surface::Surface;
@@ -140,18 +141,6 @@ pub fn members(kind: ListKind, obs: &Observation) -> Option<BTreeSet<String>> {
         .iter()
         .map(|item| item.get(key).and_then(Value::as_str).map(str::to_string))
         .collect()
-}
-
-/// The judgement of one triple.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Judgement {
-    /// An answer decided nothing, the connection was not reused, or the set changed between
-    /// the two fresh lists (change over time, which the sentence allows).
-    Undetermined,
-    /// The three sets are one.
-    Pass,
-    /// The two fresh lists agree and the one after the other request differs.
-    Fail(Finding),
 }
 
 /// Judge the three lists: `fresh` (A), `after_other` (B, after `other_answer` on the same

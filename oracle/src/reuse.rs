@@ -16,6 +16,7 @@ use crate::case::{Case, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use crate::check::Finding;
 use crate::client::conformant_case;
 use crate::observation::Observation;
+use crate::reference::probes::without_meta;
 use crate::rules::{self, connection::STATELESS_NO_PRIOR};
 use crate::surface::Surface;
 use serde_json::{json, Value};
@@ -45,8 +46,10 @@ pub fn reuse_probes(surface: &Surface) -> Vec<ReuseProbe> {
     .into_iter()
     .enumerate()
     .map(|(i, (context, key))| {
-        let mut request = conformant_case(surface, json!(902 + i), "tools/list", json!({}));
-        drop_meta(&mut request, key);
+        let request = without_meta(
+            conformant_case(surface, json!(902 + i), "tools/list", json!({})),
+            key,
+        );
         ReuseProbe {
             context,
             prior: prior.clone(),
@@ -54,22 +57,6 @@ pub fn reuse_probes(surface: &Surface) -> Vec<ReuseProbe> {
         }
     })
     .collect()
-}
-
-/// Remove `params._meta[key]` from the body of a conformant case.
-fn drop_meta(case: &mut Case, key: &str) {
-    let Ok(mut body) = serde_json::from_slice::<Value>(&case.body) else {
-        return;
-    };
-    if let Some(meta) = body
-        .get_mut("params")
-        .and_then(|p| p.get_mut("_meta"))
-        .and_then(Value::as_object_mut)
-    {
-        meta.remove(key);
-    }
-    // serializing a Value cannot fail (all keys are strings)
-    case.body = serde_json::to_vec(&body).unwrap_or_default();
 }
 
 /// What an answer did with the request, as far as this rule reads it.
@@ -101,15 +88,27 @@ pub fn outcome(obs: &Observation) -> Outcome {
     }
 }
 
-/// The judgement of one pair.
+/// The judgement of one connection probe (this pair, or a `list_stable` triple).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Judgement {
-    /// An answer decided nothing, or the connection was not reused: not exercised.
+    /// An answer decided nothing, or the connection was not reused: not exercised (for a
+    /// triple also: the set changed between the two fresh lists, which the sentence allows).
     Undetermined,
-    /// The request got the same kind of answer on both connections.
+    /// The answers agree where the rule needs them to.
     Pass,
-    /// It did not: the answer depended on the earlier request on the connection.
+    /// They do not: the answer depended on the earlier request on the connection.
     Fail(Finding),
+}
+
+impl Judgement {
+    /// `None` when nothing was decided, else the finding (if any) to record.
+    pub fn decided(self) -> Option<Option<Finding>> {
+        match self {
+            Judgement::Undetermined => None,
+            Judgement::Pass => Some(None),
+            Judgement::Fail(f) => Some(Some(f)),
+        }
+    }
 }
 
 /// Judge the answers to `probe.request` on a fresh connection (`fresh`) and after

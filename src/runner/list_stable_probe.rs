@@ -9,7 +9,7 @@
 use super::RunResult;
 use crate::auth::AuthResult;
 use crate::transport::{Client, Endpoint};
-use mcpdiff_oracle::list_stable::{judge_triple, list_stable_probes, Judgement};
+use mcpdiff_oracle::list_stable::{judge_triple, list_stable_probes};
 use mcpdiff_oracle::Surface;
 
 /// Send every triple to one target: the judged triples (as the authorization family's
@@ -31,17 +31,16 @@ pub async fn probe(
         let after = keeping.exchange(&p.list, endpoint).await;
         let again = fresh_client.exchange(&p.list, endpoint).await;
         sent += 4;
-        let finding = match judge_triple(
+        let Some(finding) = judge_triple(
             &p,
             &fresh.observation,
             &other.observation,
             &after.observation,
             after.reused_connection,
             &again.observation,
-        ) {
-            Judgement::Undetermined => continue,
-            Judgement::Pass => None,
-            Judgement::Fail(f) => Some(f),
+        )
+        .decided() else {
+            continue;
         };
         out.push(AuthResult {
             rule: p.kind.rule(),

@@ -9,7 +9,7 @@
 use super::RunResult;
 use crate::auth::AuthResult;
 use crate::transport::{Client, Endpoint};
-use mcpdiff_oracle::reuse::{judge_pair, reuse_probes, Judgement};
+use mcpdiff_oracle::reuse::{judge_pair, reuse_probes};
 use mcpdiff_oracle::rules::connection::STATELESS_NO_PRIOR;
 use mcpdiff_oracle::Surface;
 
@@ -30,15 +30,14 @@ pub async fn probe(
         let _ = keeping.exchange(&p.prior, endpoint).await;
         let reused = keeping.exchange(&p.request, endpoint).await;
         sent += 3;
-        let finding = match judge_pair(
+        let Some(finding) = judge_pair(
             &p,
             &fresh.observation,
             &reused.observation,
             reused.reused_connection,
-        ) {
-            Judgement::Undetermined => continue,
-            Judgement::Pass => None,
-            Judgement::Fail(f) => Some(f),
+        )
+        .decided() else {
+            continue;
         };
         out.push(AuthResult {
             rule: STATELESS_NO_PRIOR,

@@ -114,7 +114,8 @@ fn with_meta(mut case: Case, key: &str, value: Value) -> Case {
     case
 }
 
-fn without_meta(mut case: Case, key: &str) -> Case {
+/// Remove `params._meta[key]` from the body of a conformant case.
+pub(crate) fn without_meta(mut case: Case, key: &str) -> Case {
     edit_meta(&mut case, |m| {
         m.remove(key);
     });
