@@ -19,6 +19,7 @@ mod describe;
 pub mod encoding;
 pub mod fixture;
 pub mod inline_text;
+pub mod input_check;
 pub mod isolation;
 pub mod judge;
 pub mod legacy;

@@ -7,6 +7,7 @@
 
 use crate::annotations::{lookalike_beside, tool_header_params, AnnotationError, HeaderParam};
 use crate::encoding::field_words::same_bytes;
+use crate::input_check::InputCheck;
 use crate::pages::Pagination;
 use crate::shared_schema::SharedSchema;
 use serde::{Deserialize, Serialize};
@@ -29,6 +30,11 @@ pub struct ToolDecl {
     /// invalid (D-49). Derived like `header_params`; not serialized.
     #[serde(skip)]
     pub annotation_lookalike: bool,
+    /// `input_schema` compiled for the judge's reading of its calls' arguments. Derived like
+    /// `header_params`; not serialized (a tool read back from JSON has none, and its calls'
+    /// arguments are read through a tree).
+    #[serde(skip)]
+    pub input_check: InputCheck,
     /// `outputSchema`, when the tool declares one (TOOLS-OUTPUT-CONFORM judges its calls).
     #[serde(
         rename = "outputSchema",
@@ -51,6 +57,7 @@ impl ToolDecl {
             .is_ok_and(|p| lookalike_beside(&input_schema, p));
         ToolDecl {
             name: name.into(),
+            input_check: InputCheck::of(&input_schema),
             input_schema,
             read_only,
             header_params,

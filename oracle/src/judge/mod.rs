@@ -348,14 +348,16 @@ fn tool_inputs_invalid(method: &str, params: Option<&view::ParamsView<'_>>, s: &
         return false;
     };
     let schema = &tool.input_schema;
-    let by_text = match p.arguments {
-        None => read::arg_schema::inputs_invalid(None, schema),
-        Some(read::arguments::Arguments::Raw(raw)) => {
-            read::arg_schema::inputs_invalid(Some(raw.text), schema)
-        }
-        Some(read::arguments::Arguments::Parsed(v)) => {
+    let by_text = match (p.arguments, &tool.input_check.0) {
+        (Some(read::arguments::Arguments::Parsed(v)), _) => {
             return crate::content::tool_inputs_invalid(Some(v), schema)
         }
+        (None, Some(root)) => read::arg_schema::inputs_invalid(None, root),
+        (Some(read::arguments::Arguments::Raw(raw)), Some(root)) => {
+            read::arg_schema::inputs_invalid(Some((raw.text, &raw.members)), root)
+        }
+        // a tool read back from JSON, with no compiled schema: the tree decides
+        (_, None) => None,
     };
     // a keyword the text reading leaves to the tree: parse the arguments (rare)
     by_text.unwrap_or_else(|| {

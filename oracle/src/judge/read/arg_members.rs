@@ -37,6 +37,32 @@ impl ArgMembers {
         }
     }
 
+    /// No member noted: every reader searches the text (for tests of the text walks).
+    #[cfg(test)]
+    pub(crate) fn overflowed() -> ArgMembers {
+        ArgMembers {
+            overflow: true,
+            ..ArgMembers::default()
+        }
+    }
+
+    /// Every member of `text` (the arguments these members were noted in), in order, as
+    /// (key as written, value text); `None` when the scanner could not note them all. (The
+    /// offsets were taken in this text, so every range is in it, on ASCII bytes.)
+    pub(crate) fn all<'a>(
+        &'a self,
+        text: &'a str,
+    ) -> Option<impl Iterator<Item = (&'a str, &'a str)>> {
+        if self.overflow {
+            return None;
+        }
+        let noted = self.at.get(..usize::from(self.len)).unwrap_or_default();
+        Some(noted.iter().filter_map(move |at| {
+            let range = |a: u16, b: u16| text.get(usize::from(a)..usize::from(b));
+            Some((range(at[0], at[1])?, range(at[2], at[3])?))
+        }))
+    }
+
     /// The last member named `key` of `text` (the arguments these members were noted in),
     /// like `Value::get`.
     pub(crate) fn get<'a>(&self, text: &'a str, key: &str) -> Option<Val<'a>> {

@@ -57,12 +57,10 @@ pub(super) fn envelope<'a>(top: &Top<'a>) -> BodyView<'a> {
         Some(_) => (None, true),
     };
     if let Some(p) = params.as_mut().filter(|_| method == "subscriptions/listen") {
-        // a listen request's filter: parsed whole, only for this rare method
-        let parsed = top
+        // a listen request's filter, read off the text (no tree)
+        p.listen_filter = top
             .val(Slot::Params)
-            .and_then(|v| serde_json::from_str::<serde_json::Value>(v.text).ok());
-        p.listen_filter =
-            crate::listen_filter::filter_of(parsed.as_ref().and_then(|v| v.get("notifications")));
+            .map_or(0, |v| super::rare_text::listen_filter_of(v.text));
     }
     if let Some(p) = params.as_mut().filter(|_| method == "completion/complete") {
         // a completion's `ref` and `argument`, read off the text (no tree)
@@ -88,6 +86,8 @@ fn params<'a>(top: &Top<'a>) -> ParamsView<'a> {
     // `_meta`'s members count only when it is an object (else none was noted)
     let meta = top.kind(Slot::Meta) == Some(Kind::Object);
     let of_meta = |slot| if meta { top.val(slot) } else { None };
+    // (asked once: it reads three members)
+    let client_info = if meta { top.client_info() } else { None };
     ParamsView {
         name: str_of(Slot::Name),
         uri: str_of(Slot::Uri),
@@ -99,10 +99,9 @@ fn params<'a>(top: &Top<'a>) -> ParamsView<'a> {
             }
             _ => 0,
         },
-        client_info_malformed: meta && top.client_info() == Some(false),
+        client_info_malformed: client_info == Some(false),
         // (the conformant name is compared as text first: no string is built for it)
-        client_info_foreign: meta
-            && top.client_info() == Some(true)
+        client_info_foreign: client_info == Some(true)
             && top.val(Slot::InfoName).is_some_and(|v| {
                 v.text != "\"mcpdiff\"" && v.as_str().as_deref() != Some(CONFORMANT_CLIENT)
             }),

@@ -1,8 +1,9 @@
 //! The rare `params` members (`judge::rare`) read off the validated text with serde visitors
 //! that keep only what the views hold, strings borrowed from the body (no tree, no
 //! allocation for a usual request): a `completion/complete`'s `ref` and `argument` (the twin
-//! of `CompletionView::of`) and the shape of `inputResponses` (of `InputResponsesView::of`),
-//! both read from a parsed tree by the simple reader.
+//! of `CompletionView::of`), the shape of `inputResponses` (of `InputResponsesView::of`) and
+//! a `subscriptions/listen`'s filter (of `listen_filter::filter_of`), each read from a parsed
+//! tree by the simple reader.
 
 use crate::judge::view::{CompletionView, InputResponsesView};
 use serde::de::{Deserialize, Deserializer, Error, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -135,6 +136,39 @@ impl<'de> Deserialize<'de> for IsObject {
     }
 }
 
+/// The filter bits of a `subscriptions/listen`'s `params` (an object's text), as
+/// `listen_filter::filter_of` reads `params.notifications` in the tree. Keys are compared as
+/// written, so text holding any escape is parsed into a tree instead (rare: a key may be
+/// spelled with escapes).
+pub(crate) fn listen_filter_of(params: &str) -> u8 {
+    use super::validated::{get, kind, Kind};
+    use crate::listen_filter as lf;
+    if params.contains('\\') {
+        let tree = serde_json::from_str::<serde_json::Value>(params).ok();
+        return lf::filter_of(tree.as_ref().and_then(|v| v.get("notifications")));
+    }
+    let Some(n) = get(params, "notifications").filter(|n| kind(n) == Kind::Object) else {
+        return 0;
+    };
+    let mut bits = 0;
+    for (key, bit) in [
+        ("toolsListChanged", lf::FILTER_TOOLS),
+        ("promptsListChanged", lf::FILTER_PROMPTS),
+        ("resourcesListChanged", lf::FILTER_RESOURCES),
+    ] {
+        if get(n, key) == Some("true") {
+            bits |= bit;
+        }
+    }
+    // a non-empty array: a byte other than whitespace after its `[` that is not its `]`
+    let uris = get(n, "resourceSubscriptions").filter(|u| kind(u) == Kind::Array);
+    let ws = [' ', '\t', '\n', '\r'];
+    if uris.is_some_and(|u| !u[1..].trim_start_matches(ws).starts_with(']')) {
+        bits |= lf::FILTER_UPDATED;
+    }
+    bits
+}
+
 /// The view of `params` (an object's text), as `CompletionView::of` reads the tree.
 pub(crate) fn completion_of(params: &str) -> Option<CompletionView<'_>> {
     let p: Params<'_> = serde_json::from_str(params).ok()?;
@@ -260,5 +294,37 @@ impl<'de> Visitor<'de> for ParamsVisitor {
 impl<'de> Deserialize<'de> for Params<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_map(ParamsVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The text reading of a listen filter agrees with the tree reading.
+    #[test]
+    fn listen_filter_text_agrees_with_the_tree() {
+        let params = [
+            r#"{}"#,
+            r#"{"notifications":{}}"#,
+            r#"{"notifications":{"toolsListChanged":true}}"#,
+            r#"{"notifications":{"toolsListChanged":false,"promptsListChanged":true}}"#,
+            r#"{"notifications":{"resourcesListChanged":true,"resourcesListChanged":false}}"#,
+            r#"{"notifications":{"resourcesListChanged":false,"resourcesListChanged":true}}"#,
+            r#"{"notifications":{"resourceSubscriptions":[]}}"#,
+            r#"{"notifications":{"resourceSubscriptions":[ ]}}"#,
+            r#"{"notifications":{"resourceSubscriptions":["file:///a"]}}"#,
+            r#"{"notifications":{"resourceSubscriptions":{}}}"#,
+            r#"{"notifications":{"toolsListChanged":"true"}}"#,
+            r#"{"notifications":[],"x":1}"#,
+            r#"{"notifications":{"toolsListChanged":true},"notifications":{}}"#,
+            r#"{"notif\u0069cations":{"tools\u004cistChanged":true}}"#,
+            r#"{ "notifications" : { "toolsListChanged" : true , "resourceSubscriptions" : [ 1 ] } }"#,
+        ];
+        for p in params {
+            let tree: serde_json::Value = serde_json::from_str(p).expect("test JSON");
+            let by_tree = crate::listen_filter::filter_of(tree.get("notifications"));
+            assert_eq!(listen_filter_of(p), by_tree, "{p}");
+        }
     }
 }
