@@ -5,7 +5,7 @@
 use super::answers::mismatch_answer;
 use super::findings::{Answers, Findings};
 use super::params;
-use super::view::{HeaderView, InputResponsesView, RequestBody};
+use super::view::{HeaderView, InputResponsesView, ParamsView, RequestBody};
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
@@ -139,12 +139,43 @@ fn version_ok(f: &Findings) -> bool {
     })
 }
 
+/// What the target publishes of a `resources/read`'s `uri` (asked once: the result's
+/// content rules and the refusals below both read it).
+#[derive(Clone, Copy)]
+pub(crate) struct UriLookup {
+    /// A `file://` traversal on a target that serves files (RES-TRAVERSAL).
+    traversal: bool,
+    /// Listed, or matching a listed template.
+    known: bool,
+}
+
+impl UriLookup {
+    /// The lookup of a `resources/read` with a string `uri` (`None` for any other request).
+    pub fn of(method: &str, params: Option<&ParamsView<'_>>, s: &Surface) -> Option<UriLookup> {
+        if method != "resources/read" {
+            return None;
+        }
+        let uri = params.and_then(|p| p.uri.as_deref())?;
+        Some(UriLookup {
+            traversal: crate::traversal::is_traversal(uri) && crate::traversal::serves_files(s),
+            known: s.knows_resource(uri),
+        })
+    }
+
+    /// The read names a resource the target does not publish (unlisted and matching no
+    /// template, or a traversal: both are refused below).
+    pub fn missing(self) -> bool {
+        !self.known || self.traversal
+    }
+}
+
 /// Record method-level defects; fill `success` with the success set (empty before) and
 /// return the rule that carries it.
 pub(crate) fn check(
     h: &HeaderView<'_>,
     surface: &Surface,
     req: &RequestBody<'_>,
+    uri: Option<UriLookup>,
     f: &mut Findings,
     success: &mut Answers,
 ) -> RuleId {
@@ -210,19 +241,15 @@ pub(crate) fn check(
         Modern::ResourcesRead => {
             success.push(missing_capability());
             match params.and_then(|p| p.uri.as_deref()) {
-                Some(uri)
-                    if crate::traversal::is_traversal(uri)
-                        && crate::traversal::serves_files(surface)
-                        && version_ok(f) =>
-                {
+                Some(text) if uri.is_some_and(|u| u.traversal) && version_ok(f) => {
                     // «MUST sanitize file paths to prevent directory traversal attacks when
                     // serving `file://` resources»: a `..` path is refused at all
                     // (RES-TRAVERSAL), and as what it names, a resource that does not exist
                     // (RES-NOTFOUND-32602 shapes the refusal; D-123)
-                    missing_resource(rules::RES_TRAVERSAL, req, uri, f);
+                    missing_resource(rules::RES_TRAVERSAL, req, text, f);
                 }
-                Some(uri) if !surface.knows_resource(uri) && version_ok(f) => {
-                    missing_resource(rules::RES_NOTFOUND, req, uri, f);
+                Some(text) if uri.is_some_and(|u| !u.known) && version_ok(f) => {
+                    missing_resource(rules::RES_NOTFOUND, req, text, f);
                 }
                 None => f.tolerate(invalid_params()),
                 _ => {}

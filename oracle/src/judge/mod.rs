@@ -209,11 +209,12 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             // what the result must carry for this method (`crate::content`)
             let tool = req.params.as_ref().and_then(|p| p.name.as_deref());
             let inputs_invalid = tool_inputs_invalid(&req.method, req.params.as_ref(), surface);
+            let uri = methods::UriLookup::of(&req.method, req.params.as_ref(), surface);
             let (content, replaces_server_info) = crate::content::for_request(
                 &req.method,
                 tool,
                 inputs_invalid,
-                resource_missing(&req.method, req.params.as_ref(), surface),
+                uri.is_some_and(methods::UriLookup::missing),
                 surface,
             );
             if replaces_server_info {
@@ -271,7 +272,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             }
             headers::check(h, surface, req, &mut f);
             let mut success = Answers::new();
-            let rule = methods::check(h, surface, req, &mut f, &mut success);
+            let rule = methods::check(h, surface, req, uri, &mut f, &mut success);
             if let Some(p) = &req.params {
                 paging::refusals(req, p, &cursor, &mut f);
                 paging::page_expectations(&cursor, &f, &mut listed);
@@ -363,18 +364,6 @@ fn tool_inputs_invalid(method: &str, params: Option<&view::ParamsView<'_>>, s: &
     by_text.unwrap_or_else(|| {
         let args = p.arguments.and_then(|a| a.to_value());
         crate::content::tool_inputs_invalid(args.as_ref(), schema)
-    })
-}
-
-/// Whether a `resources/read` names a resource the target does not publish (unlisted and
-/// matching no template, or a `file://` traversal: `methods` refuses both).
-fn resource_missing(method: &str, params: Option<&view::ParamsView<'_>>, s: &Surface) -> bool {
-    if method != "resources/read" {
-        return false;
-    }
-    params.and_then(|p| p.uri.as_deref()).is_some_and(|u| {
-        !s.knows_resource(u)
-            || (crate::traversal::is_traversal(u) && crate::traversal::serves_files(s))
     })
 }
 

@@ -142,13 +142,47 @@ impl fmt::Display for Leaf<'_> {
             Leaf::Absent => Ok(()),
             Leaf::Null => f.write_str("null"),
             // (the JSON text `Value::String`'s `Display` writes, without building the value)
-            Leaf::Text(s) => f.write_str(&serde_json::to_string(s).map_err(|_| fmt::Error)?),
+            Leaf::Text(s) => write_json_string(s, f),
             Leaf::Bool(b) => f.write_str(if *b { "true" } else { "false" }),
             // (`integer_text`: serde_json writes the number as this text)
             Leaf::Integer(t) => f.write_str(t),
             Leaf::Other(v) => fmt::Display::fmt(v, f),
         }
     }
+}
+
+/// `s` as the JSON string `serde_json` writes for it (quote and backslash escaped, the
+/// control bytes as `\b \t \n \f \r` or `\u00xx` in lowercase hex, nothing else), written
+/// straight to `f`: no `String` is built for a message nobody may read.
+fn write_json_string(s: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    f.write_str("\"")?;
+    let mut plain = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0x08 => "\\b",
+            b'\t' => "\\t",
+            b'\n' => "\\n",
+            0x0c => "\\f",
+            b'\r' => "\\r",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        // (every byte escaped is ASCII: the run before it ends on a char boundary)
+        f.write_str(s.get(plain..i).unwrap_or_default())?;
+        if escape.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            let hex = [HEX[usize::from(b >> 4)], HEX[usize::from(b & 0xf)]];
+            f.write_str("\\u00")?;
+            f.write_str(std::str::from_utf8(&hex).unwrap_or_default())?;
+        } else {
+            f.write_str(escape)?;
+        }
+        plain = i + 1;
+    }
+    f.write_str(s.get(plain..).unwrap_or_default())?;
+    f.write_str("\"")
 }
 
 /// `extract` over validated JSON text: the value at `path` as an owned `Value` (only the
@@ -233,6 +267,19 @@ fn integer_text(v: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A text leaf prints as the JSON `serde_json` writes for the string: every byte below
+    /// 0x80 alone and inside other text, and some beyond ASCII.
+    #[test]
+    fn a_text_leaf_prints_as_serde_writes_it() {
+        let mut texts: Vec<String> = (0u8..0x80).map(|b| char::from(b).to_string()).collect();
+        texts.extend((0u8..0x80).map(|b| format!("a{}\u{e9}z", char::from(b))));
+        texts.extend(["", "plain", "caf\u{e9} \u{1f600}", "\"\\\u{7f}\u{85}"].map(String::from));
+        for t in texts {
+            let expected = serde_json::to_string(&t).expect("a string serializes");
+            assert_eq!(Leaf::Text(&t).to_string(), expected, "{t:?}");
+        }
+    }
 
     /// `integer_text` says yes exactly where `serde_json` reads an integer of at most 19
     /// digits and writes the same text back.
