@@ -216,6 +216,12 @@ pub struct AuthResult {
     pub case: Case,
     pub observation: Observation,
     pub finding: Option<Finding>,
+    /// Every request the judgement rests on, grouped by the connection that carried them,
+    /// in the order sent (`case`, the request whose answer is shown, among them); empty when
+    /// `case` alone shows it. The
+    /// connection probes (`runner::reuse_probe`, `runner::list_stable_probe`) fill it: their
+    /// findings exist only in the sequence, so their reproducers send all of it.
+    pub connections: Vec<Vec<Case>>,
 }
 
 /// Send the probe family and fetch the metadata; every judgement, in order, and the number
@@ -240,6 +246,7 @@ pub async fn probe(client: &Client, endpoint: &Endpoint) -> (Vec<AuthResult>, u6
                 case: p.case.clone(),
                 observation: obs.clone(),
                 finding: j.finding,
+                connections: Vec::new(),
             });
         }
     }
@@ -261,6 +268,7 @@ pub async fn probe(client: &Client, endpoint: &Endpoint) -> (Vec<AuthResult>, u6
             case,
             observation,
             finding: j.finding,
+            connections: Vec::new(),
         });
     }
     (out, sent)

@@ -13,7 +13,7 @@ use mcpdiff::report::{self, RunReport};
 use mcpdiff::runner::{self, prepare::prepare, shrink::ShrinkBudget, PropsGenerator, Quiet};
 use mcpdiff::runner::{disagree::MUTANT_PREFIX, RunConfig};
 use mcpdiff::serve::{spawn, Variant};
-use mcpdiff::transport::{reproducer, Client, Endpoint, Limits};
+use mcpdiff::transport::{sequence_reproducer, Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::mutants::hidden_by_http_parsers;
 use mcpdiff_oracle::reference::probes::probe_cases;
@@ -59,9 +59,9 @@ async fn every_mutant_is_reported_under_its_own_rule() {
     }
     let cfg = config();
     let result = runner::run(targets, &PropsGenerator::default(), &cfg, &Quiet).await;
-    let rep: RunReport = report::build(&result, &cfg, &Baseline::default(), &|c, u| {
+    let rep: RunReport = report::build(&result, &cfg, &Baseline::default(), &|sent, u| {
         Endpoint::parse(u)
-            .map(|e| reproducer(c, &e))
+            .map(|e| sequence_reproducer(sent, &e, &Default::default(), &Default::default()))
             .unwrap_or_default()
     });
     for s in servers {

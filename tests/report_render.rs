@@ -36,6 +36,7 @@ fn finding(
         observed: "200 application/json result".into(),
         count: 2,
         reproducer: format!("curl -H 'X: ]]></failure>\u{1}' 'http://127.0.0.1:1/mcp' # {rule}"),
+        connections: Vec::new(),
         case: Case::post(
             "/mcp",
             &[("Origin", "https://evil.example\u{7}")],

@@ -8,7 +8,7 @@ use mcpdiff::runner::{
     self, prepare::prepare, shrink::ShrinkBudget, PropsGenerator, Quiet, RunConfig,
 };
 use mcpdiff::serve::{spawn, RunningServer, Variant};
-use mcpdiff::transport::{reproducer, Client, Endpoint, Limits};
+use mcpdiff::transport::{sequence_reproducer, Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::mutants::{
     hidden_by_http_parsers, NO_BASE64_DECODE, ORIGIN_UNCHECKED,
@@ -49,9 +49,9 @@ async fn run_against(urls: &[(String, String)], cfg: &RunConfig, limits: Limits)
         targets.push(p.target);
     }
     let result = runner::run(targets, &PropsGenerator::default(), cfg, &Quiet).await;
-    report::build(&result, cfg, &Baseline::default(), &|c, u| {
+    report::build(&result, cfg, &Baseline::default(), &|sent, u| {
         Endpoint::parse(u)
-            .map(|e| reproducer(c, &e))
+            .map(|e| sequence_reproducer(sent, &e, &Default::default(), &Default::default()))
             .unwrap_or_default()
     })
 }

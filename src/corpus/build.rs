@@ -64,12 +64,20 @@ pub fn save_all(dir: &Path, entries: &[Entry]) -> Result<(usize, usize, usize), 
     Ok(n)
 }
 
-/// One entry per shrunk finding of a run, with the target's answer to the shrunk case.
+/// One entry per shrunk finding of a run, with the target's answer to the shrunk case; none
+/// for a connection probe's finding (`ShrunkFinding::connections`), which no one request
+/// shows.
 pub fn run_entries(result: &RunResult, seed: u64) -> Vec<Entry> {
     let source = format!("mcpdiff run --seed {seed}");
     let mut out = Vec::new();
     for t in &result.targets {
         for f in &t.findings {
+            // A connection probe's finding (BASE-STATELESS-NO-PRIOR, `*-LIST-STABLE`) exists
+            // only in a sequence of requests on chosen connections; an entry holds and replays
+            // one request, which shows nothing of it. Its full reproducer is in the report.
+            if !f.connections.is_empty() {
+                continue;
+            }
             // AUTH-* findings: judged by the authorization judge (`corpus::auth`)
             if f.rule.0.starts_with("AUTH-") {
                 let found = (&f.case, &f.observation);

@@ -8,7 +8,7 @@ use super::Events;
 use crate::baseline::Baseline;
 use crate::report::{self, undetermined, RunReport};
 use crate::runner::{self, shrink::ShrinkBudget, PropsGenerator, RunConfig, RunResult, Shard};
-use crate::transport::{reproducer_tls, Client, Endpoint};
+use crate::transport::{reproducer_tls, sequence_reproducer, Client, Endpoint};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::reference::probes::probe_cases;
 use mcpdiff_oracle::rules::Revision;
@@ -285,14 +285,14 @@ impl Matrix {
     /// untested target.
     pub fn report(&self, baseline: &Baseline, client: &Client) -> RunReport {
         let (creds, tls) = (client.credentials(), client.tls());
-        let mut rep = report::build(&self.result, &self.config, baseline, &|case, url| {
-            match Endpoint::parse(url) {
+        let mut rep = report::build(&self.result, &self.config, baseline, &|sent, url| {
+            match (Endpoint::parse(url), sent) {
                 // an authorization probe carries its own credentials (or none, on purpose)
-                Ok(e) if crate::auth::is_auth_probe(case) => {
-                    reproducer_tls(case, &e, &Default::default(), tls.options())
+                (Ok(e), [one]) if one.len() == 1 && crate::auth::is_auth_probe(&one[0]) => {
+                    reproducer_tls(&one[0], &e, &Default::default(), tls.options())
                 }
-                Ok(e) => reproducer_tls(case, &e, creds, tls.options()),
-                Err(_) => String::new(),
+                (Ok(e), _) => sequence_reproducer(sent, &e, creds, tls.options()),
+                (Err(_), _) => String::new(),
             }
         });
         report::tls_report::annotate(&mut rep, tls);

@@ -131,12 +131,14 @@ pub fn sort_findings(findings: &mut [FindingReport]) {
     findings.sort_by(|a, b| (rank(&a.severity), &a.rule).cmp(&(rank(&b.severity), &b.rule)));
 }
 
-/// Build the report. `reproducer` renders a case as a shell command for a target URL.
+/// Build the report. `reproducer` renders the requests of a finding as a shell command for a
+/// target URL: grouped by connection, in the order sent (`ShrunkFinding::connections`; one
+/// connection carrying the case alone for every finding but a connection probe's).
 pub fn build(
     result: &RunResult,
     cfg: &RunConfig,
     baseline: &crate::baseline::Baseline,
-    reproducer: &dyn Fn(&Case, &str) -> String,
+    reproducer: &dyn Fn(&[Vec<Case>], &str) -> String,
 ) -> RunReport {
     let mut targets = Vec::new();
     for t in &result.targets {
@@ -183,7 +185,12 @@ pub fn build(
                     .unwrap_or_default(),
                 observed: f.observation.summary(),
                 count: f.count,
-                reproducer: reproducer(&f.case, &t.url),
+                reproducer: if f.connections.is_empty() {
+                    reproducer(&[vec![f.case.clone()]], &t.url)
+                } else {
+                    reproducer(&f.connections, &t.url)
+                },
+                connections: f.connections.clone(),
                 case: f.case.clone(),
                 observation: f.observation.clone(),
                 original_size: crate::runner::shrink::size(&f.original),

@@ -100,8 +100,14 @@ pub struct FindingReport {
     pub observed: String,
     /// How many generated cases broke the rule.
     pub count: u64,
-    /// A shell command that sends the minimized case.
+    /// A shell command that sends the minimized case; for a connection probe's finding, every
+    /// request of `connections` in order, on connections as the run used them.
     pub reproducer: String,
+    /// A connection probe's finding (BASE-STATELESS-NO-PRIOR, `*-LIST-STABLE`): every request
+    /// it rests on, grouped by the connection that carried them, in the order sent (`case`,
+    /// whose answer is shown, among them). Absent for every other finding: `case` alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub connections: Vec<Vec<Case>>,
     pub case: Case,
     pub observation: Observation,
     pub original_size: usize,

@@ -180,6 +180,15 @@ fn result(t: &TargetReport, f: &FindingReport, rule_index: usize, uri: &str) -> 
             "baselined": f.baselined,
         }
     });
+    if !f.connections.is_empty() {
+        // a connection probe's finding: every request, by connection, as the reproducer sends
+        let by_connection: Vec<Vec<String>> = f
+            .connections
+            .iter()
+            .map(|c| c.iter().map(case_text).collect())
+            .collect();
+        r["properties"]["connections"] = json!(by_connection);
+    }
     if f.baselined {
         r["suppressions"] = json!([{
             "kind": "external",

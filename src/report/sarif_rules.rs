@@ -75,14 +75,16 @@ pub fn descriptor(f: &RuleFacts) -> Value {
          How to fix: change the {party} so that it {fix}\n\
          Why it matters: {why}\n\
          Each result's properties hold the evidence (for a server: a `reproducer` command that \
-         sends the minimized request again); `mcpdiff rules --id {id}` prints the rule."
+         sends the minimized request again, or for a connection probe every request of its \
+         sequence, listed in `connections`); `mcpdiff rules --id {id}` prints the rule."
     );
     let markdown = format!(
         "**{level}** ({family}). Spec: MCP {revision}, `{spec}`:\n\n> {sentence}\n\n\
          **How to fix:** change the {party} so that it {fix}\n\n\
          **Why it matters:** {why}\n\n\
          Each result's properties hold the evidence (for a server: a `reproducer` command that \
-         sends the minimized request again); `mcpdiff rules --id {id}` prints the rule."
+         sends the minimized request again, or for a connection probe every request of its \
+         sequence, listed in `connections`); `mcpdiff rules --id {id}` prints the rule."
     );
     json!({
         "id": id,

@@ -44,6 +44,7 @@ pub fn record(t: &mut TargetOutcome, results: Vec<AuthResult>) {
             count: 1,
             shrink_requests: 0,
             cut_short: false,
+            connections: r.connections,
         });
     }
 }

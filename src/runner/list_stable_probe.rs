@@ -4,7 +4,8 @@
 //! connection, then the list on a fresh connection again, the three judged together
 //! (`list_stable::judge_triple`). Four requests per list: at most twelve per target. A triple
 //! that decides nothing is not recorded; the others are recorded in the target's tally like
-//! the authorization family's judgements (`auth_probes::record`).
+//! the authorization family's judgements (`auth_probes::record`), each with the four requests
+//! by connection (`AuthResult::connections`), which its reproducer resends.
 
 use super::RunResult;
 use crate::auth::AuthResult;
@@ -42,11 +43,19 @@ pub async fn probe(
         .decided() else {
             continue;
         };
+        // as sent: A alone, the other request and B on the kept-alive connection, C alone
+        // (the reproducer resends all four, the same way; B's answer is the one shown)
+        let connections = vec![
+            vec![p.list.clone()],
+            vec![p.other, p.list.clone()],
+            vec![p.list.clone()],
+        ];
         out.push(AuthResult {
             rule: p.kind.rule(),
             case: p.list,
             observation: after.observation,
             finding,
+            connections,
         });
     }
     (out, sent)

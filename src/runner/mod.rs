@@ -181,6 +181,10 @@ pub struct ShrunkFinding {
     /// The shrink ran out of its budget (requests, time, or the run's end): `case` is the
     /// smallest case it reached, maybe not the smallest there is.
     pub cut_short: bool,
+    /// A connection probe's finding (`AuthResult::connections`): every request it rests on,
+    /// by connection, in order, `case` among them; its reproducer sends them all. Empty for
+    /// every other finding, whose `case` alone reproduces it.
+    pub connections: Vec<Vec<Case>>,
 }
 
 /// What happened to one target.

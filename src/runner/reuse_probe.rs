@@ -4,7 +4,8 @@
 //! pair is judged (`reuse::judge_pair`). Two requests per pair plus the conformant one: six
 //! requests per target. A pair that decides nothing (the target did not keep the connection
 //! open, an answer was cut short) is not recorded; the others are recorded in the target's
-//! tally like the authorization family's judgements (`auth_probes::record`).
+//! tally like the authorization family's judgements (`auth_probes::record`), each with the
+//! three requests by connection (`AuthResult::connections`), which its reproducer resends.
 
 use super::RunResult;
 use crate::auth::AuthResult;
@@ -39,11 +40,15 @@ pub async fn probe(
         .decided() else {
             continue;
         };
+        // as sent: the request alone on its connection, then the prior and the request on
+        // the kept-alive one (the reproducer resends all three, the same way)
+        let connections = vec![vec![p.request.clone()], vec![p.prior, p.request.clone()]];
         out.push(AuthResult {
             rule: STATELESS_NO_PRIOR,
             case: p.request,
             observation: reused.observation,
             finding,
+            connections,
         });
     }
     (out, sent)

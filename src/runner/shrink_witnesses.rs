@@ -72,6 +72,7 @@ pub(super) async fn shrink_target<S: Sender>(
             count: w.count,
             shrink_requests,
             cut_short,
+            connections: Vec::new(),
         });
     }
     let outcome = TargetOutcome {

@@ -19,6 +19,8 @@
 //! - `response`: one response to an `Observation` (the failure taxonomy lives here);
 //! - `reproducer`: `curl`, bash `/dev/tcp` or `openssl s_client` shell commands that resend a
 //!   case;
+//! - `reproducer_seq`: the same for the requests of a connection probe's finding, in order,
+//!   on the connections the run sent them on (`curl --next` for a kept-alive one);
 //! - `tests`, `tests_conn`, `tests_answer` (test only): the client against tiny hostile loopback servers.
 //!
 //! Hyper and reqwest are deliberately not used on the client side: they normalize exactly the
@@ -33,6 +35,7 @@ mod errors;
 mod head;
 mod limits;
 mod reproducer;
+mod reproducer_seq;
 mod response;
 mod sse;
 mod stream;
@@ -57,6 +60,7 @@ pub use reproducer::{
     curl_command, nc_command, printf_command, reproducer, reproducer_tls, reproducer_with,
     s_client_command,
 };
+pub use reproducer_seq::sequence_reproducer;
 pub use response::OnAnswer;
 pub use tls::{Tls, TlsOptions};
 pub use wire::{encode_request, encode_request_with, frames_cleanly};

@@ -47,10 +47,19 @@ fn curl_or_raw(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> String {
 /// else openssl's default roots; a failed verification ends the command
 /// (`-verify_return_error`) as it ended the run's handshake.
 pub fn s_client_command(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> String {
+    format!(
+        "{} | {}",
+        printf_command(&encode_request(case, endpoint)),
+        s_client_reader(endpoint, tls)
+    )
+}
+
+/// `timeout 5 openssl s_client ...` of [`s_client_command`]: what reads the bytes to send
+/// from its standard input.
+pub(super) fn s_client_reader(endpoint: &Endpoint, tls: &TlsOptions) -> String {
     let ip = endpoint.host.parse::<std::net::IpAddr>().is_ok();
     let mut cmd = format!(
-        "{} | timeout 5 openssl s_client -quiet -connect {}",
-        printf_command(&encode_request(case, endpoint)),
+        "timeout 5 openssl s_client -quiet -connect {}",
         single_quote(&endpoint.authority_with_port())
     );
     // SNI is the host name; an IP literal is sent without one, as the run's client does.
@@ -84,13 +93,19 @@ pub fn reproducer_tls(
     creds: &Credentials,
     tls: &TlsOptions,
 ) -> String {
+    curl_or_raw(&as_sent(case, creds), endpoint, tls)
+}
+
+/// `case` as the transport sends it in a run with `creds`: each configured field the case
+/// lacks added as a placeholder.
+pub(super) fn as_sent(case: &Case, creds: &Credentials) -> Case {
     let mut shown = case.clone();
     let extra: Vec<(Vec<u8>, Vec<u8>)> = creds
         .missing_placeholders(|n| has_field(case, n))
         .map(|(n, p)| (n.as_bytes().to_vec(), p.into_bytes()))
         .collect();
     shown.headers.extend(extra);
-    curl_or_raw(&shown, endpoint, tls)
+    shown
 }
 
 /// The next placeholder in `s` at or after `from`: (start, end, shell expansion).
@@ -186,11 +201,23 @@ pub fn curl_command(case: &Case, endpoint: &Endpoint) -> Option<String> {
 }
 
 fn curl_args(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> Option<String> {
+    let (prefix, args) = curl_operation(case, endpoint, tls)?;
+    Some(format!("{prefix}curl {}", args.join(" ")))
+}
+
+/// The pieces of a `curl` command sending `case`, or `None` when curl would change the
+/// request: what must come before `curl` (a `printf ... | ` feeding a body curl reads from
+/// its standard input, else empty) and the operation's arguments after `curl`, every one
+/// local to the operation (so `--next` can follow them with another operation).
+pub(super) fn curl_operation(
+    case: &Case,
+    endpoint: &Endpoint,
+    tls: &TlsOptions,
+) -> Option<(String, Vec<String>)> {
     if !curl_can_send(case) {
         return None;
     }
     let mut args: Vec<String> = vec![
-        "curl".into(),
         "-sS".into(),
         "-i".into(),
         // Send the path as is (no `/../` squashing) and take `[]{}` literally.
@@ -244,7 +271,7 @@ fn curl_args(case: &Case, endpoint: &Endpoint, tls: &TlsOptions) -> Option<Strin
     } else {
         args.push(ansi_c_quote(body));
     }
-    Some(format!("{prefix}{}", args.join(" ")))
+    Some((prefix, args))
 }
 
 fn has_field(case: &Case, name: &str) -> bool {
@@ -306,7 +333,7 @@ fn curl_can_send(case: &Case) -> bool {
 }
 
 /// `'text'`, with `'` spelled `'\''`.
-fn single_quote(s: &str) -> String {
+pub(super) fn single_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
@@ -328,7 +355,6 @@ fn ansi_c_quote(bytes: &[u8]) -> String {
     out
 }
 
-#[cfg(test)]
 #[cfg(test)]
 #[path = "reproducer_tests.rs"]
 mod tests;
