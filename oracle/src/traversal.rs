@@ -129,10 +129,13 @@ mod tests {
         let alphabet = [b'.', b'/', b'\\', b'a'];
         for len in 0..=6u32 {
             for n in 0..4usize.pow(len) {
-                let path: Vec<u8> = (0..len)
-                    .map(|k| alphabet[n / 4usize.pow(k) % 4])
-                    .collect();
-                assert_eq!(has_dot_dot(&path), split(&path), "{:?}", String::from_utf8_lossy(&path));
+                let path: Vec<u8> = (0..len).map(|k| alphabet[n / 4usize.pow(k) % 4]).collect();
+                assert_eq!(
+                    has_dot_dot(&path),
+                    split(&path),
+                    "{:?}",
+                    String::from_utf8_lossy(&path)
+                );
             }
         }
     }

@@ -7,7 +7,7 @@ use super::findings::{Answers, Findings};
 use super::view::Unusable;
 use crate::message::Message;
 use crate::rules::{self, RuleId};
-use crate::verdict::{Answer, Canonical, Demand, Expectation, LintSet, Verdict};
+use crate::verdict::{Answer, Canonical, Demand, Expectation, LintSet, Listed, Verdict};
 
 /// The canonical answer when no defect gives one, named by a byte (or the unusable body it
 /// refuses) and built only when it is the one.
@@ -44,7 +44,7 @@ pub(crate) fn assemble(
     success_rule: Option<RuleId>,
     dispatch: Fallback<'_>,
     mut lints: LintSet,
-    listed: Vec<Expectation>,
+    listed: Listed,
 ) -> Verdict {
     // the lints come first (`lints`, then any in `listed`); the request-level expectations
     // follow in `listed`, where alone an answer set can be found again to grow
@@ -221,11 +221,10 @@ fn merge(existing: &mut Answers, answers: impl Iterator<Item = Answer>) {
 /// File `answers` under `rule`: grow the rule's answer set when one is listed (each answer
 /// once), or list a new set, filled where it lies in the list (for a set still needed
 /// afterwards: its answers are copied in, the set itself is never copied whole).
-fn push(expectations: &mut Vec<Expectation>, rule: RuleId, answers: impl Iterator<Item = Answer>) {
+fn push(expectations: &mut Listed, rule: RuleId, answers: impl Iterator<Item = Answer>) {
     if let Some(existing) = listed(expectations, rule) {
         return merge(existing, answers);
     }
-    make_room(expectations);
     expectations.push(Expectation {
         rule,
         demand: Demand::OneOf(Answers::new()),
@@ -241,11 +240,10 @@ fn push(expectations: &mut Vec<Expectation>, rule: RuleId, answers: impl Iterato
 
 /// `push` of a set that is not needed afterwards (it is left empty): a new set is moved in
 /// whole, cheaper than copying its answers one by one.
-fn push_whole(expectations: &mut Vec<Expectation>, rule: RuleId, answers: &mut Answers) {
+fn push_whole(expectations: &mut Listed, rule: RuleId, answers: &mut Answers) {
     if let Some(existing) = listed(expectations, rule) {
         return merge(existing, answers.drain(..));
     }
-    make_room(expectations);
     expectations.push(Expectation {
         rule,
         demand: Demand::OneOf(std::mem::take(answers)),
@@ -253,19 +251,10 @@ fn push_whole(expectations: &mut Vec<Expectation>, rule: RuleId, answers: &mut A
 }
 
 /// File `set` under `rule`: moved at its last use, its answers copied before that.
-fn file(expectations: &mut Vec<Expectation>, rule: RuleId, set: &mut Answers, last_use: bool) {
+fn file(expectations: &mut Listed, rule: RuleId, set: &mut Answers, last_use: bool) {
     if last_use {
         push_whole(expectations, rule, set);
     } else {
         push(expectations, rule, set.iter().cloned());
-    }
-}
-
-/// Room for four expectations in an empty list, allocated at once before the first push:
-/// cheaper than the first growth of an empty `Vec` (which ends at four as well).
-#[inline(always)]
-fn make_room(expectations: &mut Vec<Expectation>) {
-    if expectations.capacity() == 0 {
-        *expectations = Vec::with_capacity(4);
     }
 }

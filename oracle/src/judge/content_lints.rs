@@ -6,7 +6,7 @@
 use crate::content::{output_schema_of, ContentCheck, ContentSet, ListOrder};
 use crate::rules;
 use crate::surface::Surface;
-use crate::verdict::{Demand, Expectation, Lint};
+use crate::verdict::{Demand, Expectation, Lint, Listed};
 
 /// The content lints that carry data, for a request whose plain checks are `set` (from
 /// [`crate::content::for_request`]): TOOLS-OUTPUT-CONFORM with the called tool's `outputSchema`, and
@@ -17,7 +17,7 @@ pub(crate) fn data_lints(
     tool: Option<&str>,
     cursor: bool,
     surface: &Surface,
-    listed: &mut Vec<Expectation>,
+    listed: &mut Listed,
 ) {
     if set.contains(ContentCheck::StructuredText) {
         if let Some(schema) = output_schema_of(tool, surface) {

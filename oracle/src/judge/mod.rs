@@ -51,7 +51,8 @@ use crate::request_id::RequestId;
 use crate::rules;
 use crate::surface::Surface;
 use crate::verdict::{
-    Answer, Canonical, DataRule, Demand, Expectation, Lint, LintKind, LintSet, StatusSet, Verdict,
+    Answer, Canonical, DataRule, Demand, Expectation, Lint, LintKind, LintSet, Listed, StatusSet,
+    Verdict,
 };
 use answers::{answer_of, parser_refusal, strict_refusal};
 use assemble::{assemble, Fallback};
@@ -140,7 +141,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 // is malformed elsewhere, so its id was readable (DEVIATIONS.md D-24)
                 lints.echo(id);
             }
-            assemble(&mut f, &mut success, None, refusal, lints, Vec::new())
+            assemble(&mut f, &mut success, None, refusal, lints, Listed::new())
         }
         BodyView::Notification => {
             lints.insert(LintKind::NoResponseToNotification);
@@ -179,7 +180,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 Some(rules::NOTIF_202),
                 Fallback::Accepted,
                 lints,
-                vec![reject],
+                smallvec![reject],
             )
         }
         BodyView::Request(req) => {
@@ -222,7 +223,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             }
             lints.insert_content(content);
             // the expectations after the compact lints (allocated when the first is listed)
-            let mut listed = Vec::new();
+            let mut listed = Listed::new();
             if &*req.method == "initialize" && !surface.is_dual_era() && !h.parser_refusable {
                 // versioning.mdx: a modern-only server SHOULD name its versions in any
                 // error it returns to `initialize` (legacy clients cannot fall forward);
@@ -334,7 +335,7 @@ fn judge_other_verb(
         None,
         Fallback::MethodNotAllowed,
         lints,
-        Vec::new(),
+        Listed::new(),
     )
 }
 

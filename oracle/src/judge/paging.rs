@@ -22,7 +22,7 @@ use crate::message::Message;
 use crate::rules;
 use crate::soft_params::{LogLevel, LOG_LEVELS};
 use crate::surface::Surface;
-use crate::verdict::{Answer, Canonical, DataRule, Demand, Expectation, Lint, StatusSet};
+use crate::verdict::{Answer, Canonical, DataRule, Demand, Expectation, Lint, Listed, StatusSet};
 use smallvec::smallvec;
 
 /// A list request's cursor as the target's pages make it.
@@ -104,7 +104,7 @@ pub(crate) fn refusals(
 /// What a later page must be, for a request carrying an issued cursor: served with a page
 /// when nothing else in the request may be refused (PAGE-STABLE), and with the first page's
 /// `cacheScope` (CACHE-SCOPE-PAGES).
-pub(crate) fn page_expectations(cursor: &Cursor<'_>, f: &Findings, listed: &mut Vec<Expectation>) {
+pub(crate) fn page_expectations(cursor: &Cursor<'_>, f: &Findings, listed: &mut Listed) {
     let Cursor::Issued(scope) = cursor else {
         return;
     };
