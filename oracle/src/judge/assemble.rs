@@ -44,11 +44,12 @@ pub(crate) fn assemble(
     success_rule: Option<RuleId>,
     dispatch: Fallback<'_>,
     mut lints: LintSet,
-    listed: Listed,
+    listed: &mut Listed,
 ) -> Verdict {
     // the lints come first (`lints`, then any in `listed`); the request-level expectations
     // follow in `listed`, where alone an answer set can be found again to grow
-    let mut expectations = listed;
+    // (borrowed, not moved in: the list is large, and is moved once, into the Verdict)
+    let expectations = listed;
     if f.anything_goes {
         // the legacy path of a dual-era server: only what every era of JSON-RPC over HTTP
         // shares still binds it (results and errors echo the id, errors are well-formed,
@@ -66,7 +67,7 @@ pub(crate) fn assemble(
         ];
         lints.retain_rules(&keep);
         expectations.retain(|e| keep.contains(&e.rule));
-        return Verdict::from_parts(lints, expectations, dispatch.canonical());
+        return Verdict::from_parts(lints, std::mem::take(expectations), dispatch.canonical());
     }
     let defects = &mut f.defects;
     let tolerated = &f.tolerated[..];
@@ -113,22 +114,22 @@ pub(crate) fn assemble(
             }
             if d.reject == d.shape {
                 // one sentence says both "refuse" and how: the union alone
-                file(&mut expectations, d.reject, &mut union, i == last);
+                file(expectations, d.reject, &mut union, i == last);
             } else {
                 // (an empty `contents` the defect admits is RES-NO-EMPTY-CONTENTS's to judge)
                 let empty = (alone && d.answers.contains(&Answer::EmptyContents))
                     .then_some(Answer::EmptyContents);
                 push(
-                    &mut expectations,
+                    expectations,
                     d.reject,
                     [Answer::AnyError].into_iter().chain(empty),
                 );
                 if i == last {
                     union.push(Answer::NotAnError);
-                    push_whole(&mut expectations, d.shape, &mut union);
+                    push_whole(expectations, d.shape, &mut union);
                 } else {
                     let shape = union.iter().cloned().chain([Answer::NotAnError]);
-                    push(&mut expectations, d.shape, shape);
+                    push(expectations, d.shape, shape);
                 }
             }
         }
@@ -151,7 +152,7 @@ pub(crate) fn assemble(
         }
         let last = defects.len() - 1;
         for (i, d) in defects.iter().enumerate() {
-            file(&mut expectations, d.reject, &mut set, i == last);
+            file(expectations, d.reject, &mut set, i == last);
         }
         let i = lead(false);
         canonical = match i {
@@ -172,30 +173,30 @@ pub(crate) fn assemble(
         if !set.is_empty() {
             if benign.is_empty() {
                 if let Some(rule) = success_rule {
-                    push_whole(&mut expectations, rule, set);
+                    push_whole(expectations, rule, set);
                 }
             } else {
                 let last = benign.len() - 1;
                 for (i, r) in benign.iter().enumerate() {
                     // the SHOULD on numeric comparison must see a string-comparing refusal
                     if *r == rules::INT_NUMERIC {
-                        push(&mut expectations, *r, set[..success_len].iter().cloned());
+                        push(expectations, *r, set[..success_len].iter().cloned());
                     } else if *r == rules::MRTR_IGNORE_EXTRA {
                         // a -32602 to a request whose one departure is the unrequested entry
                         // refuses those params: not «ignore» (D-193)
                         let kept = set.iter().enumerate().filter(|(i, a)| {
                             *i >= success_len || !matches!(a, Answer::RpcError { code: -32602, .. })
                         });
-                        push(&mut expectations, *r, kept.map(|(_, a)| a.clone()));
+                        push(expectations, *r, kept.map(|(_, a)| a.clone()));
                     } else {
-                        file(&mut expectations, *r, set, i == last);
+                        file(expectations, *r, set, i == last);
                     }
                 }
             }
         }
         canonical = dispatch.canonical();
     }
-    Verdict::from_parts(lints, expectations, canonical)
+    Verdict::from_parts(lints, std::mem::take(expectations), canonical)
 }
 
 /// The answer set already listed under `rule`, if any.

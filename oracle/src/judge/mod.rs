@@ -65,7 +65,8 @@ use view::BodyView;
 /// Judge one case against one surface.
 pub fn judge(case: &Case, surface: &Surface) -> Verdict {
     let mut parsed = None;
-    let view = read_fast(case, &mut parsed);
+    let mut view = RequestView::empty(case);
+    read::read_fast_into(case, &mut parsed, &mut view);
     judge_view(&view, surface)
 }
 
@@ -141,7 +142,14 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 // is malformed elsewhere, so its id was readable (DEVIATIONS.md D-24)
                 lints.echo(id);
             }
-            assemble(&mut f, &mut success, None, refusal, lints, Listed::new())
+            assemble(
+                &mut f,
+                &mut success,
+                None,
+                refusal,
+                lints,
+                &mut Listed::new(),
+            )
         }
         BodyView::Notification => {
             lints.insert(LintKind::NoResponseToNotification);
@@ -180,7 +188,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 Some(rules::NOTIF_202),
                 Fallback::Accepted,
                 lints,
-                smallvec![reject],
+                &mut smallvec![reject],
             )
         }
         BodyView::Request(req) => {
@@ -284,7 +292,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 Some(rule),
                 Fallback::Dispatch,
                 lints,
-                listed,
+                &mut listed,
             )
         }
     }
@@ -335,7 +343,7 @@ fn judge_other_verb(
         None,
         Fallback::MethodNotAllowed,
         lints,
-        Listed::new(),
+        &mut Listed::new(),
     )
 }
 

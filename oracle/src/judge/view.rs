@@ -69,6 +69,26 @@ pub struct HeaderView<'a> {
     pub quirks: SmallVec<[HeaderQuirk; 2]>,
 }
 
+/// No field at all (a reader fills it in place).
+impl Default for HeaderView<'_> {
+    fn default() -> Self {
+        HeaderView {
+            origin: HeaderField::Absent,
+            content_type: HeaderField::Absent,
+            accept: HeaderField::Absent,
+            protocol_version: HeaderField::Absent,
+            method: HeaderField::Absent,
+            name: HeaderField::Absent,
+            session_id: HeaderField::Absent,
+            last_event_id: HeaderField::Absent,
+            params: SmallVec::new(),
+            parser_refusable: false,
+            mirrored_visible: true,
+            quirks: SmallVec::new(),
+        }
+    }
+}
+
 const PARAM_PREFIX: &[u8] = b"mcp-param-";
 
 /// Whether `name`, known to be `Mcp-Param-*` (any case), is `Mcp-Param-{header}`.

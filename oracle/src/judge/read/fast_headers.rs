@@ -155,10 +155,20 @@ fn same_words(a: [u64; 3], b: [u64; 3]) -> bool {
 }
 
 /// The headers of `case` as the rules read them.
+#[cfg(test)]
 pub(crate) fn read_headers(case: &Case) -> HeaderView<'_> {
+    let mut h = HeaderView::default();
+    read_headers_into(case, &mut h);
+    h
+}
+
+/// The headers of `case` as the rules read them, written into `h` (as `HeaderView::default`
+/// leaves it): filled in place inside the request's view, not built and then copied in
+/// (the view is large).
+pub(crate) fn read_headers_into<'c>(case: &'c Case, h: &mut HeaderView<'c>) {
     let mut fields = [HeaderField::Absent; NO_SLOT + 1];
-    let mut params = smallvec::SmallVec::new();
-    let mut quirks = smallvec::SmallVec::new();
+    let params = &mut h.params;
+    let quirks = &mut h.quirks;
     let mut parser_refusable = false;
     let mut mirrored_visible = true;
     for (n, v) in &case.headers {
@@ -192,23 +202,19 @@ pub(crate) fn read_headers(case: &Case) -> HeaderView<'_> {
             not_all_visible(v, quirky, &mut parser_refusable, &mut mirrored_visible);
         }
         if odd_case | (quirky & padded) {
-            note_quirks(&mut quirks, odd_case, quirky & padded);
+            note_quirks(quirks, odd_case, quirky & padded);
         }
     }
-    HeaderView {
-        origin: fields[ORIGIN],
-        content_type: fields[CONTENT_TYPE],
-        accept: fields[ACCEPT],
-        protocol_version: fields[PROTOCOL_VERSION],
-        method: fields[METHOD],
-        name: fields[NAME],
-        session_id: fields[SESSION_ID],
-        last_event_id: fields[LAST_EVENT_ID],
-        params,
-        parser_refusable,
-        mirrored_visible,
-        quirks,
-    }
+    h.origin = fields[ORIGIN];
+    h.content_type = fields[CONTENT_TYPE];
+    h.accept = fields[ACCEPT];
+    h.protocol_version = fields[PROTOCOL_VERSION];
+    h.method = fields[METHOD];
+    h.name = fields[NAME];
+    h.session_id = fields[SESSION_ID];
+    h.last_event_id = fields[LAST_EVENT_ID];
+    h.parser_refusable = parser_refusable;
+    h.mirrored_visible = mirrored_visible;
 }
 
 /// Note a value with a byte outside visible ASCII and SP: whether an HTTP parser may refuse

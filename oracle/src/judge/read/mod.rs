@@ -38,50 +38,65 @@ fn parse_error<'a>() -> view::BodyView<'a> {
 
 /// The view the judge reads.
 pub fn read_fast<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<'a> {
+    let mut view = RequestView::empty(case);
+    read_fast_into(case, parsed, &mut view);
+    view
+}
+
+/// `read_fast` into a view `RequestView::empty` made for `case` (the judge's own, which it
+/// reads in place: the view is large, and returning it would copy it).
+pub(crate) fn read_fast_into<'a>(
+    case: &'a Case,
+    parsed: &'a mut ParsedBody,
+    view: &mut RequestView<'a>,
+) {
     let mut top = scan::Top::default();
-    // (each arm builds the whole view: the body's view is written in place, not moved)
+    // (filled in place: the headers' and the body's views are large, and building each apart
+    // cost a copy of it into this one)
+    fast_headers::read_headers_into(case, &mut view.headers);
     match scan::read(&case.body, &mut top) {
-        Ok(()) => RequestView {
-            path: path(case),
-            verb: &case.method,
-            raw_body: &case.body,
-            headers: fast_headers::read_headers(case),
-            body: fast_body::envelope(&top),
-            nesting_beyond: top.depth > crate::case::NESTING_LIMIT,
-        },
+        Ok(()) => {
+            view.body = fast_body::envelope(&top);
+            view.nesting_beyond = top.depth > crate::case::NESTING_LIMIT;
+        }
         // nested too deep for `serde_json` (so deeper than `case::NESTING_LIMIT` too), or not
         // UTF-8 (so not JSON): the answer `read_parsed` would give, without its parses
-        Err(why @ (scan::Outside::TooDeep | scan::Outside::NotUtf8)) => RequestView {
-            path: path(case),
-            verb: &case.method,
-            raw_body: &case.body,
-            headers: fast_headers::read_headers(case),
-            body: parse_error(),
-            nesting_beyond: why == scan::Outside::TooDeep
-                || crate::case::nesting_beyond(&case.body),
-        },
-        Err(scan::Outside::Other) => read_parsed(case, parsed),
+        Err(why @ (scan::Outside::TooDeep | scan::Outside::NotUtf8)) => {
+            view.body = parse_error();
+            view.nesting_beyond =
+                why == scan::Outside::TooDeep || crate::case::nesting_beyond(&case.body);
+        }
+        Err(scan::Outside::Other) => read_parsed(case, parsed, view),
     }
 }
 
-/// `read_fast` for a body outside the scanner's subset: read through a full parse.
+/// `read_fast` for a body outside the scanner's subset: read through a full parse into
+/// `view`.
 #[inline(never)]
-fn read_parsed<'a>(case: &'a Case, parsed: &'a mut ParsedBody) -> RequestView<'a> {
+fn read_parsed<'a>(case: &'a Case, parsed: &'a mut ParsedBody, view: &mut RequestView<'a>) {
     let depth = crate::case::nesting_depth(&case.body, simple::PARSE_DEPTH);
-    let body = if depth < simple::PARSE_DEPTH && simple::is_json(&case.body) {
+    view.body = if depth < simple::PARSE_DEPTH && simple::is_json(&case.body) {
         simple::read_body(&case.body, parsed)
     } else {
         // not JSON, or too deep for `serde_json`'s reader: said without building a
         // tree (`simple::read_body` would build one up to the error, then drop it)
         parse_error()
     };
-    RequestView {
-        path: path(case),
-        verb: &case.method,
-        raw_body: &case.body,
-        headers: fast_headers::read_headers(case),
-        body,
-        nesting_beyond: depth > crate::case::NESTING_LIMIT,
+    view.nesting_beyond = depth > crate::case::NESTING_LIMIT;
+}
+
+impl<'a> RequestView<'a> {
+    /// The view of `case` before its headers and body are read: no field, an empty
+    /// notification (a reader fills both in).
+    pub(crate) fn empty(case: &'a Case) -> RequestView<'a> {
+        RequestView {
+            path: path(case),
+            verb: &case.method,
+            raw_body: &case.body,
+            headers: view::HeaderView::default(),
+            body: view::BodyView::Notification,
+            nesting_beyond: false,
+        }
     }
 }
 
