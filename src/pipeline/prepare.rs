@@ -11,7 +11,7 @@ use crate::runner::{self, revision, NetSender, Target};
 use crate::transport::Client;
 use mcpdiff_oracle::rules::Revision;
 use mcpdiff_oracle::toolset::{PublishedCheck, ToolSet};
-use mcpdiff_oracle::Undetermined;
+use mcpdiff_oracle::{Case, Undetermined};
 use std::time::{Duration, Instant};
 
 /// What preparing one target found besides its surface (which the runner's [`Target`]
@@ -142,11 +142,27 @@ pub async fn prepare_one(
     opts: &PrepareOptions<'_>,
 ) -> Result<Ready, TargetError> {
     let client = opts.client;
+    let mut laps = super::timing::Stages::start();
     let t = runner::prepare::prepare(&spec.name, &spec.url, client, opts.allow_tools).await?;
-    let s = t.target.sender.clone();
-    let send = |c| runner::Sender::send(&s, c);
+    laps.lap(&format!("prepare {}: discovery", spec.name));
+    let s = &t.target.sender;
+    let gets = super::timing::GetClock::default();
+    // a GET of the fixed 2025-11-25 sequences that resumes nothing is read until it stays
+    // quiet, not to the SSE time limit: why no verdict changes, `runner::legacy::run`
+    let send = |c: Case| {
+        let gets = &gets;
+        let kind = super::timing::GetClock::kind(&c);
+        async move {
+            let began = Instant::now();
+            let obs = runner::legacy_seq::send_step(s, c).await;
+            gets.add(kind, began.elapsed());
+            obs
+        }
+    };
     let legacy_selected = opts.revisions.contains(&Revision::V2025_11_25);
     let rev = revision::probe_selected(&t.target.surface.endpoint, legacy_selected, send).await;
+    laps.lap(&format!("prepare {}: revision probe", spec.name));
+    gets.print(&format!("prepare {}: revision probe", spec.name));
     let fuzz = opts.revisions.contains(&Revision::V2026_07_28)
         && rev.verdict != revision::RevisionVerdict::Legacy;
     let mut target = t.target;
@@ -187,6 +203,7 @@ pub async fn prepare_one(
         Err(e) => CardEvidence::NotScanned(e.to_string()),
     };
     target.notes.push(card.note());
+    laps.lap(&format!("prepare {}: card scan", spec.name));
     let toolset = opts
         .toolset
         .map(|set| set.compare_published(&target.surface.tools));

@@ -124,6 +124,37 @@ pub fn legacy_versions(named: &[String]) -> Vec<String> {
 
 /// Send every legacy sequence to the target at `endpoint`, opening with its newest known
 /// legacy version (`versions`, newest first; none known: nothing is sent).
+///
+/// `mcpdiff run` sends them with `legacy_seq::send_step` (`pipeline::prepare`): a GET that
+/// resumes nothing is read until it stays silent for `Limits::sse_quiet` (300 ms), as the
+/// generated sequences are, instead of to `sse_max_time` (3 s). Those GETs were nearly all
+/// of the prepare stage (MCPDIFF_TIMING, 2026-12-05: 9.01 s of fastmcp's 9.31 s, 6.0 s of
+/// python-sdk's, rmcp's and tower-mcp's; docs/PERFORMANCE.md). Why no verdict changes, step
+/// by step through `oracle::legacy::sequences` (the general argument, per demand, is at
+/// `legacy_seq::quiet_get`):
+/// - the GETs read quietly are `lifecycle`'s two `Get { Current }` (the second after the
+///   DELETE), `session-ids`' `Get { Unknown }` and `ForeignOriginGet`, and `resumability`'s
+///   `Resume` only when neither `tools/list` stream carried an event id (nothing to resume:
+///   no `Last-Event-ID`). Their demands (`expectations`) are the head's (L-SHTTP-SESSION-404,
+///   -GET-SSE-OR-405, -ORIGIN-VALIDATE, -ORIGIN-403) or broken by an event on the stream
+///   (L-BASE-UTF8, L-LIFE-OPERATION, L-LIFE-NO-REQUESTS-BEFORE-INITIALIZED,
+///   L-SHTTP-EVENTID-UNIQUE, L-SHTTP-GET-NO-RESPONSE); none reads whether the stream closed,
+///   and a stream cut for silence is `closed: false`, as one cut at 3 s always was;
+/// - the rules checked do not move: which demands a step carries depends on the session
+///   track, and a GET's answer never changes it (`advance` adds only its event ids and
+///   response ids); a quiet cut is no transport failure, so no step turns "not determined";
+/// - what a GET adds to the track is read later in these sequences only by
+///   L-SHTTP-EVENTID-UNIQUE (fewer known ids: fewer findings possible, never a new one);
+///   the response ids it adds are read only by `Resume`, and `resumability` sends no GET
+///   before it;
+/// - a `Resume` carrying `Last-Event-ID`, judged on whether the stream stays open
+///   (L-SHTTP-SSE-RESPONSE), is read to its limits as before.
+///
+/// What is given up, as in the legacy stage: an event a target sends on such a GET stream
+/// after 300 ms of silence and before 3 s was read before and is not now (no stage of a run
+/// reads a silent GET stream for 3 s any more; one sent after 3 s was missed before too).
+/// Fewer events read can only hide a finding, never make one; `mcpdiff replay` still reads
+/// every stream to its limits.
 pub async fn run<F, Fut>(
     endpoint: &str,
     versions: &[String],

@@ -7,7 +7,7 @@
 //! paced by the run's `--rate`.
 
 use super::legacy::{score, LegacyFinding, RevisionOutcome};
-use super::legacy_seq::{quiet_get, run_steps, SequenceRun};
+use super::legacy_seq::{run_steps, send_step, SequenceRun};
 use super::legacy_shrink::{shrink, LegacyShrinkBudget};
 use super::pacer::Pacer;
 use super::Sender;
@@ -142,11 +142,7 @@ pub(crate) fn paced<'a, S: Sender>(
         let s = sender.clone();
         Box::pin(async move {
             pacer.wait().await;
-            if quiet_get(&c) {
-                s.send_listening(c).await
-            } else {
-                s.send(c).await
-            }
+            send_step(&s, c).await
         })
     }
 }

@@ -5,6 +5,7 @@
 //! request and the same judgement wherever it is sent.
 
 use super::legacy::{request_text, LegacyFinding};
+use super::Sender;
 use mcpdiff_oracle::case::HeaderField;
 use mcpdiff_oracle::legacy::{
     case_for, expectations, judge_step, LegacyProfile, LegacyStep, SessionTrack, StepOutcome, Track,
@@ -114,11 +115,22 @@ impl SequenceRun {
 /// fewer ids known, fewer findings possible); the one it could loosen, L-SHTTP-SSE-RESPONSE's
 /// "a response answered elsewhere does not count", would need a response on the GET stream,
 /// itself a L-SHTTP-GET-NO-RESPONSE finding, sent after 300 ms of silence (a full read
-/// misses one sent after 3 s the same way). The fixed sequences of the revision probe and
-/// the corpus replay still read every stream to its limits, so a finding found here replays
+/// misses one sent after 3 s the same way). The fixed sequences of the revision probe are
+/// sent the same way (`runner::legacy::run`, where their own steps are gone through); the
+/// corpus replay still reads every stream to its limits, so a finding found here replays
 /// there (a longer read sees the same events and more).
 pub fn quiet_get(case: &Case) -> bool {
     case.method == "GET" && matches!(case.header("Last-Event-ID"), HeaderField::Absent)
+}
+
+/// Send `case` with `sender`: a GET that resumes nothing ([`quiet_get`]) as a listening
+/// stream (`Sender::send_listening`), anything else as it is.
+pub async fn send_step<S: Sender>(sender: &S, case: Case) -> Observation {
+    if quiet_get(&case) {
+        sender.send_listening(case).await
+    } else {
+        sender.send(case).await
+    }
 }
 
 /// The kind of answer a legacy finding is about. Every legacy demand names exact statuses
