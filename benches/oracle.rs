@@ -5,8 +5,8 @@
 
 mod common;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use mcpdiff_oracle::{check, judge};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use mcpdiff_oracle::{check, judge, Case};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -23,6 +23,33 @@ fn oracle(c: &mut Criterion) {
                 black_box(judge(black_box(case), &surface));
             }
         })
+    });
+    // the same cases copied into one fresh run of the heap, in order: `judge` above reads
+    // each case where the generator left it, among its own temporaries, and pays a cache miss
+    // on nearly every case's header fields; the difference between the two is the memory
+    // layout's, not the judge's (docs/PERFORMANCE.md)
+    let packed: Vec<Case> = cases.to_vec();
+    g.bench_function("judge(cases packed in order)", |b| {
+        b.iter(|| {
+            for case in &packed {
+                black_box(judge(black_box(case), &surface));
+            }
+        })
+    });
+    // as the runner judges: each case right after it is generated (its bytes still in the
+    // cache), only the judging timed
+    let strategy = mcpdiff_props::gen::case_strategy(&surface);
+    g.throughput(Throughput::Elements(1));
+    let mut i = 0u64;
+    g.bench_function("judge(each case just generated)", |b| {
+        b.iter_batched(
+            || {
+                i = (i + 1) % 2000;
+                mcpdiff_props::gen::case_for(&strategy, 1, i)
+            },
+            |case| judge(black_box(&case), &surface),
+            BatchSize::PerIteration,
+        )
     });
     let probes: Vec<_> = mcpdiff_oracle::reference::probes(&surface)
         .into_iter()
