@@ -43,7 +43,7 @@ pub(crate) fn assemble(
     success: &mut Answers,
     success_rule: Option<RuleId>,
     dispatch: Fallback<'_>,
-    mut lints: LintSet,
+    lints: LintSet,
     listed: &mut Listed,
 ) -> Verdict {
     // the lints come first (`lints`, then any in `listed`); the request-level expectations
@@ -51,23 +51,7 @@ pub(crate) fn assemble(
     // (borrowed, not moved in: the list is large, and is moved once, into the Verdict)
     let expectations = listed;
     if f.anything_goes {
-        // the legacy path of a dual-era server: only what every era of JSON-RPC over HTTP
-        // shares still binds it (results and errors echo the id, errors are well-formed,
-        // 2xx answers are JSON or SSE), and the sentences with no era scope ("new
-        // implementations SHOULD NOT use codes from this sub-range at all"); resultType,
-        // serverInfo, the codes "defined by this specification" and those "Implementations
-        // of this protocol version MUST NOT emit", and the session rules are modern-only
-        // (DEVIATIONS.md D-26, D-33)
-        let keep = [
-            rules::RESULT_ID,
-            rules::ERROR_ID,
-            rules::ERROR_SHAPE,
-            rules::REQ_CT,
-            rules::ERRCODE_LEGACY,
-        ];
-        lints.retain_rules(&keep);
-        expectations.retain(|e| keep.contains(&e.rule));
-        return Verdict::from_parts(lints, std::mem::take(expectations), dispatch.canonical());
+        return legacy_path(lints, expectations, dispatch);
     }
     let defects = &mut f.defects;
     let tolerated = &f.tolerated[..];
@@ -197,6 +181,28 @@ pub(crate) fn assemble(
         canonical = dispatch.canonical();
     }
     Verdict::from_parts(lints, std::mem::take(expectations), canonical)
+}
+
+/// The legacy path of a dual-era server: only what every era of JSON-RPC over HTTP shares
+/// still binds it (results and errors echo the id, errors are well-formed, 2xx answers are
+/// JSON or SSE), and the sentences with no era scope ("new implementations SHOULD NOT use
+/// codes from this sub-range at all"); resultType, serverInfo, the codes "defined by this
+/// specification" and those "Implementations of this protocol version MUST NOT emit", and the
+/// session rules are modern-only (DEVIATIONS.md D-26, D-33). (Out of line: rare, and kept
+/// out of the common path's instruction cache lines.)
+#[cold]
+#[inline(never)]
+fn legacy_path(mut lints: LintSet, expectations: &mut Listed, dispatch: Fallback<'_>) -> Verdict {
+    let keep = [
+        rules::RESULT_ID,
+        rules::ERROR_ID,
+        rules::ERROR_SHAPE,
+        rules::REQ_CT,
+        rules::ERRCODE_LEGACY,
+    ];
+    lints.retain_rules(&keep);
+    expectations.retain(|e| keep.contains(&e.rule));
+    Verdict::from_parts(lints, std::mem::take(expectations), dispatch.canonical())
 }
 
 /// The answer set already listed under `rule`, if any.
