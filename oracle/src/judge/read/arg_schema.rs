@@ -91,26 +91,15 @@ fn object_valid(v: &str, s: &Keywords, noted: Option<&ArgMembers>) -> Option<boo
             return object_valid_rescanning(v, s);
         }
         // a key with an escape, or a key given twice (a tree keeps the last), is read by the tree
-        if (!plain_keys && k.contains('\\')) || few[..n].iter().any(|(seen, _)| same_key(seen, k)) {
+        if (!plain_keys && k.contains('\\')) || few[..n].iter().any(|(seen, _)| *seen == k) {
             return None;
         }
         few[n] = (k, x);
         n += 1;
     }
     let few = &few[..n];
-    let present = |key: &str| few.iter().any(|(k, _)| same_key(k, key));
+    let present = |key: &str| few.iter().any(|(k, _)| *k == key);
     object_members_valid(s, few.iter().copied(), present)
-}
-
-/// Whether two keys are the same text: the short keys of tool arguments compared a byte at a
-/// time inline, longer ones as `same_bytes` does (no `memcmp` call per key).
-fn same_key(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() < 8 {
-        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
-    } else {
-        crate::encoding::field_words::same_bytes(a, b)
-    }
 }
 
 /// [`object_valid`] for an object of more than [`FEW_MEMBERS`] members.
@@ -136,7 +125,7 @@ fn object_members_valid<'v>(
     let required_ok = s.required.iter().all(|k| present(k));
     let mut members_ok = true;
     for (k, x) in all {
-        let sub = s.properties.iter().find(|(p, _)| same_key(p, k));
+        let sub = s.properties.iter().find(|(p, _)| **p == *k);
         let ok = match sub {
             Some((_, sub)) => valid(x, sub, None)?,
             None if s.pattern_properties => true,
