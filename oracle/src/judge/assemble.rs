@@ -75,21 +75,10 @@ pub(crate) fn assemble(
         // an empty `contents` is admitted only where it alone is the departure (D-124): with
         // another MUST defect, success of any kind is refused (P-NO-SUCCESS)
         let alone = defects.iter().filter(|d| d.blocking).count() == 1;
-        for a in defects
-            .iter()
-            .filter(|d| d.blocking)
-            .flat_map(|d| d.answers.iter())
-            .chain(tolerated)
-        {
-            let success = match a {
-                Answer::RpcResult | Answer::OpenStream => true,
-                Answer::EmptyContents => !alone,
-                _ => false,
-            };
-            if !union.contains(a) && !success {
-                union.push(a.clone());
-            }
+        for d in defects.iter().filter(|d| d.blocking) {
+            union_of(&mut union, &d.answers, alone);
         }
+        union_of(&mut union, tolerated, alone);
         // (the last blocking defect moves the union instead of copying it)
         let last = defects.iter().rposition(|d| d.blocking).unwrap_or_default();
         for (i, d) in defects.iter().enumerate() {
@@ -101,19 +90,17 @@ pub(crate) fn assemble(
                 file(expectations, d.reject, &mut union, i == last);
             } else {
                 // (an empty `contents` the defect admits is RES-NO-EMPTY-CONTENTS's to judge)
-                let empty = (alone && d.answers.contains(&Answer::EmptyContents))
-                    .then_some(Answer::EmptyContents);
-                push(
-                    expectations,
-                    d.reject,
-                    [Answer::AnyError].into_iter().chain(empty),
-                );
+                let refusal: &[Answer] = if alone && d.answers.contains(&Answer::EmptyContents) {
+                    &[Answer::AnyError, Answer::EmptyContents]
+                } else {
+                    &[Answer::AnyError]
+                };
+                push(expectations, d.reject, refusal, None);
                 if i == last {
                     union.push(Answer::NotAnError);
                     push_whole(expectations, d.shape, &mut union);
                 } else {
-                    let shape = union.iter().cloned().chain([Answer::NotAnError]);
-                    push(expectations, d.shape, shape);
+                    push(expectations, d.shape, &union, Some(&Answer::NotAnError));
                 }
             }
         }
@@ -124,16 +111,12 @@ pub(crate) fn assemble(
         };
     } else if !defects.is_empty() {
         // only SHOULD-level refusals: their answers, or (a SHOULD deviation) success
-        let mut set: Answers = defects
-            .iter()
-            .flat_map(|d| d.answers.iter().cloned())
-            .collect();
-        for a in tolerated {
-            // (a SHOULD refusal's -32602 is tolerated beside MUST defects too: once here)
-            if !set.contains(a) {
-                set.push(a.clone());
-            }
+        let mut set = Answers::new();
+        for d in defects.iter() {
+            extend(&mut set, &d.answers);
         }
+        // (a SHOULD refusal's -32602 is tolerated beside MUST defects too: once here)
+        merge(&mut set, tolerated);
         let last = defects.len() - 1;
         for (i, d) in defects.iter().enumerate() {
             file(expectations, d.reject, &mut set, i == last);
@@ -147,11 +130,7 @@ pub(crate) fn assemble(
         // `set` starts as the success set and only grows: its head is the success set alone
         let success_len = success.len();
         let set = success;
-        for a in tolerated {
-            if !set.contains(a) {
-                set.push(a.clone());
-            }
-        }
+        merge(set, tolerated);
         // P-BENIGN: a benign input is the stimulus; it carries the expectation, so a server
         // that trips over it is blamed for that, not for the method it called
         if !set.is_empty() {
@@ -164,14 +143,11 @@ pub(crate) fn assemble(
                 for (i, r) in benign.iter().enumerate() {
                     // the SHOULD on numeric comparison must see a string-comparing refusal
                     if *r == rules::INT_NUMERIC {
-                        push(expectations, *r, set[..success_len].iter().cloned());
+                        push(expectations, *r, &set[..success_len], None);
                     } else if *r == rules::MRTR_IGNORE_EXTRA {
                         // a -32602 to a request whose one departure is the unrequested entry
                         // refuses those params: not «ignore» (D-193)
-                        let kept = set.iter().enumerate().filter(|(i, a)| {
-                            *i >= success_len || !matches!(a, Answer::RpcError { code: -32602, .. })
-                        });
-                        push(expectations, *r, kept.map(|(_, a)| a.clone()));
+                        ignore_extra(expectations, *r, set, success_len);
                     } else {
                         file(expectations, *r, set, i == last);
                     }
@@ -216,21 +192,54 @@ fn listed(expectations: &mut [Expectation], rule: RuleId) -> Option<&mut Answers
     }
 }
 
-/// Add `answers` to a listed set, each once.
-fn merge(existing: &mut Answers, answers: impl Iterator<Item = Answer>) {
+/// Add `answers` to a set, each once. (One copy of this loop serves every caller: the
+/// judge's hot code is about twice the instruction cache, and every inlined copy of a loop
+/// over answers costs lines in it; docs/PERFORMANCE.md.)
+#[inline(never)]
+fn merge(existing: &mut Answers, answers: &[Answer]) {
     for a in answers {
-        if !existing.contains(&a) {
-            existing.push(a)
+        if !existing.contains(a) {
+            existing.push(a.clone())
         }
     }
 }
 
-/// File `answers` under `rule`: grow the rule's answer set when one is listed (each answer
-/// once), or list a new set, filled where it lies in the list (for a set still needed
-/// afterwards: its answers are copied in, the set itself is never copied whole).
-fn push(expectations: &mut Listed, rule: RuleId, answers: impl Iterator<Item = Answer>) {
+/// Add `answers` to a set as they are (`Answer` is no `Copy`: one clone each).
+#[inline(never)]
+fn extend(set: &mut Answers, answers: &[Answer]) {
+    for a in answers {
+        set.push(a.clone());
+    }
+}
+
+/// The union's part from one defect's (or the tolerated) answers: each once, and no success
+/// (an empty `contents` only when one defect is `alone`).
+#[inline(never)]
+fn union_of(union: &mut Answers, answers: &[Answer], alone: bool) {
+    for a in answers {
+        let success = match a {
+            Answer::RpcResult | Answer::OpenStream => true,
+            Answer::EmptyContents => !alone,
+            _ => false,
+        };
+        if !success && !union.contains(a) {
+            union.push(a.clone());
+        }
+    }
+}
+
+/// File `answers` (then `extra`, when given) under `rule`: grow the rule's answer set when
+/// one is listed (each answer once), or list a new set, filled where it lies in the list
+/// (for a set still needed afterwards: its answers are copied in, the set itself is never
+/// copied whole).
+#[inline(never)]
+fn push(expectations: &mut Listed, rule: RuleId, answers: &[Answer], extra: Option<&Answer>) {
     if let Some(existing) = listed(expectations, rule) {
-        return merge(existing, answers);
+        merge(existing, answers);
+        return merge(
+            existing,
+            extra.map(std::slice::from_ref).unwrap_or_default(),
+        );
     }
     expectations.push(Expectation {
         rule,
@@ -241,15 +250,33 @@ fn push(expectations: &mut Listed, rule: RuleId, answers: impl Iterator<Item = A
         ..
     }) = expectations.last_mut()
     {
-        set.extend(answers);
+        extend(set, answers);
+        extend(set, extra.map(std::slice::from_ref).unwrap_or_default());
     }
+}
+
+/// MRTR-IGNORE-EXTRA's set: `set` without the -32602 answers of its success part (its first
+/// `success_len`).
+#[cold]
+#[inline(never)]
+fn ignore_extra(expectations: &mut Listed, rule: RuleId, set: &Answers, success_len: usize) {
+    let kept: Answers = set
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| *i >= success_len || !matches!(a, Answer::RpcError { code: -32602, .. }))
+        .map(|(_, a)| a.clone())
+        .collect();
+    push(expectations, rule, &kept, None);
 }
 
 /// `push` of a set that is not needed afterwards (it is left empty): a new set is moved in
 /// whole, cheaper than copying its answers one by one.
+#[inline(never)]
 fn push_whole(expectations: &mut Listed, rule: RuleId, answers: &mut Answers) {
     if let Some(existing) = listed(expectations, rule) {
-        return merge(existing, answers.drain(..));
+        merge(existing, answers);
+        answers.clear();
+        return;
     }
     expectations.push(Expectation {
         rule,
@@ -262,6 +289,6 @@ fn file(expectations: &mut Listed, rule: RuleId, set: &mut Answers, last_use: bo
     if last_use {
         push_whole(expectations, rule, set);
     } else {
-        push(expectations, rule, set.iter().cloned());
+        push(expectations, rule, set, None);
     }
 }
