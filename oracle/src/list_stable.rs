@@ -7,12 +7,15 @@
 //! a kept-alive connection right after another request of the same family on it (B: a
 //! `tools/call` of a read-only tool, a `resources/read`, a `prompts/get`), and on a fresh
 //! connection again (C), and this module judges the three answers as **sets** of names (tools,
-//! prompts) or URIs (resources); their order is TOOLS-ORDER's. A changed between A and C is
-//! the change over time the sentence allows, so the triple decides nothing; A equal to C and B
-//! different is the finding; all three equal passes. An answer that is not a 2xx result with
-//! the list, is cut short, `401`, `429`, a page with a `nextCursor` (a first page's members
-//! depend on the order), or a B that did not travel on the connection of the other request
-//! leaves the triple not determined. Pure: the caller sends the requests.
+//! prompts) or URIs (resources); their order is TOOLS-ORDER's. A list served in pages is read
+//! whole: each of A, B and C follows its own `nextCursor`s (at most [`MAX_PAGES`] pages), A's
+//! and C's pages each on a fresh connection, B's all on the kept-alive one, and the set is the
+//! union of its pages. A changed between A and C is the change over time the sentence allows,
+//! so the triple decides nothing; A equal to C and B different is the finding; all three equal
+//! passes. A page that is not a 2xx result with the list, is cut short, `401`, `429`, a
+//! `nextCursor` that is no string, a list longer than `MAX_PAGES` pages, or a page of B that
+//! did not travel on the connection of the other request leaves the triple not determined.
+//! Pure: the caller sends the requests.
 
 use crate::case::Case;
 use crate::check::Finding;
@@ -123,36 +126,81 @@ pub fn list_stable_probes(surface: &Surface) -> Vec<ListStableProbe> {
     out
 }
 
-/// The set of names (URIs) a list answer carries, or `None` when the answer decides nothing:
-/// not a 2xx result, cut short, `401`/`429`, a page with a `nextCursor`, an item without a
-/// string name (URI).
-pub fn members(kind: ListKind, obs: &Observation) -> Option<BTreeSet<String>> {
+/// The most pages one list is read to: discovery's own limit (DEVIATIONS.md D-140). A longer
+/// list decides nothing.
+pub const MAX_PAGES: usize = 10;
+
+impl ListStableProbe {
+    /// The request for the page after one whose `nextCursor` was `cursor`: the list request
+    /// with that cursor (and the list request's id).
+    pub fn next_page(&self, surface: &Surface, cursor: &str) -> Case {
+        let id = serde_json::from_slice::<Value>(&self.list.body)
+            .ok()
+            .and_then(|v| v.get("id").cloned())
+            .unwrap_or(Value::Null);
+        conformant_case(
+            surface,
+            id,
+            self.kind.list_method(),
+            json!({ "cursor": cursor }),
+        )
+    }
+}
+
+/// One page of a list answer: the names (URIs) it carries and the `nextCursor` it gives, or
+/// `None` when the answer decides nothing: not a 2xx result, cut short, `401`/`429`, an item
+/// without a string name (URI), a `nextCursor` that is neither absent, null nor a string.
+pub fn page(kind: ListKind, obs: &Observation) -> Option<(BTreeSet<String>, Option<String>)> {
     if outcome(obs) != Outcome::Served {
         return None;
     }
     let result = obs.http()?.rpc_response()?.get("result")?;
-    if result.get("nextCursor").is_some_and(|c| !c.is_null()) {
-        return None;
-    }
+    let next = match result.get("nextCursor") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(c)) => Some(c.clone()),
+        Some(_) => return None,
+    };
     let (list, key) = kind.keys();
-    result
+    let names = result
         .get(list)?
         .as_array()?
         .iter()
         .map(|item| item.get(key).and_then(Value::as_str).map(str::to_string))
-        .collect()
+        .collect::<Option<BTreeSet<String>>>()?;
+    Some((names, next))
 }
 
-/// Judge the three lists: `fresh` (A), `after_other` (B, after `other_answer` on the same
-/// connection; `reused_connection` says whether B travelled on that connection) and `again`
-/// (C).
+/// The cursor of the page after `obs`, when `obs` is a page that decides something and more
+/// follow: what the caller asks for next.
+pub fn next_cursor(kind: ListKind, obs: &Observation) -> Option<String> {
+    page(kind, obs).and_then(|(_, next)| next)
+}
+
+/// The set of names (URIs) of a list read in `pages` (a single answer when the target lists
+/// everything at once): the union of the pages, or `None` when a page decides nothing, a page
+/// but the last gives no `nextCursor`, or the last still gives one (not read to its end).
+pub fn members(kind: ListKind, pages: &[Observation]) -> Option<BTreeSet<String>> {
+    let mut all = BTreeSet::new();
+    for (i, obs) in pages.iter().enumerate() {
+        let (names, next) = page(kind, obs)?;
+        if next.is_none() != (i + 1 == pages.len()) {
+            return None;
+        }
+        all.extend(names);
+    }
+    (!pages.is_empty()).then_some(all)
+}
+
+/// Judge the three lists, each as the pages it was read in: `fresh` (A), `after_other` (B,
+/// after `other_answer` on the same connection; `reused_connection` says whether every page
+/// of B travelled on that connection) and `again` (C).
 pub fn judge_triple(
     probe: &ListStableProbe,
-    fresh: &Observation,
+    fresh: &[Observation],
     other_answer: &Observation,
-    after_other: &Observation,
+    after_other: &[Observation],
     reused_connection: bool,
-    again: &Observation,
+    again: &[Observation],
 ) -> Judgement {
     let kind = probe.kind;
     if !reused_connection || outcome(other_answer) == Outcome::Undetermined {
@@ -209,12 +257,50 @@ mod tests {
         let kinds: Vec<_> = ps.iter().map(|p| p.kind).collect();
         assert_eq!(kinds, ListKind::ALL);
         for p in &ps {
-            let set = members(p.kind, &answer(&p.list)).expect("a full list");
+            let set = members(p.kind, &[answer(&p.list)]).expect("a full list");
             assert!(!set.is_empty(), "{:?}", p.kind);
             assert_ne!(outcome(&answer(&p.other)), Outcome::Undetermined);
         }
         // the tool called is read-only and needs no argument
         assert!(String::from_utf8_lossy(&ps[0].other.body).contains(fixture::MENU_TOOL));
+    }
+
+    fn answer_on(case: &Case, surface: &Surface) -> Observation {
+        to_observation(&respond(case, surface))
+    }
+
+    #[test]
+    fn a_paged_list_is_read_whole_by_following_its_own_cursors() {
+        let (plain, paged) = (fixture::surface(), fixture::paged_surface());
+        let probes = list_stable_probes(&paged);
+        assert_eq!(probes.len(), 3);
+        let mut paged_lists = 0;
+        for p in probes {
+            let mut pages = vec![answer_on(&p.list, &paged)];
+            while let Some(c) = pages.last().and_then(|o| next_cursor(p.kind, o)) {
+                assert!(pages.len() < MAX_PAGES, "{:?}", p.kind);
+                pages.push(answer_on(&p.next_page(&paged, &c), &paged));
+            }
+            let whole = members(p.kind, &[answer_on(&p.list, &plain)]).expect("one page");
+            assert_eq!(members(p.kind, &pages), Some(whole), "{:?}", p.kind);
+            if pages.len() > 1 {
+                paged_lists += 1;
+                // a list read short of its end (its first page alone too) decides nothing
+                assert_eq!(members(p.kind, &pages[..pages.len() - 1]), None);
+                assert_eq!(members(p.kind, &pages[..1]), None);
+            }
+            assert_eq!(members(p.kind, &[]), None);
+            // nor does a `nextCursor` that is no string
+            let mut odd = pages[0].clone();
+            if let Observation::Http(a) = &mut odd {
+                if let crate::observation::Body::Json { value } = &mut a.body {
+                    value["result"]["nextCursor"] = json!(7);
+                }
+            }
+            assert_eq!(page(p.kind, &odd), None);
+        }
+        // (of the fixture's lists only the tools take more than one page of two)
+        assert_eq!(paged_lists, 1);
     }
 
     #[test]
@@ -232,7 +318,14 @@ mod tests {
             }
         }
         let j = |a: &Observation, b: &Observation, reused: bool, c: &Observation| {
-            judge_triple(p, a, &other, b, reused, c)
+            judge_triple(
+                p,
+                std::slice::from_ref(a),
+                &other,
+                std::slice::from_ref(b),
+                reused,
+                std::slice::from_ref(c),
+            )
         };
         assert_eq!(j(&full, &full, true, &full), Judgement::Pass);
         assert!(matches!(

@@ -80,7 +80,7 @@ mod tests {
             let serve = |c: &Case, touched: &mut bool| {
                 let mut r = respond(c, &s);
                 side_effect(p.kind, c, &mut r, touched);
-                members(p.kind, &to_observation(&r)).map(|m| m.len())
+                members(p.kind, &[to_observation(&r)]).map(|m| m.len())
             };
             let mut touched = false;
             let before = serve(&p.list, &mut touched);
