@@ -4,19 +4,16 @@
 //! does not and is caught on its own rule alone, the null server decides nothing, and after a
 //! run the judgements reach the report.
 
+mod common;
+
+use common::probe_run::{report_after, ConnectionProbe};
 use mcpdiff::auth::AuthResult;
-use mcpdiff::baseline::Baseline;
-use mcpdiff::report;
-use mcpdiff::runner::{
-    self, list_stable_probe, shrink::ShrinkBudget, PropsGenerator, Quiet, RunConfig,
-};
+use mcpdiff::runner::list_stable_probe;
 use mcpdiff::serve::{spawn, spawn_with, RunningServer, Variant};
 use mcpdiff::transport::{Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::list_stable::ListKind;
-use mcpdiff_oracle::reference::probes::probe_cases;
 use std::net::SocketAddr;
-use std::time::Duration;
 
 async fn start(v: Variant) -> RunningServer {
     spawn(v, SocketAddr::from(([127, 0, 0, 1], 0)))
@@ -125,32 +122,11 @@ async fn a_list_served_in_pages_is_read_whole_and_judged() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_a_run_the_judgements_reach_the_report() {
-    let servers = [
-        start(Variant::Reference).await,
-        start(Variant::ListSideEffect(ListKind::Tools)).await,
-        start(Variant::Null).await,
-    ];
-    let client = Client::new(Limits::default());
-    let mut targets = Vec::new();
-    for (name, s) in ["reference", "mutant", "null"].iter().zip(&servers) {
-        let p = runner::prepare::prepare(name, &s.url, &client, &[])
-            .await
-            .expect("target prepares");
-        targets.push(p.target);
-    }
-    let cfg = RunConfig {
-        shrink: ShrinkBudget {
-            max_requests: 5,
-            max_time: Duration::from_secs(5),
-            max_time_per_target: Duration::from_secs(10),
-            deadline: None,
-        },
-        probes: probe_cases(&fixture::surface()),
-        ..RunConfig::new(20, 5, Duration::from_secs(60))
-    };
-    let mut result = runner::run(targets, &PropsGenerator::default(), &cfg, &Quiet).await;
-    list_stable_probe::after_run(&client, &mut result).await;
-    let rep = report::build(&result, &cfg, &Baseline::default(), &|_, _| String::new());
+    let rep = report_after(
+        Variant::ListSideEffect(ListKind::Tools),
+        ConnectionProbe::ListStable,
+    )
+    .await;
     let (reference, mutant, null) = (&rep.targets[0], &rep.targets[1], &rep.targets[2]);
     assert!(reference.findings.is_empty(), "{:?}", reference.findings);
     assert_eq!(reference.score, 1.0);
@@ -170,7 +146,4 @@ async fn after_a_run_the_judgements_reach_the_report() {
         .iter()
         .any(|f| f.rule.0 == "RES-LIST-STABLE" || f.rule.0 == "PROMPTS-LIST-STABLE"));
     assert_eq!(null.score, 0.0);
-    for s in servers {
-        s.shutdown().await;
-    }
 }

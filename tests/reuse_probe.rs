@@ -4,15 +4,14 @@
 //! and after a run the judgements reach the report (reference 1.0 and clean, the mutant
 //! failing the rule, the null server 0).
 
-use mcpdiff::baseline::Baseline;
-use mcpdiff::report;
-use mcpdiff::runner::{self, reuse_probe, shrink::ShrinkBudget, PropsGenerator, Quiet, RunConfig};
+mod common;
+
+use common::probe_run::{report_after, ConnectionProbe};
+use mcpdiff::runner::reuse_probe;
 use mcpdiff::serve::{spawn, RunningServer, Variant};
 use mcpdiff::transport::{Client, Endpoint, Limits};
 use mcpdiff_oracle::fixture;
-use mcpdiff_oracle::reference::probes::probe_cases;
 use std::net::SocketAddr;
-use std::time::Duration;
 
 async fn start(v: Variant) -> RunningServer {
     spawn(v, SocketAddr::from(([127, 0, 0, 1], 0)))
@@ -51,32 +50,7 @@ async fn the_probe_tells_the_reference_from_the_connection_mutant() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_a_run_the_judgements_reach_the_report() {
-    let servers = [
-        start(Variant::Reference).await,
-        start(Variant::TrustsKnownConnection).await,
-        start(Variant::Null).await,
-    ];
-    let client = Client::new(Limits::default());
-    let mut targets = Vec::new();
-    for (name, s) in ["reference", "mutant", "null"].iter().zip(&servers) {
-        let p = runner::prepare::prepare(name, &s.url, &client, &[])
-            .await
-            .expect("target prepares");
-        targets.push(p.target);
-    }
-    let cfg = RunConfig {
-        shrink: ShrinkBudget {
-            max_requests: 5,
-            max_time: Duration::from_secs(5),
-            max_time_per_target: Duration::from_secs(10),
-            deadline: None,
-        },
-        probes: probe_cases(&fixture::surface()),
-        ..RunConfig::new(20, 5, Duration::from_secs(60))
-    };
-    let mut result = runner::run(targets, &PropsGenerator::default(), &cfg, &Quiet).await;
-    reuse_probe::after_run(&client, &mut result).await;
-    let rep = report::build(&result, &cfg, &Baseline::default(), &|_, _| String::new());
+    let rep = report_after(Variant::TrustsKnownConnection, ConnectionProbe::Reuse).await;
     let (reference, mutant, null) = (&rep.targets[0], &rep.targets[1], &rep.targets[2]);
     assert!(reference.findings.is_empty(), "{:?}", reference.findings);
     assert_eq!(reference.score, 1.0);
@@ -89,7 +63,4 @@ async fn after_a_run_the_judgements_reach_the_report() {
         .iter()
         .any(|f| f.rule.0 == "BASE-STATELESS-NO-PRIOR"));
     assert_eq!(null.score, 0.0);
-    for s in servers {
-        s.shutdown().await;
-    }
 }
