@@ -3,8 +3,8 @@
 //! every request of the probe's sequence in order, on the connections the probe used, in the
 //! reproducer and beside it (JSON, terminal, SARIF); and, where `curl` and `bash` exist,
 //! running the printed reproducer against the mutant shows the failing answer, while running
-//! the request whose answer the finding shows alone does not. No corpus entry (one request)
-//! is saved for them.
+//! the request whose answer the finding shows alone does not. Their corpus entries keep the
+//! same sequence (`corpus::connection`).
 
 use mcpdiff::baseline::Baseline;
 use mcpdiff::pipeline::Matrix;
@@ -59,13 +59,27 @@ async fn probe_finding(s: &RunningServer, rule: &str, list: bool) -> FindingRepo
         not_fuzzed: Vec::new(),
         revisions: Vec::new(),
     };
-    // a corpus entry holds one request, which shows nothing of these findings: none is saved
+    // their corpus entries keep the whole sequence, as the report's reproducer sends it
     let saved = mcpdiff::corpus::build::run_entries(&matrix.result, 1);
-    assert!(
-        saved.is_empty(),
-        "{:?}",
-        saved.iter().map(|e| &e.rules).collect::<Vec<_>>()
-    );
+    assert!(!saved.is_empty());
+    for e in &saved {
+        assert!(
+            mcpdiff::corpus::connection::is_connection_entry(e),
+            "{:?}",
+            e.rules
+        );
+        let found = matrix.result.targets[0]
+            .findings
+            .iter()
+            .find(|f| f.rule.0 == e.rules[0])
+            .expect("the finding the entry was saved for");
+        let kept: Vec<Vec<mcpdiff_oracle::Case>> = e
+            .connections
+            .iter()
+            .map(|c| c.iter().map(|r| r.to_case().expect("a case")).collect())
+            .collect();
+        assert_eq!(kept, found.connections, "{:?}", e.rules);
+    }
     let rep = matrix.report(&Baseline::default(), &client);
     assert!(report::terminal::render(&rep, false).contains(" --next "));
     let json = serde_json::to_string(&rep).expect("the report serializes");

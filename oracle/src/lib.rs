@@ -14,6 +14,7 @@ pub mod case_json;
 pub mod check;
 pub mod client;
 pub mod client_judge;
+pub mod connection_seq;
 pub mod content;
 mod describe;
 pub mod encoding;

@@ -26,6 +26,10 @@ pub enum Undetermined {
     Unauthorized,
     /// No connection to the target (refused or failed).
     Unreachable,
+    /// Answers were received and decide nothing: a connection probe's sequence replayed from
+    /// the corpus whose list changed between its fresh readings, or whose connection the
+    /// target did not keep open (`connection_seq`).
+    Inconclusive,
 }
 
 impl Undetermined {
@@ -35,6 +39,7 @@ impl Undetermined {
             Undetermined::TimedOut => "timed out",
             Undetermined::Unauthorized => "unauthorized",
             Undetermined::Unreachable => "unreachable",
+            Undetermined::Inconclusive => "inconclusive",
         }
     }
 }

@@ -10,6 +10,8 @@ pub mod exit;
 pub mod merge;
 pub mod reference_client;
 pub mod replay;
+mod replay_client;
+mod replay_connection;
 mod replay_legacy;
 pub mod report;
 pub mod rules;

@@ -7,14 +7,16 @@
 //! authorization judge and sent exactly as written (their own credentials, placeholders
 //! filled from --header / --foreign-token). 2025-11-25 sequence entries
 //! (`mcpdiff-legacy-corpus/1`) are re-judged on their stored answers and replayed step by
-//! step (`replay_legacy.rs`; `--reference` sends them to the dual-era reference).
+//! step (`replay_legacy.rs`; `--reference` sends them to the dual-era reference). Connection
+//! entries (`corpus::connection`) are sent as their probe sent them, connection by connection
+//! (`replay_connection.rs`).
 
 use super::exit::{self, fail};
+use super::replay_client::{client_case, ClientReplay};
+use super::replay_connection::replay_sequence;
 use super::replay_legacy::{replay_legacy, Judged};
 use mcpdiff::corpus::replay::stored_for;
-use mcpdiff::corpus::{
-    classify, classify_auth, load_all, rejudge, rejudge_client, store, ClientLoaded, Item, Status,
-};
+use mcpdiff::corpus::{classify, classify_auth, load_all, rejudge, store, Item, Status};
 use mcpdiff::serve::{self, Variant};
 use mcpdiff::transport::{Client, Endpoint, Limits};
 use mcpdiff_oracle::{Observation, TransportFailure};
@@ -242,6 +244,12 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
                 }
             }
         }
+        if let Some(seq) = &r.sequence {
+            let at = (&r.surface.endpoint, targets.as_mut_slice());
+            let v = args.verbose;
+            blocking |= replay_sequence(&client, &l.entry, seq, at.0, &file, v, at.1).await;
+            continue;
+        }
         let (auth, foreign) = mcpdiff::corpus::auth::needs(&r.case);
         let creds = client.credentials();
         let lacking = r.auth.is_some()
@@ -370,35 +378,4 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
     } else {
         exit::findings(found)
     }
-}
-
-/// What replaying one client entry did.
-enum ClientReplay {
-    Clean,
-    Drifted,
-    Blessed,
-}
-
-/// Re-judge a client entry's recordings; print drift (one line per client and rule) or, with
-/// `bless`, write today's findings. Err (already printed) when it cannot be decoded or
-/// written.
-fn client_case(mut c: ClientLoaded, bless: bool) -> Result<ClientReplay, ()> {
-    let file = c.path.display().to_string();
-    let records = rejudge_client(&c.entry).map_err(|e| eprintln!("error: {file}: {e}"))?;
-    if records.iter().all(|r| r.drift.is_empty()) {
-        return Ok(ClientReplay::Clean);
-    }
-    if !bless {
-        println!("DRIFT    {file}: the client judge's findings changed");
-        for d in records.iter().flat_map(|r| &r.drift) {
-            println!("           {d}");
-        }
-        return Ok(ClientReplay::Drifted);
-    }
-    for (stored, now) in c.entry.clients.iter_mut().zip(records) {
-        stored.findings = now.now;
-    }
-    store::write(&c.path, &c.entry).map_err(|e| eprintln!("error: {e}"))?;
-    println!("blessed  {file}");
-    Ok(ClientReplay::Blessed)
 }

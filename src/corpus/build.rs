@@ -64,18 +64,27 @@ pub fn save_all(dir: &Path, entries: &[Entry]) -> Result<(usize, usize, usize), 
     Ok(n)
 }
 
-/// One entry per shrunk finding of a run, with the target's answer to the shrunk case; none
-/// for a connection probe's finding (`ShrunkFinding::connections`), which no one request
-/// shows.
+/// One entry per shrunk finding of a run, with the target's answer to the shrunk case (for a
+/// connection probe's finding, with its whole sequence: `corpus::connection`).
 pub fn run_entries(result: &RunResult, seed: u64) -> Vec<Entry> {
     let source = format!("mcpdiff run --seed {seed}");
     let mut out = Vec::new();
     for t in &result.targets {
         for f in &t.findings {
             // A connection probe's finding (BASE-STATELESS-NO-PRIOR, `*-LIST-STABLE`) exists
-            // only in a sequence of requests on chosen connections; an entry holds and replays
-            // one request, which shows nothing of it. Its full reproducer is in the report.
+            // only in a sequence of requests on chosen connections: its entry keeps the whole
+            // sequence (`corpus::connection`)
             if !f.connections.is_empty() {
+                let found = (&f.case, &f.observation);
+                let at = (t.name.as_str(), t.url.as_str());
+                out.extend(super::connection::entry(
+                    f.rule.0,
+                    &source,
+                    found,
+                    &f.connections,
+                    at,
+                    &t.surface,
+                ));
                 continue;
             }
             // AUTH-* findings: judged by the authorization judge (`corpus::auth`)

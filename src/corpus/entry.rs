@@ -35,6 +35,12 @@ pub struct Entry {
     /// What each target answered when the entry was saved or last merged.
     #[serde(default)]
     pub targets: Vec<Recorded>,
+    /// A connection probe's entry only (BASE-STATELESS-NO-PRIOR, `*-LIST-STABLE`;
+    /// `corpus::connection`): every request of its sequence, grouped by the connection that
+    /// carried them, in the order sent; `request` is the last one of the kept-alive
+    /// connection, whose answer `targets` records.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub connections: Vec<Vec<StoredRequest>>,
 }
 
 /// The raw request, its bytes written as a `Case` writes them
@@ -163,6 +169,7 @@ impl Entry {
             surface: SurfaceRef::of(surface),
             verdict: verdict_json(&verdict),
             targets: Vec::new(),
+            connections: Vec::new(),
         }
     }
 

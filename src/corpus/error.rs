@@ -34,6 +34,8 @@ pub enum CorpusError {
     UnknownSurface(String),
     /// An `AUTH-*` entry whose case carries no `auth: ...` label.
     NotAnAuthCase,
+    /// A connection entry whose `connections` are not the sequence its rule's probe sends.
+    NotAConnectionSequence(String),
     /// The entry would not serialize.
     Serialize(String),
     CreateDir {
@@ -74,6 +76,11 @@ impl fmt::Display for CorpusError {
             CorpusError::NotAnAuthCase => f.write_str(
                 "an authorization entry whose case is no authorization probe nor metadata \
                  fetch (label `auth: ...`)",
+            ),
+            CorpusError::NotAConnectionSequence(rule) => write!(
+                f,
+                "a connection entry whose `connections` are not the sequence the {rule} probe \
+                 sends (a fresh connection, the kept-alive one, and for a list fresh ones after it)"
             ),
             CorpusError::Serialize(e) => write!(f, "cannot serialize the entry: {e}"),
             CorpusError::CreateDir { path, error } => {

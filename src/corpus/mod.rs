@@ -10,12 +10,14 @@
 //! entries from a run's client matrix), `error.rs` (`CorpusError`, the one-line errors of reading, re-judging, importing and
 //! saving entries), `auth.rs` (a run's `AUTH-*` findings: judged by the
 //! authorization judge, replayed as written), `legacy.rs` (2025-11-25 findings: sequences of
-//! steps, `mcpdiff-legacy-corpus/1`, replayed step by step).
+//! steps, `mcpdiff-legacy-corpus/1`, replayed step by step), `connection.rs` (a run's
+//! connection-probe findings: the probe's whole sequence by connection, replayed the same way).
 
 pub mod auth;
 pub mod build;
 pub mod client;
 pub mod client_replay;
+pub mod connection;
 pub mod entry;
 pub mod entry_v1;
 pub mod error;

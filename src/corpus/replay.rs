@@ -5,8 +5,10 @@
 //! the CLI's job (`cmd/replay.rs`).
 
 use super::auth::{self, is_auth_entry, AuthCase};
+use super::connection::{self, is_connection_entry};
 use super::entry::{verdict_json, Entry, Recorded};
 use super::error::CorpusError;
+use mcpdiff_oracle::connection_seq::Sequence;
 use mcpdiff_oracle::rules::{level_of, RuleId};
 use mcpdiff_oracle::{
     assess_against, judge, Case, Level, Observation, Settled, Surface, Undetermined, Verdict,
@@ -26,15 +28,27 @@ pub struct Rejudged {
     /// An authorization entry (`corpus::auth`): judged by the authorization judge, sent as
     /// written.
     pub auth: Option<AuthCase>,
+    /// A connection entry (`corpus::connection`): its sequence, sent again connection by
+    /// connection and judged whole.
+    pub sequence: Option<Sequence>,
 }
 
 /// Re-judge an entry. Err when the stored request or surface cannot be decoded. An
-/// authorization entry is re-judged on its recorded answer with today's authorization judge.
+/// authorization entry is re-judged on its recorded answer with today's authorization judge;
+/// a connection entry is not re-judged (it cannot drift) and its sequence is read back.
 pub fn rejudge(entry: &Entry) -> Result<Rejudged, CorpusError> {
     let case = entry.request.to_case()?;
     let surface = entry.surface.resolve()?;
     let verdict = judge(&case, &surface);
-    let (now, auth) = if is_auth_entry(entry) {
+    let sequence = if is_connection_entry(entry) {
+        Some(connection::sequence(entry)?)
+    } else {
+        None
+    };
+    let (now, auth) = if sequence.is_some() {
+        // the entry keeps one answer of its sequence: nothing to re-judge offline
+        (entry.verdict.clone(), None)
+    } else if is_auth_entry(entry) {
         let kind = AuthCase::of(&case).ok_or(CorpusError::NotAnAuthCase)?;
         let now = match entry.targets.first() {
             Some(r) => kind.verdict_json(&kind.judge(&r.observation, &r.url)),
@@ -53,6 +67,7 @@ pub fn rejudge(entry: &Entry) -> Result<Rejudged, CorpusError> {
         now,
         drift,
         auth,
+        sequence,
     })
 }
 
@@ -137,6 +152,7 @@ impl Status {
             Status::NotDetermined(Undetermined::TimedOut) => "not determined: timed out",
             Status::NotDetermined(Undetermined::Unauthorized) => "not determined: unauthorized",
             Status::NotDetermined(Undetermined::Unreachable) => "not determined: unreachable",
+            Status::NotDetermined(Undetermined::Inconclusive) => "not determined: inconclusive",
         }
     }
 }

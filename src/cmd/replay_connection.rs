@@ -1,0 +1,89 @@
+//! `mcpdiff replay` of a connection entry (`mcpdiff::corpus::connection`): the sequence sent
+//! again to each target as the probe sent it (a one-request connection fresh and closed after
+//! its answer, the kept-alive connection kept open from its first request to its last) and
+//! judged whole with today's judge. Printed as the other entries are.
+
+use super::replay::ReplayTarget;
+use mcpdiff::corpus::connection;
+use mcpdiff::corpus::replay::stored_for;
+use mcpdiff::corpus::Entry;
+use mcpdiff::transport::{Client, Endpoint};
+use mcpdiff_oracle::connection_seq::Sequence;
+use mcpdiff_oracle::{Observation, TransportFailure};
+
+/// Replay `seq` (stored with `stored_endpoint` as its path) to every target; whether a MUST
+/// finding came of it.
+pub(super) async fn replay_sequence(
+    client: &Client,
+    entry: &Entry,
+    seq: &Sequence,
+    stored_endpoint: &str,
+    file: &str,
+    verbose: bool,
+    targets: &mut [ReplayTarget],
+) -> bool {
+    let mut blocking = false;
+    for t in targets.iter_mut() {
+        let (answers, reused) = send(client, seq, stored_endpoint, &t.endpoint).await;
+        let refused = |o: &Observation| {
+            matches!(
+                o,
+                Observation::Transport {
+                    failure: TransportFailure::Refused
+                }
+            )
+        };
+        if answers.iter().flatten().any(|o| !refused(o)) {
+            t.reached += 1;
+        }
+        let stored = stored_for(entry, &t.name, &t.url);
+        let out = connection::classify(seq, stored, &answers, &reused);
+        blocking |= out.blocking;
+        *t.counts.entry(out.status).or_default() += 1;
+        if out.status != mcpdiff::corpus::Status::Passing || verbose {
+            // the answer shown is the last of the kept-alive connection, as in the run
+            let shown = (0..answers.len())
+                .find(|i| seq.is_kept_alive(*i))
+                .and_then(|i| answers[i].last())
+                .map_or_else(String::new, Observation::summary);
+            let n: usize = answers.iter().map(Vec::len).sum();
+            println!(
+                "{:<14} {file}  {}  [{}]  observed {shown} (sequence of {n} requests)",
+                out.status.label(),
+                t.name,
+                out.failing.join(", "),
+            );
+        }
+    }
+    blocking
+}
+
+/// Send every request of `seq` to `endpoint` connection by connection: the answers and, per
+/// request, whether it travelled on a connection already open.
+async fn send(
+    client: &Client,
+    seq: &Sequence,
+    stored_endpoint: &str,
+    endpoint: &Endpoint,
+) -> (Vec<Vec<Observation>>, Vec<Vec<bool>>) {
+    let (mut answers, mut reused) = (Vec::new(), Vec::new());
+    for (i, connection) in seq.connections.iter().enumerate() {
+        // a pool of one keeps the connection open between its requests; a pool of none
+        // closes each after its answer
+        let pool = client.with_own_pool(usize::from(seq.is_kept_alive(i)));
+        let (mut a, mut r) = (Vec::new(), Vec::new());
+        for case in connection {
+            let mut case = case.clone();
+            // the stored endpoint path stands for "the MCP endpoint" on every target
+            if case.path == stored_endpoint {
+                case.path.clone_from(&endpoint.path);
+            }
+            let x = pool.exchange(&case, endpoint).await;
+            a.push(x.observation);
+            r.push(x.reused_connection);
+        }
+        answers.push(a);
+        reused.push(r);
+    }
+    (answers, reused)
+}

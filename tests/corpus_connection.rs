@@ -1,0 +1,142 @@
+//! Connection-probe findings in the regression corpus (`corpus::connection`): a run's
+//! BASE-STATELESS-NO-PRIOR and TOOLS-LIST-STABLE findings are saved with their whole sequence
+//! by connection, and `mcpdiff replay` sends each sequence again as the probe did: the mutant
+//! that broke the rule still fails it, a server that keeps its context and lists to itself
+//! passes, and a list whose cursors a server never issued decides nothing.
+
+use mcpdiff::corpus::{self, build, connection, load_dir, Item};
+use mcpdiff::runner::{
+    self, list_stable_probe, reuse_probe, shrink::ShrinkBudget, PropsGenerator, Quiet, RunConfig,
+};
+use mcpdiff::serve::{spawn_with, Variant};
+use mcpdiff::transport::{Client, Limits};
+use mcpdiff_oracle::fixture;
+use mcpdiff_oracle::list_stable::ListKind;
+use std::net::SocketAddr;
+use std::process::Command;
+use std::time::Duration;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connection_findings_are_kept_and_replayed_as_their_sequences() {
+    // the list mutant lists its tools two a page: its sequence carries the pages' cursors
+    let serves = [
+        ("known", Variant::TrustsKnownConnection, fixture::surface()),
+        (
+            "lists",
+            Variant::ListSideEffect(ListKind::Tools),
+            fixture::paged_surface(),
+        ),
+        ("reference", Variant::Reference, fixture::surface()),
+    ];
+    let mut servers = Vec::new();
+    for (_, v, surface) in &serves {
+        let s = spawn_with(*v, SocketAddr::from(([127, 0, 0, 1], 0)), surface.clone())
+            .await
+            .expect("server starts");
+        servers.push(s);
+    }
+    let client = Client::new(Limits::default());
+    let mut targets = Vec::new();
+    for ((name, _, _), s) in serves.iter().zip(&servers) {
+        let p = runner::prepare::prepare(name, &s.url, &client, &[])
+            .await
+            .expect("target prepares");
+        targets.push(p.target);
+    }
+    let cfg = RunConfig {
+        shrink: ShrinkBudget {
+            max_requests: 5,
+            max_time: Duration::from_secs(5),
+            max_time_per_target: Duration::from_secs(10),
+            deadline: None,
+        },
+        ..RunConfig::new(10, 5, Duration::from_secs(60))
+    };
+    let mut result = runner::run(targets, &PropsGenerator::default(), &cfg, &Quiet).await;
+    reuse_probe::after_run(&client, &mut result).await;
+    list_stable_probe::after_run(&client, &mut result).await;
+
+    let dir = std::env::temp_dir().join(format!("mcpdiff-corpus-conn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    build::save_run(&dir, &result, 1).expect("saved");
+    let kept: Vec<corpus::Entry> = load_dir(&dir)
+        .expect("the folder lists")
+        .into_iter()
+        .filter_map(|item| match item {
+            Ok(Item::Server(l)) => Some(l.entry),
+            _ => None,
+        })
+        .filter(connection::is_connection_entry)
+        .collect();
+    let rules: Vec<&str> = kept.iter().map(|e| e.rules[0].as_str()).collect();
+    assert!(rules.contains(&"BASE-STATELESS-NO-PRIOR"), "{rules:?}");
+    assert!(rules.contains(&"TOOLS-LIST-STABLE"), "{rules:?}");
+    assert!(
+        rules
+            .iter()
+            .all(|r| *r == "BASE-STATELESS-NO-PRIOR" || *r == "TOOLS-LIST-STABLE"),
+        "{rules:?}"
+    );
+    for e in &kept {
+        let seq = connection::sequence(e).expect("the probe's shape");
+        // the request the entry records is the last one of the kept-alive connection
+        let kept_alive = (0..seq.connections.len()).find(|i| seq.is_kept_alive(*i));
+        let last = kept_alive.and_then(|i| seq.connections[i].last());
+        assert_eq!(
+            last,
+            Some(&e.request.to_case().expect("case")),
+            "{}",
+            e.rules[0]
+        );
+        if e.rules[0] == "TOOLS-LIST-STABLE" {
+            // each reading of the paged list: more than one page
+            assert!(seq.connections.len() > 3, "{:?}", seq.connections.len());
+        }
+    }
+
+    let urls: Vec<String> = servers.iter().map(|s| s.url.clone()).collect();
+    let dir_arg = dir.display().to_string();
+    let out = tokio::task::spawn_blocking(move || {
+        let mut args = vec!["replay".to_string(), dir_arg];
+        args.extend(urls);
+        Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
+            .args(&args)
+            .output()
+            .expect("run mcpdiff")
+    })
+    .await
+    .expect("replay ran");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let line = |rule: &str, url: &str, status: &str| {
+        stdout
+            .lines()
+            .any(|l| l.starts_with(status) && l.contains(&format!("{rule}-")) && l.contains(url))
+    };
+    let (known, lists, reference) = (&servers[0].url, &servers[1].url, &servers[2].url);
+    assert!(
+        line("BASE-STATELESS-NO-PRIOR", known, "still failing"),
+        "{stdout}"
+    );
+    assert!(
+        line("TOOLS-LIST-STABLE", lists, "still failing"),
+        "{stdout}"
+    );
+    // a passing target prints no line (without --verbose); the unpaged servers never issued
+    // the list's cursors: not determined
+    for url in [lists, reference] {
+        assert!(!line("BASE-STATELESS-NO-PRIOR", url, ""), "{stdout}");
+    }
+    for url in [known, reference] {
+        assert!(
+            line("TOOLS-LIST-STABLE", url, "not determined: inconclusive"),
+            "{stdout}"
+        );
+    }
+    // MUST findings fail the replay; nothing drifted
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains(" 0 drifted"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+    for s in servers {
+        s.shutdown().await;
+    }
+}
