@@ -5,26 +5,14 @@
 
 mod common;
 
-use common::raw_http::read_request;
-use mcpdiff::runner::{
-    self, shrink::ShrinkBudget, CaseSource, Generator, NetSender, Quiet, RunConfig, Target,
-};
-use mcpdiff::transport::{Client, Endpoint, Limits};
-use mcpdiff_oracle::client::conformant_case;
-use mcpdiff_oracle::{fixture, rules, Case, Surface};
-use serde_json::{json, Value};
+use common::listens::{self, request_id};
+use mcpdiff::transport::Limits;
+use mcpdiff_oracle::rules;
+use serde_json::json;
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-
-/// Read one request within 2 s; its JSON-RPC id.
-async fn request_id(s: &mut TcpStream) -> Option<Value> {
-    let (_, body) = read_request(s, Duration::from_secs(2)).await?;
-    let body: Value = serde_json::from_slice(&body).ok()?;
-    body.get("id").cloned()
-}
+use tokio::net::TcpListener;
 
 /// A listen-only server: every request gets a stream with the acknowledgement, then, after
 /// `late` (when set), a JSON-RPC request, then silence until the client leaves (at most 5 s).
@@ -69,22 +57,6 @@ async fn listen_server(late: Option<Duration>) -> String {
     format!("http://{addr}/mcp")
 }
 
-/// Only listen cases.
-struct Listens(Surface);
-
-impl CaseSource for Listens {
-    fn case(&self, _seed: u64, index: u64) -> Case {
-        conformant_case(&self.0, json!(index), "subscriptions/listen", json!({}))
-    }
-}
-
-impl Generator for Listens {
-    type Source = Listens;
-    fn for_surface(&self, surface: &Surface) -> Listens {
-        Listens(surface.clone())
-    }
-}
-
 /// Run `cases` listen cases against `url`; the cases and how many broke SSE-NO-REQUESTS.
 async fn run_listens(url: &str, cases: u64) -> (u64, u64) {
     // an idle window long enough that the late request arrives inside it on a loaded machine
@@ -94,31 +66,8 @@ async fn run_listens(url: &str, cases: u64) -> (u64, u64) {
         sse_idle_after_response: Duration::from_millis(600),
         ..Limits::default()
     };
-    let surface = fixture::surface();
-    let target = Target {
-        name: "listener".into(),
-        url: url.into(),
-        sender: NetSender {
-            client: Client::new(limits),
-            endpoint: Arc::new(Endpoint::parse(url).expect("url")),
-        },
-        surface: surface.clone(),
-        gen_surface: surface.clone(),
-        notes: Vec::new(),
-    };
-    let cfg = RunConfig {
-        concurrency: 1,
-        shrink: ShrinkBudget::none(),
-        max_disagreements: 0,
-        ..RunConfig::new(cases, 5, Duration::from_secs(60))
-    };
-    let result = runner::run(vec![target], &Listens(surface), &cfg, &Quiet).await;
-    let tally = &result.targets[0].tally;
-    let failed = tally
-        .rules
-        .get(&rules::SSE_NO_REQUESTS)
-        .map_or(0, |c| c.failed);
-    (result.cases, failed)
+    let run = listens::run_listens(url, cases, json!({}), limits, rules::SSE_NO_REQUESTS).await;
+    (run.cases, run.failed)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,19 +6,14 @@
 
 mod common;
 
-use common::raw_http::read_request;
-use mcpdiff::runner::{
-    self, shrink::ShrinkBudget, CaseSource, Generator, NetSender, Quiet, RunConfig, Target,
-};
-use mcpdiff::transport::{Client, Endpoint, Limits};
-use mcpdiff_oracle::client::conformant_case;
-use mcpdiff_oracle::{fixture, rules, Case, RuleId, Surface};
-use serde_json::{json, Value};
+use common::listens::{self, request_id};
+use mcpdiff::transport::Limits;
+use mcpdiff_oracle::{rules, RuleId};
+use serde_json::json;
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 
 /// How the raw server ends each listen stream.
 #[derive(Clone, Copy)]
@@ -31,13 +26,6 @@ enum End {
     Unasked,
     /// Stays open until the client leaves (at most 5 s).
     Open,
-}
-
-/// Read one request within 2 s; its JSON-RPC id.
-async fn request_id(s: &mut TcpStream) -> Option<Value> {
-    let (_, body) = read_request(s, Duration::from_secs(2)).await?;
-    let body: Value = serde_json::from_slice(&body).ok()?;
-    body.get("id").cloned()
 }
 
 /// A listen-only server ending its streams as `end` says; SSE over a close-delimited body
@@ -96,28 +84,8 @@ async fn listen_server(end: End) -> String {
     format!("http://{addr}/mcp")
 }
 
-/// Only listen cases asking for tools/list_changed.
-struct Listens(Surface);
-
-impl CaseSource for Listens {
-    fn case(&self, _seed: u64, index: u64) -> Case {
-        conformant_case(
-            &self.0,
-            json!(index),
-            "subscriptions/listen",
-            json!({"notifications": {"toolsListChanged": true}}),
-        )
-    }
-}
-
-impl Generator for Listens {
-    type Source = Listens;
-    fn for_surface(&self, surface: &Surface) -> Listens {
-        Listens(surface.clone())
-    }
-}
-
-/// Run `cases` listen cases against `url`; (exercised, failed) of `rule`.
+/// Run `cases` listen cases asking for tools/list_changed against `url`; (exercised, failed)
+/// of `rule`.
 async fn run_listens(url: &str, cases: u64, rule: RuleId) -> (u64, u64) {
     let limits = Limits {
         total: Duration::from_secs(3),
@@ -125,30 +93,9 @@ async fn run_listens(url: &str, cases: u64, rule: RuleId) -> (u64, u64) {
         sse_idle_after_response: Duration::from_millis(300),
         ..Limits::default()
     };
-    let surface = fixture::surface();
-    let target = Target {
-        name: "listener".into(),
-        url: url.into(),
-        sender: NetSender {
-            client: Client::new(limits),
-            endpoint: Arc::new(Endpoint::parse(url).expect("url")),
-        },
-        surface: surface.clone(),
-        gen_surface: surface.clone(),
-        notes: Vec::new(),
-    };
-    let cfg = RunConfig {
-        concurrency: 1,
-        shrink: ShrinkBudget::none(),
-        max_disagreements: 0,
-        ..RunConfig::new(cases, 3, Duration::from_secs(60))
-    };
-    let result = runner::run(vec![target], &Listens(surface), &cfg, &Quiet).await;
-    let tally = &result.targets[0].tally;
-    tally
-        .rules
-        .get(&rule)
-        .map_or((0, 0), |c| (c.exercised, c.failed))
+    let params = json!({"notifications": {"toolsListChanged": true}});
+    let run = listens::run_listens(url, cases, params, limits, rule).await;
+    (run.exercised, run.failed)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -2,6 +2,7 @@
 //! killed by its handle when dropped, and certificates generated with rcgen.
 #![allow(dead_code)] // each test binary uses its own subset
 
+pub mod listens;
 pub mod probe_run;
 pub mod protected;
 pub mod raw_http;
