@@ -47,19 +47,10 @@ fn client() -> Client {
 
 async fn run_on(url: &str) -> Matrix {
     let settings = Settings {
-        client: client(),
-        allow_tools: Vec::new(),
-        toolset: None,
-        cases: 80,
-        seed: 2,
-        rate: None,
         concurrency: 4,
         shrink_budget: 40,
         probes: false,
-        max_time: Duration::from_secs(120),
-        clients_after: false,
-        shard: Default::default(),
-        revisions: mcpdiff_oracle::rules::Revision::ALL.to_vec(),
+        ..Settings::new(client(), 80, 2)
     };
     let never = std::future::pending::<()>();
     pipeline::run_matrix(&[TargetSpec::user_url(url)], &settings, &Quiet, never)

@@ -36,19 +36,9 @@ fn settings(cases: u64) -> Settings {
         ..Limits::default()
     };
     Settings {
-        client: Client::new(limits),
-        allow_tools: Vec::new(),
-        toolset: None,
-        cases,
-        seed: 11,
-        rate: None,
         concurrency: 4,
         shrink_budget: 20,
-        probes: true,
-        max_time: Duration::from_secs(120),
-        clients_after: false,
-        shard: Default::default(),
-        revisions: Revision::ALL.to_vec(),
+        ..Settings::new(Client::new(limits), cases, 11)
     }
 }
 

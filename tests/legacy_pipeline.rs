@@ -55,19 +55,9 @@ async fn a_run_reports_each_revision_apart() {
         ..Limits::default()
     };
     let settings = Settings {
-        client: Client::new(limits),
-        allow_tools: Vec::new(),
-        toolset: None,
-        cases: 100,
-        seed: 5,
-        rate: None,
         concurrency: 4,
         shrink_budget: 20,
-        probes: true,
-        max_time: Duration::from_secs(120),
-        clients_after: false,
-        shard: Default::default(),
-        revisions: mcpdiff_oracle::Revision::ALL.to_vec(),
+        ..Settings::new(Client::new(limits), 100, 5)
     };
     let never = std::future::pending::<()>();
     let matrix = pipeline::run_matrix(&specs, &settings, &Quiet, never)

@@ -13,7 +13,6 @@ use mcpdiff::transport::{Client, Limits};
 use mcpdiff_oracle::Undetermined;
 use mcpdiff_props::toolgen::generate_toolset;
 use std::sync::Mutex;
-use std::time::Duration;
 
 const MUTANT: &str = "origin-unchecked";
 /// Loopback port 1: nothing listens there, so every connection is refused.
@@ -50,19 +49,8 @@ async fn the_pipeline_yields_evidence_and_findings_per_target() {
     let mut specs = started.specs.clone();
     specs.push(TargetSpec::user_url(NOBODY));
     let settings = Settings {
-        client: Client::new(Limits::default()),
-        allow_tools: Vec::new(),
         toolset: Some(set.clone()),
-        cases: 150,
-        seed: 3,
-        rate: None,
-        concurrency: 8,
-        shrink_budget: 60,
-        probes: true,
-        max_time: Duration::from_secs(120),
-        clients_after: false,
-        shard: Default::default(),
-        revisions: mcpdiff_oracle::Revision::ALL.to_vec(),
+        ..Settings::new(Client::new(Limits::default()), 150, 3)
     };
     let lines = Lines::default();
     let never = std::future::pending::<()>();

@@ -45,19 +45,10 @@ fn settings(revisions: &[Revision]) -> Settings {
         ..Limits::default()
     };
     Settings {
-        client: Client::new(limits),
-        allow_tools: Vec::new(),
-        toolset: None,
-        cases: 100,
-        seed: 11,
-        rate: None,
         concurrency: 4,
         shrink_budget: 20,
-        probes: true,
-        max_time: Duration::from_secs(120),
-        clients_after: false,
-        shard: Default::default(),
         revisions: revisions.to_vec(),
+        ..Settings::new(Client::new(limits), 100, 11)
     }
 }
 

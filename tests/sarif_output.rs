@@ -46,19 +46,8 @@ async fn run(mutants: &[String], cases: u64, seed: u64) -> RunReport {
         .await
         .expect("in-process servers start");
     let settings = Settings {
-        client: Client::new(Limits::default()),
-        allow_tools: Vec::new(),
-        toolset: None,
-        cases,
-        seed,
-        rate: None,
-        concurrency: 8,
-        shrink_budget: 60,
-        probes: true,
         max_time: Duration::from_secs(150),
-        clients_after: false,
-        shard: Default::default(),
-        revisions: mcpdiff_oracle::Revision::ALL.to_vec(),
+        ..Settings::new(Client::new(Limits::default()), cases, seed)
     };
     let never = std::future::pending::<()>();
     let specs = started.specs.clone();

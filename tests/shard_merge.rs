@@ -143,19 +143,9 @@ async fn merging_the_shard_reports_gives_the_unsharded_findings() {
         let specs = started.specs.clone();
         async move {
             let settings = Settings {
-                client: Client::new(Limits::default()),
-                allow_tools: Vec::new(),
-                toolset: None,
-                cases: 240,
-                seed: SEED,
-                rate: None,
-                concurrency: 8,
-                shrink_budget: 60,
-                probes: true,
                 max_time: Duration::from_secs(150),
-                clients_after: false,
                 shard,
-                revisions: mcpdiff_oracle::Revision::ALL.to_vec(),
+                ..Settings::new(Client::new(Limits::default()), 240, SEED)
             };
             let never = std::future::pending::<()>();
             let m = pipeline::run_matrix(&specs, &settings, &Quiet, never)

@@ -47,6 +47,30 @@ pub struct Settings {
     pub revisions: Vec<Revision>,
 }
 
+impl Settings {
+    /// `cases` cases of `seed` through `client`, everything else as a plain run sets it: the
+    /// probe set first, 8 cases in flight, 60 shrinking requests a finding, 120 s in all, both
+    /// revisions, the whole case stream, no rate limit, no tool set, no client matrix after.
+    /// (Callers set the rest with struct update syntax.)
+    pub fn new(client: Client, cases: u64, seed: u64) -> Settings {
+        Settings {
+            client,
+            allow_tools: Vec::new(),
+            toolset: None,
+            cases,
+            seed,
+            rate: None,
+            concurrency: 8,
+            shrink_budget: 60,
+            probes: true,
+            max_time: Duration::from_secs(120),
+            clients_after: false,
+            shard: Shard::WHOLE,
+            revisions: Revision::ALL.to_vec(),
+        }
+    }
+}
+
 /// Disagreement examples a run keeps (one per distinct pattern of answers).
 pub const MAX_DISAGREEMENTS: usize = 20;
 
