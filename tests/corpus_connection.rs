@@ -4,17 +4,15 @@
 //! that broke the rule still fails it, a server that keeps its context and lists to itself
 //! passes, and a list whose cursors a server never issued decides nothing.
 
+mod common;
+
+use common::probe_run::{run_then, ConnectionProbe};
 use mcpdiff::corpus::{self, build, connection, load_dir, Item};
-use mcpdiff::runner::{
-    self, list_stable_probe, reuse_probe, shrink::ShrinkBudget, PropsGenerator, Quiet, RunConfig,
-};
 use mcpdiff::serve::{spawn_with, Variant};
-use mcpdiff::transport::{Client, Limits};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::list_stable::ListKind;
 use std::net::SocketAddr;
 use std::process::Command;
-use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connection_findings_are_kept_and_replayed_as_their_sequences() {
@@ -35,26 +33,13 @@ async fn connection_findings_are_kept_and_replayed_as_their_sequences() {
             .expect("server starts");
         servers.push(s);
     }
-    let client = Client::new(Limits::default());
-    let mut targets = Vec::new();
-    for ((name, _, _), s) in serves.iter().zip(&servers) {
-        let p = runner::prepare::prepare(name, &s.url, &client, &[])
-            .await
-            .expect("target prepares");
-        targets.push(p.target);
-    }
-    let cfg = RunConfig {
-        shrink: ShrinkBudget {
-            max_requests: 5,
-            max_time: Duration::from_secs(5),
-            max_time_per_target: Duration::from_secs(10),
-            deadline: None,
-        },
-        ..RunConfig::new(10, 5, Duration::from_secs(60))
-    };
-    let mut result = runner::run(targets, &PropsGenerator::default(), &cfg, &Quiet).await;
-    reuse_probe::after_run(&client, &mut result).await;
-    list_stable_probe::after_run(&client, &mut result).await;
+    let named: Vec<(&str, &str)> = serves
+        .iter()
+        .map(|(name, _, _)| *name)
+        .zip(servers.iter().map(|s| s.url.as_str()))
+        .collect();
+    let probes = [ConnectionProbe::Reuse, ConnectionProbe::ListStable];
+    let (result, _) = run_then(&named, 10, &probes).await;
 
     let dir = std::env::temp_dir().join(format!("mcpdiff-corpus-conn-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -1,11 +1,11 @@
-//! The set-up the connection probes' report tests share: a short run over the in-process
-//! reference, one mutant and the null server (in that order), then one connection probe after
-//! it, and the report built from the result.
+//! The set-up the connection probes' tests share: a short run over loopback servers, then
+//! the connection probes after it (and, for the report tests, the report built from it).
 
 use mcpdiff::baseline::Baseline;
 use mcpdiff::report::{self, RunReport};
 use mcpdiff::runner::{
     self, list_stable_probe, reuse_probe, shrink::ShrinkBudget, PropsGenerator, Quiet, RunConfig,
+    RunResult,
 };
 use mcpdiff::serve::{spawn, Variant};
 use mcpdiff::transport::{Client, Limits};
@@ -32,13 +32,32 @@ pub async fn report_after(mutant: Variant, probe: ConnectionProbe) -> RunReport 
             .expect("server starts");
         servers.push(s);
     }
+    let named: Vec<(&str, &str)> = ["reference", "mutant", "null"]
+        .into_iter()
+        .zip(servers.iter().map(|s| s.url.as_str()))
+        .collect();
+    let (result, cfg) = run_then(&named, 20, &[probe]).await;
+    let rep = report::build(&result, &cfg, &Baseline::default(), &|_, _| String::new());
+    for s in servers {
+        s.shutdown().await;
+    }
+    rep
+}
+
+/// `cases` cases (after the probe set) to each `(name, url)` target, then each of `probes`:
+/// the run's result, and its configuration.
+pub async fn run_then(
+    targets: &[(&str, &str)],
+    cases: u64,
+    probes: &[ConnectionProbe],
+) -> (RunResult, RunConfig) {
     let client = Client::new(Limits::default());
-    let mut targets = Vec::new();
-    for (name, s) in ["reference", "mutant", "null"].iter().zip(&servers) {
-        let p = runner::prepare::prepare(name, &s.url, &client, &[])
+    let mut prepared = Vec::new();
+    for (name, url) in targets {
+        let p = runner::prepare::prepare(name, url, &client, &[])
             .await
             .expect("target prepares");
-        targets.push(p.target);
+        prepared.push(p.target);
     }
     let cfg = RunConfig {
         shrink: ShrinkBudget {
@@ -48,16 +67,14 @@ pub async fn report_after(mutant: Variant, probe: ConnectionProbe) -> RunReport 
             deadline: None,
         },
         probes: probe_cases(&fixture::surface()),
-        ..RunConfig::new(20, 5, Duration::from_secs(60))
+        ..RunConfig::new(cases, 5, Duration::from_secs(60))
     };
-    let mut result = runner::run(targets, &PropsGenerator::default(), &cfg, &Quiet).await;
-    match probe {
-        ConnectionProbe::Reuse => reuse_probe::after_run(&client, &mut result).await,
-        ConnectionProbe::ListStable => list_stable_probe::after_run(&client, &mut result).await,
+    let mut result = runner::run(prepared, &PropsGenerator::default(), &cfg, &Quiet).await;
+    for probe in probes {
+        match probe {
+            ConnectionProbe::Reuse => reuse_probe::after_run(&client, &mut result).await,
+            ConnectionProbe::ListStable => list_stable_probe::after_run(&client, &mut result).await,
+        }
     }
-    let rep = report::build(&result, &cfg, &Baseline::default(), &|_, _| String::new());
-    for s in servers {
-        s.shutdown().await;
-    }
-    rep
+    (result, cfg)
 }
