@@ -2,31 +2,13 @@
 //! rule it names: the reference's own answer passes, the same answer edited the way the entry
 //! admits still passes, and the edit the entry rejects fails on exactly that rule.
 
+mod common;
+
+use common::{broken, call};
 use mcpdiff_oracle::client::conformant_case;
 use mcpdiff_oracle::reference::{respond, to_observation};
-use mcpdiff_oracle::{check, fixture, judge, Body, Case, Observation, Surface};
+use mcpdiff_oracle::{check, fixture, judge, Body, Case, Observation};
 use serde_json::{json, Value};
-
-/// The rules `edit` of the reference's answer to `case` breaks.
-fn broken(case: &Case, s: &Surface, edit: impl FnOnce(&mut Value)) -> Vec<String> {
-    let mut obs = to_observation(&respond(case, s));
-    if let Observation::Http(a) = &mut obs {
-        match &mut a.body {
-            Body::Json { value } => edit(value),
-            other => panic!("expected a JSON answer, got {other:?}"),
-        }
-    }
-    let mut r: Vec<String> = check(&judge(case, s), &obs)
-        .into_iter()
-        .map(|f| f.rule)
-        .collect();
-    r.sort();
-    r
-}
-
-fn call(method: &str, params: Value) -> Case {
-    conformant_case(&fixture::surface(), json!(1), method, params)
-}
 
 fn parse_error() -> Case {
     let s = fixture::surface();

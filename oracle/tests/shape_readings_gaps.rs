@@ -3,31 +3,12 @@
 //! passes, the edits the entry admits still pass, and the edit the entry rejects fails on
 //! exactly that rule.
 
-use mcpdiff_oracle::client::conformant_case;
+mod common;
+
+use common::{broken, call};
 use mcpdiff_oracle::reference::{respond, to_observation, Response, ResponseBody};
-use mcpdiff_oracle::{check, fixture, judge, Body, Case, Observation, Surface};
+use mcpdiff_oracle::{check, fixture, judge, Case, Surface};
 use serde_json::{json, Value};
-
-/// The rules `edit` of the reference's answer to `case` breaks.
-fn broken(case: &Case, s: &Surface, edit: impl FnOnce(&mut Value)) -> Vec<String> {
-    let mut obs = to_observation(&respond(case, s));
-    if let Observation::Http(a) = &mut obs {
-        match &mut a.body {
-            Body::Json { value } => edit(value),
-            other => panic!("expected a JSON answer, got {other:?}"),
-        }
-    }
-    let mut r: Vec<String> = check(&judge(case, s), &obs)
-        .into_iter()
-        .map(|f| f.rule)
-        .collect();
-    r.sort();
-    r
-}
-
-fn call(method: &str, params: Value) -> Case {
-    conformant_case(&fixture::surface(), json!(1), method, params)
-}
 
 /// D-170: a 2xx response with neither `result` nor `error` breaks BASE-RESULT-FIELD
 /// alone (the answer sets read it as the success it signals); a `result` of `null` is

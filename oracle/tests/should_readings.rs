@@ -2,39 +2,11 @@
 //! the rule it names: the reference's answer passes, an answer the entry admits passes, and
 //! one it does not admit fails on exactly that rule.
 
-#[allow(dead_code)] // (the shared answers this file does not use)
 mod common;
 
-use mcpdiff_oracle::client::conformant_case;
-use mcpdiff_oracle::reference::{respond, to_observation};
-use mcpdiff_oracle::{check, fixture, judge, Body, Case, Observation, Surface};
+use common::{broken, call, rules_of};
+use mcpdiff_oracle::{fixture, judge, Case};
 use serde_json::{json, Value};
-
-/// The rules `obs` breaks as the answer to `case`, sorted.
-fn rules_of(case: &Case, s: &Surface, obs: &Observation) -> Vec<String> {
-    let mut r: Vec<String> = check(&judge(case, s), obs)
-        .into_iter()
-        .map(|f| f.rule)
-        .collect();
-    r.sort();
-    r
-}
-
-/// The rules the reference's answer to `case`, edited by `edit`, breaks.
-fn broken(case: &Case, s: &Surface, edit: impl FnOnce(&mut Value)) -> Vec<String> {
-    let mut obs = to_observation(&respond(case, s));
-    if let Observation::Http(a) = &mut obs {
-        match &mut a.body {
-            Body::Json { value } => edit(value),
-            other => panic!("expected a JSON answer, got {other:?}"),
-        }
-    }
-    rules_of(case, s, &obs)
-}
-
-fn call(method: &str, params: Value) -> Case {
-    conformant_case(&fixture::surface(), json!(1), method, params)
-}
 
 /// D-190: another published dialect by `$schema` is the SHOULD finding; 2020-12, a custom
 /// meta-schema and no `$schema` pass.
