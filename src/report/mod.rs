@@ -16,6 +16,7 @@ pub mod legacy_view;
 pub mod markdown;
 mod markdown_revisions;
 pub mod merge;
+mod merge_error;
 pub mod review;
 pub mod revisions;
 pub mod sarif;
