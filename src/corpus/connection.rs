@@ -110,3 +110,41 @@ fn why_undecided(answers: &[Vec<Observation>]) -> Undetermined {
         .find_map(reason)
         .unwrap_or(Undetermined::Inconclusive)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcpdiff_oracle::fixture;
+    use mcpdiff_oracle::reference::{respond, to_observation};
+    use mcpdiff_oracle::reuse::reuse_probes;
+
+    #[test]
+    fn an_entry_keeps_its_sequence_and_a_broken_one_is_named() {
+        let surface = fixture::surface();
+        let p = &reuse_probes(&surface)[0];
+        let connections = vec![
+            vec![p.request.clone()],
+            vec![p.prior.clone(), p.request.clone()],
+        ];
+        let obs = to_observation(&respond(&p.request, &surface));
+        let at = ("known", "http://127.0.0.1:1/mcp");
+        let rule = "BASE-STATELESS-NO-PRIOR";
+        let e = entry(rule, "test", (&p.request, &obs), &connections, at, &surface)
+            .expect("the probe's shape");
+        assert!(is_connection_entry(&e));
+        assert_eq!(e.targets[0].failing, [rule]);
+        assert_eq!(sequence(&e).expect("read back").connections, connections);
+        // not the probe's shape: no entry, and a stored one that lost a connection is named
+        let short = &connections[1..];
+        assert!(entry(rule, "test", (&p.request, &obs), short, at, &surface).is_none());
+        let mut broken = e.clone();
+        broken.connections.remove(0);
+        assert_eq!(
+            sequence(&broken),
+            Err(CorpusError::NotAConnectionSequence(rule.to_string()))
+        );
+        assert!(CorpusError::NotAConnectionSequence(rule.to_string())
+            .to_string()
+            .contains("BASE-STATELESS-NO-PRIOR probe"));
+    }
+}
