@@ -40,7 +40,11 @@ EXIT STATUS:
      decided anything (every one cut by --timeout-ms or refused by its authorization layer)
 
 A case whose answer decides nothing is shown as \"not determined\" (timed out, unauthorized,
-unreachable) and counted apart: it neither passes nor fails.")]
+unreachable) and counted apart: it neither passes nor fails. A connection probe's entry
+(BASE-STATELESS-NO-PRIOR, *-LIST-STABLE) is sent as its whole sequence, connection by
+connection, and judged whole; a sequence that decides nothing (a list that changed between
+its fresh readings, a connection not kept open, a cursor never issued) is \"not determined:
+inconclusive\".")]
 pub struct ReplayArgs {
     /// Corpus folders or files, and target URLs (http://...). No folder: `corpus`.
     pub inputs: Vec<String>,
