@@ -53,7 +53,8 @@ impl SequenceRule {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sequence {
     pub rule: SequenceRule,
-    pub connections: Vec<Vec<Case>>,
+    /// (Read through `connections()`: `kept` indexes it, so it is fixed once checked.)
+    connections: Vec<Vec<Case>>,
     /// The index of the kept-alive connection (the one carrying more than one request).
     kept: usize,
 }
@@ -79,6 +80,11 @@ impl Sequence {
             connections,
             kept: k,
         })
+    }
+
+    /// The requests, grouped by the connection that carries them, in the order sent.
+    pub fn connections(&self) -> &[Vec<Case>] {
+        &self.connections
     }
 
     /// Whether connection `i` is the kept-alive one (sent through a pool that keeps it open).

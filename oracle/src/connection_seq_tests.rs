@@ -34,7 +34,7 @@ fn answer(
 ) -> (Vec<Vec<Observation>>, Vec<Vec<bool>>) {
     let mut answers = Vec::new();
     let mut reused = Vec::new();
-    for (i, c) in seq.connections.iter().enumerate() {
+    for (i, c) in seq.connections().iter().enumerate() {
         if seq.is_kept_alive(i) {
             answers.push(connection(c, surface, &mut mutate));
         } else {

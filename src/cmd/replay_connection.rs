@@ -67,7 +67,7 @@ async fn send(
     endpoint: &Endpoint,
 ) -> (Vec<Vec<Observation>>, Vec<Vec<bool>>) {
     let (mut answers, mut reused) = (Vec::new(), Vec::new());
-    for (i, connection) in seq.connections.iter().enumerate() {
+    for (i, connection) in seq.connections().iter().enumerate() {
         // a pool of one keeps the connection open between its requests; a pool of none
         // closes each after its answer
         let pool = client.with_own_pool(usize::from(seq.is_kept_alive(i)));

@@ -133,7 +133,7 @@ mod tests {
             .expect("the probe's shape");
         assert!(is_connection_entry(&e));
         assert_eq!(e.targets[0].failing, [rule]);
-        assert_eq!(sequence(&e).expect("read back").connections, connections);
+        assert_eq!(sequence(&e).expect("read back").connections(), connections);
         // not the probe's shape: no entry, and a stored one that lost a connection is named
         let short = &connections[1..];
         assert!(entry(rule, "test", (&p.request, &obs), short, at, &surface).is_none());
