@@ -249,9 +249,17 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
             }
         }
         if let Some(seq) = &r.sequence {
-            let at = (&r.surface.endpoint, targets.as_mut_slice());
-            let v = args.verbose;
-            blocking |= replay_sequence(&client, &l.entry, seq, at.0, &file, v, at.1).await;
+            let endpoint = &r.surface.endpoint;
+            blocking |= replay_sequence(
+                &client,
+                &l.entry,
+                seq,
+                endpoint,
+                &file,
+                args.verbose,
+                &mut targets,
+            )
+            .await;
             continue;
         }
         let (auth, foreign) = mcpdiff::corpus::auth::needs(&r.case);

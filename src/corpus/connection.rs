@@ -15,7 +15,8 @@ use super::replay::{ReplayOutcome, Status};
 use mcpdiff_oracle::connection_seq::Sequence;
 use mcpdiff_oracle::reuse::Judgement;
 use mcpdiff_oracle::rules::level_of;
-use mcpdiff_oracle::{Case, Level, Observation, Surface, TransportFailure, Undetermined};
+use mcpdiff_oracle::undetermined::is_cut;
+use mcpdiff_oracle::{Case, Level, Observation, Surface, Undetermined};
 use serde_json::json;
 
 /// Whether an entry holds a connection probe's sequence.
@@ -94,15 +95,14 @@ pub fn classify(
     }
 }
 
-/// Why a sequence decided nothing: the first answer that is no answer, else inconclusive.
+/// Why a sequence decided nothing: the first answer that is no answer (as an authorization
+/// entry reads one: no HTTP answer; and a `401` or an answer cut short, which the probes'
+/// `reuse::outcome` reads as deciding nothing), else inconclusive.
 fn why_undecided(answers: &[Vec<Observation>]) -> Undetermined {
-    let reason = |o: &Observation| match o {
-        Observation::Transport {
-            failure: TransportFailure::Timeout,
-        } => Some(Undetermined::TimedOut),
-        Observation::Transport { .. } => Some(Undetermined::Unreachable),
-        Observation::Http(a) if a.status == 401 => Some(Undetermined::Unauthorized),
-        Observation::Http(_) => None,
+    let reason = |o: &Observation| match o.http() {
+        Some(a) if a.status == 401 => Some(Undetermined::Unauthorized),
+        Some(_) if is_cut(o) => Some(Undetermined::TimedOut),
+        _ => super::auth::undetermined(o),
     };
     answers
         .iter()
@@ -132,7 +132,6 @@ mod tests {
         let e = entry(rule, "test", (&p.request, &obs), &connections, at, &surface)
             .expect("the probe's shape");
         assert!(is_connection_entry(&e));
-        assert_eq!(e.targets[0].failing, [rule]);
         assert_eq!(sequence(&e).expect("read back").connections(), connections);
         // not the probe's shape: no entry, and a stored one that lost a connection is named
         let short = &connections[1..];

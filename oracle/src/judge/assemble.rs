@@ -95,12 +95,14 @@ pub(crate) fn assemble(
                 } else {
                     &[Answer::AnyError]
                 };
-                push(expectations, d.reject, refusal, None);
+                push(expectations, d.reject, refusal);
                 if i == last {
                     union.push(Answer::NotAnError);
                     push_whole(expectations, d.shape, &mut union);
                 } else {
-                    push(expectations, d.shape, &union, Some(&Answer::NotAnError));
+                    push(expectations, d.shape, &union);
+                    // (no union holds `NotAnError`: only this function adds it)
+                    push(expectations, d.shape, &[Answer::NotAnError]);
                 }
             }
         }
@@ -143,7 +145,7 @@ pub(crate) fn assemble(
                 for (i, r) in benign.iter().enumerate() {
                     // the SHOULD on numeric comparison must see a string-comparing refusal
                     if *r == rules::INT_NUMERIC {
-                        push(expectations, *r, &set[..success_len], None);
+                        push(expectations, *r, &set[..success_len]);
                     } else if *r == rules::MRTR_IGNORE_EXTRA {
                         // a -32602 to a request whose one departure is the unrequested entry
                         // refuses those params: not «ignore» (D-193)
@@ -228,18 +230,13 @@ fn union_of(union: &mut Answers, answers: &[Answer], alone: bool) {
     }
 }
 
-/// File `answers` (then `extra`, when given) under `rule`: grow the rule's answer set when
-/// one is listed (each answer once), or list a new set, filled where it lies in the list
-/// (for a set still needed afterwards: its answers are copied in, the set itself is never
-/// copied whole).
+/// File `answers` under `rule`: grow the rule's answer set when one is listed (each answer
+/// once), or list a new set, filled where it lies in the list (for a set still needed
+/// afterwards: its answers are copied in, the set itself is never copied whole).
 #[inline(never)]
-fn push(expectations: &mut Listed, rule: RuleId, answers: &[Answer], extra: Option<&Answer>) {
+fn push(expectations: &mut Listed, rule: RuleId, answers: &[Answer]) {
     if let Some(existing) = listed(expectations, rule) {
-        merge(existing, answers);
-        return merge(
-            existing,
-            extra.map(std::slice::from_ref).unwrap_or_default(),
-        );
+        return merge(existing, answers);
     }
     expectations.push(Expectation {
         rule,
@@ -251,7 +248,6 @@ fn push(expectations: &mut Listed, rule: RuleId, answers: &[Answer], extra: Opti
     }) = expectations.last_mut()
     {
         extend(set, answers);
-        extend(set, extra.map(std::slice::from_ref).unwrap_or_default());
     }
 }
 
@@ -266,7 +262,7 @@ fn ignore_extra(expectations: &mut Listed, rule: RuleId, set: &Answers, success_
         .filter(|(i, a)| *i >= success_len || !matches!(a, Answer::RpcError { code: -32602, .. }))
         .map(|(_, a)| a.clone())
         .collect();
-    push(expectations, rule, &kept, None);
+    push(expectations, rule, &kept);
 }
 
 /// `push` of a set that is not needed afterwards (it is left empty): a new set is moved in
@@ -289,6 +285,6 @@ fn file(expectations: &mut Listed, rule: RuleId, set: &mut Answers, last_use: bo
     if last_use {
         push_whole(expectations, rule, set);
     } else {
-        push(expectations, rule, set, None);
+        push(expectations, rule, set);
     }
 }
