@@ -13,6 +13,7 @@
 //! keeps its non-ASCII names.
 
 use crate::case::MODERN_VERSION;
+use crate::rules::{self, RuleId};
 use crate::surface::{Capabilities, Surface, ToolDecl};
 use serde_json::json;
 
@@ -125,6 +126,36 @@ pub fn extension_surface() -> Surface {
     s.capabilities.extensions = true;
     s
 }
+/// `s` serving no resources: no `resources` capability, none listed, no template (the
+/// surface TOOLS-EMBEDDED-RESCAP binds, D-129; what discovery finds on the
+/// `embedded-without-resources` mutant).
+pub fn without_resources(s: &Surface) -> Surface {
+    let mut on = s.clone();
+    on.capabilities.resources = false;
+    on.resources.clear();
+    on.resource_templates.clear();
+    on
+}
+
+/// The rules that bind only a target the fixture is not, each judged on the fixture made
+/// into one by [`surface_for`].
+pub const OWN_SURFACE_RULES: [RuleId; 2] = [rules::VER_EXT_FALLBACK, rules::TOOLS_EMBEDDED_RESCAP];
+
+/// The surface a probe (or a generated case) of `rule` is judged on: a rule that binds only
+/// a target `s` is not gets `s` made into one (VER-EXT-FALLBACK: advertising an extension,
+/// D-183; TOOLS-EMBEDDED-RESCAP: declaring no resources, D-129); any other rule `s` itself.
+pub fn surface_for(rule: RuleId, s: &Surface) -> Surface {
+    if rule == rules::VER_EXT_FALLBACK {
+        let mut on = s.clone();
+        on.capabilities.extensions = true;
+        on
+    } else if rule == rules::TOOLS_EMBEDDED_RESCAP {
+        without_resources(s)
+    } else {
+        s.clone()
+    }
+}
+
 /// The fixture surface served two items a page (`serve --page-size 2`): `tools/list` in two
 /// pages, the other lists whole (`crate::pages`).
 pub fn paged_surface() -> Surface {

@@ -161,3 +161,40 @@ fn discover_is_judged_by_none_of_them() {
     let c = case("server/discover", json!({}));
     assert!(rules_of(&c, &discover_result(&json!(1))).is_empty());
 }
+
+/// D-129: «Servers that use embedded resources SHOULD implement the `resources` capability»
+/// binds a target whose discover declares no `resources`: a tool result embedding a resource
+/// breaks TOOLS-EMBEDDED-RESCAP alone there, a resource link does not; a target that
+/// declares the capability is never held to it.
+#[test]
+fn embedded_resources_need_the_resources_capability() {
+    let mut bare = fixture::surface();
+    bare.capabilities.resources = false;
+    bare.resources.clear();
+    bare.resource_templates.clear();
+    let c = conformant_case(
+        &bare,
+        json!(1),
+        "tools/call",
+        json!({"name": PLAIN_TOOL, "arguments": {"location": "x"}}),
+    );
+    let rules_on = |s: &mcpdiff_oracle::Surface, blocks: Value| -> Vec<String> {
+        let obs = result(&json!(1), json!({ "content": blocks }));
+        check(&judge(&c, s), &obs)
+            .into_iter()
+            .map(|f| f.rule)
+            .collect()
+    };
+    let text = json!({"type": "text", "text": "18°C"});
+    let embedded = json!({"type": "resource", "resource": {
+        "uri": "file:///a.json", "mimeType": "application/json", "text": "{}"}});
+    let link = json!({"type": "resource_link", "uri": "file:///a.json", "name": "a.json"});
+    assert!(rules_on(&bare, json!([text.clone()])).is_empty());
+    assert!(rules_on(&bare, json!([text.clone(), link])).is_empty());
+    assert_eq!(
+        rules_on(&bare, json!([text.clone(), embedded.clone()])),
+        ["TOOLS-EMBEDDED-RESCAP"]
+    );
+    // declared: the same result is no finding
+    assert!(rules_on(&fixture::surface(), json!([text, embedded])).is_empty());
+}

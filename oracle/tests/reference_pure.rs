@@ -24,19 +24,9 @@ const COMPANIONS: &[(&Mutant, RuleId)] = &[
     (&MCP_NAME_FROM_NAME, rules::B64_DECODE),
 ];
 
-/// The surface a rule's probes are judged against: the fixture, or for VER-EXT-FALLBACK
-/// (which binds only a target advertising an extension, D-183) the fixture advertising one.
-/// The surface a probe of `rule` (or its mutant) is judged on: the extension fixture for
-/// VER-EXT-FALLBACK (D-183: the rule applies only to a target advertising an extension),
-/// otherwise `s`.
+/// The surface a probe of `rule` (or its mutant) is judged on (`fixture::surface_for`).
 fn on_surface(rule: RuleId, s: &Surface) -> Surface {
-    if rule == rules::VER_EXT_FALLBACK {
-        let mut on = s.clone();
-        on.capabilities.extensions = true;
-        on
-    } else {
-        s.clone()
-    }
+    fixture::surface_for(rule, s)
 }
 
 fn findings_of(p: &Probe, answer: mcpdiff_oracle::reference::Response) -> Vec<Finding> {

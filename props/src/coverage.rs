@@ -1,14 +1,16 @@
 //! Isolation coverage: for each judged rule, how many probes and how many
 //! generated cases per 1,000 isolate it (`mcpdiff_oracle::isolation::decide_case`), on the
-//! fixture surface with the default generator. A rule that binds only a target advertising
-//! an extension (VER-EXT-FALLBACK, D-183) is counted on the same cases judged against the
-//! surface advertising one. Pure: no sockets, no clock.
+//! fixture surface with the default generator. A rule that binds only a target the fixture
+//! is not (one advertising an extension, VER-EXT-FALLBACK, D-183; one declaring no
+//! `resources` capability, TOOLS-EMBEDDED-RESCAP, D-129) is counted on the same cases judged
+//! against the fixture made into such a target. Pure: no sockets, no clock.
 
 use crate::gen::CaseGen;
+use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::isolation::decide_case;
 use mcpdiff_oracle::isolation::Decision;
 use mcpdiff_oracle::reference::probes;
-use mcpdiff_oracle::rules::{self, RuleId, JUDGED_IDS};
+use mcpdiff_oracle::rules::{RuleId, JUDGED_IDS};
 use mcpdiff_oracle::Surface;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -46,7 +48,7 @@ pub fn coverage(surface: &Surface, seed: u64, cases: u64) -> Coverage {
     let ps = probes(surface);
     let mut iso: BTreeMap<RuleId, (usize, usize, u64)> =
         JUDGED_IDS.iter().map(|r| (*r, (0, 0, 0))).collect();
-    let decide = ExtensionAware::new(surface);
+    let decide = VariantAware::new(surface);
     for p in &ps {
         let d = decide.case(&p.case);
         for r in &d.isolated {
@@ -96,39 +98,49 @@ pub fn coverage(surface: &Surface, seed: u64, cases: u64) -> Coverage {
     }
 }
 
-/// The rules that bind only a target advertising an extension.
-const EXTENSION_RULES: [RuleId; 1] = [rules::VER_EXT_FALLBACK];
-
-/// `decide_case` on the surface, with the [`EXTENSION_RULES`] decided on the surface
-/// advertising an extension when the surface itself advertises none.
-struct ExtensionAware<'s> {
-    surface: &'s Surface,
-    extended: Option<Surface>,
+/// A rule that binds only a target the surface is not, and the surface made into one
+/// (`fixture::surface_for`).
+struct Variant {
+    rule: RuleId,
+    surface: Surface,
 }
 
-impl<'s> ExtensionAware<'s> {
+/// The variants of `surface`: one per rule judged on a surface of its own.
+fn variants(surface: &Surface) -> Vec<Variant> {
+    fixture::OWN_SURFACE_RULES
+        .iter()
+        .map(|&rule| Variant {
+            rule,
+            surface: fixture::surface_for(rule, surface),
+        })
+        .collect()
+}
+
+/// `decide_case` on the surface, with each variant's rule decided on the variant instead.
+struct VariantAware<'s> {
+    surface: &'s Surface,
+    variants: Vec<Variant>,
+}
+
+impl<'s> VariantAware<'s> {
     fn new(surface: &'s Surface) -> Self {
-        let extended = (!surface.capabilities.extensions).then(|| {
-            let mut s = surface.clone();
-            s.capabilities.extensions = true;
-            s
-        });
-        ExtensionAware { surface, extended }
+        VariantAware {
+            surface,
+            variants: variants(surface),
+        }
     }
 
     fn case(&self, case: &mcpdiff_oracle::Case) -> Decision {
         let mut d = decide_case(case, self.surface);
-        if let Some(ext) = &self.extended {
-            let e = decide_case(case, ext);
-            for r in EXTENSION_RULES {
-                d.isolated.retain(|x| *x != r);
-                d.deciding.retain(|x| *x != r);
-                if e.isolated.contains(&r) {
-                    d.isolated.push(r);
-                }
-                if e.deciding.contains(&r) {
-                    d.deciding.push(r);
-                }
+        for v in &self.variants {
+            let e = decide_case(case, &v.surface);
+            d.isolated.retain(|x| *x != v.rule);
+            d.deciding.retain(|x| *x != v.rule);
+            if e.isolated.contains(&v.rule) {
+                d.isolated.push(v.rule);
+            }
+            if e.deciding.contains(&v.rule) {
+                d.deciding.push(v.rule);
             }
         }
         d

@@ -38,12 +38,8 @@ pub fn seed_entries() -> Vec<Entry> {
         if out.iter().any(|e| e.rules[0] == rule) {
             continue;
         }
-        // VER-EXT-FALLBACK binds only a target advertising an extension (D-183)
-        let on = if p.rule == mcpdiff_oracle::rules::VER_EXT_FALLBACK {
-            fixture::extension_surface()
-        } else {
-            surface.clone()
-        };
+        // a rule that binds only a target the fixture is not (D-183, D-129)
+        let on = fixture::surface_for(p.rule, &surface);
         let mut e = Entry::new(vec![rule], "probe", &p.case, &on);
         e.record(reference_record(&p.case, &on));
         out.push(e);

@@ -109,11 +109,14 @@ pub enum ContentCheck {
     /// `server/discover` declares `completions` (discovery saw `completion/complete`
     /// answered with a result; COMPL-CAP-DECLARE).
     CompletionsDeclared,
+    /// A `tools/call` result of a target that declares no `resources` capability embeds no
+    /// resource (TOOLS-EMBEDDED-RESCAP; D-129).
+    NoEmbeddedWithoutResources,
 }
 
 impl ContentCheck {
     /// Every check, in listing order.
-    pub const ALL: [ContentCheck; 21] = [
+    pub const ALL: [ContentCheck; 22] = [
         ContentCheck::DiscoverShape,
         ContentCheck::DiscoverServerInfo,
         ContentCheck::CacheHints,
@@ -135,6 +138,7 @@ impl ContentCheck {
         ContentCheck::ToolNames,
         ContentCheck::SchemaDialect,
         ContentCheck::CompletionsDeclared,
+        ContentCheck::NoEmbeddedWithoutResources,
     ];
 
     /// The rule a failure of this check breaks.
@@ -161,6 +165,7 @@ impl ContentCheck {
             ContentCheck::ToolNames => rules::TOOLS_NAMES,
             ContentCheck::SchemaDialect => rules::SCHEMA_2020_12,
             ContentCheck::CompletionsDeclared => rules::COMPL_CAP_DECLARE,
+            ContentCheck::NoEmbeddedWithoutResources => rules::TOOLS_EMBEDDED_RESCAP,
         }
     }
 
@@ -191,6 +196,7 @@ impl ContentCheck {
             ContentCheck::ToolNames => lists::tool_names_hold(result),
             ContentCheck::SchemaDialect => dialect::dialects_hold(result),
             ContentCheck::CompletionsDeclared => lists::declares(result, "completions"),
+            ContentCheck::NoEmbeddedWithoutResources => !published::tool_embeds(result),
         }
     }
 
@@ -198,7 +204,10 @@ impl ContentCheck {
     pub fn answer_dependent(self) -> bool {
         matches!(
             self,
-            ContentCheck::ResourceBlobs | ContentCheck::PromptImages | ContentCheck::PromptEmbedded
+            ContentCheck::ResourceBlobs
+                | ContentCheck::PromptImages
+                | ContentCheck::PromptEmbedded
+                | ContentCheck::NoEmbeddedWithoutResources
         )
     }
 
@@ -210,6 +219,8 @@ impl ContentCheck {
             ContentCheck::ResourceBlobs => published::observed_blobs(result),
             ContentCheck::PromptImages => published::observed_images(result),
             ContentCheck::PromptEmbedded => published::observed_embedded(result),
+            // observed only where it can fail: a result that embeds a resource
+            ContentCheck::NoEmbeddedWithoutResources => published::tool_embeds(result),
             _ => true,
         }
     }
@@ -281,6 +292,10 @@ impl ContentCheck {
             ContentCheck::CompletionsDeclared => {
                 "a discover result declaring the completions capability (the target answers \
                  completion/complete)"
+            }
+            ContentCheck::NoEmbeddedWithoutResources => {
+                "no embedded resource in a tool result of a target that does not declare the \
+                 resources capability"
             }
         }
     }
@@ -369,6 +384,9 @@ pub(crate) fn for_request(
             );
             // the judge read the arguments against the called tool's inputSchema
             add(ContentCheck::ToolInputsRefused, inputs_invalid);
+            // «Servers that use embedded resources SHOULD implement the `resources`
+            // capability»: binds only a target whose discover declares none (D-129)
+            add(ContentCheck::NoEmbeddedWithoutResources, !caps.resources);
             return (set, false);
         }
         _ => return (set, false),

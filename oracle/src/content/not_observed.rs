@@ -109,6 +109,23 @@ pub fn why_not_observed(rule: RuleId, surface: &Surface) -> Option<&'static str>
             true,
             "no prompts/get answer carried an embedded resource",
         ),
+        // binds only a target that declares no `resources` capability (D-129)
+        (
+            rules::TOOLS_EMBEDDED_RESCAP,
+            caps.resources,
+            "the target declares the resources capability, which the rule asks of a server \
+             that embeds resources",
+        ),
+        (
+            rules::TOOLS_EMBEDDED_RESCAP,
+            surface.tools.is_empty(),
+            "the target lists no tools",
+        ),
+        (
+            rules::TOOLS_EMBEDDED_RESCAP,
+            true,
+            "no tools/call answer carried an embedded resource",
+        ),
         // the SHOULD sweep: what the rule's carrier needs from the target
         (
             rules::COMPL_ERRORS,

@@ -124,10 +124,35 @@ pub(super) fn observed_embedded(result: &Value) -> bool {
     of_type(result, "resource").next().is_some()
 }
 
+/// Whether a `tools/call` result embeds a resource: a block of its `content` array of type
+/// `resource` (server/tools.mdx § Embedded Resources; a `resource_link` only points at one).
+pub(super) fn tool_embeds(result: &Value) -> bool {
+    let blocks = result.get("content").and_then(Value::as_array);
+    blocks
+        .into_iter()
+        .flatten()
+        .any(|b| b.get("type").and_then(Value::as_str) == Some("resource"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_tool_result_embeds_only_by_a_resource_block() {
+        let embeds = |content: Value| tool_embeds(&json!({ "content": content }));
+        assert!(embeds(
+            json!([{"type": "text", "text": "t"}, {"type": "resource", "resource": {}}])
+        ));
+        assert!(!embeds(
+            json!([{"type": "resource_link", "uri": "file:///a", "name": "a"}])
+        ));
+        assert!(!embeds(json!({"type": "resource"})));
+        assert!(!tool_embeds(
+            &json!({"structuredContent": {"type": "resource"}})
+        ));
+    }
 
     #[test]
     fn base64_is_the_standard_padded_alphabet() {

@@ -1202,7 +1202,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/tools.mdx#Data Types › Tool Result › Embedded Resources",
         sentence: "Servers that use embedded resources SHOULD implement the `resources` capability:",
         summary: "Implements the `resources` capability if tool results embed resources.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("TOOLS-LINKS-MAY"),

@@ -1,13 +1,18 @@
 //! The mutants that break one SHOULD-level rule each (issue 23, the SHOULD sweep): a tool
 //! schema in another JSON Schema dialect, a completion for a prompt that does not exist,
-//! `inputResponses` read without checking or refused for entries nobody asked for, and a
-//! server that changes its answer on the client's self-reported `clientInfo`.
+//! `inputResponses` read without checking or refused for entries nobody asked for, a
+//! server that changes its answer on the client's self-reported `clientInfo`, and a server
+//! without resources that embeds one in its tool results.
 
+use super::super::dispatch::parse_call;
 use super::super::response::Response;
+use super::super::{error_body, render};
 use super::answer::Answered;
-use super::content::on;
+use super::content::{each_result, on};
 use crate::case::Case;
+use crate::judge::judge;
 use crate::surface::Surface;
+use crate::verdict::{Canonical, Verdict};
 use serde_json::{json, Value};
 
 /// The meta-schema URI of draft-07, the dialect basic/index.mdx's own example names.
@@ -103,4 +108,38 @@ pub(super) fn client_info_gated(case: &mut Case, _: &mut Surface) -> Option<Resp
         400,
         super::super::error_body(Some(&call.id), -32600, "Unsupported client", None),
     ))
+}
+
+/// A server without resources that still embeds one in its tool results
+/// (TOOLS-EMBEDDED-RESCAP): judged and rendered as the reference with no resources would be
+/// (its discover declares no `resources` capability; every `resources/*` request it would
+/// serve gets 404 / -32601, AMB-24's answer for an unadvertised capability), and every
+/// `tools/call` result also carries the project configuration as an embedded resource.
+pub(super) fn render_embedded_without_resources(
+    _: &Verdict,
+    case: &Case,
+    surface: &Surface,
+) -> Response {
+    let bare = crate::fixture::without_resources(surface);
+    let verdict = judge(case, &bare);
+    let call = parse_call(&case.body);
+    let method = call.as_ref().map_or("", |c| c.method.as_str());
+    if method.starts_with("resources/") && verdict.canonical == Canonical::Dispatch {
+        let id = call.as_ref().map(|c| &c.id);
+        return Response::json(404, error_body(id, -32601, "Method not found", None));
+    }
+    let mut r = render(&verdict, case, &bare);
+    if method == "tools/call" {
+        let embedded = json!({"type": "resource", "resource": {
+            "uri": crate::fixture::RESOURCE,
+            "mimeType": "application/json",
+            "text": "{\"name\":\"myapp\"}",
+        }});
+        each_result(&mut r, |res| {
+            if let Some(content) = res.get_mut("content").and_then(Value::as_array_mut) {
+                content.push(embedded.clone());
+            }
+        });
+    }
+    r
 }

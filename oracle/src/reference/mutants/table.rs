@@ -427,6 +427,9 @@ table! {
         CLIENT_INFO_GATED = "client-info-gated", rules::INFO_NOT_BEHAVIOR,
             "refuses 400 / -32600 requests whose clientInfo names a client other than mcpdiff",
             Request(should::client_info_gated);
+        EMBEDDED_WITHOUT_RESOURCES = "embedded-without-resources", rules::TOOLS_EMBEDDED_RESCAP,
+            "declares and serves no resources, yet embeds a resource in every tool result",
+            Render(should::render_embedded_without_resources);
         // H3: pagination, caching across pages, completion, logging (issue 23)
         CURSOR_UNCHECKED = "cursor-unchecked", rules::PAGE_INVALID_CURSOR,
             "serves the first page for a list cursor it never issued",

@@ -114,6 +114,16 @@ pub(super) fn content_probes(s: &Surface) -> Vec<Probe> {
             rule: rules::TOOLS_NAMES,
             case: c(76, "tools/list", json!({})),
         },
+        // a conformant call: its result embeds no resource, or the target declares the
+        // `resources` capability (judged on a surface without it, D-129)
+        Probe {
+            rule: rules::TOOLS_EMBEDDED_RESCAP,
+            case: c(
+                77,
+                "tools/call",
+                json!({"name": PLAIN_TOOL, "arguments": {"location": "Lisbon"}}),
+            ),
+        },
         // prompt arguments that are not strings
         Probe {
             rule: rules::PROMPTS_VALIDATE_ARGS,
@@ -156,10 +166,12 @@ mod tests {
     #[test]
     fn each_content_probe_isolates_its_rule() {
         let s = fixture::surface();
+        // (each on the surface its rule binds: `fixture::surface_for`)
+        let decide = |p: &Probe| decide_case(&p.case, &fixture::surface_for(p.rule, &s));
         let missed: Vec<String> = content_probes(&s)
             .iter()
-            .filter(|p| !decide_case(&p.case, &s).isolated.contains(&p.rule))
-            .map(|p| format!("{}: {:?}", p.rule, decide_case(&p.case, &s)))
+            .filter(|p| !decide(p).isolated.contains(&p.rule))
+            .map(|p| format!("{}: {:?}", p.rule, decide(p)))
             .collect();
         assert!(missed.is_empty(), "{missed:#?}");
     }
