@@ -126,6 +126,7 @@ pub fn extension_surface() -> Surface {
     s.capabilities.extensions = true;
     s
 }
+
 /// `s` serving no resources: no `resources` capability, none listed, no template (the
 /// surface TOOLS-EMBEDDED-RESCAP binds, D-129; what discovery finds on the
 /// `embedded-without-resources` mutant).
