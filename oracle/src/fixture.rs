@@ -122,9 +122,7 @@ pub const FIXTURE_EXTENSION: &str = "dev.mcpdiff/fixture";
 /// VER-EXT-FALLBACK probe is judged against (on [`surface`], which advertises none, the
 /// rule does not apply, and BASE-RESULTTYPE-SET is judged instead; D-164, D-183).
 pub fn extension_surface() -> Surface {
-    let mut s = surface();
-    s.capabilities.extensions = true;
-    s
+    surface_for(rules::VER_EXT_FALLBACK, &surface())
 }
 
 /// `s` serving no resources: no `resources` capability, none listed, no template (the
