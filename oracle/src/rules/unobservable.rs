@@ -116,6 +116,74 @@ pub static NOT_OBSERVABLE: &[(RuleId, &str)] = &[
     ),
     // -- end mu2 --
 
+    // -- 2026-07-28 MAYs: permissions whose every outcome the text allows (2026-12-06); the
+    // bounded one, LOG-LEVEL-THRESHOLD («at or above the requested level»), stays a gap --
+    (
+        RuleId("SHTTP-ORIGIN-BODY"),
+        "a MAY: the 403's body may carry an id-less JSON-RPC error or anything else; the status is SHTTP-ORIGIN-403's",
+    ),
+    (
+        RuleId("SHTTP-NOTIF-REJECT-BODY"),
+        "a MAY: the error status's body may carry an id-less JSON-RPC error or anything else; the status is SHTTP-NOTIF-REJECT's",
+    ),
+    (
+        RuleId("SHTTP-SSE-NOTIF-MAY"),
+        "a MAY: notifications before the final response and none are both allowed; what follows the final response is SHTTP-SSE-FINAL-TERMINATES's",
+    ),
+    (
+        RuleId("SHTTP-PV-MISSING-LEGACY"),
+        "a MAY: a server that supports clients older than 2025-06-18 may treat a header-less request as 2025-03-26 or not; one that does not support them is held to SHTTP-PV-MISSING-REJECT",
+    ),
+    (
+        RuleId("VER-DUAL-ERA"),
+        "a MAY: implementing both eras and implementing one are both allowed; a target that implements both is judged on each revision apart",
+    ),
+    (
+        RuleId("VER-DUAL-ERA-CONCURRENT"),
+        "a MAY: serving both eras on one endpoint or process and serving them apart are both allowed",
+    ),
+    (
+        RuleId("SHTTP-PARAM-DESIGNATE"),
+        "a MAY: designating tool parameters with `x-mcp-header` and designating none are both allowed; designated ones are judged by the Mcp-Param rules",
+    ),
+    (
+        RuleId("BASE-RESULT-ANY"),
+        "a MAY: a `result` of any JSON object structure is allowed; what a method's result must carry is that method's rules'",
+    ),
+    (
+        RuleId("BASE-ERROR-DATA"),
+        "a MAY: an error's `data` may be absent or of any type",
+    ),
+    (
+        RuleId("MRTR-SUPPORTED-MAY"),
+        "a MAY: an InputRequiredResult on the requests the page lists and none at all are both allowed; one on any other request is MRTR-ONLY-SUPPORTED's",
+    ),
+    (
+        RuleId("MRTR-FIELDS"),
+        "a MAY: an InputRequiredResult with and without `inputRequests` are both allowed",
+    ),
+    (
+        RuleId("MRTR-REPEAT"),
+        "a MAY: asking again with another InputRequiredResult on a later attempt and completing the request are both allowed",
+    ),
+    (
+        RuleId("PROG-MAY"),
+        "a MAY: sending progress notifications and sending none are both allowed; those sent are judged by PROG-TOKEN-ONLY, PROG-INCREASING and PROG-STOP",
+    ),
+    (
+        RuleId("TOOLS-LINKS-MAY"),
+        "a MAY: a tool result with resource links and one without are both allowed",
+    ),
+    (
+        RuleId("RES-MULTI-MAY"),
+        "a MAY: one and several contents in a resources/read result are both allowed",
+    ),
+    (
+        RuleId("CACHE-MAY"),
+        "a MAY: changing the underlying data before the TTL expires and keeping it are both allowed",
+    ),
+    // -- end 2026-07-28 MAYs --
+
     // -- 2025-11-25 legacy revision (l1..l3) --
     (
         RuleId("L-SHTTP-EVENTID-STREAM"),
