@@ -65,8 +65,7 @@ async fn connection_findings_are_kept_and_replayed_as_their_sequences() {
     for e in &kept {
         let seq = connection::sequence(e).expect("the probe's shape");
         // the request the entry records is the last one of the kept-alive connection
-        let kept_alive = (0..seq.connections().len()).find(|i| seq.is_kept_alive(*i));
-        let last = kept_alive.and_then(|i| seq.connections()[i].last());
+        let last = seq.connections()[seq.kept_alive()].last();
         assert_eq!(
             last,
             Some(&e.request.to_case().expect("case")),

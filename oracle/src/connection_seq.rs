@@ -87,9 +87,9 @@ impl Sequence {
         &self.connections
     }
 
-    /// Whether connection `i` is the kept-alive one (sent through a pool that keeps it open).
-    pub fn is_kept_alive(&self, i: usize) -> bool {
-        i == self.kept
+    /// The index of the kept-alive connection (sent through a pool that keeps it open).
+    pub fn kept_alive(&self) -> usize {
+        self.kept
     }
 
     /// Judge `answers` (one per request, in the connections' shape) with today's judges;
@@ -130,9 +130,7 @@ impl Sequence {
             }
         }
     }
-}
 
-impl Sequence {
     /// Whether `per_request` holds one item per request, connection by connection.
     fn same_shape<T>(&self, per_request: &[Vec<T>]) -> bool {
         per_request.len() == self.connections.len()

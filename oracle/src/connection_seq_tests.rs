@@ -35,7 +35,7 @@ fn answer(
     let mut answers = Vec::new();
     let mut reused = Vec::new();
     for (i, c) in seq.connections().iter().enumerate() {
-        if seq.is_kept_alive(i) {
+        if i == seq.kept_alive() {
             answers.push(connection(c, surface, &mut mutate));
         } else {
             answers.push(connection(c, surface, |_, _| {}));

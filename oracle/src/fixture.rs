@@ -122,7 +122,14 @@ pub const FIXTURE_EXTENSION: &str = "dev.mcpdiff/fixture";
 /// VER-EXT-FALLBACK probe is judged against (on [`surface`], which advertises none, the
 /// rule does not apply, and BASE-RESULTTYPE-SET is judged instead; D-164, D-183).
 pub fn extension_surface() -> Surface {
-    surface_for(rules::VER_EXT_FALLBACK, &surface())
+    with_extension(&surface())
+}
+
+/// `s` advertising one extension (the surface VER-EXT-FALLBACK binds, D-183).
+fn with_extension(s: &Surface) -> Surface {
+    let mut on = s.clone();
+    on.capabilities.extensions = true;
+    on
 }
 
 /// `s` serving no resources: no `resources` capability, none listed, no template (the
@@ -136,22 +143,28 @@ pub fn without_resources(s: &Surface) -> Surface {
     on
 }
 
-/// The rules that bind only a target the fixture is not, each judged on the fixture made
-/// into one by [`surface_for`].
-pub const OWN_SURFACE_RULES: [RuleId; 2] = [rules::VER_EXT_FALLBACK, rules::TOOLS_EMBEDDED_RESCAP];
+/// Makes a surface into the target a rule binds.
+type MakeSurface = fn(&Surface) -> Surface;
 
-/// The surface a probe (or a generated case) of `rule` is judged on: a rule that binds only
-/// a target `s` is not gets `s` made into one (VER-EXT-FALLBACK: advertising an extension,
-/// D-183; TOOLS-EMBEDDED-RESCAP: declaring no resources, D-129); any other rule `s` itself.
+/// The rules that bind only a target the fixture is not, each with how [`surface_for`] makes
+/// a surface into one (VER-EXT-FALLBACK: advertising an extension, D-183;
+/// TOOLS-EMBEDDED-RESCAP: declaring no resources, D-129).
+const OWN_SURFACES: [(RuleId, MakeSurface); 2] = [
+    (rules::VER_EXT_FALLBACK, with_extension),
+    (rules::TOOLS_EMBEDDED_RESCAP, without_resources),
+];
+
+/// The rules judged on a surface of their own ([`surface_for`]).
+pub fn own_surface_rules() -> impl Iterator<Item = RuleId> {
+    OWN_SURFACES.iter().map(|(rule, _)| *rule)
+}
+
+/// The surface a probe (or a generated case) of `rule` is judged on: `s` made into the target
+/// the rule binds, for a rule of [`own_surface_rules`]; any other rule `s` itself.
 pub fn surface_for(rule: RuleId, s: &Surface) -> Surface {
-    if rule == rules::VER_EXT_FALLBACK {
-        let mut on = s.clone();
-        on.capabilities.extensions = true;
-        on
-    } else if rule == rules::TOOLS_EMBEDDED_RESCAP {
-        without_resources(s)
-    } else {
-        s.clone()
+    match OWN_SURFACES.iter().find(|(r, _)| *r == rule) {
+        Some((_, make)) => make(s),
+        None => s.clone(),
     }
 }
 

@@ -247,10 +247,6 @@ mod tests {
     use crate::fixture;
     use crate::reference::{respond, to_observation};
 
-    fn answer(case: &Case) -> Observation {
-        to_observation(&respond(case, &fixture::surface()))
-    }
-
     #[test]
     fn the_fixture_gets_one_triple_per_list_and_the_reference_serves_them() {
         let ps = list_stable_probes(&fixture::surface());
@@ -267,6 +263,11 @@ mod tests {
 
     fn answer_on(case: &Case, surface: &Surface) -> Observation {
         to_observation(&respond(case, surface))
+    }
+
+    /// `answer_on` the fixture.
+    fn answer(case: &Case) -> Observation {
+        answer_on(case, &fixture::surface())
     }
 
     #[test]

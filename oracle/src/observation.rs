@@ -200,6 +200,17 @@ impl Observation {
         }
     }
 
+    /// Whether the connection was refused: the target was never reached (a replay counts the
+    /// targets it reached).
+    pub fn is_refused(&self) -> bool {
+        matches!(
+            self,
+            Observation::Transport {
+                failure: TransportFailure::Refused
+            }
+        )
+    }
+
     /// One line for reports: `400 application/json error -32020`, `timeout`, ...
     pub fn summary(&self) -> String {
         match self {

@@ -6,7 +6,6 @@ use mcpdiff_oracle::reference::{
     null_response, probes, respond, respond_mutant, to_observation, Mutant, Probe, MUTANTS,
 };
 use mcpdiff_oracle::rules::{self, level_of, Severity, JUDGED_IDS};
-use mcpdiff_oracle::surface::Surface;
 use mcpdiff_oracle::{check, fixture, judge, Finding, RuleId};
 use std::collections::BTreeSet;
 
@@ -23,11 +22,6 @@ const COMPANIONS: &[(&Mutant, RuleId)] = &[
     // stimulus, so that refusal is blamed on SHTTP-B64-DECODE (P-BENIGN)
     (&MCP_NAME_FROM_NAME, rules::B64_DECODE),
 ];
-
-/// The surface a probe of `rule` (or its mutant) is judged on (`fixture::surface_for`).
-fn on_surface(rule: RuleId, s: &Surface) -> Surface {
-    fixture::surface_for(rule, s)
-}
 
 fn findings_of(p: &Probe, answer: mcpdiff_oracle::reference::Response) -> Vec<Finding> {
     findings_on(&fixture::surface(), p, answer)
@@ -58,7 +52,7 @@ fn every_judged_rule_has_a_probe_that_triggers_it() {
             probes(s)
                 .iter()
                 .filter(|p| p.rule == *id)
-                .any(|p| judge(&p.case, &on_surface(p.rule, s)).triggers(*id))
+                .any(|p| judge(&p.case, &fixture::surface_for(p.rule, s)).triggers(*id))
         });
         assert!(triggered, "no probe tagged {id} triggers it");
     }
@@ -68,7 +62,7 @@ fn every_judged_rule_has_a_probe_that_triggers_it() {
 fn reference_scores_clean_on_every_probe() {
     for s in surfaces() {
         for p in probes(&s) {
-            let on = on_surface(p.rule, &s);
+            let on = fixture::surface_for(p.rule, &s);
             let r = respond(&p.case, &on);
             let f = findings_on(&on, &p, r.clone());
             assert!(
@@ -99,7 +93,7 @@ fn every_mutant_breaks_exactly_its_rule() {
         let mut broken = BTreeSet::new();
         for s in surfaces() {
             // the surface the mutant publishes (the extension mutant advertises one)
-            let on = on_surface(m.rule, &s);
+            let on = fixture::surface_for(m.rule, &s);
             for p in &probes(&s) {
                 for f in findings_on(&on, p, respond_mutant(m, &p.case, &on)) {
                     broken.insert(f.rule);

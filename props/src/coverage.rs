@@ -107,9 +107,8 @@ struct Variant {
 
 /// The variants of `surface`: one per rule judged on a surface of its own.
 fn variants(surface: &Surface) -> Vec<Variant> {
-    fixture::OWN_SURFACE_RULES
-        .iter()
-        .map(|&rule| Variant {
+    fixture::own_surface_rules()
+        .map(|rule| Variant {
             rule,
             surface: fixture::surface_for(rule, surface),
         })

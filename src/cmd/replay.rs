@@ -19,7 +19,6 @@ use mcpdiff::corpus::replay::stored_for;
 use mcpdiff::corpus::{classify, classify_auth, load_all, rejudge, store, Item, Status};
 use mcpdiff::serve::{self, Variant};
 use mcpdiff::transport::{Client, Endpoint, Limits};
-use mcpdiff_oracle::{Observation, TransportFailure};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -293,12 +292,7 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
                 Some(_) => client.send_exact(&case, &t.endpoint).await,
                 None => client.send(&case, &t.endpoint).await,
             };
-            if !matches!(
-                obs,
-                Observation::Transport {
-                    failure: TransportFailure::Refused
-                }
-            ) {
+            if !obs.is_refused() {
                 t.reached += 1;
             }
             let stored = stored_for(&l.entry, &t.name, &t.url);

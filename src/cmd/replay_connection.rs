@@ -9,7 +9,7 @@ use mcpdiff::corpus::replay::stored_for;
 use mcpdiff::corpus::Entry;
 use mcpdiff::transport::{Client, Endpoint};
 use mcpdiff_oracle::connection_seq::Sequence;
-use mcpdiff_oracle::{Observation, TransportFailure};
+use mcpdiff_oracle::Observation;
 
 /// Replay `seq` (stored with `stored_endpoint` as its path) to every target; whether a MUST
 /// finding came of it.
@@ -25,15 +25,7 @@ pub(super) async fn replay_sequence(
     let mut blocking = false;
     for t in targets.iter_mut() {
         let (answers, reused) = send(client, seq, stored_endpoint, &t.endpoint).await;
-        let refused = |o: &Observation| {
-            matches!(
-                o,
-                Observation::Transport {
-                    failure: TransportFailure::Refused
-                }
-            )
-        };
-        if answers.iter().flatten().any(|o| !refused(o)) {
+        if answers.iter().flatten().any(|o| !o.is_refused()) {
             t.reached += 1;
         }
         let stored = stored_for(entry, &t.name, &t.url);
@@ -42,9 +34,9 @@ pub(super) async fn replay_sequence(
         *t.counts.entry(out.status).or_default() += 1;
         if out.status != mcpdiff::corpus::Status::Passing || verbose {
             // the answer shown is the last of the kept-alive connection, as in the run
-            let shown = (0..answers.len())
-                .find(|i| seq.is_kept_alive(*i))
-                .and_then(|i| answers[i].last())
+            let shown = answers
+                .get(seq.kept_alive())
+                .and_then(|a| a.last())
                 .map_or_else(String::new, Observation::summary);
             let n: usize = answers.iter().map(Vec::len).sum();
             println!(
@@ -70,7 +62,7 @@ async fn send(
     for (i, connection) in seq.connections().iter().enumerate() {
         // a pool of one keeps the connection open between its requests; a pool of none
         // closes each after its answer
-        let pool = client.with_own_pool(usize::from(seq.is_kept_alive(i)));
+        let pool = client.with_own_pool(usize::from(i == seq.kept_alive()));
         let (mut a, mut r) = (Vec::new(), Vec::new());
         for case in connection {
             let mut case = case.clone();

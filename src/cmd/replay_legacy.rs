@@ -11,7 +11,6 @@ use mcpdiff::corpus::{store, LegacyLoaded, Status};
 use mcpdiff::runner::legacy_seq::run_steps;
 use mcpdiff::transport::{Client, Endpoint};
 use mcpdiff_oracle::legacy::LegacyProfile;
-use mcpdiff_oracle::{Observation, TransportFailure};
 
 /// What replaying one legacy entry did to the drift counts.
 pub(super) enum Judged {
@@ -59,14 +58,7 @@ pub(super) async fn replay_legacy(
         };
         let send = |c| async move { client.send(&c, endpoint).await };
         let run = run_steps(&l.entry.steps, &endpoint.path, &profile, true, send).await;
-        let refused = run.records.iter().all(|r| {
-            matches!(
-                r.observation,
-                Observation::Transport {
-                    failure: TransportFailure::Refused
-                }
-            )
-        });
+        let refused = run.records.iter().all(|r| r.observation.is_refused());
         if !refused {
             t.reached += 1;
         }
