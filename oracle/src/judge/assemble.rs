@@ -53,20 +53,10 @@ pub(crate) fn assemble(
     if f.anything_goes {
         return legacy_path(lints, expectations, dispatch);
     }
-    let defects = &mut f.defects;
+    let defects = &f.defects;
     let tolerated = &f.tolerated[..];
     let benign = &f.benign[..];
     let any_must = defects.iter().any(|d| d.blocking);
-
-    // the first defect of least priority in the group that decides gives the canonical answer
-    let lead = |want_must: bool| {
-        defects
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| d.blocking == want_must)
-            .min_by_key(|(_, d)| d.priority)
-            .map(|(i, _)| i)
-    };
 
     let canonical;
     if any_must {
@@ -106,11 +96,8 @@ pub(crate) fn assemble(
                 }
             }
         }
-        let i = lead(true);
-        canonical = match i {
-            Some(i) => std::mem::replace(&mut defects[i].canonical, Canonical::Dispatch),
-            None => dispatch.canonical(),
-        };
+        // the defect that leads gives the canonical answer (`Findings::lead`)
+        canonical = f.lead.take().unwrap_or_else(|| dispatch.canonical());
     } else if !defects.is_empty() {
         // only SHOULD-level refusals: their answers, or (a SHOULD deviation) success
         let mut set = Answers::new();
@@ -123,11 +110,8 @@ pub(crate) fn assemble(
         for (i, d) in defects.iter().enumerate() {
             file(expectations, d.reject, &mut set, i == last);
         }
-        let i = lead(false);
-        canonical = match i {
-            Some(i) => std::mem::replace(&mut defects[i].canonical, Canonical::Dispatch),
-            None => dispatch.canonical(),
-        };
+        // the defect that leads gives the canonical answer (`Findings::lead`)
+        canonical = f.lead.take().unwrap_or_else(|| dispatch.canonical());
     } else {
         // `set` starts as the success set and only grows: its head is the success set alone
         let success_len = success.len();

@@ -14,7 +14,13 @@ use std::sync::OnceLock;
 /// An answer set while the rules build it (the Verdict's own set type).
 pub(crate) type Answers = crate::verdict::AnswerSet;
 
-/// One departure from a conformant request.
+/// The answers one defect mandates alone: one, or two where a second sentence admits another
+/// refusal (a version refusal beside the mismatch, a parser's bare 400, an empty `contents`).
+pub(crate) type DefectAnswers = SmallVec<[Answer; 2]>;
+
+/// One departure from a conformant request. It holds no canonical answer: only the defect
+/// that leads gives one, and `Findings::lead` holds it (a defect is copied as the list grows,
+/// and a canonical answer is most of a defect's size).
 #[derive(Clone, Debug)]
 pub(crate) struct Defect {
     /// The rule that says the request must be refused.
@@ -24,17 +30,21 @@ pub(crate) struct Defect {
     /// Whether `reject` is at a blocking level (`is_blocking`, asked once per defect).
     pub blocking: bool,
     /// The answers this defect mandates when it is alone (the first is canonical).
-    pub answers: Answers,
+    pub answers: DefectAnswers,
     /// Position in the recommended canonical order (PRECEDENCE.md §5); lower goes first.
     pub priority: u8,
-    /// The reference server's answer for this defect.
-    pub canonical: Canonical,
 }
 
 /// Everything the per-part checks learn about one request.
 #[derive(Default)]
 pub(crate) struct Findings {
     pub defects: SmallVec<[Defect; 4]>,
+    /// The reference server's answer for the defect that leads: the first defect of least
+    /// priority among the blocking ones, or among all when none blocks (PRECEDENCE.md §5).
+    /// A defect leads exactly when, as it is found, no earlier one beats it (`could_lead_at`:
+    /// the order is total, earlier first among equals), so the last defect found able to
+    /// lead is the one that does, and only such a defect's answer is ever built.
+    pub lead: Option<Canonical>,
     /// Answers that become acceptable because the spec leaves a point open (AMB-nn).
     pub tolerated: Answers,
     /// Rules exercised by benign inputs: the acceptable set must stay as if they were absent.
@@ -107,19 +117,22 @@ fn slot_of(rule: RuleId) -> usize {
 }
 
 impl Findings {
-    /// Whether a new defect on `reject` at `priority` could still give the canonical answer
-    /// (`assemble` takes the first defect of least priority among the blocking ones, or
-    /// among all when none blocks): when it cannot, its canonical answer is never built.
-    pub fn could_lead(&self, reject: RuleId, priority: u8) -> bool {
-        self.could_lead_at(is_blocking(reject), priority)
-    }
-
-    /// `could_lead` for a defect whose blocking level is known.
+    /// Whether a new defect at this level and `priority` could still give the canonical
+    /// answer (no earlier defect beats it; see `lead`): when it cannot, its canonical answer
+    /// is never built.
     fn could_lead_at(&self, blocking: bool, priority: u8) -> bool {
         !self.defects.iter().any(|d| {
             let earlier_blocks = d.blocking;
             (earlier_blocks || !blocking) && (d.priority <= priority || earlier_blocks != blocking)
         })
+    }
+
+    /// Record `d`, whose canonical answer is built only when `d` leads so far.
+    pub fn push(&mut self, d: Defect, canonical: impl FnOnce() -> Canonical) {
+        if self.could_lead_at(d.blocking, d.priority) {
+            self.lead = Some(canonical());
+        }
+        self.defects.push(d);
     }
 
     /// A defect whose canonical answer (with its message) is built only when it could be the
@@ -148,19 +161,15 @@ impl Findings {
         canonical: &dyn Fn() -> Canonical,
     ) {
         let blocking = is_blocking(reject);
-        let canonical = if self.could_lead_at(blocking, priority) {
-            canonical()
-        } else {
-            // never read: an earlier defect gives the canonical answer
-            Canonical::Dispatch
-        };
+        if self.could_lead_at(blocking, priority) {
+            self.lead = Some(canonical());
+        }
         self.defects.push(Defect {
             reject,
             shape,
             blocking,
             answers: smallvec![answer],
             priority,
-            canonical,
         });
     }
 

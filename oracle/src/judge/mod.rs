@@ -90,7 +90,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
     let origin = origin::classify(h, surface);
     let mut f = Findings::default();
     if origin == OriginClass::Invalid {
-        f.defects.push(origin::defect(view.verb));
+        origin::defect(view.verb, &mut f);
     } else if origin == OriginClass::Unclear {
         f.tolerate(origin::answer());
     }
@@ -325,7 +325,7 @@ fn judge_other_verb(
         }
     }
     if legacy_verb && f.defects.is_empty() && !f.anything_goes {
-        f.defects.push(Defect {
+        let d = Defect {
             reject: rules::BC_GET_DELETE,
             shape: rules::BC_GET_DELETE,
             blocking: is_blocking(rules::BC_GET_DELETE),
@@ -333,8 +333,8 @@ fn judge_other_verb(
                 status: StatusSet::Exact(405),
             }],
             priority: 2,
-            canonical: Canonical::MethodNotAllowed,
-        });
+        };
+        f.push(d, || Canonical::MethodNotAllowed);
     }
     // other verbs: no rule names an answer; 405 is the canonical choice
     assemble(

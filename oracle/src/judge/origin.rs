@@ -2,7 +2,7 @@
 //! Origin gets 403. What counts as invalid is the deployment's allow-list (AMB-11), so the
 //! oracle only insists on 403 for origins no sane policy of a loopback server allows.
 
-use super::findings::{is_blocking, Defect};
+use super::findings::{is_blocking, Defect, Findings};
 use super::view::HeaderView;
 use crate::case::HeaderField;
 use crate::message::Message;
@@ -77,24 +77,24 @@ pub(crate) fn answer() -> Answer {
 /// validate the `Origin` header on all incoming connections» (SHTTP-ORIGIN-VALIDATE) owns
 /// every other method (GET, DELETE, ...), which a server that checks Origin only in its POST
 /// handler lets through (DEVIATIONS.md D-102).
-pub(crate) fn defect(verb: &str) -> Defect {
+pub(crate) fn defect(verb: &str, f: &mut Findings) {
     let rule = if verb.eq_ignore_ascii_case("POST") {
         rules::ORIGIN_403
     } else {
         rules::ORIGIN_VALIDATE
     };
-    Defect {
+    let d = Defect {
         reject: rule,
         shape: rule,
         blocking: is_blocking(rule),
         answers: smallvec::smallvec![answer()],
         priority: 1,
-        canonical: Canonical::Reject {
-            status: 403,
-            code: Some(-32600),
-            id: None,
-            data: None,
-            message: Message::Fixed("Forbidden: invalid Origin"),
-        },
-    }
+    };
+    f.push(d, || Canonical::Reject {
+        status: 403,
+        code: Some(-32600),
+        id: None,
+        data: None,
+        message: Message::Fixed("Forbidden: invalid Origin"),
+    });
 }

@@ -202,34 +202,31 @@ fn version_not_in_body(
     };
     // P-VERSION-FIRST: an unsupported header version goes first
     let priority = if h_unsupported { 3 } else { 4 };
-    let canonical = if !f.could_lead(rules::PV_MISMATCH, priority) {
-        // never read: an earlier defect gives the canonical answer
-        Canonical::Dispatch
-    } else if h_unsupported {
-        upv_canonical(id, h)
-    } else {
-        let msg = Message::parts(
-            &[
-                "Header mismatch: MCP-Protocol-Version header '",
-                "' does not match _meta '",
-                "'",
-            ],
-            &[&h, &b],
-        );
-        header_mismatch(id, msg)
-    };
     let mut d = Defect {
         reject: rules::PV_MISMATCH,
         shape: rules::HDR_ERR,
         blocking: is_blocking(rules::PV_MISMATCH),
         answers: smallvec::smallvec![mismatch_answer()],
         priority,
-        canonical,
     };
     if h_unsupported {
         d.answers.insert(0, upv(requested()));
     } else if b_unsupported {
         d.answers.push(upv(requested()));
     }
-    f.defects.push(d);
+    f.push(d, || {
+        if h_unsupported {
+            upv_canonical(id, h)
+        } else {
+            let msg = Message::parts(
+                &[
+                    "Header mismatch: MCP-Protocol-Version header '",
+                    "' does not match _meta '",
+                    "'",
+                ],
+                &[&h, &b],
+            );
+            header_mismatch(id, msg)
+        }
+    });
 }
