@@ -88,7 +88,12 @@ impl<'a> LogLevel<'a> {
 /// `should_refuse` for a request with an object `params` (holding a `cursor` member or
 /// not) and this log level.
 pub fn refusal(method: &str, has_cursor: bool, level: &LogLevel<'_>) -> Option<&'static str> {
-    if LIST_METHODS.contains(&method) && has_cursor {
+    refusal_of(LIST_METHODS.contains(&method), has_cursor, level)
+}
+
+/// `refusal` for a request whose method is known to be a list method (`listed`) or not.
+pub fn refusal_of(listed: bool, has_cursor: bool, level: &LogLevel<'_>) -> Option<&'static str> {
+    if listed && has_cursor {
         return Some("Invalid params: unknown cursor");
     }
     match level {

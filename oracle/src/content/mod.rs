@@ -42,6 +42,7 @@ pub fn output_conforms(result: &Value, schema: &SharedSchema) -> bool {
     output::conforms(result, &schema.0)
 }
 
+use crate::judge::view::Modern;
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
 use serde::Serialize;
@@ -324,7 +325,7 @@ pub(crate) fn output_schema_of<'s>(
 /// the place of BASE-SERVERINFO (on `server/discover`, where DISC-SERVERINFO names the same
 /// omission more precisely: one omission is blamed on one sentence).
 pub(crate) fn for_request(
-    method: &str,
+    method: Option<Modern>,
     tool: Option<&str>,
     inputs_invalid: bool,
     resource_missing: bool,
@@ -337,9 +338,8 @@ pub(crate) fn for_request(
             set.insert(c);
         }
     };
-    // a method no check reads (tools/call, most cases) costs the length compares of this match
     match method {
-        "server/discover" => {
+        Some(Modern::Discover) => {
             add(ContentCheck::DiscoverShape, true);
             add(ContentCheck::DiscoverServerInfo, true);
             // "Servers that support tools MUST declare the `tools` capability": support is
@@ -352,30 +352,30 @@ pub(crate) fn for_request(
             // support is discovery's completion/complete answered with a result (D-143)
             add(ContentCheck::CompletionsDeclared, surface.completes);
         }
-        "tools/list" => {
+        Some(Modern::ToolsList) => {
             add(ContentCheck::ToolsListed, caps.tools);
             add(ContentCheck::ToolInputSchemas, !surface.tools.is_empty());
             add(ContentCheck::ToolNames, !surface.tools.is_empty());
             add(ContentCheck::SchemaDialect, !surface.tools.is_empty());
         }
-        "resources/list" => {
+        Some(Modern::ResourcesList) => {
             add(ContentCheck::ResourcesListed, caps.resources);
             add(ContentCheck::ResourceUris, !surface.resources.is_empty());
         }
-        "prompts/list" => add(ContentCheck::PromptsListed, caps.prompts),
-        "resources/templates/list" => {}
-        "resources/read" => {
+        Some(Modern::PromptsList) => add(ContentCheck::PromptsListed, caps.prompts),
+        Some(Modern::TemplatesList) => {}
+        Some(Modern::ResourcesRead) => {
             add(ContentCheck::ResourceBlobs, true);
             // the judge found the URI naming no resource the target publishes (D-124)
             add(ContentCheck::NoEmptyContents, resource_missing);
         }
-        "prompts/get" => {
+        Some(Modern::PromptsGet) => {
             add(ContentCheck::PromptImages, true);
             add(ContentCheck::PromptEmbedded, true);
             // a prompt is no cacheable result
             return (set, false);
         }
-        "tools/call" => {
+        Some(Modern::ToolsCall) => {
             // only a tool that declares an outputSchema is known to return structured content
             // (the rule is not observed on the others; D-85)
             add(
@@ -394,7 +394,7 @@ pub(crate) fn for_request(
     // every method above is one whose complete results carry caching hints
     set.insert(ContentCheck::CacheHints);
     set.insert(ContentCheck::CacheTtlNonNegative);
-    (set, method == "server/discover")
+    (set, method == Some(Modern::Discover))
 }
 
 #[cfg(test)]

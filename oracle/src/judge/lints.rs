@@ -3,7 +3,7 @@
 //! to a request must satisfy.
 
 use super::view::HeaderView;
-use super::view::RequestBody;
+use super::view::{Modern, RequestBody};
 use crate::case::HeaderField;
 use crate::encoding::field_words::equals;
 use crate::soft_params::LogLevel;
@@ -116,12 +116,7 @@ pub(crate) fn request_lints(out: &mut LintSet, req: &RequestBody<'_>) {
         ),
         None => (None, false, 0),
     };
-    out.stream(
-        token,
-        log_level,
-        &*req.method == "subscriptions/listen",
-        filter,
-    );
+    out.stream(token, log_level, req.kind == Some(Modern::Listen), filter);
 }
 
 /// The base-protocol shape lints on every answer to a request (`crate::shape`; issue 23):
@@ -132,7 +127,7 @@ pub(crate) fn request_lints(out: &mut LintSet, req: &RequestBody<'_>) {
 /// response (D-170), unique `inputRequests` keys (D-171), and -32021 used with its meaning
 /// (`caps`: the client capabilities the request declared, D-172) with its status and data
 /// (D-173), and input requests only for declared capabilities (D-174).
-pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool, caps: u8) {
+pub(crate) fn shape_lints(out: &mut LintSet, kind: Option<Modern>, extensions: bool, caps: u8) {
     out.insert(LintKind::MetaKeys);
     out.insert(LintKind::TraceContext);
     if !extensions {
@@ -140,7 +135,12 @@ pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool, cap
     }
     out.insert(LintKind::InputRequiredCarries);
     out.insert(LintKind::InputRequestTypes);
-    if !crate::shape::input_required::supports(method) {
+    // (`crate::shape::input_required::SUPPORTED`)
+    let may_require_input = matches!(
+        kind,
+        Some(Modern::PromptsGet | Modern::ResourcesRead | Modern::ToolsCall)
+    );
+    if !may_require_input {
         out.insert(LintKind::InputRequiredUnsupported);
     }
     out.insert(LintKind::NotificationNoId);
@@ -150,7 +150,7 @@ pub(crate) fn shape_lints(out: &mut LintSet, method: &str, extensions: bool, cap
     out.insert(LintKind::CapabilityCodeMeaning);
     out.insert(LintKind::MissingCapabilityShape);
     out.insert(LintKind::NoUndeclaredInput);
-    if method == "server/discover" {
+    if kind == Some(Modern::Discover) {
         out.insert(LintKind::ExtensionIds);
     }
 }

@@ -5,7 +5,7 @@
 use super::answers::mismatch_answer;
 use super::findings::{Answers, Findings};
 use super::params;
-use super::view::{HeaderView, InputResponsesView, ParamsView, RequestBody};
+use super::view::{HeaderView, InputResponsesView, Modern, RequestBody};
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
@@ -55,41 +55,6 @@ fn invalid(id: &RequestId, message: Message) -> Canonical {
         id: Some(id.clone()),
         data: None,
         message,
-    }
-}
-
-/// The methods the revision defines for clients to send (schema.json ClientRequest), named
-/// once so the rules below branch on a byte, not on string compares.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Modern {
-    Discover,
-    ToolsList,
-    ToolsCall,
-    ResourcesList,
-    ResourcesRead,
-    TemplatesList,
-    PromptsList,
-    PromptsGet,
-    Complete,
-    Listen,
-}
-
-impl Modern {
-    /// The modern method `m` names, if any.
-    fn of(m: &str) -> Option<Modern> {
-        Some(match m {
-            "server/discover" => Modern::Discover,
-            "tools/list" => Modern::ToolsList,
-            "tools/call" => Modern::ToolsCall,
-            "resources/list" => Modern::ResourcesList,
-            "resources/read" => Modern::ResourcesRead,
-            "resources/templates/list" => Modern::TemplatesList,
-            "prompts/list" => Modern::PromptsList,
-            "prompts/get" => Modern::PromptsGet,
-            "completion/complete" => Modern::Complete,
-            "subscriptions/listen" => Modern::Listen,
-            _ => return None,
-        })
     }
 }
 
@@ -151,11 +116,11 @@ pub(crate) struct UriLookup {
 
 impl UriLookup {
     /// The lookup of a `resources/read` with a string `uri` (`None` for any other request).
-    pub fn of(method: &str, params: Option<&ParamsView<'_>>, s: &Surface) -> Option<UriLookup> {
-        if method != "resources/read" {
+    pub fn of(req: &RequestBody<'_>, s: &Surface) -> Option<UriLookup> {
+        if req.kind != Some(Modern::ResourcesRead) {
             return None;
         }
-        let uri = params.and_then(|p| p.uri.as_deref())?;
+        let uri = req.params.as_ref().and_then(|p| p.uri.as_deref())?;
         Some(UriLookup {
             traversal: crate::traversal::is_traversal(uri) && crate::traversal::serves_files(s),
             known: s.knows_resource(uri),
@@ -179,7 +144,7 @@ pub(crate) fn check(
     f: &mut Findings,
     success: &mut Answers,
 ) -> RuleId {
-    let Some(m) = Modern::of(&req.method) else {
+    let Some(m) = req.kind else {
         return unknown_method(surface, req, f);
     };
     let caps = surface.capabilities;

@@ -43,6 +43,7 @@ pub use read::body_read_in_place;
 #[cfg(any(test, feature = "judge-reference"))]
 pub use read::read_simple;
 pub use read::{read_fast, ParsedBody};
+use view::Modern;
 pub use view::RequestView;
 
 use crate::case::{Case, HeaderField};
@@ -194,7 +195,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
         BodyView::Request(req) => {
             request_lints(&mut lints, req);
             if !surface.capabilities.logging
-                && &*req.method != "subscriptions/listen"
+                && req.kind != Some(Modern::Listen)
                 && req
                     .params
                     .as_ref()
@@ -206,21 +207,16 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 lints.insert(LintKind::NoUndeclaredLog);
             }
             let caps = req.params.as_ref().map_or(0, |p| p.input_caps);
-            shape_lints(
-                &mut lints,
-                &req.method,
-                surface.capabilities.extensions,
-                caps,
-            );
+            shape_lints(&mut lints, req.kind, surface.capabilities.extensions, caps);
             if surface.capabilities.extensions && !declares_extension(view.raw_body) {
                 lints.insert(LintKind::ExtensionFallback);
             }
             // what the result must carry for this method (`crate::content`)
             let tool = req.params.as_ref().and_then(|p| p.name.as_deref());
-            let inputs_invalid = tool_inputs_invalid(&req.method, req.params.as_ref(), surface);
-            let uri = methods::UriLookup::of(&req.method, req.params.as_ref(), surface);
+            let inputs_invalid = tool_inputs_invalid(req, surface);
+            let uri = methods::UriLookup::of(req, surface);
             let (content, replaces_server_info) = crate::content::for_request(
-                &req.method,
+                req.kind,
                 tool,
                 inputs_invalid,
                 uri.is_some_and(methods::UriLookup::missing),
@@ -232,7 +228,11 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             lints.insert_content(content);
             // the expectations after the compact lints (allocated when the first is listed)
             let mut listed = Listed::new();
-            if &*req.method == "initialize" && !surface.is_dual_era() && !h.parser_refusable {
+            if req.kind.is_none()
+                && &*req.method == "initialize"
+                && !surface.is_dual_era()
+                && !h.parser_refusable
+            {
                 // versioning.mdx: a modern-only server SHOULD name its versions in any
                 // error it returns to `initialize` (legacy clients cannot fall forward);
                 // not to a message its HTTP parser may refuse before any `initialize` is
@@ -247,7 +247,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 let cursor = req.params.as_ref().is_some_and(|p| p.cursor.present());
                 content_lints::data_lints(content, tool, cursor, surface, &mut listed);
             }
-            if &*req.method == "tools/list" {
+            if req.kind == Some(Modern::ToolsList) {
                 // "Constraints on `x-mcp-header` values:" bind the server that writes them:
                 // it lists no tool that breaks them (DEVIATIONS.md D-37)
                 listed.push(Expectation {
@@ -261,13 +261,14 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 f.tolerate(strict_refusal());
             }
             let cursor = match &req.params {
-                Some(p) => paging::cursor_of(&req.method, p, surface),
+                Some(p) => paging::cursor_of(req, p, surface),
                 None => paging::Cursor::None,
             };
             let soft = req.params.as_ref().and_then(|p| {
                 // an issued cursor is no refusable one: it is PAGE-STABLE's to serve
                 let refusable = p.cursor.present() && !matches!(cursor, paging::Cursor::Issued(_));
-                crate::soft_params::refusal(&req.method, refusable, &p.log_level)
+                let listed = req.kind.is_some_and(Modern::is_list);
+                crate::soft_params::refusal_of(listed, refusable, &p.log_level)
             });
             if soft.is_some() {
                 // an unknown cursor or log level SHOULD be refused with -32602: accepted
@@ -349,11 +350,11 @@ fn judge_other_verb(
 
 /// Whether a `tools/call` of a declared tool carries arguments its `inputSchema` refuses
 /// (TOOLS-VALIDATE-INPUTS; the arguments are parsed only for such a call).
-fn tool_inputs_invalid(method: &str, params: Option<&view::ParamsView<'_>>, s: &Surface) -> bool {
-    if method != "tools/call" {
+fn tool_inputs_invalid(req: &view::RequestBody<'_>, s: &Surface) -> bool {
+    if req.kind != Some(Modern::ToolsCall) {
         return false;
     }
-    let Some(p) = params else { return false };
+    let Some(p) = &req.params else { return false };
     let Some(tool) = p.name.as_deref().and_then(|n| s.tool(n)) else {
         return false;
     };

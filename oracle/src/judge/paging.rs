@@ -17,7 +17,7 @@
 //! -32602 also stays tolerated beside any MUST defect (D-62), as before they were judged.
 
 use super::findings::Findings;
-use super::view::{CursorView, ParamsView, RequestBody};
+use super::view::{CursorView, Modern, ParamsView, RequestBody};
 use crate::message::Message;
 use crate::rules;
 use crate::soft_params::{LogLevel, LOG_LEVELS};
@@ -36,10 +36,15 @@ pub(crate) enum Cursor<'s> {
 }
 
 /// What `p.cursor` is for list method `method` on `surface`.
-pub(crate) fn cursor_of<'s>(method: &str, p: &ParamsView<'_>, surface: &'s Surface) -> Cursor<'s> {
-    if !crate::pages::LIST_METHODS.iter().any(|(m, _)| *m == method) {
+pub(crate) fn cursor_of<'s>(
+    req: &RequestBody<'_>,
+    p: &ParamsView<'_>,
+    surface: &'s Surface,
+) -> Cursor<'s> {
+    if !req.kind.is_some_and(Modern::is_list) {
         return Cursor::None;
     }
+    let method = &*req.method;
     match &p.cursor {
         CursorView::Absent | CursorView::Null => Cursor::None,
         CursorView::Text(c) => match surface.pagination.list(method) {

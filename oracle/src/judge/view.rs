@@ -150,12 +150,57 @@ pub(crate) const BAD_JSONRPC: &str = "Invalid Request: jsonrpc must be \"2.0\"";
 pub(crate) const NO_METHOD: &str = "Invalid Request: no method";
 pub(crate) const NOT_REQUEST: &str = "Invalid Request: not a request";
 
+/// The methods the revision defines for clients to send (schema.json ClientRequest), named
+/// once by the reader so the rules branch on a byte, not on string compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Modern {
+    Discover,
+    ToolsList,
+    ToolsCall,
+    ResourcesList,
+    ResourcesRead,
+    TemplatesList,
+    PromptsList,
+    PromptsGet,
+    Complete,
+    Listen,
+}
+
+impl Modern {
+    /// The modern method `m` names, if any.
+    pub fn of(m: &str) -> Option<Modern> {
+        Some(match m {
+            "server/discover" => Modern::Discover,
+            "tools/list" => Modern::ToolsList,
+            "tools/call" => Modern::ToolsCall,
+            "resources/list" => Modern::ResourcesList,
+            "resources/read" => Modern::ResourcesRead,
+            "resources/templates/list" => Modern::TemplatesList,
+            "prompts/list" => Modern::PromptsList,
+            "prompts/get" => Modern::PromptsGet,
+            "completion/complete" => Modern::Complete,
+            "subscriptions/listen" => Modern::Listen,
+            _ => return None,
+        })
+    }
+
+    /// One of the paginated list methods (pagination.mdx; `crate::pages::LIST_METHODS`).
+    pub fn is_list(self) -> bool {
+        matches!(
+            self,
+            Modern::ToolsList | Modern::ResourcesList | Modern::TemplatesList | Modern::PromptsList
+        )
+    }
+}
+
 /// A readable request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestBody<'a> {
     /// An integer or string id.
     pub id: RequestId,
     pub method: Cow<'a, str>,
+    /// The modern method `method` names (`Modern::of`), if any.
+    pub kind: Option<Modern>,
     /// `params` when it is an object.
     pub params: Option<ParamsView<'a>>,
     /// `params` is present but not an object.

@@ -7,7 +7,7 @@ use super::scan::Top;
 use super::validated::{self, Kind, Val};
 use crate::judge::rare::CONFORMANT_CLIENT;
 use crate::judge::view::{
-    BodyView, CursorView, InputResponsesView, ParamsView, RequestBody, Unusable, BAD_ID,
+    BodyView, CursorView, InputResponsesView, Modern, ParamsView, RequestBody, Unusable, BAD_ID,
     BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST, NO_METHOD,
 };
 use crate::request_id::RequestId;
@@ -56,13 +56,14 @@ pub(super) fn envelope<'a>(top: &Top<'a>) -> BodyView<'a> {
         Some(Kind::Object) => (Some(params(top)), false),
         Some(_) => (None, true),
     };
-    if let Some(p) = params.as_mut().filter(|_| method == "subscriptions/listen") {
+    let kind = Modern::of(&method);
+    if let Some(p) = params.as_mut().filter(|_| kind == Some(Modern::Listen)) {
         // a listen request's filter, read off the text (no tree)
         p.listen_filter = top
             .val(Slot::Params)
             .map_or(0, |v| super::rare_text::listen_filter_of(v.text));
     }
-    if let Some(p) = params.as_mut().filter(|_| method == "completion/complete") {
+    if let Some(p) = params.as_mut().filter(|_| kind == Some(Modern::Complete)) {
         // a completion's `ref` and `argument`, read off the text (no tree)
         p.completion = top
             .val(Slot::Params)
@@ -73,6 +74,7 @@ pub(super) fn envelope<'a>(top: &Top<'a>) -> BodyView<'a> {
         Some(id) => BodyView::Request(RequestBody {
             id,
             method,
+            kind,
             params,
             params_malformed,
         }),

@@ -12,8 +12,8 @@ use crate::case::{
 };
 use crate::judge::rare::CONFORMANT_CLIENT;
 use crate::judge::view::{
-    BodyView, CompletionView, CursorView, InputResponsesView, ParamsView, RequestBody, Unusable,
-    BAD_ID, BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST, NO_METHOD, PARSE_ERROR,
+    BodyView, CompletionView, CursorView, InputResponsesView, Modern, ParamsView, RequestBody,
+    Unusable, BAD_ID, BAD_JSONRPC, NOT_OBJECT, NOT_REQUEST, NO_METHOD, PARSE_ERROR,
 };
 use crate::request_id::RequestId;
 use crate::soft_params::LogLevel;
@@ -65,10 +65,10 @@ pub(crate) fn read_body<'b>(body: &[u8], holder: &'b mut Option<Value>) -> BodyV
         Some(_) => (None, true),
     };
     if let (Some(p), Some(Value::Object(m))) = (params.as_mut(), obj.get("params")) {
-        if method == "subscriptions/listen" {
+        if Modern::of(method) == Some(Modern::Listen) {
             p.listen_filter = crate::listen_filter::filter_of(m.get("notifications"));
         }
-        if method == "completion/complete" {
+        if Modern::of(method) == Some(Modern::Complete) {
             p.completion = Some(CompletionView::of(m));
         }
     }
@@ -77,6 +77,7 @@ pub(crate) fn read_body<'b>(body: &[u8], holder: &'b mut Option<Value>) -> BodyV
         Some(id) => BodyView::Request(RequestBody {
             id,
             method: Cow::Borrowed(method),
+            kind: Modern::of(method),
             params,
             params_malformed,
         }),
