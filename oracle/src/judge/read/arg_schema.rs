@@ -26,7 +26,9 @@ pub(crate) fn inputs_invalid(args: Option<(&str, &ArgMembers)>, root: &Node) -> 
 
 /// Whether a validated number's text is an integer (`content::output::type_matches`).
 fn integral(v: &str) -> bool {
-    !v.contains(['.', 'e', 'E']) || v.parse::<f64>().is_ok_and(|f| f.fract() == 0.0)
+    // (a byte scan: a `char` set pattern decodes the text a `char` at a time)
+    !v.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))
+        || v.parse::<f64>().is_ok_and(|f| f.fract() == 0.0)
 }
 
 /// Whether the value's type is one `types` admits.
