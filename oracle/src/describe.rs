@@ -241,6 +241,17 @@ fn stream_text(f: &mut fmt::Formatter<'_>, s: &StreamLint) -> fmt::Result {
         StreamRule::LogNotOnListen => {
             f.write_str("no notifications/message on a subscriptions/listen stream")
         }
+        StreamRule::LogThreshold => {
+            let level = s
+                .scope
+                .min_level
+                .and_then(|i| crate::soft_params::LOG_LEVELS.get(usize::from(i)))
+                .unwrap_or(&"?");
+            write!(
+                f,
+                "no notifications/message below the requested level \"{level}\" before the final response"
+            )
+        }
         StreamRule::CancelOnlyListen => match (&s.scope.id, s.scope.listen) {
             (Some(id), true) => write!(
                 f,

@@ -143,15 +143,25 @@ pub fn without_resources(s: &Surface) -> Surface {
     on
 }
 
+/// `s` declaring the `logging` capability (the surface LOG-LEVEL-THRESHOLD binds, D-198; what
+/// discovery finds on the `log-below-level` mutant).
+pub fn with_logging(s: &Surface) -> Surface {
+    let mut on = s.clone();
+    on.capabilities.logging = true;
+    on
+}
+
 /// Makes a surface into the target a rule binds.
 type MakeSurface = fn(&Surface) -> Surface;
 
 /// The rules that bind only a target the fixture is not, each with how [`surface_for`] makes
 /// a surface into one (VER-EXT-FALLBACK: advertising an extension, D-183;
-/// TOOLS-EMBEDDED-RESCAP: declaring no resources, D-129).
-const OWN_SURFACES: [(RuleId, MakeSurface); 2] = [
+/// TOOLS-EMBEDDED-RESCAP: declaring no resources, D-129; LOG-LEVEL-THRESHOLD: declaring
+/// `logging`, D-198).
+const OWN_SURFACES: [(RuleId, MakeSurface); 3] = [
     (rules::VER_EXT_FALLBACK, with_extension),
     (rules::TOOLS_EMBEDDED_RESCAP, without_resources),
+    (rules::LOG_LEVEL_THRESHOLD, with_logging),
 ];
 
 /// The rules judged on a surface of their own ([`surface_for`]).

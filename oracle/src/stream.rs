@@ -15,8 +15,9 @@
 //! notification before the acknowledgement SUB-NO-NOTIF-BEFORE-ACK's, one after it without
 //! the subscription id BASE-LISTEN-SUBID's, one of a type the listen request did not ask
 //! for SUB-FILTER's; a listen stream the server closes after its acknowledgement without a
-//! completion result SUB-GRACEFUL's (DEVIATIONS.md D-100, D-101); any other event after the
-//! final response, or a stream left open after it, SHTTP-SSE-FINAL-TERMINATES'.
+//! completion result SUB-GRACEFUL's (DEVIATIONS.md D-100, D-101); a log message below the
+//! requested level, before the response, LOG-LEVEL-THRESHOLD's (D-198); any other event
+//! after the final response, or a stream left open after it, SHTTP-SSE-FINAL-TERMINATES'.
 //!
 //! Pure: the judge gives each request its `StreamScope` (what the request asked for); the
 //! answer is read only here.
@@ -28,6 +29,7 @@ pub use crate::listen_filter::{
 use crate::observation::{Body, HttpAnswer, SseMessage};
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
+use crate::soft_params::LOG_LEVELS;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -68,11 +70,16 @@ pub enum StreamRule {
     /// the original `subscriptions/listen` request with a completion result before closing
     /// the stream."
     SubGraceful,
+    /// "When the field is present, the server MAY send `notifications/message` notifications
+    /// at or above the requested level on the response stream of that request, before the
+    /// final response." (DEVIATIONS.md D-198: a message below the level is outside the
+    /// permission.)
+    LogThreshold,
 }
 
 impl StreamRule {
     /// Every stream rule, in the order a Verdict lists them.
-    pub const ALL: [StreamRule; 13] = [
+    pub const ALL: [StreamRule; 14] = [
         StreamRule::FinalTerminates,
         StreamRule::NotifRelated,
         StreamRule::ProgressTokenOnly,
@@ -86,6 +93,7 @@ impl StreamRule {
         StreamRule::ListenSubscriptionId,
         StreamRule::SubFilter,
         StreamRule::SubGraceful,
+        StreamRule::LogThreshold,
     ];
 
     pub fn rule_id(self) -> RuleId {
@@ -103,6 +111,7 @@ impl StreamRule {
             StreamRule::ListenSubscriptionId => rules::LISTEN_SUBID,
             StreamRule::SubFilter => rules::SUB_FILTER,
             StreamRule::SubGraceful => rules::SUB_GRACEFUL,
+            StreamRule::LogThreshold => rules::LOG_LEVEL_THRESHOLD,
         }
     }
 
@@ -126,21 +135,38 @@ pub struct StreamScope {
     /// (the types it asked for explicitly; 0 for any other request).
     #[serde(skip_serializing_if = "is_zero")]
     pub filter: u8,
+    /// The requested log level's place in `soft_params::LOG_LEVELS` (RFC 5424 order, `debug`
+    /// first), when `_meta` names one of the eight and the target declares `logging`
+    /// (LOG-LEVEL-THRESHOLD binds only such a target: on another, every log message is
+    /// LOG-CAP-DECLARE's). Serialized as the level's name.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "level_name")]
+    pub min_level: Option<u8>,
 }
 
 fn is_zero(n: &u8) -> bool {
     *n == 0
 }
 
+/// A `min_level` as the level's name.
+fn level_name<S: serde::Serializer>(level: &Option<u8>, s: S) -> Result<S::Ok, S::Error> {
+    let name = level.and_then(|i| LOG_LEVELS.get(usize::from(i)).copied());
+    s.serialize_str(name.unwrap_or("?"))
+}
+
 impl StreamScope {
     /// The stream rules that bind a request with this scope, as bits of `StreamRule::bit`.
     pub fn rules(&self) -> u16 {
-        rules_for(self.token.is_some(), self.log_level, self.listen)
+        rules_for(
+            self.token.is_some(),
+            self.log_level,
+            self.listen,
+            self.min_level.is_some(),
+        )
     }
 }
 
 /// The stream rules that bind a request (`StreamScope::rules`) from its scope's facts.
-pub(crate) fn rules_for(token: bool, log_level: bool, listen: bool) -> u16 {
+pub(crate) fn rules_for(token: bool, log_level: bool, listen: bool, min_level: bool) -> u16 {
     let mut bits = StreamRule::FinalTerminates.bit()
         | StreamRule::ProgressTokenOnly.bit()
         | StreamRule::CancelOnlyListen.bit();
@@ -155,6 +181,8 @@ pub(crate) fn rules_for(token: bool, log_level: bool, listen: bool) -> u16 {
         bits |= StreamRule::NotifRelated.bit();
         if !log_level {
             bits |= StreamRule::LogNoLevel.bit();
+        } else if min_level {
+            bits |= StreamRule::LogThreshold.bit();
         }
     }
     if token {
@@ -218,6 +246,10 @@ pub fn observed(l: &StreamLint, a: &HttpAnswer) -> bool {
         StreamRule::ProgressIncreasing => own_progress().nth(1).is_some(),
         StreamRule::ProgressStop => responded && own_progress().next().is_some(),
         StreamRule::LogNotOnListen | StreamRule::CancelOnlyListen => true,
+        // a log message before the response: one the permission speaks of
+        StreamRule::LogThreshold => json()
+            .take_while(|v| !is_response(v))
+            .any(|v| method_of(v) == Some("notifications/message")),
         StreamRule::AckFirst | StreamRule::NoNotifBeforeAck => !messages.is_empty(),
         // a change notification after the acknowledgement (as BASE-LISTEN-SUBID)
         StreamRule::SubFilter => json().any(is_change),
@@ -303,6 +335,11 @@ impl Walk {
             }
             "notifications/message" if scope.listen => Some(StreamRule::LogNotOnListen),
             "notifications/message" if !scope.log_level => Some(StreamRule::LogNoLevel),
+            // below the requested level, before the response (after it, any message is
+            // SHTTP-SSE-FINAL-TERMINATES's, below)
+            "notifications/message" if !after && below_level(v, scope) => {
+                Some(StreamRule::LogThreshold)
+            }
             "notifications/cancelled" => {
                 // a server sends it only to end a listen stream, naming that request
                 let names_listen = scope.listen
@@ -358,6 +395,20 @@ fn names_subscription(v: &Value, scope: &StreamScope) -> bool {
 }
 
 const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// Whether log message `v` names one of the eight levels below the scope's `min_level`. A
+/// message with no level, or one that is none of the eight, is no level «at or above» and
+/// none below: this rule leaves it alone (D-198).
+fn below_level(v: &Value, scope: &StreamScope) -> bool {
+    let Some(min) = scope.min_level else {
+        return false;
+    };
+    v.get("params")
+        .and_then(|p| p.get("level"))
+        .and_then(Value::as_str)
+        .and_then(|l| LOG_LEVELS.iter().position(|x| *x == l))
+        .is_some_and(|i| i < usize::from(min))
+}
 
 fn json_of(m: &SseMessage) -> Option<&Value> {
     match m {

@@ -11,6 +11,7 @@ fn scope(token: Option<Value>, log_level: bool, listen: bool) -> StreamScope {
         listen,
         // the listen scopes ask for tools/list_changed, the type their changes are of
         filter: crate::stream::FILTER_TOOLS,
+        min_level: None,
     }
 }
 
@@ -376,4 +377,68 @@ fn a_listen_stream_the_server_closes_ends_with_its_completion_result() {
         let acked = events.first() == Some(&ack7());
         assert_eq!(observed(&lint, &a), closed && acked, "{events:?}");
     }
+}
+
+#[test]
+fn a_log_message_below_the_requested_level_is_the_thresholds_alone() {
+    // a request that asked for "warning" (index 3) on a target declaring logging
+    let s = StreamScope {
+        min_level: Some(3),
+        ..scope(None, true, false)
+    };
+    let log = |level: Value| {
+        note(
+            "notifications/message",
+            json!({"level": level, "data": "x"}),
+        )
+    };
+    let rows = [
+        (
+            vec![log(json!("info")), response()],
+            vec![StreamRule::LogThreshold],
+        ),
+        (
+            vec![log(json!("debug")), response()],
+            vec![StreamRule::LogThreshold],
+        ),
+        // at or above the level: what the sentence allows
+        (vec![log(json!("warning")), response()], vec![]),
+        (vec![log(json!("emergency")), response()], vec![]),
+        // no level of the eight: neither at or above nor below (D-198)
+        (vec![log(json!("verbose")), response()], vec![]),
+        (vec![log(json!(3)), response()], vec![]),
+        // after the response, any message is the final response's rule
+        (
+            vec![response(), log(json!("info"))],
+            vec![StreamRule::FinalTerminates],
+        ),
+    ];
+    for (events, rules) in rows {
+        let a = stream(events.clone(), true);
+        assert_eq!(broken(&s, &a), rules, "{events:?}");
+    }
+    let lint = StreamLint {
+        rule: StreamRule::LogThreshold,
+        scope: s.clone(),
+    };
+    assert!(observed(
+        &lint,
+        &stream(vec![log(json!("error")), response()], true)
+    ));
+    assert!(!observed(&lint, &stream(vec![response()], true)));
+    assert!(!observed(
+        &lint,
+        &stream(vec![response(), log(json!("info"))], true)
+    ));
+    // without a level to compare with (an unrecognized one, or a target without logging)
+    // the rule does not bind
+    assert_eq!(
+        s.rules() & StreamRule::LogThreshold.bit(),
+        StreamRule::LogThreshold.bit()
+    );
+    let unbound = scope(None, true, false);
+    assert_eq!(unbound.rules() & StreamRule::LogThreshold.bit(), 0);
+    // its scope names the level
+    let shown = serde_json::to_value(&lint).unwrap_or_default();
+    assert_eq!(shown["scope"]["min_level"], "warning");
 }

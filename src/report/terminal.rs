@@ -105,12 +105,23 @@ fn modern(out: &mut String, t: &TargetReport, r: &RevisionReport, verbose: bool)
         .iter()
         .filter(|f| f.severity == "advisory")
         .count();
+    let optional = t
+        .findings
+        .iter()
+        .filter(|f| f.severity == "optional")
+        .count();
     let _ = writeln!(
         out,
-        "   {}   {} MUST finding(s), {} SHOULD finding(s), {} rule(s) passed, {} not observed, {} case(s){}",
+        "   {}   {} MUST finding(s), {} SHOULD finding(s){}, {} rule(s) passed, {} not observed, {} case(s){}",
         legacy_view::headline(r),
         blocking,
         advisory,
+        // (a MAY's bound broken is tallied, never scored: named only when there is one)
+        if optional > 0 {
+            format!(", {optional} MAY finding(s)")
+        } else {
+            String::new()
+        },
         t.passed.len(),
         t.not_observed.len(),
         t.cases,

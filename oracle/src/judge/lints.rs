@@ -6,7 +6,7 @@ use super::view::HeaderView;
 use super::view::{Modern, RequestBody};
 use crate::case::HeaderField;
 use crate::encoding::field_words::equals;
-use crate::soft_params::LogLevel;
+use crate::soft_params::{LogLevel, LOG_LEVELS};
 use crate::verdict::{LintKind, LintSet};
 
 /// Whether the request's media headers depart from what a conformant client sends, as
@@ -99,7 +99,8 @@ pub(crate) fn error_lints(out: &mut LintSet) {
 /// The lints every answer to a well-formed request must satisfy. Its id was readable, so an
 /// error must echo it whatever the media headers said (DEVIATIONS.md D-32, narrowed):
 /// `may_omit` stays false (the field is kept so stored verdicts keep their shape).
-pub(crate) fn request_lints(out: &mut LintSet, req: &RequestBody<'_>) {
+/// `logging`: the target declares the `logging` capability.
+pub(crate) fn request_lints(out: &mut LintSet, req: &RequestBody<'_>, logging: bool) {
     error_lints(out);
     out.insert(LintKind::RequestContentType);
     out.insert(LintKind::SseXAccel);
@@ -116,7 +117,22 @@ pub(crate) fn request_lints(out: &mut LintSet, req: &RequestBody<'_>) {
         ),
         None => (None, false, 0),
     };
-    out.stream(token, log_level, req.kind == Some(Modern::Listen), filter);
+    // LOG-LEVEL-THRESHOLD binds a target that declares `logging` (on another, any log
+    // message is LOG-CAP-DECLARE's), for one of the eight levels (D-198)
+    let min_level = match req.params.as_ref().map(|p| &p.log_level) {
+        Some(LogLevel::Text(l)) if logging => LOG_LEVELS
+            .iter()
+            .position(|x| *x == &**l)
+            .and_then(|i| u8::try_from(i).ok()),
+        _ => None,
+    };
+    out.stream(
+        token,
+        log_level,
+        req.kind == Some(Modern::Listen),
+        filter,
+        min_level,
+    );
 }
 
 /// The base-protocol shape lints on every answer to a request (`crate::shape`; issue 23):

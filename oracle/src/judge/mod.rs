@@ -193,7 +193,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             )
         }
         BodyView::Request(req) => {
-            request_lints(&mut lints, req);
+            request_lints(&mut lints, req, surface.capabilities.logging);
             if !surface.capabilities.logging
                 && req.kind != Some(Modern::Listen)
                 && req

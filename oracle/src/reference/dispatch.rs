@@ -142,6 +142,9 @@ fn discover(surface: &Surface) -> Value {
     if c.completions {
         caps.insert("completions".into(), json!({}));
     }
+    if c.logging {
+        caps.insert("logging".into(), json!({}));
+    }
     if c.extensions {
         // an extension the reference supports only by reverting to core behaviour: what it
         // answers is the same whether the client declares it or not (VER-EXT-FALLBACK)

@@ -1496,7 +1496,7 @@ pub static RULES: &[Rule] = &[
         spec: "server/utilities/logging.mdx#Requesting Log Messages › Per-request log level",
         sentence: "When the field is present, the server MAY send `notifications/message` notifications at or above the requested level on the response stream of that request, before the final response.",
         summary: "May send log notifications at or above the requested level, on that request's stream, before the response.",
-        judged: false,
+        judged: true,
     },
     Rule {
         id: RuleId("LOG-NOT-ON-LISTEN"),

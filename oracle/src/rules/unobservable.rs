@@ -117,7 +117,8 @@ pub static NOT_OBSERVABLE: &[(RuleId, &str)] = &[
     // -- end mu2 --
 
     // -- 2026-07-28 MAYs: permissions whose every outcome the text allows (2026-12-06); the
-    // bounded one, LOG-LEVEL-THRESHOLD («at or above the requested level»), stays a gap --
+    // bounded one, LOG-LEVEL-THRESHOLD («at or above the requested level»), is judged
+    // (`stream::StreamRule::LogThreshold`, D-198) --
     (
         RuleId("SHTTP-ORIGIN-BODY"),
         "a MAY: the 403's body may carry an id-less JSON-RPC error or anything else; the status is SHTTP-ORIGIN-403's",

@@ -155,6 +155,8 @@ pub(crate) struct LintSet {
     stream_flags: u8,
     /// `StreamScope::filter` (a listen request's notification filter).
     listen_filter: u8,
+    /// `StreamScope::min_level` plus one (0: none).
+    min_level: u8,
     /// The stream rules that bind the request (bits of `StreamRule::bit`), listed after
     /// every other lint; their scope's id is `echo`.
     stream_bits: u16,
@@ -199,9 +201,18 @@ impl LintSet {
     /// Add the stream rules binding a request with `scope` (`crate::stream`).
     /// The scope's id is the one given to `echo`; `token`, `log_level` and `listen` are
     /// `StreamScope`'s.
-    pub fn stream(&mut self, token: Option<RequestId>, log_level: bool, listen: bool, filter: u8) {
-        self.stream_bits = crate::stream::rules_for(token.is_some(), log_level, listen);
+    pub fn stream(
+        &mut self,
+        token: Option<RequestId>,
+        log_level: bool,
+        listen: bool,
+        filter: u8,
+        min_level: Option<u8>,
+    ) {
+        self.stream_bits =
+            crate::stream::rules_for(token.is_some(), log_level, listen, min_level.is_some());
         self.listen_filter = filter;
+        self.min_level = min_level.map_or(0, |l| l + 1);
         self.stream_flags = (u8::from(log_level) * LOG_LEVEL) | (u8::from(listen) * LISTEN);
         self.progress = token;
     }
@@ -304,6 +315,7 @@ impl Lints<'_> {
             log_level: set.stream_flags & LOG_LEVEL != 0,
             listen: set.stream_flags & LISTEN != 0,
             filter: set.listen_filter,
+            min_level: set.min_level.checked_sub(1),
         };
         let lint = StreamLint { rule, scope };
         Some((rule.rule_id(), Lint::Stream(Box::new(lint))))

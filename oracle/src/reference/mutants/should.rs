@@ -5,12 +5,13 @@
 //! without resources that embeds one in its tool results.
 
 use super::super::dispatch::parse_call;
-use super::super::response::Response;
+use super::super::response::{Response, ResponseBody};
 use super::super::{error_body, render};
 use super::answer::Answered;
 use super::content::{each_result, on};
 use crate::case::Case;
 use crate::judge::judge;
+use crate::soft_params::LOG_LEVELS;
 use crate::surface::Surface;
 use crate::verdict::{Canonical, Verdict};
 use serde_json::{json, Value};
@@ -140,6 +141,35 @@ pub(super) fn render_embedded_without_resources(
                 content.push(embedded.clone());
             }
         });
+    }
+    r
+}
+
+/// A server that declares `logging` and logs below the level a request asked for
+/// (LOG-LEVEL-THRESHOLD): judged and rendered as the reference declaring `logging` would be,
+/// and a request that set one of the eight levels above `debug` gets, on its stream, one
+/// `notifications/message` a level below it, before the response.
+pub(super) fn render_log_below_level(_: &Verdict, case: &Case, surface: &Surface) -> Response {
+    let logging = crate::fixture::with_logging(surface);
+    let verdict = judge(case, &logging);
+    let mut r = render(&verdict, case, &logging);
+    let Some(call) = parse_call(&case.body) else {
+        return r;
+    };
+    let asked = call
+        .params
+        .get("_meta")
+        .and_then(|m| m.get(crate::case::META_LOG_LEVEL))
+        .and_then(Value::as_str)
+        .and_then(|l| LOG_LEVELS.iter().position(|x| *x == l));
+    let below = match asked {
+        Some(i) if i > 0 && call.method != "subscriptions/listen" => LOG_LEVELS[i - 1],
+        _ => return r,
+    };
+    if let ResponseBody::Sse { events, .. } = &mut r.body {
+        let log = json!({"jsonrpc": "2.0", "method": "notifications/message",
+            "params": {"level": below, "logger": "mutant", "data": "below the asked level"}});
+        events.insert(events.len().saturating_sub(1), log);
     }
     r
 }

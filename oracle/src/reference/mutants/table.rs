@@ -449,6 +449,9 @@ table! {
         LOG_LEVEL_UNCHECKED = "log-level-unchecked", rules::LOG_INVALID_LEVEL,
             "serves a request whose log level is not one of the eight, ignoring it",
             Request(pages::log_level_unchecked);
+        LOG_BELOW_LEVEL = "log-below-level", rules::LOG_LEVEL_THRESHOLD,
+            "declares logging, and logs a level below the one a request asked for",
+            Render(should::render_log_below_level);
     ];
 }
 

@@ -1,7 +1,8 @@
 //! The probes of pagination, caching across pages, completion and logging: a list request
 //! with a cursor no server issued (PAGE-INVALID-CURSOR), a request with a log level that is
 //! not one of the eight (LOG-INVALID-LEVEL), a streamed call that set a log level
-//! (LOG-CAP-DECLARE), `server/discover` (COMPL-CAP-DECLARE), and, for every list the surface
+//! (LOG-CAP-DECLARE, and LOG-LEVEL-THRESHOLD on a target declaring `logging`),
+//! `server/discover` (COMPL-CAP-DECLARE), and, for every list the surface
 //! knows in pages, its second page opened with the cursor discovery was given (PAGE-STABLE,
 //! CACHE-SCOPE-PAGES: [`page_probes`], which the runner builds from each target's own
 //! surface, since a cursor is the target's).
@@ -38,6 +39,21 @@ pub(super) fn pages_and_levels(s: &Surface) -> Vec<Probe> {
                 ),
                 META_LOG_LEVEL,
                 json!("info"),
+            ),
+        },
+        // judged on the surface declaring `logging` (`fixture::surface_for`, D-198): a level
+        // with levels below it to break the bound with
+        Probe {
+            rule: rules::LOG_LEVEL_THRESHOLD,
+            case: with_meta(
+                call(
+                    s,
+                    61,
+                    "tools/call",
+                    json!({"name": STREAM_TOOL, "arguments": {"to": 2}}),
+                ),
+                META_LOG_LEVEL,
+                json!("warning"),
             ),
         },
         Probe {
