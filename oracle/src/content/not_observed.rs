@@ -164,6 +164,19 @@ pub fn why_not_observed(rule: RuleId, surface: &Surface) -> Option<&'static str>
             true,
             "no answer to a request that set a log level was a stream",
         ),
+        // binds only a target that declares `logging` (D-198)
+        (
+            rules::LOG_LEVEL_THRESHOLD,
+            !caps.logging,
+            "the target does not declare the logging capability, so any log message it sends \
+             is LOG-CAP-DECLARE's",
+        ),
+        (
+            rules::LOG_LEVEL_THRESHOLD,
+            true,
+            "no answer to a request that set a log level carried a log message before its \
+             response",
+        ),
     ];
     reason
         .into_iter()
