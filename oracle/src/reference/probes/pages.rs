@@ -30,31 +30,13 @@ pub(super) fn pages_and_levels(s: &Surface) -> Vec<Probe> {
         },
         Probe {
             rule: rules::LOG_CAP_DECLARE,
-            case: with_meta(
-                call(
-                    s,
-                    61,
-                    "tools/call",
-                    json!({"name": STREAM_TOOL, "arguments": {"to": 2}}),
-                ),
-                META_LOG_LEVEL,
-                json!("info"),
-            ),
+            case: streamed_call_logging_at(s, "info"),
         },
         // judged on the surface declaring `logging` (`fixture::surface_for`, D-198): a level
         // with levels below it to break the bound with
         Probe {
             rule: rules::LOG_LEVEL_THRESHOLD,
-            case: with_meta(
-                call(
-                    s,
-                    61,
-                    "tools/call",
-                    json!({"name": STREAM_TOOL, "arguments": {"to": 2}}),
-                ),
-                META_LOG_LEVEL,
-                json!("warning"),
-            ),
+            case: streamed_call_logging_at(s, "warning"),
         },
         Probe {
             rule: rules::COMPL_CAP_DECLARE,
@@ -63,6 +45,17 @@ pub(super) fn pages_and_levels(s: &Surface) -> Vec<Probe> {
     ];
     out.extend(page_probes(s));
     out
+}
+
+/// A call of the streamed tool that sets log level `level`.
+fn streamed_call_logging_at(s: &Surface, level: &str) -> crate::case::Case {
+    let c = call(
+        s,
+        61,
+        "tools/call",
+        json!({"name": STREAM_TOOL, "arguments": {"to": 2}}),
+    );
+    with_meta(c, META_LOG_LEVEL, json!(level))
 }
 
 /// For every list `s` knows in pages: its second page, opened with the first cursor
