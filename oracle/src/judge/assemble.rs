@@ -96,7 +96,9 @@ pub(crate) fn assemble(
                 }
             }
         }
-        // the defect that leads gives the canonical answer (`Findings::lead`)
+        // the defect that leads gives the canonical answer (`Findings::lead`: every defect is
+        // recorded through `Findings::push` or `defect_lazy`, so there is one)
+        debug_assert!(f.lead.is_some(), "defects without a lead");
         canonical = f.lead.take().unwrap_or_else(|| dispatch.canonical());
     } else if !defects.is_empty() {
         // only SHOULD-level refusals: their answers, or (a SHOULD deviation) success
@@ -110,7 +112,9 @@ pub(crate) fn assemble(
         for (i, d) in defects.iter().enumerate() {
             file(expectations, d.reject, &mut set, i == last);
         }
-        // the defect that leads gives the canonical answer (`Findings::lead`)
+        // the defect that leads gives the canonical answer (`Findings::lead`: every defect is
+        // recorded through `Findings::push` or `defect_lazy`, so there is one)
+        debug_assert!(f.lead.is_some(), "defects without a lead");
         canonical = f.lead.take().unwrap_or_else(|| dispatch.canonical());
     } else {
         // `set` starts as the success set and only grows: its head is the success set alone
