@@ -56,8 +56,18 @@ impl<'a> Answered<'a> {
     }
 
     /// Whether the reference ran the method (the Verdict found nothing to refuse).
-    fn dispatched(&self) -> bool {
+    pub(super) fn dispatched(&self) -> bool {
         self.verdict.canonical == Canonical::Dispatch
+    }
+
+    /// The place in `soft_params::LOG_LEVELS` of the level the request's `_meta` asks for,
+    /// when it is one of the eight.
+    pub(super) fn log_level(&self) -> Option<usize> {
+        let meta = self.call.as_ref()?.params.get("_meta")?;
+        let level = meta.get(crate::case::META_LOG_LEVEL)?.as_str()?;
+        crate::soft_params::LOG_LEVELS
+            .iter()
+            .position(|l| *l == level)
     }
 
     /// The string `params[field]` ("" when absent).

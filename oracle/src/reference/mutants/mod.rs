@@ -87,6 +87,9 @@ pub type RequestChange = fn(&mut Case, &mut Surface) -> Option<Response>;
 pub type AnswerChange = fn(&Answered, &mut Response);
 /// Renders a Verdict in place of the reference renderer.
 pub type RenderChange = fn(&Verdict, &Case, &Surface) -> Response;
+/// The surface a mutant serves in place of the one it is given (a capability withdrawn or
+/// declared, which discovery then finds).
+pub type SurfaceChange = fn(&Surface) -> Surface;
 
 /// The stage of the reference server a mutant alters, and how.
 #[derive(Clone, Copy, Debug)]
@@ -99,6 +102,10 @@ pub enum Behaviour {
     Answer(AnswerChange),
     /// Renders the Verdict with another renderer.
     Render(RenderChange),
+    /// Serves another surface (judged and rendered as the reference serving it would be),
+    /// then rewrites the answer: a rule that binds only a target the fixture is not
+    /// (`fixture::surface_for`) broken on such a target.
+    OnSurface(SurfaceChange, AnswerChange),
     /// Changes the guard or the metadata of the protected reference (`serve --auth`); the
     /// answers behind the guard are the reference's.
     Auth(AuthChange),
@@ -110,7 +117,10 @@ impl Mutant {
     pub fn auth_change(&self) -> Option<AuthChange> {
         match self.behaviour {
             Behaviour::Auth(change) => Some(change),
-            Behaviour::Request(_) | Behaviour::Answer(_) | Behaviour::Render(_) => None,
+            Behaviour::Request(_)
+            | Behaviour::Answer(_)
+            | Behaviour::Render(_)
+            | Behaviour::OnSurface(..) => None,
         }
     }
 }
@@ -155,6 +165,13 @@ pub fn respond_mutant(m: &Mutant, case: &Case, surface: &Surface) -> Response {
             r
         }
         Behaviour::Render(render_with) => render_with(&judge(case, surface), case, surface),
+        Behaviour::OnSurface(serve, change) => {
+            let surface = serve(surface);
+            let verdict = judge(case, &surface);
+            let mut r = render(&verdict, case, &surface);
+            change(&Answered::new(case, &surface, &verdict), &mut r);
+            r
+        }
         Behaviour::Auth(_) => respond(case, surface),
     }
 }

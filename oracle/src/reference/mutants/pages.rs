@@ -115,13 +115,9 @@ pub(super) fn log_undeclared(a: &Answered, r: &mut Response) {
     if call.method == "subscriptions/listen" || a.surface().capabilities.logging {
         return;
     }
-    let level = call
-        .params
-        .get("_meta")
-        .and_then(|m| m.get(META_LOG_LEVEL))
-        .and_then(Value::as_str)
-        .filter(|l| LOG_LEVELS.contains(l));
-    let Some(level) = level else { return };
+    let Some(level) = a.log_level().map(|i| LOG_LEVELS[i]) else {
+        return;
+    };
     if let ResponseBody::Sse { events, .. } = &mut r.body {
         let log = json!({"jsonrpc": "2.0", "method": "notifications/message",
             "params": {"level": level, "logger": "mutant", "data": "undeclared"}});

@@ -4,16 +4,12 @@
 //! server that changes its answer on the client's self-reported `clientInfo`, and a server
 //! without resources that embeds one in its tool results.
 
-use super::super::dispatch::parse_call;
-use super::super::response::{Response, ResponseBody};
-use super::super::{error_body, render};
+use super::super::error_body;
+use super::super::response::Response;
 use super::answer::Answered;
 use super::content::{each_result, on};
 use crate::case::Case;
-use crate::judge::judge;
-use crate::soft_params::LOG_LEVELS;
 use crate::surface::Surface;
-use crate::verdict::{Canonical, Verdict};
 use serde_json::{json, Value};
 
 /// The meta-schema URI of draft-07, the dialect basic/index.mdx's own example names.
@@ -112,64 +108,24 @@ pub(super) fn client_info_gated(case: &mut Case, _: &mut Surface) -> Option<Resp
 }
 
 /// A server without resources that still embeds one in its tool results
-/// (TOOLS-EMBEDDED-RESCAP): judged and rendered as the reference with no resources would be
-/// (its discover declares no `resources` capability; every `resources/*` request it would
-/// serve gets 404 / -32601, AMB-24's answer for an unadvertised capability), and every
-/// `tools/call` result also carries the project configuration as an embedded resource.
-pub(super) fn render_embedded_without_resources(
-    _: &Verdict,
-    case: &Case,
-    surface: &Surface,
-) -> Response {
-    let bare = crate::fixture::without_resources(surface);
-    let verdict = judge(case, &bare);
-    let call = parse_call(&case.body);
-    let method = call.as_ref().map_or("", |c| c.method.as_str());
-    if method.starts_with("resources/") && verdict.canonical == Canonical::Dispatch {
-        let id = call.as_ref().map(|c| &c.id);
-        return Response::json(404, error_body(id, -32601, "Method not found", None));
-    }
-    let mut r = render(&verdict, case, &bare);
-    if method == "tools/call" {
+/// (TOOLS-EMBEDDED-RESCAP), served on `fixture::without_resources` (its discover declares no
+/// `resources` capability): every `resources/*` request it would serve gets 404 / -32601,
+/// AMB-24's answer for an unadvertised capability, and every `tools/call` result also
+/// carries the project configuration as an embedded resource.
+pub(super) fn embedded_without_resources(a: &Answered, r: &mut Response) {
+    if a.method().starts_with("resources/") && a.dispatched() {
+        let id = a.call().map(|c| &c.id);
+        *r = Response::json(404, error_body(id, -32601, "Method not found", None));
+    } else if a.method() == "tools/call" {
         let embedded = json!({"type": "resource", "resource": {
             "uri": crate::fixture::RESOURCE,
             "mimeType": "application/json",
             "text": "{\"name\":\"myapp\"}",
         }});
-        each_result(&mut r, |res| {
+        each_result(r, |res| {
             if let Some(content) = res.get_mut("content").and_then(Value::as_array_mut) {
                 content.push(embedded.clone());
             }
         });
     }
-    r
-}
-
-/// A server that declares `logging` and logs below the level a request asked for
-/// (LOG-LEVEL-THRESHOLD): judged and rendered as the reference declaring `logging` would be,
-/// and a request that set one of the eight levels above `debug` gets, on its stream, one
-/// `notifications/message` a level below it, before the response.
-pub(super) fn render_log_below_level(_: &Verdict, case: &Case, surface: &Surface) -> Response {
-    let logging = crate::fixture::with_logging(surface);
-    let verdict = judge(case, &logging);
-    let mut r = render(&verdict, case, &logging);
-    let Some(call) = parse_call(&case.body) else {
-        return r;
-    };
-    let asked = call
-        .params
-        .get("_meta")
-        .and_then(|m| m.get(crate::case::META_LOG_LEVEL))
-        .and_then(Value::as_str)
-        .and_then(|l| LOG_LEVELS.iter().position(|x| *x == l));
-    let below = match asked {
-        Some(i) if i > 0 && call.method != "subscriptions/listen" => LOG_LEVELS[i - 1],
-        _ => return r,
-    };
-    if let ResponseBody::Sse { events, .. } = &mut r.body {
-        let log = json!({"jsonrpc": "2.0", "method": "notifications/message",
-            "params": {"level": below, "logger": "mutant", "data": "below the asked level"}});
-        events.insert(events.len().saturating_sub(1), log);
-    }
-    r
 }

@@ -5,6 +5,7 @@
 
 use super::answer::Answered;
 use crate::reference::response::{Response, ResponseBody};
+use crate::soft_params::LOG_LEVELS;
 use serde_json::{json, Value};
 
 /// The events of a request's SSE answer (not a listen stream's), if it is one.
@@ -109,6 +110,19 @@ pub(super) fn log_without_level(a: &Answered, r: &mut Response) {
     }
     if let Some(events) = request_stream(a, r) {
         let log = json!({"level": "emergency", "logger": "mutant", "data": "unasked"});
+        before_response(events, notification("notifications/message", log));
+    }
+}
+
+/// `log-below-level`, served on `fixture::with_logging` (its discover declares `logging`): a
+/// request that set one of the eight levels above `debug` gets one `notifications/message` a
+/// level below it on its stream, before the response (LOG-LEVEL-THRESHOLD).
+pub(super) fn log_below_level(a: &Answered, r: &mut Response) {
+    let Some(below) = a.log_level().and_then(|i| i.checked_sub(1)) else {
+        return;
+    };
+    if let Some(events) = request_stream(a, r) {
+        let log = json!({"level": LOG_LEVELS[below], "logger": "mutant", "data": "below the asked level"});
         before_response(events, notification("notifications/message", log));
     }
 }

@@ -6,7 +6,7 @@
 
 use super::super::auth::AuthChange;
 use super::super::render_canonical;
-use super::Behaviour::{Answer, Auth, Render, Request};
+use super::Behaviour::{Answer, Auth, OnSurface, Render, Request};
 use super::{
     answer, content, extension, pages, request, request_headers, request_params, shape, shape_gaps,
     should, stream, Mutant,
@@ -429,7 +429,7 @@ table! {
             Request(should::client_info_gated);
         EMBEDDED_WITHOUT_RESOURCES = "embedded-without-resources", rules::TOOLS_EMBEDDED_RESCAP,
             "declares and serves no resources, yet embeds a resource in every tool result",
-            Render(should::render_embedded_without_resources);
+            OnSurface(crate::fixture::without_resources, should::embedded_without_resources);
         // H3: pagination, caching across pages, completion, logging (issue 23)
         CURSOR_UNCHECKED = "cursor-unchecked", rules::PAGE_INVALID_CURSOR,
             "serves the first page for a list cursor it never issued",
@@ -451,7 +451,7 @@ table! {
             Request(pages::log_level_unchecked);
         LOG_BELOW_LEVEL = "log-below-level", rules::LOG_LEVEL_THRESHOLD,
             "declares logging, and logs a level below the one a request asked for",
-            Render(should::render_log_below_level);
+            OnSurface(crate::fixture::with_logging, stream::log_below_level);
     ];
 }
 
