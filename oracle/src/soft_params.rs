@@ -5,6 +5,7 @@
 //! `judge/paging.rs`, D-140, D-145), and the reference server answers it so.
 
 use crate::case::META_LOG_LEVEL;
+use crate::judge::view::Modern;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -20,13 +21,13 @@ pub const LOG_LEVELS: [&str; 8] = [
     "emergency",
 ];
 
-/// The list methods that take a `cursor` (pagination.mdx).
-const LIST_METHODS: [&str; 4] = [
-    "tools/list",
-    "resources/list",
-    "resources/templates/list",
-    "prompts/list",
-];
+/// A level's place in [`LOG_LEVELS`] (RFC 5424 order, `debug` 0 to `emergency` 7), when it is
+/// one of the eight.
+pub fn level_rank(level: &str) -> Option<u8> {
+    let i = LOG_LEVELS.iter().position(|l| *l == level)?;
+    // (at most 7)
+    u8::try_from(i).ok()
+}
 
 /// Whether `body` may hold either key: a `"cursor"` or `"io.modelcontextprotocol/logLevel"`
 /// member name, or any backslash (an escaped key). One pass, stopping at the first hit: the
@@ -88,7 +89,8 @@ impl<'a> LogLevel<'a> {
 /// `should_refuse` for a request with an object `params` (holding a `cursor` member or
 /// not) and this log level.
 pub fn refusal(method: &str, has_cursor: bool, level: &LogLevel<'_>) -> Option<&'static str> {
-    refusal_of(LIST_METHODS.contains(&method), has_cursor, level)
+    let listed = Modern::of(method).is_some_and(Modern::is_list);
+    refusal_of(listed, has_cursor, level)
 }
 
 /// `refusal` for a request whose method is known to be a list method (`listed`) or not.

@@ -29,7 +29,7 @@ pub use crate::listen_filter::{
 use crate::observation::{Body, HttpAnswer, SseMessage};
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
-use crate::soft_params::LOG_LEVELS;
+use crate::soft_params::{level_rank, LOG_LEVELS};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -406,8 +406,8 @@ fn below_level(v: &Value, scope: &StreamScope) -> bool {
     v.get("params")
         .and_then(|p| p.get("level"))
         .and_then(Value::as_str)
-        .and_then(|l| LOG_LEVELS.iter().position(|x| *x == l))
-        .is_some_and(|i| i < usize::from(min))
+        .and_then(level_rank)
+        .is_some_and(|i| i < min)
 }
 
 fn json_of(m: &SseMessage) -> Option<&Value> {

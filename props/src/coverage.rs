@@ -1,9 +1,9 @@
 //! Isolation coverage: for each judged rule, how many probes and how many
 //! generated cases per 1,000 isolate it (`mcpdiff_oracle::isolation::decide_case`), on the
 //! fixture surface with the default generator. A rule that binds only a target the fixture
-//! is not (one advertising an extension, VER-EXT-FALLBACK, D-183; one declaring no
-//! `resources` capability, TOOLS-EMBEDDED-RESCAP, D-129) is counted on the same cases judged
-//! against the fixture made into such a target. Pure: no sockets, no clock.
+//! is not (`fixture::own_surface_rules`: one advertising an extension, one declaring no
+//! `resources`, one declaring `logging`) is counted on the same cases judged against the
+//! fixture made into such a target (`fixture::surface_for`). Pure: no sockets, no clock.
 
 use crate::gen::CaseGen;
 use mcpdiff_oracle::fixture;

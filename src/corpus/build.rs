@@ -38,7 +38,7 @@ pub fn seed_entries() -> Vec<Entry> {
         if out.iter().any(|e| e.rules[0] == rule) {
             continue;
         }
-        // a rule that binds only a target the fixture is not (D-183, D-129)
+        // a rule that binds only a target the fixture is not (`fixture::own_surface_rules`)
         let on = fixture::surface_for(p.rule, &surface);
         let mut e = Entry::new(vec![rule], "probe", &p.case, &on);
         e.record(reference_record(&p.case, &on));

@@ -95,21 +95,8 @@ fn modern(out: &mut String, t: &TargetReport, r: &RevisionReport, verbose: bool)
         }
         return;
     }
-    let blocking = t
-        .findings
-        .iter()
-        .filter(|f| f.severity == "blocking")
-        .count();
-    let advisory = t
-        .findings
-        .iter()
-        .filter(|f| f.severity == "advisory")
-        .count();
-    let optional = t
-        .findings
-        .iter()
-        .filter(|f| f.severity == "optional")
-        .count();
+    let count = |severity: &str| t.findings.iter().filter(|f| f.severity == severity).count();
+    let (blocking, advisory, optional) = (count("blocking"), count("advisory"), count("optional"));
     let _ = writeln!(
         out,
         "   {}   {} MUST finding(s), {} SHOULD finding(s){}, {} rule(s) passed, {} not observed, {} case(s){}",

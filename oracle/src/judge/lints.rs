@@ -6,7 +6,7 @@ use super::view::HeaderView;
 use super::view::{Modern, RequestBody};
 use crate::case::HeaderField;
 use crate::encoding::field_words::equals;
-use crate::soft_params::{LogLevel, LOG_LEVELS};
+use crate::soft_params::{level_rank, LogLevel};
 use crate::verdict::{LintKind, LintSet};
 
 /// Whether the request's media headers depart from what a conformant client sends, as
@@ -120,10 +120,7 @@ pub(crate) fn request_lints(out: &mut LintSet, req: &RequestBody<'_>, logging: b
     // LOG-LEVEL-THRESHOLD binds a target that declares `logging` (on another, any log
     // message is LOG-CAP-DECLARE's), for one of the eight levels (D-198)
     let min_level = match req.params.as_ref().map(|p| &p.log_level) {
-        Some(LogLevel::Text(l)) if logging => LOG_LEVELS
-            .iter()
-            .position(|x| *x == &**l)
-            .and_then(|i| u8::try_from(i).ok()),
+        Some(LogLevel::Text(l)) if logging => level_rank(l),
         _ => None,
     };
     out.stream(
@@ -151,12 +148,7 @@ pub(crate) fn shape_lints(out: &mut LintSet, kind: Option<Modern>, extensions: b
     }
     out.insert(LintKind::InputRequiredCarries);
     out.insert(LintKind::InputRequestTypes);
-    // (`crate::shape::input_required::SUPPORTED`)
-    let may_require_input = matches!(
-        kind,
-        Some(Modern::PromptsGet | Modern::ResourcesRead | Modern::ToolsCall)
-    );
-    if !may_require_input {
+    if !kind.is_some_and(Modern::may_require_input) {
         out.insert(LintKind::InputRequiredUnsupported);
     }
     out.insert(LintKind::NotificationNoId);

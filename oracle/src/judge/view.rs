@@ -191,6 +191,15 @@ impl Modern {
             Modern::ToolsList | Modern::ResourcesList | Modern::TemplatesList | Modern::PromptsList
         )
     }
+
+    /// One of the requests that «MAY» be answered with an `InputRequiredResult`
+    /// (`crate::shape::input_required::SUPPORTED`).
+    pub fn may_require_input(self) -> bool {
+        matches!(
+            self,
+            Modern::PromptsGet | Modern::ResourcesRead | Modern::ToolsCall
+        )
+    }
 }
 
 /// A readable request.
@@ -273,5 +282,31 @@ impl<'a> ParamsView<'a> {
             "uri" => self.uri.as_deref(),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Modern;
+
+    /// The method classes agree with the lists the spec's pages give by name.
+    #[test]
+    fn method_classes_are_the_named_lists() {
+        let lists: Vec<&str> = crate::pages::LIST_METHODS.iter().map(|(m, _)| *m).collect();
+        let inputs = crate::shape::input_required::SUPPORTED;
+        let mut named = lists.clone();
+        named.extend(inputs);
+        named.extend([
+            "server/discover",
+            "completion/complete",
+            "subscriptions/listen",
+        ]);
+        for m in &named {
+            let kind = Modern::of(m).unwrap_or_else(|| panic!("{m} is a modern method"));
+            assert_eq!(kind.is_list(), lists.contains(m), "{m}");
+            assert_eq!(kind.may_require_input(), inputs.contains(m), "{m}");
+        }
+        assert_eq!(Modern::of("initialize"), None);
+        assert_eq!(Modern::of("Tools/list"), None);
     }
 }

@@ -10,11 +10,6 @@ use serde_json::Value;
 /// The client requests that «MAY» be answered with an `InputRequiredResult`.
 pub const SUPPORTED: [&str; 3] = ["prompts/get", "resources/read", "tools/call"];
 
-/// Whether `method` may be answered with an `InputRequiredResult`.
-pub fn supports(method: &str) -> bool {
-    SUPPORTED.contains(&method)
-}
-
 /// Whether a result is an `InputRequiredResult`.
 pub fn is_input_required(result: &Value) -> bool {
     result.get("resultType").and_then(Value::as_str) == Some("input_required")

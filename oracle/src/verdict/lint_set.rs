@@ -155,8 +155,8 @@ pub(crate) struct LintSet {
     stream_flags: u8,
     /// `StreamScope::filter` (a listen request's notification filter).
     listen_filter: u8,
-    /// `StreamScope::min_level` plus one (0: none).
-    min_level: u8,
+    /// `StreamScope::min_level`.
+    min_level: Option<u8>,
     /// The stream rules that bind the request (bits of `StreamRule::bit`), listed after
     /// every other lint; their scope's id is `echo`.
     stream_bits: u16,
@@ -212,7 +212,7 @@ impl LintSet {
         self.stream_bits =
             crate::stream::rules_for(token.is_some(), log_level, listen, min_level.is_some());
         self.listen_filter = filter;
-        self.min_level = min_level.map_or(0, |l| l + 1);
+        self.min_level = min_level;
         self.stream_flags = (u8::from(log_level) * LOG_LEVEL) | (u8::from(listen) * LISTEN);
         self.progress = token;
     }
@@ -315,7 +315,7 @@ impl Lints<'_> {
             log_level: set.stream_flags & LOG_LEVEL != 0,
             listen: set.stream_flags & LISTEN != 0,
             filter: set.listen_filter,
-            min_level: set.min_level.checked_sub(1),
+            min_level: set.min_level,
         };
         let lint = StreamLint { rule, scope };
         Some((rule.rule_id(), Lint::Stream(Box::new(lint))))

@@ -65,9 +65,7 @@ impl<'a> Answered<'a> {
     pub(super) fn log_level(&self) -> Option<usize> {
         let meta = self.call.as_ref()?.params.get("_meta")?;
         let level = meta.get(crate::case::META_LOG_LEVEL)?.as_str()?;
-        crate::soft_params::LOG_LEVELS
-            .iter()
-            .position(|l| *l == level)
+        crate::soft_params::level_rank(level).map(usize::from)
     }
 
     /// The string `params[field]` ("" when absent).
