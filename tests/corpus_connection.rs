@@ -2,7 +2,9 @@
 //! BASE-STATELESS-NO-PRIOR and TOOLS-LIST-STABLE findings are saved with their whole sequence
 //! by connection, and `mcpdiff replay` sends each sequence again as the probe did: the mutant
 //! that broke the rule still fails it, a server that keeps its context and lists to itself
-//! passes, and a list whose cursors a server never issued decides nothing.
+//! passes, and a list is read again through the cursors the replayed server gives, so a
+//! server that never issued the stored ones (or pages otherwise) is judged, not left
+//! undecided.
 
 mod common;
 
@@ -11,6 +13,7 @@ use mcpdiff::corpus::{self, build, connection, load_dir, Item};
 use mcpdiff::serve::{spawn_with, Variant};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::list_stable::ListKind;
+use mcpdiff_oracle::reference::{respond, to_observation};
 use std::net::SocketAddr;
 use std::process::Command;
 
@@ -91,11 +94,7 @@ async fn connection_findings_are_kept_and_replayed_as_their_sequences() {
     .await
     .expect("replay ran");
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    let line = |rule: &str, url: &str, status: &str| {
-        stdout
-            .lines()
-            .any(|l| l.starts_with(status) && l.contains(&format!("{rule}-")) && l.contains(url))
-    };
+    let line = |rule: &str, url: &str, status: &str| line_in(&stdout, rule, url, status);
     let (known, lists, reference) = (&servers[0].url, &servers[1].url, &servers[2].url);
     assert!(
         line("BASE-STATELESS-NO-PRIOR", known, "still failing"),
@@ -105,22 +104,70 @@ async fn connection_findings_are_kept_and_replayed_as_their_sequences() {
         line("TOOLS-LIST-STABLE", lists, "still failing"),
         "{stdout}"
     );
-    // a passing target prints no line (without --verbose); the unpaged servers never issued
-    // the list's cursors: not determined
+    // a passing target prints no line (without --verbose): the unpaged servers never issued
+    // the stored cursors, and their lists, read again in one page each, pass
     for url in [lists, reference] {
         assert!(!line("BASE-STATELESS-NO-PRIOR", url, ""), "{stdout}");
     }
     for url in [known, reference] {
-        assert!(
-            line("TOOLS-LIST-STABLE", url, "not determined: inconclusive"),
-            "{stdout}"
-        );
+        assert!(!line("TOOLS-LIST-STABLE", url, ""), "{stdout}");
     }
     // MUST findings fail the replay; nothing drifted
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains(" 0 drifted"), "{stdout}");
+
+    // a reference paging three at a time refuses the stored cursor (it lapsed), yet the list
+    // read through its own cursors is judged, and passes
+    let by_three = mcpdiff_oracle::pages::with_page_size(fixture::surface(), 3);
+    let list_entry = kept
+        .iter()
+        .find(|e| e.rules[0] == "TOOLS-LIST-STABLE")
+        .expect("the list entry");
+    let seq = connection::sequence(list_entry).expect("the probe's shape");
+    let stored_page_two = &seq.connections()[1][0];
+    let refused = to_observation(&respond(stored_page_two, &by_three));
+    let code = refused.http().and_then(|a| a.error_code());
+    assert_eq!(code, Some(-32602), "{refused:?}");
+    let three = spawn_with(
+        Variant::Reference,
+        SocketAddr::from(([127, 0, 0, 1], 0)),
+        by_three,
+    )
+    .await
+    .expect("server starts");
+    let args = vec![
+        "replay".to_string(),
+        "--verbose".to_string(),
+        dir.display().to_string(),
+        three.url.clone(),
+        reference.clone(),
+    ];
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
+            .args(&args)
+            .output()
+            .expect("run mcpdiff")
+    })
+    .await
+    .expect("replay ran");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    for url in [&three.url, reference] {
+        assert!(
+            line_in(&stdout, "TOOLS-LIST-STABLE", url, "passing"),
+            "{stdout}"
+        );
+    }
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    three.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
     for s in servers {
         s.shutdown().await;
     }
+}
+
+/// Whether `stdout` has a line of `status` for an entry of `rule` on the target at `url`.
+fn line_in(stdout: &str, rule: &str, url: &str, status: &str) -> bool {
+    stdout
+        .lines()
+        .any(|l| l.starts_with(status) && l.contains(&format!("{rule}-")) && l.contains(url))
 }

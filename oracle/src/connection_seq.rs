@@ -92,6 +92,23 @@ impl Sequence {
         self.kept
     }
 
+    /// The list triple a `*-LIST-STABLE` sequence was sent for: its first request (the
+    /// fresh reading's first page) and the kept-alive connection's first (the family's other
+    /// request). A replay reads the list again through it, following the cursors the target
+    /// gives then (`ListStableProbe::next_page`): a stored cursor may have lapsed.
+    pub fn list_probe(&self) -> Option<ListStableProbe> {
+        let SequenceRule::List(kind) = self.rule else {
+            return None;
+        };
+        // (`of` checked the shape: a list's first connection carries one request, the
+        // kept-alive one two or more)
+        Some(ListStableProbe {
+            kind,
+            list: self.connections[0][0].clone(),
+            other: self.connections[self.kept][0].clone(),
+        })
+    }
+
     /// Judge `answers` (one per request, in the connections' shape) with today's judges;
     /// `reused` says, per request, whether it travelled on a connection already open. A shape
     /// that does not match the requests' decides nothing.
@@ -110,11 +127,9 @@ impl Sequence {
                 };
                 judge_pair(&probe, &answers[0][0], &kept_answers[1], reused[k][1])
             }
-            SequenceRule::List(kind) => {
-                let probe = ListStableProbe {
-                    kind,
-                    list: self.connections[0][0].clone(),
-                    other: kept[0].clone(),
+            SequenceRule::List(_) => {
+                let Some(probe) = self.list_probe() else {
+                    return Judgement::Undetermined;
                 };
                 let firsts = |r: std::ops::Range<usize>| -> Vec<Observation> {
                     answers[r].iter().map(|a| a[0].clone()).collect()

@@ -55,7 +55,7 @@ fn list_sequence(kind: ListKind, surface: &Surface) -> Sequence {
         let mut cases = vec![p.list.clone()];
         let mut last = to_observation(&respond(&p.list, surface));
         while let Some(c) = crate::list_stable::next_cursor(kind, &last) {
-            let next = p.next_page(surface, &c);
+            let next = p.next_page(&c).expect("a JSON list request");
             last = to_observation(&respond(&next, surface));
             cases.push(next);
         }

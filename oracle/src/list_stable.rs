@@ -26,7 +26,7 @@ use crate::reuse::{outcome, Outcome};
 use crate::rules::{self, connection};
 use crate::surface::Surface;
 use crate::RuleId;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 
 /// The three lists the sentence binds.
@@ -132,18 +132,28 @@ pub const MAX_PAGES: usize = 10;
 
 impl ListStableProbe {
     /// The request for the page after one whose `nextCursor` was `cursor`: the list request
-    /// with that cursor (and the list request's id).
-    pub fn next_page(&self, surface: &Surface, cursor: &str) -> Case {
-        let id = serde_json::from_slice::<Value>(&self.list.body)
-            .ok()
-            .and_then(|v| v.get("id").cloned())
-            .unwrap_or(Value::Null);
-        conformant_case(
-            surface,
-            id,
-            self.kind.list_method(),
-            json!({ "cursor": cursor }),
-        )
+    /// with `cursor` first in its `params`, every other byte as the list request has it (so
+    /// a probe read back from the corpus pages on without the surface it was built from).
+    /// `None` when the list request's body is no JSON object with object `params`.
+    pub fn next_page(&self, cursor: &str) -> Option<Case> {
+        let mut body: Value = serde_json::from_slice(&self.list.body).ok()?;
+        let request = body.as_object_mut()?;
+        let mut params = Map::new();
+        params.insert("cursor".to_string(), Value::String(cursor.to_string()));
+        match request.get("params") {
+            None => {}
+            Some(Value::Object(rest)) => params.extend(
+                rest.iter()
+                    .filter(|(k, _)| *k != "cursor")
+                    .map(|(k, v)| (k.clone(), v.clone())),
+            ),
+            Some(_) => return None,
+        }
+        // (an existing `params` keeps its place: the map keeps insertion order)
+        request.insert("params".to_string(), Value::Object(params));
+        let mut page = self.list.clone();
+        page.body = serde_json::to_vec(&body).ok()?;
+        Some(page)
     }
 }
 
@@ -271,6 +281,33 @@ mod tests {
     }
 
     #[test]
+    fn the_next_page_is_the_conformant_list_request_with_its_cursor() {
+        let surface = fixture::paged_surface();
+        for p in list_stable_probes(&surface) {
+            let id = serde_json::from_slice::<Value>(&p.list.body).expect("JSON")["id"].clone();
+            let method = p.kind.list_method();
+            let built = conformant_case(&surface, id, method, json!({"cursor": "c\"2"}));
+            assert_eq!(p.next_page("c\"2"), Some(built), "{:?}", p.kind);
+        }
+        // a cursor already in the request is replaced, not repeated
+        let p = &list_stable_probes(&surface)[0];
+        let twice = p.next_page("a").and_then(|c| {
+            ListStableProbe {
+                list: c,
+                ..p.clone()
+            }
+            .next_page("b")
+        });
+        assert_eq!(twice, p.next_page("b"));
+        // no JSON object, or `params` no object: no next page
+        for body in [&b"[]"[..], b"{\"params\":[]}", b"\xff"] {
+            let mut odd = p.clone();
+            odd.list.body = body.to_vec();
+            assert_eq!(odd.next_page("x"), None, "{body:?}");
+        }
+    }
+
+    #[test]
     fn a_paged_list_is_read_whole_by_following_its_own_cursors() {
         let (plain, paged) = (fixture::surface(), fixture::paged_surface());
         let probes = list_stable_probes(&paged);
@@ -280,7 +317,10 @@ mod tests {
             let mut pages = vec![answer_on(&p.list, &paged)];
             while let Some(c) = pages.last().and_then(|o| next_cursor(p.kind, o)) {
                 assert!(pages.len() < MAX_PAGES, "{:?}", p.kind);
-                pages.push(answer_on(&p.next_page(&paged, &c), &paged));
+                pages.push(answer_on(
+                    &p.next_page(&c).expect("a JSON list request"),
+                    &paged,
+                ));
             }
             let whole = members(p.kind, &[answer_on(&p.list, &plain)]).expect("one page");
             assert_eq!(members(p.kind, &pages), Some(whole), "{:?}", p.kind);

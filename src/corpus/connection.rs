@@ -6,7 +6,8 @@
 //! showed (`{"connection": RULE, "expectations": [{"rule", "demand": {"recorded_sequence":
 //! "fails"}}]}`). Replay sends the sequence again the same way (each one-request connection
 //! fresh, the kept-alive one kept open) and judges the answers with today's judge
-//! (`mcpdiff_oracle::connection_seq`). The entry keeps one answer, not the sequence's, so
+//! (`mcpdiff_oracle::connection_seq`); a list's further pages are asked for with the cursors
+//! the target gives in the replay, not the stored ones, which may have lapsed. The entry keeps one answer, not the sequence's, so
 //! nothing re-judges it offline: it cannot drift, and replay is what checks it.
 
 use super::entry::{Entry, Recorded, StoredRequest};
@@ -74,8 +75,19 @@ pub fn classify(
     answers: &[Vec<Observation>],
     reused: &[Vec<bool>],
 ) -> ReplayOutcome {
+    classify_judged(seq, stored, seq.judge(answers, reused), answers)
+}
+
+/// `classify` for a sequence judged already (a list read again by following the target's
+/// own cursors, `runner::list_stable_probe::read_triple`); `answers` are the ones sent,
+/// for the reason a sequence decided nothing.
+pub fn classify_judged(
+    seq: &Sequence,
+    stored: Option<&Recorded>,
+    judged: Judgement,
+    answers: &[Vec<Observation>],
+) -> ReplayOutcome {
     let was_failing = stored.is_some_and(|r| !r.failing.is_empty());
-    let judged = seq.judge(answers, reused);
     let failing: Vec<String> = match &judged {
         Judgement::Fail(f) => vec![f.rule.clone()],
         _ => Vec::new(),
