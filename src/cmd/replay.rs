@@ -1,7 +1,9 @@
 //! `mcpdiff replay [DIR|FILE...] [URL...]`: re-judge every stored case with today's oracle
 //! (a changed Verdict is oracle drift and fails, unless `--bless` rewrites it), and with URLs
 //! or `--reference` send each case to the targets and say per case: still failing, fixed,
-//! newly failing. Client entries (`mcpdiff-client-corpus/1`) are re-judged with today's
+//! newly failing. Each target's answer is judged with the surface that target declares,
+//! discovered and era-probed as a run does (`pipeline::prepare::judged_surface`); the stored
+//! surface decides only the drift check. Client entries (`mcpdiff-client-corpus/1`) are re-judged with today's
 //! client judge only: they are never sent to targets. The format and the comparisons live in
 //! `mcpdiff::corpus`. Authorization entries (`AUTH-*`, `corpus::auth`) are re-judged by the
 //! authorization judge and sent exactly as written (their own credentials, placeholders
@@ -17,8 +19,11 @@ use super::replay_connection::replay_sequence;
 use super::replay_legacy::{replay_legacy, Judged};
 use mcpdiff::corpus::replay::stored_for;
 use mcpdiff::corpus::{classify, classify_auth, load_all, rejudge, store, Item, Status};
+use mcpdiff::pipeline::prepare::judged_surface;
+use mcpdiff::runner::prepare::TargetError;
 use mcpdiff::serve::{self, Variant};
 use mcpdiff::transport::{Client, Endpoint, Limits};
+use mcpdiff_oracle::{judge, Surface};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -38,12 +43,15 @@ EXIT STATUS:
   2  a corpus file is unreadable, or a target could not be reached, or none of its answers
      decided anything (every one cut by --timeout-ms or refused by its authorization layer)
 
+Each target is discovered first, as `run` discovers it, and its answers are judged with what it
+declares (its tools, lists and era), not with the surface the case was saved with.
+
 A case whose answer decides nothing is shown as \"not determined\" (timed out, unauthorized,
 unreachable) and counted apart: it neither passes nor fails. A connection probe's entry
 (BASE-STATELESS-NO-PRIOR, *-LIST-STABLE) is sent as its whole sequence, connection by
 connection, and judged whole; a sequence that decides nothing (a list that changed between
-its fresh readings, a connection not kept open, a cursor never issued) is \"not determined:
-inconclusive\".")]
+its fresh readings, a connection not kept open) is \"not determined: inconclusive\"; a
+list's further pages are asked for with the cursors the target gives in the replay.")]
 pub struct ReplayArgs {
     /// Corpus folders or files, and target URLs (http://...). No folder: `corpus`.
     pub inputs: Vec<String>,
@@ -78,6 +86,13 @@ pub(super) struct ReplayTarget {
     pub(super) name: String,
     pub(super) url: String,
     pub(super) endpoint: Endpoint,
+    /// Named by the user (not the in-process reference): only such a target is judged as
+    /// protected, as in a run.
+    pub(super) user: bool,
+    /// What the target declares, discovered as a run discovers it: a stored case's answer is
+    /// judged with it (`None`: discovery got no answer, so the stored surface stands, and the
+    /// case's answer will decide nothing either).
+    pub(super) surface: Option<Surface>,
     /// Cases answered with something other than a refused connection.
     pub(super) reached: usize,
     pub(super) counts: BTreeMap<Status, usize>,
@@ -98,12 +113,14 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
     // 2025-11-25 sequence entries go to the dual-era reference (the modern one does not
     // answer `initialize`); the other entries keep the modern reference they were saved with
     let mut dual_era = None;
-    let mut specs: Vec<(String, String)> = urls.iter().map(|u| (u.clone(), u.clone())).collect();
+    // (name, URL, named by the user)
+    let mut specs: Vec<(String, String, bool)> =
+        urls.iter().map(|u| (u.clone(), u.clone(), true)).collect();
     if args.reference {
         let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
         match serve::spawn(Variant::Reference, loopback).await {
             Ok(s) => {
-                specs.insert(0, ("reference".to_string(), s.url.clone()));
+                specs.insert(0, ("reference".to_string(), s.url.clone(), false));
                 server = Some(s);
                 let opts = serve::ServeOptions {
                     dual_era: Some(serve::legacy::LegacyVariant::Reference),
@@ -127,12 +144,14 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
         }
     }
     let mut targets = Vec::new();
-    for (name, url) in specs {
+    for (name, url, user) in specs {
         match Endpoint::parse(&url) {
             Ok(endpoint) => targets.push(ReplayTarget {
                 name,
                 url,
                 endpoint,
+                user,
+                surface: None,
                 reached: 0,
                 counts: BTreeMap::new(),
             }),
@@ -160,10 +179,22 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
         creds,
         tls,
     );
-    for t in &targets {
+    for t in &mut targets {
         // an https target whose handshake fails cannot be replayed: say why, once
         if let Err(e) = client.check_tls(&t.endpoint).await {
             return fail(&e.to_string());
+        }
+        // a case's expectations depend on what the target declares (its tools, their
+        // annotations, its lists and cursors, its era): each target is judged with its own
+        // surface, as the run that saved the case judged the target it ran against
+        match judged_surface(&t.name, &t.url, &client, t.user).await {
+            Ok(surface) => t.surface = Some(surface),
+            // no connection: every case will say so ("refused every connection")
+            Err(TargetError::Refused { .. }) => {}
+            // the server asked for credentials: its cases will be "not determined:
+            // unauthorized"; say once what it asked for
+            Err(TargetError::Unauthorized(message)) => eprintln!("mcpdiff: {message}"),
+            Err(e) => return fail(&e.to_string()),
         }
     }
 
@@ -296,9 +327,11 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
                 t.reached += 1;
             }
             let stored = stored_for(&l.entry, &t.name, &t.url);
-            let out = match r.auth {
-                Some(kind) => classify_auth(kind, stored, &obs, &t.url),
-                None => classify(&r, stored, &obs),
+            let out = match (r.auth, &t.surface) {
+                (Some(kind), _) => classify_auth(kind, stored, &obs, &t.url),
+                // the case as sent (at the target's endpoint) against the target's surface
+                (None, Some(surface)) => classify(&judge(&case, surface), stored, &obs),
+                (None, None) => classify(&r.verdict, stored, &obs),
             };
             blocking |= out.blocking;
             *t.counts.entry(out.status).or_default() += 1;

@@ -166,20 +166,16 @@ pub struct ReplayOutcome {
     pub blocking: bool,
 }
 
-/// Judge `obs` with today's verdict and compare with the stored record for the target.
-pub fn classify(
-    rejudged: &Rejudged,
-    stored: Option<&Recorded>,
-    obs: &Observation,
-) -> ReplayOutcome {
+/// Judge `obs` with `verdict` (today's, of the case as sent, against the target's surface)
+/// and compare with the stored record for the target.
+pub fn classify(verdict: &Verdict, stored: Option<&Recorded>, obs: &Observation) -> ReplayOutcome {
     // what a cut answer decided before the cut stays; the rest is not determined
     let Settled {
         findings,
         undetermined,
-    } = assess_against(&rejudged.verdict, obs);
+    } = assess_against(verdict, obs);
     let blocking = findings.iter().any(|f| {
-        rejudged
-            .verdict
+        verdict
             .rules()
             .find(|r: &RuleId| r.0 == f.rule)
             .is_some_and(|r| matches!(level_of(r), Level::Must | Level::MustNot))

@@ -136,6 +136,28 @@ pub async fn prepare_all(
     futures::future::join_all(jobs).await
 }
 
+/// The surface a run judges a target's answers with, and nothing else of its evidence:
+/// discovery, then the revision probe (without the 2025-11-25 sequences), whose dual-era
+/// verdict sets `legacy_era` as [`prepare_one`] sets it. `user`: the endpoint was named by
+/// the user (only such a target is judged as protected, as in a run). `mcpdiff replay` judges
+/// each target with it: a stored case's expectations depend on the surface, and a target
+/// declares its own.
+pub async fn judged_surface(
+    name: &str,
+    url: &str,
+    client: &Client,
+    user: bool,
+) -> Result<mcpdiff_oracle::Surface, TargetError> {
+    let t = runner::prepare::prepare(name, url, client, &[]).await?;
+    let s = &t.target.sender;
+    let send = |c: Case| async move { runner::legacy_seq::send_step(s, c).await };
+    let rev = revision::probe_selected(&t.target.surface.endpoint, false, send).await;
+    let mut surface = t.target.surface;
+    surface.protected &= user;
+    surface.legacy_era |= rev.verdict == revision::RevisionVerdict::DualEra;
+    Ok(surface)
+}
+
 /// Discover one target, probe its revision, scan its card, compare its tools.
 pub async fn prepare_one(
     spec: &TargetSpec,
