@@ -3,7 +3,8 @@
 //! corpus was saved against modern-only servers. Replayed against the conformant dual-era
 //! reference, it passes every case. Judged with the stored surface instead, three cases
 //! failed: that surface holds rules for servers that speak only 2026-07-28. The same replay
-//! against a mutant still finds the mutant's rule broken.
+//! against a mutant still finds the mutant's rule broken. With the target's surface known,
+//! replay keeps `run`'s safety gate too: off loopback, only read-only tools are called.
 
 use mcpdiff::serve::{legacy::LegacyVariant, spawn, spawn_full, ServeOptions, Variant};
 use mcpdiff_oracle::fixture;
@@ -51,22 +52,7 @@ async fn each_target_is_judged_with_its_own_surface() {
     .await
     .expect("the mutant starts");
     let (dual_url, mutant_url) = (dual.url.clone(), mutant.url.clone());
-    let args = vec![
-        "replay".to_string(),
-        "corpus".to_string(),
-        dual_url.clone(),
-        mutant_url.clone(),
-    ];
-    let out = tokio::task::spawn_blocking(move || {
-        Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .args(&args)
-            .output()
-            .expect("run mcpdiff")
-    })
-    .await
-    .expect("replay ran");
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let (code, stdout) = replay(vec!["corpus".into(), dual_url.clone(), mutant_url.clone()]).await;
 
     let conformant = summary(&stdout, &dual_url);
     assert!(count(conformant, "passing") > 50, "{conformant}");
@@ -82,7 +68,79 @@ async fn each_target_is_judged_with_its_own_surface() {
             && l.contains("SHTTP-ORIGIN-403")),
         "{stdout}"
     );
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_eq!(code, Some(1), "{stdout}");
     dual.shutdown().await;
     mutant.shutdown().await;
+}
+
+/// `mcpdiff replay` with `args`, from the repository root (where `corpus/` is).
+async fn replay(args: Vec<String>) -> (Option<i32>, String) {
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .arg("replay")
+            .args(&args)
+            .output()
+            .expect("run mcpdiff")
+    })
+    .await
+    .expect("replay ran");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+    )
+}
+
+/// Off loopback, a stored call of a tool the target declares without readOnlyHint is not
+/// sent unless `--allow-tool` names it, the gate `run` keeps. `0.0.0.0` reaches this host
+/// while `is_loopback` does not take it for a loopback name: the gate holds, traffic stays
+/// on the machine.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn off_loopback_a_writing_tool_is_not_called_unless_allowed() {
+    let mut surface = fixture::surface();
+    let tool = surface
+        .tools
+        .iter_mut()
+        .find(|t| t.name == "execute_sql")
+        .expect("the fixture's execute_sql");
+    tool.read_only = false;
+    let server = mcpdiff::serve::spawn_with(
+        Variant::Reference,
+        SocketAddr::from(([127, 0, 0, 1], 0)),
+        surface,
+    )
+    .await
+    .expect("the reference starts");
+    let off = server.url.replace("127.0.0.1", "0.0.0.0");
+    let gated_line = |l: &&str| l.starts_with("not sent") && l.contains("'execute_sql'");
+
+    let (code, stdout) = replay(vec!["corpus".into(), off.clone()]).await;
+    let gated = stdout.lines().filter(gated_line).count();
+    assert!(gated > 0, "{stdout}");
+    assert!(
+        summary(&stdout, &off).ends_with(&format!(", {gated} not sent (tool calls off loopback)")),
+        "{stdout}"
+    );
+    assert_eq!(
+        count(summary(&stdout, &off), "newly failing"),
+        0,
+        "{stdout}"
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+
+    let (_, allowed) = replay(vec![
+        "corpus".into(),
+        off.clone(),
+        "--allow-tool".into(),
+        "execute_sql".into(),
+    ])
+    .await;
+    assert_eq!(allowed.lines().filter(gated_line).count(), 0, "{allowed}");
+    let passing = |out: &str| count(summary(out, &off), "passing");
+    assert_eq!(passing(&allowed), passing(&stdout) + gated, "{allowed}");
+
+    // on loopback every stored call goes
+    let (_, local) = replay(vec!["corpus".into(), server.url.clone()]).await;
+    assert_eq!(local.lines().filter(gated_line).count(), 0, "{local}");
+    server.shutdown().await;
 }

@@ -20,7 +20,7 @@ use super::replay_legacy::{replay_legacy, Judged};
 use mcpdiff::corpus::replay::stored_for;
 use mcpdiff::corpus::{classify, classify_auth, load_all, rejudge, store, Item, Status};
 use mcpdiff::pipeline::prepare::judged_surface;
-use mcpdiff::runner::prepare::TargetError;
+use mcpdiff::runner::prepare::{gated_tool, is_loopback, TargetError};
 use mcpdiff::serve::{self, Variant};
 use mcpdiff::transport::{Client, Endpoint, Limits};
 use mcpdiff_oracle::{judge, Surface};
@@ -35,6 +35,7 @@ use std::time::Duration;
   mcpdiff replay corpus --reference             # ... and replay against the reference server
   mcpdiff replay corpus http://127.0.0.1:3000/mcp
   mcpdiff replay corpus https://127.0.0.1:8443/mcp --cacert ca.pem
+  mcpdiff replay corpus https://mcp.example.com/mcp --allow-tool create_note   # off loopback
   mcpdiff replay --bless                        # accept today's verdicts into the files
 
 EXIT STATUS:
@@ -44,7 +45,9 @@ EXIT STATUS:
      decided anything (every one cut by --timeout-ms or refused by its authorization layer)
 
 Each target is discovered first, as `run` discovers it, and its answers are judged with what it
-declares (its tools, lists and era), not with the surface the case was saved with.
+declares (its tools, lists and era), not with the surface the case was saved with. Off
+loopback, a stored call of a tool the target does not annotate readOnlyHint is not sent
+unless --allow-tool names it (as in `run`).
 
 A case whose answer decides nothing is shown as \"not determined\" (timed out, unauthorized,
 unreachable) and counted apart: it neither passes nor fails. A connection probe's entry
@@ -67,6 +70,10 @@ pub struct ReplayArgs {
     /// Also print passing cases.
     #[arg(long)]
     pub verbose: bool,
+    /// On a non-loopback target, also send stored calls of this tool (repeatable). Default:
+    /// only calls of tools the target annotates readOnlyHint, as in `run`.
+    #[arg(long = "allow-tool", value_name = "NAME")]
+    pub allow_tools: Vec<String>,
     /// --cacert FILE / --insecure for https:// targets.
     #[command(flatten)]
     pub tls: super::tls::TlsArgs,
@@ -89,6 +96,11 @@ pub(super) struct ReplayTarget {
     /// Named by the user (not the in-process reference): only such a target is judged as
     /// protected, as in a run.
     pub(super) user: bool,
+    /// On a loopback host: every stored tool call may be sent (`runner::prepare::gated_tool`).
+    pub(super) loopback: bool,
+    /// Stored tool calls not sent: the target is not on loopback and the tool it declares
+    /// has no readOnlyHint (nor `--allow-tool`).
+    pub(super) gated: usize,
     /// What the target declares, discovered as a run discovers it: a stored case's answer is
     /// judged with it (`None`: discovery got no answer, so the stored surface stands, and the
     /// case's answer will decide nothing either).
@@ -149,8 +161,10 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
             Ok(endpoint) => targets.push(ReplayTarget {
                 name,
                 url,
+                loopback: is_loopback(&endpoint),
                 endpoint,
                 user,
+                gated: 0,
                 surface: None,
                 reached: 0,
                 counts: BTreeMap::new(),
@@ -310,6 +324,22 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
             continue;
         }
         for t in &mut targets {
+            // off loopback, a stored call of a tool that may change something is not sent,
+            // the safety gate `run` keeps (a corpus saved on a dev server, replayed against
+            // production, must not delete anything)
+            let gated = match (&t.surface, t.loopback) {
+                (Some(s), false) => gated_tool(&r.case, s, &args.allow_tools),
+                _ => None,
+            };
+            if let Some(tool) = gated {
+                t.gated += 1;
+                println!(
+                    "not sent       {file}  {}: tool '{tool}' is not annotated readOnlyHint \
+                     and the target is not on loopback (pass --allow-tool {tool} to call it)",
+                    t.name
+                );
+                continue;
+            }
             let mut case = r.case.clone();
             // the stored endpoint path stands for "the MCP endpoint" on every target (an
             // authorization probe may carry a query after it)
@@ -376,7 +406,7 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
             .map(|(_, k)| k)
             .sum();
         println!(
-            "  {} ({}): {} passing, {} fixed, {} still failing, {} newly failing{}",
+            "  {} ({}): {} passing, {} fixed, {} still failing, {} newly failing{}{}",
             t.name,
             t.url,
             n(Status::Passing),
@@ -387,16 +417,22 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
                 String::new()
             } else {
                 format!(", {}", not_determined.join(", "))
+            },
+            if t.gated == 0 {
+                String::new()
+            } else {
+                format!(", {} not sent (tool calls off loopback)", t.gated)
             }
         );
         // client cases are never sent: only server cases can show a target is down
-        if entries > client_cases + unsendable && t.reached == 0 {
+        let sent = entries > client_cases + unsendable + t.gated;
+        if sent && t.reached == 0 {
             unreachable = true;
             eprintln!(
                 "mcpdiff: {} refused every connection; is it running?",
                 t.url
             );
-        } else if entries > client_cases + unsendable && determined == 0 {
+        } else if sent && determined == 0 {
             // every answer was cut, refused by auth or lost: the replay decided nothing, the
             // check `run` makes too (`exit::nothing_decided`)
             unreachable = true;

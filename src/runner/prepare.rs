@@ -5,7 +5,7 @@
 pub use super::target_error::TargetError;
 use super::{discover, NetSender, Sender, Target};
 use crate::transport::{Client, Endpoint};
-use mcpdiff_oracle::{Observation, Surface, TransportFailure};
+use mcpdiff_oracle::{Case, Observation, Surface, TransportFailure};
 use std::sync::Arc;
 
 /// A prepared target and whether it is on loopback.
@@ -21,6 +21,20 @@ pub fn is_loopback(e: &Endpoint) -> bool {
         || h == "::1"
         || h.parse::<std::net::Ipv4Addr>()
             .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// The tool a stored request would call on a target where the safety gate holds (not on
+/// loopback): a `tools/call` of a tool `surface` declares without `readOnlyHint`, not named in
+/// `allow_tools`. `None`: the request may be sent (no tool call, a read-only or allowed tool,
+/// or a name the target does not declare, which a run sends too, to see it refused).
+pub fn gated_tool(case: &Case, surface: &Surface, allow_tools: &[String]) -> Option<String> {
+    let body: serde_json::Value = serde_json::from_slice(&case.body).ok()?;
+    if body.get("method").and_then(serde_json::Value::as_str) != Some("tools/call") {
+        return None;
+    }
+    let name = body.pointer("/params/name")?.as_str()?;
+    let declared = surface.tools.iter().find(|t| t.name == name)?;
+    (!declared.read_only && !allow_tools.iter().any(|a| a == name)).then(|| name.to_string())
 }
 
 /// Discover `url` and build its `Target`. The error is one line that says what to do.
@@ -119,4 +133,44 @@ pub async fn prepare(
         },
         loopback,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcpdiff_oracle::client::conformant_case;
+    use mcpdiff_oracle::fixture;
+    use serde_json::json;
+
+    #[test]
+    fn only_declared_tools_without_read_only_hint_are_gated() {
+        // (every fixture tool is read-only: the first one is made a writing one)
+        let mut surface = fixture::surface();
+        surface.tools[0].read_only = false;
+        let (writes, reads) = (&surface.tools[0], &surface.tools[1]);
+        assert!(reads.read_only);
+        let call = |name: &str| {
+            conformant_case(
+                &surface,
+                json!(1),
+                "tools/call",
+                json!({"name": name, "arguments": {}}),
+            )
+        };
+        let w = writes.name.clone();
+        assert_eq!(gated_tool(&call(&w), &surface, &[]), Some(w.clone()));
+        assert_eq!(
+            gated_tool(&call(&w), &surface, std::slice::from_ref(&w)),
+            None
+        );
+        assert_eq!(gated_tool(&call(&reads.name), &surface, &[]), None);
+        // a name the target does not declare is sent, as a run sends one
+        assert_eq!(gated_tool(&call("no_such_tool"), &surface, &[]), None);
+        // no tool call, or no JSON at all
+        let list = conformant_case(&surface, json!(2), "tools/list", json!({}));
+        assert_eq!(gated_tool(&list, &surface, &[]), None);
+        let mut garbage = call(&w);
+        garbage.body = b"\xff{".to_vec();
+        assert_eq!(gated_tool(&garbage, &surface, &[]), None);
+    }
 }
