@@ -9,13 +9,13 @@
 mod common;
 
 use common::probe_run::{run_then, ConnectionProbe};
+use common::replay::replay;
 use mcpdiff::corpus::{self, build, connection, load_dir, Item};
 use mcpdiff::serve::{spawn_with, Variant};
 use mcpdiff_oracle::fixture;
 use mcpdiff_oracle::list_stable::ListKind;
 use mcpdiff_oracle::reference::{respond, to_observation};
 use std::net::SocketAddr;
-use std::process::Command;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connection_findings_are_kept_and_replayed_as_their_sequences() {
@@ -82,18 +82,9 @@ async fn connection_findings_are_kept_and_replayed_as_their_sequences() {
     }
 
     let urls: Vec<String> = servers.iter().map(|s| s.url.clone()).collect();
-    let dir_arg = dir.display().to_string();
-    let out = tokio::task::spawn_blocking(move || {
-        let mut args = vec!["replay".to_string(), dir_arg];
-        args.extend(urls);
-        Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
-            .args(&args)
-            .output()
-            .expect("run mcpdiff")
-    })
-    .await
-    .expect("replay ran");
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let mut args = vec![dir.display().to_string()];
+    args.extend(urls);
+    let (code, stdout) = replay(args).await;
     let line = |rule: &str, url: &str, status: &str| line_in(&stdout, rule, url, status);
     let (known, lists, reference) = (&servers[0].url, &servers[1].url, &servers[2].url);
     assert!(
@@ -113,7 +104,7 @@ async fn connection_findings_are_kept_and_replayed_as_their_sequences() {
         assert!(!line("TOOLS-LIST-STABLE", url, ""), "{stdout}");
     }
     // MUST findings fail the replay; nothing drifted
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_eq!(code, Some(1), "{stdout}");
     assert!(stdout.contains(" 0 drifted"), "{stdout}");
 
     // a reference paging three at a time refuses the stored cursor (it lapsed), yet the list
@@ -136,28 +127,19 @@ async fn connection_findings_are_kept_and_replayed_as_their_sequences() {
     .await
     .expect("server starts");
     let args = vec![
-        "replay".to_string(),
         "--verbose".to_string(),
         dir.display().to_string(),
         three.url.clone(),
         reference.clone(),
     ];
-    let out = tokio::task::spawn_blocking(move || {
-        Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
-            .args(&args)
-            .output()
-            .expect("run mcpdiff")
-    })
-    .await
-    .expect("replay ran");
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let (code, stdout) = replay(args).await;
     for url in [&three.url, reference] {
         assert!(
             line_in(&stdout, "TOOLS-LIST-STABLE", url, "passing"),
             "{stdout}"
         );
     }
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(code, Some(0), "{stdout}");
     three.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
     for s in servers {

@@ -6,10 +6,12 @@
 //! against a mutant still finds the mutant's rule broken. With the target's surface known,
 //! replay keeps `run`'s safety gate too: off loopback, only read-only tools are called.
 
+mod common;
+
+use common::replay::replay;
 use mcpdiff::serve::{legacy::LegacyVariant, spawn, spawn_full, ServeOptions, Variant};
 use mcpdiff_oracle::fixture;
 use std::net::SocketAddr;
-use std::process::Command;
 
 /// The summary line of the target at `url`.
 fn summary<'a>(stdout: &'a str, url: &str) -> &'a str {
@@ -71,24 +73,6 @@ async fn each_target_is_judged_with_its_own_surface() {
     assert_eq!(code, Some(1), "{stdout}");
     dual.shutdown().await;
     mutant.shutdown().await;
-}
-
-/// `mcpdiff replay` with `args`, from the repository root (where `corpus/` is).
-async fn replay(args: Vec<String>) -> (Option<i32>, String) {
-    let out = tokio::task::spawn_blocking(move || {
-        Command::new(env!("CARGO_BIN_EXE_mcpdiff"))
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .arg("replay")
-            .args(&args)
-            .output()
-            .expect("run mcpdiff")
-    })
-    .await
-    .expect("replay ran");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-    )
 }
 
 /// Off loopback, a stored call of a tool the target declares without readOnlyHint is not

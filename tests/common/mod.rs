@@ -6,6 +6,7 @@ pub mod listens;
 pub mod probe_run;
 pub mod protected;
 pub mod raw_http;
+pub mod replay;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,20 @@
+//! `mcpdiff replay` as the corpus tests run it: the built binary, from the repository root
+//! (where `corpus/` is), off the async runtime's threads.
+
+/// `mcpdiff replay ARGS...`: its exit code and standard output.
+pub async fn replay(args: Vec<String>) -> (Option<i32>, String) {
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new(super::BIN)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .arg("replay")
+            .args(&args)
+            .output()
+            .expect("run mcpdiff")
+    })
+    .await
+    .expect("replay ran");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+    )
+}
