@@ -2,8 +2,9 @@
 //! would run it: the `INPUT_*` variables action.yml sets, a fake `GITHUB_OUTPUT`, and the
 //! built `mcpdiff` (instead of `cargo install`) against `mcpdiff serve` on loopback, started
 //! and stopped by this test (by its child handle, i.e. its PID), everything bounded in time.
-//! Checks: the SARIF file appears and is SARIF, the outputs are written, and the header
-//! values appear nowhere but in the `::add-mask::` lines (which the runner swallows).
+//! Checks: the SARIF file appears and is SARIF, the outputs are written, the header values
+//! appear nowhere but in the `::add-mask::` lines (which the runner swallows), and a `corpus`
+//! input is replayed after the run, its exit status an output that gates the step.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -24,8 +25,14 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// `mcpdiff serve --port 0 EXTRA...`.
+    fn start_with(extra: &[&str]) -> Server {
         let mut child = Command::new(BIN)
             .args(["serve", "--port", "0"])
+            .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -217,4 +224,88 @@ fn a_header_line_without_a_colon_fails_without_showing_it() {
     assert!(shown.contains("headers line 2"), "{shown}");
     assert!(!shown.contains(API_KEY), "{shown}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The value of `key` in the `GITHUB_OUTPUT` file the script wrote in `dir`.
+fn output(dir: &Path, key: &str) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("github_output")).ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{key}=")))
+        .map(str::to_string)
+}
+
+/// The script's inputs for a short run against `url` replaying `corpus`.
+fn with_corpus(url: &str, dir: &Path, corpus: &str, fail: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("INPUT_URL", url.to_string()),
+        ("INPUT_CASES", "30".into()),
+        ("INPUT_SEED", "3".into()),
+        ("INPUT_MAX_TIME", "60".into()),
+        ("INPUT_SARIF", dir.join("out.sarif").display().to_string()),
+        ("INPUT_CORPUS", corpus.to_string()),
+        ("INPUT_FAIL_ON_FINDINGS", fail.to_string()),
+    ]
+}
+
+/// One run of the script with a `corpus` input, and what it must show.
+struct CorpusRun {
+    serve: &'static [&'static str],
+    corpus: String,
+    fail_on_findings: &'static str,
+    step: i32,
+    run: &'static str,
+    replay: &'static str,
+    line: &'static str,
+}
+
+#[test]
+fn a_corpus_input_is_replayed_after_the_run_and_gates_the_step() {
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus");
+    let runs = [
+        // the reference passes the committed corpus
+        CorpusRun {
+            serve: &[],
+            corpus: corpus.into(),
+            fail_on_findings: "true",
+            step: 0,
+            run: "0",
+            replay: "0",
+            line: "replay: ",
+        },
+        // a mutant that serves foreign Origins fails the corpus's Origin cases; with
+        // fail-on-findings false the step stays green and the output says so
+        CorpusRun {
+            serve: &["--mutant", "origin-unchecked"],
+            corpus: corpus.into(),
+            fail_on_findings: "false",
+            step: 0,
+            run: "1",
+            replay: "1",
+            line: "::warning title=mcpdiff::the corpus replay found",
+        },
+        // a corpus folder that is not there: the replay could not be done, the step fails
+        CorpusRun {
+            serve: &[],
+            corpus: "no-such-corpus".into(),
+            fail_on_findings: "false",
+            step: 2,
+            run: "0",
+            replay: "2",
+            line: "::error title=mcpdiff::the corpus replay could not be done",
+        },
+    ];
+    for (i, c) in runs.iter().enumerate() {
+        let server = Server::start_with(c.serve);
+        let dir = scratch(&format!("corpus-{i}"));
+        let inputs = with_corpus(&server.url, &dir, &c.corpus, c.fail_on_findings);
+        let ran = run_script(&dir, &inputs, Duration::from_secs(150));
+        drop(server);
+        let shown = format!("{}\n{}", ran.stdout, ran.stderr);
+        assert_eq!(ran.code, Some(c.step), "{shown}");
+        assert_eq!(output(&dir, "exit-code").as_deref(), Some(c.run), "{shown}");
+        let replay = output(&dir, "replay-exit-code");
+        assert_eq!(replay.as_deref(), Some(c.replay), "{shown}");
+        assert!(ran.stdout.contains(c.line), "{shown}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
