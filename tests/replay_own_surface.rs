@@ -128,3 +128,37 @@ async fn off_loopback_a_writing_tool_is_not_called_unless_allowed() {
     assert_eq!(local.lines().filter(gated_line).count(), 0, "{local}");
     server.shutdown().await;
 }
+
+/// A target whose `server/discover` never completes (every answer a `200` SSE stream that
+/// never ends) declares nothing readable: its answers are judged with each case's stored
+/// surface, not with the empty stand-in, which would read every tool a case calls as
+/// undeclared and fail the target for refusing its headers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_target_that_declares_nothing_readable_keeps_the_stored_surface() {
+    let server = spawn_full(
+        Variant::Reference,
+        SocketAddr::from(([127, 0, 0, 1], 0)),
+        fixture::surface(),
+        ServeOptions {
+            extras: mcpdiff::serve::slow::Extras {
+                sse_forever: true,
+                ..Default::default()
+            },
+            ..ServeOptions::default()
+        },
+    )
+    .await
+    .expect("the hostile reference starts");
+    let args = vec![
+        "corpus".into(),
+        server.url.clone(),
+        "--timeout-ms".into(),
+        "300".into(),
+    ];
+    let (_, stdout) = replay(args).await;
+    let line = summary(&stdout, &server.url);
+    assert_eq!(count(line, "newly failing"), 0, "{stdout}");
+    assert!(count(line, "passing") > 0, "{stdout}");
+    assert!(line.contains("not determined: timed out"), "{stdout}");
+    server.shutdown().await;
+}

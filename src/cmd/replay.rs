@@ -102,8 +102,8 @@ pub(super) struct ReplayTarget {
     /// has no readOnlyHint (nor `--allow-tool`).
     pub(super) gated: usize,
     /// What the target declares, discovered as a run discovers it: a stored case's answer is
-    /// judged with it (`None`: discovery got no answer, so the stored surface stands, and the
-    /// case's answer will decide nothing either).
+    /// judged with it (`None`: `server/discover` gave no result, so each case's stored surface
+    /// stands; with no connection at all, the case's answer will decide nothing either).
     pub(super) surface: Option<Surface>,
     /// Cases answered with something other than a refused connection.
     pub(super) reached: usize,
@@ -202,7 +202,13 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
         // annotations, its lists and cursors, its era): each target is judged with its own
         // surface, as the run that saved the case judged the target it ran against
         match judged_surface(&t.name, &t.url, &client, t.user).await {
-            Ok(surface) => t.surface = Some(surface),
+            Ok(Some(surface)) => t.surface = Some(surface),
+            // nothing declared could be read: each case keeps the surface it was saved with
+            Ok(None) => eprintln!(
+                "mcpdiff: {}: server/discover gave no result; its answers are judged with the \
+                 surface each case was saved with",
+                t.url
+            ),
             // no connection: every case will say so ("refused every connection")
             Err(TargetError::Refused { .. }) => {}
             // the server asked for credentials: its cases will be "not determined:

@@ -139,23 +139,29 @@ pub async fn prepare_all(
 /// The surface a run judges a target's answers with, and nothing else of its evidence:
 /// discovery, then the revision probe (without the 2025-11-25 sequences), whose dual-era
 /// verdict sets `legacy_era` as [`prepare_one`] sets it. `user`: the endpoint was named by
-/// the user (only such a target is judged as protected, as in a run). `mcpdiff replay` judges
-/// each target with it: a stored case's expectations depend on the surface, and a target
-/// declares its own.
+/// the user (only such a target is judged as protected, as in a run). `None` when
+/// `server/discover` gave no result (cut at the time limit, refused, not JSON): the minimal
+/// stand-in a run then fuzzes with declares nothing, and judging a stored case with it would
+/// read every tool the case calls as undeclared. `mcpdiff replay` judges each target with
+/// this surface: a stored case's expectations depend on the surface, and a target declares
+/// its own.
 pub async fn judged_surface(
     name: &str,
     url: &str,
     client: &Client,
     user: bool,
-) -> Result<mcpdiff_oracle::Surface, TargetError> {
+) -> Result<Option<mcpdiff_oracle::Surface>, TargetError> {
     let t = runner::prepare::prepare(name, url, client, &[]).await?;
+    if !t.discovered {
+        return Ok(None);
+    }
     let s = &t.target.sender;
     let send = |c: Case| async move { runner::legacy_seq::send_step(s, c).await };
     let rev = revision::probe_selected(&t.target.surface.endpoint, false, send).await;
     let mut surface = t.target.surface;
     surface.protected &= user;
     surface.legacy_era |= rev.verdict == revision::RevisionVerdict::DualEra;
-    Ok(surface)
+    Ok(Some(surface))
 }
 
 /// Discover one target, probe its revision, scan its card, compare its tools.

@@ -12,6 +12,9 @@ use std::sync::Arc;
 pub struct Prepared {
     pub target: Target<NetSender>,
     pub loopback: bool,
+    /// `server/discover` answered with a result: the surface is what the target declares,
+    /// not the minimal stand-in used when discovery read nothing.
+    pub discovered: bool,
 }
 
 /// Loopback hosts: the only ones where every tool may be called without `--allow-tool`.
@@ -103,6 +106,7 @@ pub async fn prepare(
             modern: false,
         },
     };
+    let discovered = d.modern;
     let mut notes = d.notes;
     let mut surface = d.surface;
     // an OAuth protected resource: the user gave a bearer token (DEVIATIONS.md D-70)
@@ -132,6 +136,7 @@ pub async fn prepare(
             notes,
         },
         loopback,
+        discovered,
     })
 }
 
