@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::replay::replay;
+use common::replay::{replay, replay_with_stderr};
 use mcpdiff::serve::{legacy::LegacyVariant, spawn, spawn_full, ServeOptions, Variant};
 use mcpdiff_oracle::fixture;
 use std::net::SocketAddr;
@@ -54,7 +54,15 @@ async fn each_target_is_judged_with_its_own_surface() {
     .await
     .expect("the mutant starts");
     let (dual_url, mutant_url) = (dual.url.clone(), mutant.url.clone());
-    let (code, stdout) = replay(vec!["corpus".into(), dual_url.clone(), mutant_url.clone()]).await;
+    let args = vec!["corpus".into(), dual_url.clone(), mutant_url.clone()];
+    let (code, stdout, stderr) = replay_with_stderr(args).await;
+    // what each target was judged with is said, the era too
+    let said = format!("mcpdiff: {dual_url}: judged with what it declares: ");
+    let line = stderr.lines().find(|l| l.starts_with(&said));
+    assert!(
+        line.is_some_and(|l| l.ends_with(", also 2025-11-25 (dual-era)")),
+        "{stderr}"
+    );
 
     let conformant = summary(&stdout, &dual_url);
     assert!(count(conformant, "passing") > 50, "{conformant}");

@@ -202,7 +202,23 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
         // annotations, its lists and cursors, its era): each target is judged with its own
         // surface, as the run that saved the case judged the target it ran against
         match judged_surface(&t.name, &t.url, &client, t.user).await {
-            Ok(Some(surface)) => t.surface = Some(surface),
+            Ok(Some(surface)) => {
+                // the verdicts depend on it: say what was read
+                eprintln!(
+                    "mcpdiff: {}: judged with what it declares: {} tool(s), {} resource(s), {} \
+                     prompt(s){}",
+                    t.url,
+                    surface.tools.len(),
+                    surface.resources.len() + surface.resource_templates.len(),
+                    surface.prompts.len(),
+                    if surface.is_dual_era() {
+                        ", also 2025-11-25 (dual-era)"
+                    } else {
+                        ""
+                    }
+                );
+                t.surface = Some(surface);
+            }
             // nothing declared could be read: each case keeps the surface it was saved with
             Ok(None) => eprintln!(
                 "mcpdiff: {}: server/discover gave no result; its answers are judged with the \

@@ -3,6 +3,12 @@
 
 /// `mcpdiff replay ARGS...`: its exit code and standard output.
 pub async fn replay(args: Vec<String>) -> (Option<i32>, String) {
+    let (code, stdout, _) = replay_with_stderr(args).await;
+    (code, stdout)
+}
+
+/// [`replay`], with its standard error too.
+pub async fn replay_with_stderr(args: Vec<String>) -> (Option<i32>, String, String) {
     let out = tokio::task::spawn_blocking(move || {
         std::process::Command::new(super::BIN)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -16,5 +22,6 @@ pub async fn replay(args: Vec<String>) -> (Option<i32>, String) {
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
     )
 }
