@@ -26,18 +26,51 @@ pub fn is_loopback(e: &Endpoint) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
-/// The tool a stored request would call on a target where the safety gate holds (not on
-/// loopback): a `tools/call` of a tool `surface` declares without `readOnlyHint`, not named in
-/// `allow_tools`. `None`: the request may be sent (no tool call, a read-only or allowed tool,
-/// or a name the target does not declare, which a run sends too, to see it refused).
+/// The tool a stored request may call on a target where the safety gate holds (not on
+/// loopback): one `surface` declares without `readOnlyHint`, not named in `allow_tools`.
+/// `None`: the request may be sent (no tool call, a read-only or allowed tool, or a name the
+/// target does not declare, which a run sends too, to see it refused).
+///
+/// A stored case may be a fuzzed one, so the body is read the ways a server might read it,
+/// and any of them naming a gated tool holds the request back: the parsed `params.name` of a
+/// `tools/call` (escapes decoded), of each member of a batch too, and, for a body that
+/// mentions `tools/call` anywhere, the tool's name as a JSON string anywhere in the text (a
+/// repeated `name` key, of which the parse keeps only the last, or a body no parser reads
+/// the same way).
 pub fn gated_tool(case: &Case, surface: &Surface, allow_tools: &[String]) -> Option<String> {
-    let body: serde_json::Value = serde_json::from_slice(&case.body).ok()?;
-    if body.get("method").and_then(serde_json::Value::as_str) != Some("tools/call") {
+    let gated = |name: &str| {
+        surface
+            .tools
+            .iter()
+            .any(|t| t.name == name && !t.read_only && !allow_tools.iter().any(|a| a == name))
+    };
+    let parsed: Option<serde_json::Value> = serde_json::from_slice(&case.body).ok();
+    let calls = |v: &serde_json::Value| -> Option<String> {
+        (v.get("method")?.as_str()? == "tools/call")
+            .then(|| v.pointer("/params/name")?.as_str().map(str::to_string))?
+    };
+    let named = match &parsed {
+        Some(serde_json::Value::Array(batch)) => batch.iter().filter_map(calls).collect(),
+        Some(v) => calls(v).into_iter().collect(),
+        None => Vec::new(),
+    };
+    if let Some(name) = named.into_iter().find(|n| gated(n)) {
+        return Some(name);
+    }
+    let text = String::from_utf8_lossy(&case.body);
+    if !text.contains("tools/call") {
         return None;
     }
-    let name = body.pointer("/params/name")?.as_str()?;
-    let declared = surface.tools.iter().find(|t| t.name == name)?;
-    (!declared.read_only && !allow_tools.iter().any(|a| a == name)).then(|| name.to_string())
+    surface
+        .tools
+        .iter()
+        .find(|t| gated(&t.name) && text.contains(&json_string(&t.name)))
+        .map(|t| t.name.clone())
+}
+
+/// `s` as a JSON string (quoted, escaped as `serde_json` writes it).
+fn json_string(s: &str) -> String {
+    serde_json::Value::String(s.to_string()).to_string()
 }
 
 /// Discover `url` and build its `Target`. The error is one line that says what to do.
@@ -177,5 +210,30 @@ mod tests {
         let mut garbage = call(&w);
         garbage.body = b"\xff{".to_vec();
         assert_eq!(gated_tool(&garbage, &surface, &[]), None);
+        // fuzzed bodies: a batch, a repeated `name` (the parse keeps the read-only last one),
+        // an escaped name, and text no parser reads, each naming the writing tool
+        let r = &reads.name;
+        let first = w.chars().next().expect("a tool has a name");
+        let forms = [
+            format!(
+                r#"[{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{w}"}}}}]"#
+            ),
+            format!(r#"{{"method":"tools/call","params":{{"name":"{w}","name":"{r}"}}}}"#),
+            format!(
+                r#"{{"method":"tools/call","params":{{"name":"\u{:04x}{}"}}}}"#,
+                u32::from(first),
+                &w[first.len_utf8()..]
+            ),
+            format!(r#"{{"method":"tools/call","params":{{"name":"{w}""#),
+        ];
+        for body in forms {
+            let mut c = call(r);
+            c.body = body.clone().into_bytes();
+            assert_eq!(gated_tool(&c, &surface, &[]), Some(w.clone()), "{body}");
+        }
+        // the name in a body that calls no tool is no call
+        let mut other = list.clone();
+        other.body = format!(r#"{{"method":"tools/list","params":{{"x":"{w}"}}}}"#).into_bytes();
+        assert_eq!(gated_tool(&other, &surface, &[]), None);
     }
 }
