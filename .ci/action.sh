@@ -2,8 +2,9 @@
 # The shell half of action.yml (the composite GitHub Action): reads the INPUT_* variables
 # action.yml sets, masks every header value, runs `mcpdiff run URL ... --sarif FILE`, then,
 # with a `corpus` input, `mcpdiff replay CORPUS URL` with the same headers, and writes
-# `exit-code`, `replay-exit-code` (empty without a corpus) and `sarif` to $GITHUB_OUTPUT. Kept out of action.yml so that
-# tests/action_script.rs can run it with a fake GitHub environment.
+# `exit-code`, `replay-exit-code` (empty without a corpus) and `sarif` to $GITHUB_OUTPUT.
+# Kept out of action.yml so that tests/action_script.rs can run it with a fake GitHub
+# environment.
 #
 # MCPDIFF_BIN overrides the binary (default: `mcpdiff` on PATH, as `cargo install` left it).
 set -euo pipefail

@@ -9,7 +9,7 @@
 mod common;
 
 use common::probe_run::{run_then, ConnectionProbe};
-use common::replay::replay;
+use common::replay::{off_loopback, reference_serving, replay};
 use mcpdiff::corpus::{self, build, connection, load_dir, Item};
 use mcpdiff::serve::{spawn_with, Variant};
 use mcpdiff_oracle::fixture;
@@ -119,13 +119,7 @@ async fn connection_findings_are_kept_and_replayed_as_their_sequences() {
     let refused = to_observation(&respond(stored_page_two, &by_three));
     let code = refused.http().and_then(|a| a.error_code());
     assert_eq!(code, Some(-32602), "{refused:?}");
-    let three = spawn_with(
-        Variant::Reference,
-        SocketAddr::from(([127, 0, 0, 1], 0)),
-        by_three,
-    )
-    .await
-    .expect("server starts");
+    let three = reference_serving(by_three).await;
     let args = vec![
         "--verbose".to_string(),
         dir.display().to_string(),
@@ -141,6 +135,28 @@ async fn connection_findings_are_kept_and_replayed_as_their_sequences() {
     }
     assert_eq!(code, Some(0), "{stdout}");
     three.shutdown().await;
+
+    // off loopback, a sequence whose stored requests call a tool the target does not mark
+    // read-only is not sent: the list probe's other request calls the menu tool (`0.0.0.0`
+    // reaches this host, but is no loopback name)
+    let mut writing = fixture::surface();
+    for t in &mut writing.tools {
+        t.read_only &= t.name != fixture::MENU_TOOL;
+    }
+    let server = reference_serving(writing).await;
+    let off = off_loopback(&server.url);
+    let (_, stdout) = replay(vec![dir.display().to_string(), off]).await;
+    let held = format!(
+        "tool '{}' is not annotated readOnlyHint",
+        fixture::MENU_TOOL
+    );
+    assert!(
+        stdout.lines().any(|l| l.starts_with("not sent")
+            && l.contains("TOOLS-LIST-STABLE-")
+            && l.contains(&held)),
+        "{stdout}"
+    );
+    server.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
     for s in servers {
         s.shutdown().await;

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::replay::{replay, replay_with_stderr};
+use common::replay::{off_loopback, reference_serving, replay, replay_with_stderr};
 use mcpdiff::serve::{legacy::LegacyVariant, spawn, spawn_full, ServeOptions, Variant};
 use mcpdiff_oracle::fixture;
 use std::net::SocketAddr;
@@ -96,14 +96,8 @@ async fn off_loopback_a_writing_tool_is_not_called_unless_allowed() {
         .find(|t| t.name == "execute_sql")
         .expect("the fixture's execute_sql");
     tool.read_only = false;
-    let server = mcpdiff::serve::spawn_with(
-        Variant::Reference,
-        SocketAddr::from(([127, 0, 0, 1], 0)),
-        surface,
-    )
-    .await
-    .expect("the reference starts");
-    let off = server.url.replace("127.0.0.1", "0.0.0.0");
+    let server = reference_serving(surface).await;
+    let off = off_loopback(&server.url);
     let gated_line = |l: &&str| l.starts_with("not sent") && l.contains("'execute_sql'");
 
     let (code, stdout) = replay(vec!["corpus".into(), off.clone()]).await;

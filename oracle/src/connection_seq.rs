@@ -97,16 +97,21 @@ impl Sequence {
     /// request). A replay reads the list again through it, following the cursors the target
     /// gives then (`ListStableProbe::next_page`): a stored cursor may have lapsed.
     pub fn list_probe(&self) -> Option<ListStableProbe> {
-        let SequenceRule::List(kind) = self.rule else {
-            return None;
-        };
+        match self.rule {
+            SequenceRule::List(kind) => Some(self.probe_of(kind)),
+            SequenceRule::Reuse => None,
+        }
+    }
+
+    /// `list_probe` of a sequence kept for `kind`'s rule.
+    fn probe_of(&self, kind: ListKind) -> ListStableProbe {
         // (`of` checked the shape: a list's first connection carries one request, the
         // kept-alive one two or more)
-        Some(ListStableProbe {
+        ListStableProbe {
             kind,
             list: self.connections[0][0].clone(),
             other: self.connections[self.kept][0].clone(),
-        })
+        }
     }
 
     /// Judge `answers` (one per request, in the connections' shape) with today's judges;
@@ -127,10 +132,8 @@ impl Sequence {
                 };
                 judge_pair(&probe, &answers[0][0], &kept_answers[1], reused[k][1])
             }
-            SequenceRule::List(_) => {
-                let Some(probe) = self.list_probe() else {
-                    return Judgement::Undetermined;
-                };
+            SequenceRule::List(kind) => {
+                let probe = self.probe_of(kind);
                 let firsts = |r: std::ops::Range<usize>| -> Vec<Observation> {
                     answers[r].iter().map(|a| a[0].clone()).collect()
                 };

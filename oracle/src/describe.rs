@@ -245,8 +245,8 @@ fn stream_text(f: &mut fmt::Formatter<'_>, s: &StreamLint) -> fmt::Result {
             let level = s
                 .scope
                 .min_level
-                .and_then(|i| crate::soft_params::LOG_LEVELS.get(usize::from(i)))
-                .unwrap_or(&"?");
+                .and_then(crate::soft_params::level_at)
+                .unwrap_or("?");
             write!(
                 f,
                 "no notifications/message below the requested level \"{level}\" before the final response"

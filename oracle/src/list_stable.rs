@@ -132,9 +132,10 @@ pub const MAX_PAGES: usize = 10;
 
 impl ListStableProbe {
     /// The request for the page after one whose `nextCursor` was `cursor`: the list request
-    /// with `cursor` first in its `params`, every other byte as the list request has it (so
-    /// a probe read back from the corpus pages on without the surface it was built from).
-    /// `None` when the list request's body is no JSON object with object `params`.
+    /// (path, headers, id, `_meta`) with `cursor` first in its `params`, so a probe read back
+    /// from the corpus pages on without the surface it was built from. For a probe's own
+    /// compact body these are the bytes `conformant_case` writes for the page. `None` when the
+    /// list request's body is no JSON object with object `params`.
     pub fn next_page(&self, cursor: &str) -> Option<Case> {
         let mut body: Value = serde_json::from_slice(&self.list.body).ok()?;
         let request = body.as_object_mut()?;

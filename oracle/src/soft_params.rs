@@ -29,6 +29,11 @@ pub fn level_rank(level: &str) -> Option<u8> {
     u8::try_from(i).ok()
 }
 
+/// The level at `rank` in [`LOG_LEVELS`] (the inverse of [`level_rank`]).
+pub fn level_at(rank: u8) -> Option<&'static str> {
+    LOG_LEVELS.get(usize::from(rank)).copied()
+}
+
 /// Whether `body` may hold either key: a `"cursor"` or `"io.modelcontextprotocol/logLevel"`
 /// member name, or any backslash (an escaped key). One pass, stopping at the first hit: the
 /// judge asks for every request, and nearly every body holds neither.

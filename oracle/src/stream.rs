@@ -29,7 +29,7 @@ pub use crate::listen_filter::{
 use crate::observation::{Body, HttpAnswer, SseMessage};
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
-use crate::soft_params::{level_rank, LOG_LEVELS};
+use crate::soft_params::{level_at, level_rank};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -149,8 +149,7 @@ fn is_zero(n: &u8) -> bool {
 
 /// A `min_level` as the level's name.
 fn level_name<S: serde::Serializer>(level: &Option<u8>, s: S) -> Result<S::Ok, S::Error> {
-    let name = level.and_then(|i| LOG_LEVELS.get(usize::from(i)).copied());
-    s.serialize_str(name.unwrap_or("?"))
+    s.serialize_str(level.and_then(level_at).unwrap_or("?"))
 }
 
 impl StreamScope {

@@ -13,6 +13,7 @@ pub mod replay;
 mod replay_client;
 mod replay_connection;
 mod replay_legacy;
+mod replay_target;
 pub mod report;
 pub mod rules;
 pub mod rules_coverage;

@@ -1,30 +1,29 @@
-//! `mcpdiff replay [DIR|FILE...] [URL...]`: re-judge every stored case with today's oracle
-//! (a changed Verdict is oracle drift and fails, unless `--bless` rewrites it), and with URLs
-//! or `--reference` send each case to the targets and say per case: still failing, fixed,
-//! newly failing. Each target's answer is judged with the surface that target declares,
-//! discovered and era-probed as a run does (`pipeline::prepare::judged_surface`); the stored
-//! surface decides only the drift check. Client entries (`mcpdiff-client-corpus/1`) are re-judged with today's
-//! client judge only: they are never sent to targets. The format and the comparisons live in
-//! `mcpdiff::corpus`. Authorization entries (`AUTH-*`, `corpus::auth`) are re-judged by the
-//! authorization judge and sent exactly as written (their own credentials, placeholders
-//! filled from --header / --foreign-token). 2025-11-25 sequence entries
-//! (`mcpdiff-legacy-corpus/1`) are re-judged on their stored answers and replayed step by
-//! step (`replay_legacy.rs`; `--reference` sends them to the dual-era reference). Connection
-//! entries (`corpus::connection`) are sent as their probe sent them, connection by connection
-//! (`replay_connection.rs`).
+//! `mcpdiff replay [DIR|FILE...] [URL...]`: re-judge every stored case with today's oracle (a
+//! changed Verdict is oracle drift and fails, unless `--bless` rewrites it), and with URLs or
+//! `--reference` send each case to the targets and say per case: still failing, fixed, newly
+//! failing. Each target's answer is judged with the surface that target declares, discovered
+//! and era-probed as a run does (`pipeline::prepare::judged_surface`); the stored surface
+//! decides the drift check, and stands in for a target whose surface could not be read. Each
+//! target (`replay_target.rs`) keeps `run`'s safety gate off loopback. Client entries
+//! (`mcpdiff-client-corpus/1`) are re-judged with today's client judge only: they are never
+//! sent to targets. The format and the comparisons live in `mcpdiff::corpus`. Authorization
+//! entries (`AUTH-*`, `corpus::auth`) are re-judged by the authorization judge and sent exactly
+//! as written (their own credentials, placeholders filled from --header / --foreign-token).
+//! 2025-11-25 sequence entries (`mcpdiff-legacy-corpus/1`) are re-judged on their stored
+//! answers and replayed step by step (`replay_legacy.rs`; `--reference` sends them to the
+//! dual-era reference). Connection entries (`corpus::connection`) are sent as their probe sent
+//! them, connection by connection (`replay_connection.rs`).
 
 use super::exit::{self, fail};
 use super::replay_client::{client_case, ClientReplay};
 use super::replay_connection::replay_sequence;
 use super::replay_legacy::{replay_legacy, Judged};
+use super::replay_target::{at_endpoint, Gate, ReplayTarget};
 use mcpdiff::corpus::replay::stored_for;
 use mcpdiff::corpus::{classify, classify_auth, load_all, rejudge, store, Item, Status};
-use mcpdiff::pipeline::prepare::judged_surface;
-use mcpdiff::runner::prepare::{gated_tool, is_loopback, TargetError};
 use mcpdiff::serve::{self, Variant};
 use mcpdiff::transport::{Client, Endpoint, Limits};
-use mcpdiff_oracle::{judge, Surface};
-use std::collections::BTreeMap;
+use mcpdiff_oracle::judge;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -89,27 +88,6 @@ pub fn run(args: ReplayArgs) -> ExitCode {
     }
 }
 
-pub(super) struct ReplayTarget {
-    pub(super) name: String,
-    pub(super) url: String,
-    pub(super) endpoint: Endpoint,
-    /// Named by the user (not the in-process reference): only such a target is judged as
-    /// protected, as in a run.
-    pub(super) user: bool,
-    /// On a loopback host: every stored tool call may be sent (`runner::prepare::gated_tool`).
-    pub(super) loopback: bool,
-    /// Stored tool calls not sent: the target is not on loopback and the tool it declares
-    /// has no readOnlyHint (nor `--allow-tool`).
-    pub(super) gated: usize,
-    /// What the target declares, discovered as a run discovers it: a stored case's answer is
-    /// judged with it (`None`: `server/discover` gave no result, so each case's stored surface
-    /// stands; with no connection at all, the case's answer will decide nothing either).
-    pub(super) surface: Option<Surface>,
-    /// Cases answered with something other than a refused connection.
-    pub(super) reached: usize,
-    pub(super) counts: BTreeMap<Status, usize>,
-}
-
 async fn run_async(args: ReplayArgs) -> ExitCode {
     let (urls, mut paths): (Vec<String>, Vec<String>) = args
         .inputs
@@ -157,21 +135,9 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
     }
     let mut targets = Vec::new();
     for (name, url, user) in specs {
-        match Endpoint::parse(&url) {
-            Ok(endpoint) => targets.push(ReplayTarget {
-                name,
-                url,
-                loopback: is_loopback(&endpoint),
-                endpoint,
-                user,
-                gated: 0,
-                surface: None,
-                reached: 0,
-                counts: BTreeMap::new(),
-            }),
-            Err(e) => {
-                return fail(&format!("bad target URL '{url}': {e}"));
-            }
+        match ReplayTarget::new(name, url.clone(), user) {
+            Ok(t) => targets.push(t),
+            Err(e) => return fail(&format!("bad target URL '{url}': {e}")),
         }
     }
     let tls = match args.tls.build() {
@@ -201,36 +167,8 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
         // a case's expectations depend on what the target declares (its tools, their
         // annotations, its lists and cursors, its era): each target is judged with its own
         // surface, as the run that saved the case judged the target it ran against
-        match judged_surface(&t.name, &t.url, &client, t.user).await {
-            Ok(Some(surface)) => {
-                // the verdicts depend on it: say what was read
-                eprintln!(
-                    "mcpdiff: {}: judged with what it declares: {} tool(s), {} resource(s), {} \
-                     prompt(s){}",
-                    t.url,
-                    surface.tools.len(),
-                    surface.resources.len() + surface.resource_templates.len(),
-                    surface.prompts.len(),
-                    if surface.is_dual_era() {
-                        ", also 2025-11-25 (dual-era)"
-                    } else {
-                        ""
-                    }
-                );
-                t.surface = Some(surface);
-            }
-            // nothing declared could be read: each case keeps the surface it was saved with
-            Ok(None) => eprintln!(
-                "mcpdiff: {}: server/discover gave no result; its answers are judged with the \
-                 surface each case was saved with",
-                t.url
-            ),
-            // no connection: every case will say so ("refused every connection")
-            Err(TargetError::Refused { .. }) => {}
-            // the server asked for credentials: its cases will be "not determined:
-            // unauthorized"; say once what it asked for
-            Err(TargetError::Unauthorized(message)) => eprintln!("mcpdiff: {message}"),
-            Err(e) => return fail(&e.to_string()),
+        if let Err(e) = t.discover(&client).await {
+            return fail(&e);
         }
     }
 
@@ -314,13 +252,16 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
                 }
             }
         }
+        let gate = Gate {
+            stored: &r.surface,
+            allow_tools: &args.allow_tools,
+        };
         if let Some(seq) = &r.sequence {
-            let endpoint = &r.surface.endpoint;
             blocking |= replay_sequence(
                 &client,
                 &l.entry,
                 seq,
-                endpoint,
+                &gate,
                 &file,
                 args.verbose,
                 &mut targets,
@@ -346,30 +287,11 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
             continue;
         }
         for t in &mut targets {
-            // off loopback, a stored call of a tool that may change something is not sent,
-            // the safety gate `run` keeps (a corpus saved on a dev server, replayed against
-            // production, must not delete anything)
-            let gated = match (&t.surface, t.loopback) {
-                (Some(s), false) => gated_tool(&r.case, s, &args.allow_tools),
-                _ => None,
-            };
-            if let Some(tool) = gated {
-                t.gated += 1;
-                println!(
-                    "not sent       {file}  {}: tool '{tool}' is not annotated readOnlyHint \
-                     and the target is not on loopback (pass --allow-tool {tool} to call it)",
-                    t.name
-                );
+            if t.holds_back([&r.case], &gate, &file) {
                 continue;
             }
             let mut case = r.case.clone();
-            // the stored endpoint path stands for "the MCP endpoint" on every target (an
-            // authorization probe may carry a query after it)
-            if let Some(rest) = case.path.strip_prefix(r.surface.endpoint.as_str()) {
-                if rest.is_empty() || rest.starts_with('?') {
-                    case.path = format!("{}{rest}", t.endpoint.path);
-                }
-            }
+            at_endpoint(&mut case, &r.surface.endpoint, &t.endpoint);
             // an authorization case goes exactly as written: it carries its own credentials
             let obs = match r.auth {
                 Some(_) => client.send_exact(&case, &t.endpoint).await,

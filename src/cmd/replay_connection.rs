@@ -6,28 +6,34 @@
 //! the target gives now, since a stored cursor may have lapsed (a server may bind its cursors
 //! to a time or a state). Printed as the other entries are.
 
-use super::replay::ReplayTarget;
+use super::replay_target::{at_endpoint, Gate, ReplayTarget};
 use mcpdiff::corpus::connection;
 use mcpdiff::corpus::replay::stored_for;
 use mcpdiff::corpus::Entry;
 use mcpdiff::runner::list_stable_probe::read_triple;
 use mcpdiff::transport::{Client, Endpoint};
 use mcpdiff_oracle::connection_seq::Sequence;
-use mcpdiff_oracle::{Case, Observation};
+use mcpdiff_oracle::Observation;
 
-/// Replay `seq` (stored with `stored_endpoint` as its path) to every target; whether a MUST
-/// finding came of it.
+/// Replay `seq` (stored with `gate.stored`'s endpoint as its path) to every target the gate
+/// lets it go to; whether a MUST finding came of it.
 pub(super) async fn replay_sequence(
     client: &Client,
     entry: &Entry,
     seq: &Sequence,
-    stored_endpoint: &str,
+    gate: &Gate<'_>,
     file: &str,
     verbose: bool,
     targets: &mut [ReplayTarget],
 ) -> bool {
+    let stored_endpoint = gate.stored.endpoint.as_str();
     let mut blocking = false;
     for t in targets.iter_mut() {
+        // (a list is read again from its stored first page and other request, the rest are
+        // list pages: the stored requests are what may call a tool)
+        if t.holds_back(seq.connections().iter().flatten(), gate, file) {
+            continue;
+        }
         // the answers by connection, which of them is the kept-alive one, and the judgement
         let (answers, kept, judged) = match seq.list_probe() {
             Some(mut probe) => {
@@ -50,7 +56,7 @@ pub(super) async fn replay_sequence(
             t.reached += 1;
         }
         let stored = stored_for(entry, &t.name, &t.url);
-        let out = connection::classify_judged(seq, stored, judged, &answers);
+        let out = connection::classify(seq, stored, judged, &answers);
         blocking |= out.blocking;
         *t.counts.entry(out.status).or_default() += 1;
         if out.status != mcpdiff::corpus::Status::Passing || verbose {
@@ -96,12 +102,4 @@ async fn send(
         reused.push(r);
     }
     (answers, reused)
-}
-
-/// The stored endpoint path stands for "the MCP endpoint" on every target: a case sent there
-/// goes to `endpoint`'s path.
-fn at_endpoint(case: &mut Case, stored_endpoint: &str, endpoint: &Endpoint) {
-    if case.path == stored_endpoint {
-        case.path.clone_from(&endpoint.path);
-    }
 }

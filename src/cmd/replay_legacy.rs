@@ -5,7 +5,7 @@
 //! `--reference` replays these on the dual-era reference (`serve --dual-era`), which must
 //! pass them.
 
-use super::replay::ReplayTarget;
+use super::replay_target::ReplayTarget;
 use mcpdiff::corpus::legacy::{classify, rebless, rejudge, stored_for};
 use mcpdiff::corpus::{store, LegacyLoaded, Status};
 use mcpdiff::runner::legacy_seq::run_steps;

@@ -7,8 +7,9 @@
 //! "fails"}}]}`). Replay sends the sequence again the same way (each one-request connection
 //! fresh, the kept-alive one kept open) and judges the answers with today's judge
 //! (`mcpdiff_oracle::connection_seq`); a list's further pages are asked for with the cursors
-//! the target gives in the replay, not the stored ones, which may have lapsed. The entry keeps one answer, not the sequence's, so
-//! nothing re-judges it offline: it cannot drift, and replay is what checks it.
+//! the target gives in the replay, not the stored ones, which may have lapsed. The entry
+//! keeps one answer, not the sequence's, so nothing re-judges it offline: it cannot drift,
+//! and replay is what checks it.
 
 use super::entry::{Entry, Recorded, StoredRequest};
 use super::error::CorpusError;
@@ -66,22 +67,12 @@ pub fn sequence(e: &Entry) -> Result<Sequence, CorpusError> {
     Sequence::of(&rule, connections).ok_or(CorpusError::NotAConnectionSequence(rule))
 }
 
-/// Today's judgement of a replayed sequence against what was recorded for the target. An
-/// undecided sequence is not determined: unreachable or timed out when an answer was, else
-/// inconclusive (the list changed between the fresh readings, or the connection was not kept).
+/// Today's judgement of a replayed sequence (`judged`, from `answers`: `Sequence::judge`, or
+/// a list read again through the target's own cursors) against what was recorded for the
+/// target. An undecided sequence is not determined: unreachable or timed out when an answer
+/// was, else inconclusive (the list changed between the fresh readings, or the connection
+/// was not kept).
 pub fn classify(
-    seq: &Sequence,
-    stored: Option<&Recorded>,
-    answers: &[Vec<Observation>],
-    reused: &[Vec<bool>],
-) -> ReplayOutcome {
-    classify_judged(seq, stored, seq.judge(answers, reused), answers)
-}
-
-/// `classify` for a sequence judged already (a list read again by following the target's
-/// own cursors, `runner::list_stable_probe::read_triple`); `answers` are the ones sent,
-/// for the reason a sequence decided nothing.
-pub fn classify_judged(
     seq: &Sequence,
     stored: Option<&Recorded>,
     judged: Judgement,

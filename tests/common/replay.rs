@@ -25,3 +25,17 @@ pub async fn replay_with_stderr(args: Vec<String>) -> (Option<i32>, String, Stri
         String::from_utf8_lossy(&out.stderr).to_string(),
     )
 }
+
+/// The reference server on loopback, declaring `surface`: a target to replay against.
+pub async fn reference_serving(surface: mcpdiff_oracle::Surface) -> mcpdiff::serve::RunningServer {
+    let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    mcpdiff::serve::spawn_with(mcpdiff::serve::Variant::Reference, loopback, surface)
+        .await
+        .expect("the reference starts")
+}
+
+/// `url` with its loopback host written `0.0.0.0`: the same server on this host, but no
+/// loopback name, so replay's safety gate holds (no traffic leaves the machine).
+pub fn off_loopback(url: &str) -> String {
+    url.replace("127.0.0.1", "0.0.0.0")
+}

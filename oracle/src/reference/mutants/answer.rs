@@ -62,10 +62,10 @@ impl<'a> Answered<'a> {
 
     /// The place in `soft_params::LOG_LEVELS` of the level the request's `_meta` asks for,
     /// when it is one of the eight.
-    pub(super) fn log_level(&self) -> Option<usize> {
+    pub(super) fn log_level(&self) -> Option<u8> {
         let meta = self.call.as_ref()?.params.get("_meta")?;
         let level = meta.get(crate::case::META_LOG_LEVEL)?.as_str()?;
-        crate::soft_params::level_rank(level).map(usize::from)
+        crate::soft_params::level_rank(level)
     }
 
     /// The string `params[field]` ("" when absent).

@@ -9,7 +9,7 @@ use super::Mutant;
 use crate::case::{Case, META_LOG_LEVEL};
 use crate::reference::error_body;
 use crate::reference::response::{Response, ResponseBody};
-use crate::soft_params::LOG_LEVELS;
+use crate::soft_params::{level_at, LOG_LEVELS};
 use crate::surface::Surface;
 use serde_json::{json, Value};
 
@@ -115,7 +115,7 @@ pub(super) fn log_undeclared(a: &Answered, r: &mut Response) {
     if call.method == "subscriptions/listen" || a.surface().capabilities.logging {
         return;
     }
-    let Some(level) = a.log_level().map(|i| LOG_LEVELS[i]) else {
+    let Some(level) = a.log_level().and_then(level_at) else {
         return;
     };
     if let ResponseBody::Sse { events, .. } = &mut r.body {

@@ -5,7 +5,7 @@
 
 use super::answer::Answered;
 use crate::reference::response::{Response, ResponseBody};
-use crate::soft_params::LOG_LEVELS;
+use crate::soft_params::level_at;
 use serde_json::{json, Value};
 
 /// The events of a request's SSE answer (not a listen stream's), if it is one.
@@ -118,11 +118,12 @@ pub(super) fn log_without_level(a: &Answered, r: &mut Response) {
 /// request that set one of the eight levels above `debug` gets one `notifications/message` a
 /// level below it on its stream, before the response (LOG-LEVEL-THRESHOLD).
 pub(super) fn log_below_level(a: &Answered, r: &mut Response) {
-    let Some(below) = a.log_level().and_then(|i| i.checked_sub(1)) else {
+    let below = a.log_level().and_then(|i| i.checked_sub(1));
+    let Some(below) = below.and_then(level_at) else {
         return;
     };
     if let Some(events) = request_stream(a, r) {
-        let log = json!({"level": LOG_LEVELS[below], "logger": "mutant", "data": "below the asked level"});
+        let log = json!({"level": below, "logger": "mutant", "data": "below the asked level"});
         before_response(events, notification("notifications/message", log));
     }
 }
