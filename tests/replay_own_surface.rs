@@ -164,3 +164,60 @@ async fn a_target_that_declares_nothing_readable_keeps_the_stored_surface() {
     assert!(line.contains("not determined: timed out"), "{stdout}");
     server.shutdown().await;
 }
+
+/// An entry saved failing against a tool the target has since stopped declaring is not
+/// "fixed" when the target refuses the call as an unknown tool: the rule it failed was
+/// never judged on that answer. It is "not determined: no longer exercised", with the rule
+/// named; against a target that still declares the tool and gets it right, it is "fixed".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failure_on_a_tool_no_longer_declared_is_not_called_fixed() {
+    let mut without = fixture::surface();
+    without.tools.retain(|t| t.name != "execute_sql");
+    let (gone, kept) = (
+        reference_serving(without).await,
+        reference_serving(fixture::surface()).await,
+    );
+    // the entry recorded a base64 mismatch on an `execute_sql` call, once per target
+    let stored = "SHTTP-B64-DECODE-fdae31770003.json";
+    let text = std::fs::read_to_string(format!("corpus/{stored}")).expect("the committed entry");
+    let mut entry: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let record = entry["targets"][0].clone();
+    assert_eq!(record["failing"], serde_json::json!(["SHTTP-B64-DECODE"]));
+    entry["targets"] = serde_json::Value::Array(
+        [&gone.url, &kept.url]
+            .iter()
+            .map(|url| {
+                let mut r = record.clone();
+                r["url"] = serde_json::Value::String(url.to_string());
+                r
+            })
+            .collect(),
+    );
+    let dir = std::env::temp_dir().join(format!("mcpdiff-unexercised-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join(stored), entry.to_string()).expect("write entry");
+
+    let dir_arg = dir.to_str().expect("utf-8 path").to_string();
+    let (code, stdout) = replay(vec![dir_arg, gone.url.clone(), kept.url.clone()]).await;
+    let line_of = |url: &str, status: &str| {
+        stdout
+            .lines()
+            .find(|l| l.starts_with(status) && l.contains(url))
+            .map(str::to_string)
+    };
+    let unexercised = line_of(&gone.url, "not determined: no longer exercised");
+    assert!(
+        unexercised.is_some_and(|l| l.contains("[SHTTP-B64-DECODE]")),
+        "{stdout}"
+    );
+    assert_eq!(count(summary(&stdout, &gone.url), "fixed"), 0, "{stdout}");
+    assert!(line_of(&kept.url, "fixed").is_some(), "{stdout}");
+    assert_eq!(count(summary(&stdout, &kept.url), "fixed"), 1, "{stdout}");
+    // nothing failed, but the first target's one case decided nothing: as for a target whose
+    // every answer was cut, the replay says so and ends with status 2
+    assert_eq!(code, Some(2), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+    gone.shutdown().await;
+    kept.shutdown().await;
+}

@@ -41,7 +41,8 @@ EXIT STATUS:
   0  no drift, no MUST finding on any target
   1  a stored verdict changed (drift), or a target fails a MUST rule on a stored case
   2  a corpus file is unreadable, or a target could not be reached, or none of its answers
-     decided anything (every one cut by --timeout-ms or refused by its authorization layer)
+     decided anything (every one cut by --timeout-ms, refused by its authorization layer, or
+     no longer exercising the rule it failed when saved)
 
 Each target is discovered first, as `run` discovers it, and its answers are judged with what it
 declares (its tools, lists and era), not with the surface the case was saved with. Off
@@ -49,7 +50,10 @@ loopback, a stored call of a tool the target does not annotate readOnlyHint is n
 unless --allow-tool names it (as in `run`).
 
 A case whose answer decides nothing is shown as \"not determined\" (timed out, unauthorized,
-unreachable) and counted apart: it neither passes nor fails. A connection probe's entry
+unreachable) and counted apart: it neither passes nor fails. A case saved failing is \"fixed\"
+only when today's judgement of the answer exercises the rules it failed; when one is no longer
+exercised (the target stopped declaring the tool the case calls, say), it is \"not determined:
+no longer exercised\", with that rule named. A connection probe's entry
 (BASE-STATELESS-NO-PRIOR, *-LIST-STABLE) is sent as its whole sequence, connection by
 connection, and judged whole; a sequence that decides nothing (a list that changed between
 its fresh readings, a connection not kept open) is \"not determined: inconclusive\"; a
@@ -310,11 +314,17 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
             blocking |= out.blocking;
             *t.counts.entry(out.status).or_default() += 1;
             if out.status != Status::Passing || args.verbose {
+                // the rules failing now, or those failed when recorded and not exercised now
+                let rules = if out.status == Status::Unexercised {
+                    &out.unexercised
+                } else {
+                    &out.failing
+                };
                 println!(
                     "{:<14} {file}  {}  [{}]  observed {}",
                     out.status.label(),
                     t.name,
-                    out.failing.join(", "),
+                    rules.join(", "),
                     obs.summary()
                 );
             }
@@ -340,13 +350,13 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
         let not_determined: Vec<String> = t
             .counts
             .iter()
-            .filter(|(s, _)| matches!(s, Status::NotDetermined(_)))
+            .filter(|(s, _)| s.undecided().is_some())
             .map(|(s, k)| format!("{k} {}", s.label()))
             .collect();
         let determined: usize = t
             .counts
             .iter()
-            .filter(|(s, _)| !matches!(s, Status::NotDetermined(_)))
+            .filter(|(s, _)| s.undecided().is_none())
             .map(|(_, k)| k)
             .sum();
         println!(
@@ -383,10 +393,7 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
             let why: Vec<String> = t
                 .counts
                 .iter()
-                .filter_map(|(s, k)| match s {
-                    Status::NotDetermined(u) => Some(format!("{k} {}", u.as_str())),
-                    _ => None,
-                })
+                .filter_map(|(s, k)| s.undecided().map(|why| format!("{k} {why}")))
                 .collect();
             exit::say(&exit::nothing_decided(&t.url, &why.join(", ")));
         }

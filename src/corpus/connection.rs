@@ -95,6 +95,8 @@ pub fn classify(
         blocking: !failing.is_empty()
             && matches!(level_of(seq.rule.rule()), Level::Must | Level::MustNot),
         failing,
+        // the sequence is judged on its one rule whatever the target answers
+        unexercised: Vec::new(),
     }
 }
 

@@ -140,6 +140,11 @@ pub enum Status {
     /// The answer decides nothing (`mcpdiff_oracle::settle`): neither passing nor failing,
     /// whatever was recorded.
     NotDetermined(Undetermined),
+    /// Failed when recorded, fails nothing now, but today's Verdict no longer exercises a rule
+    /// it failed (the target stopped declaring the tool the case calls, the answer no longer
+    /// carries what a lint speaks of, the rule was renamed): "fixed" would claim a rule passes
+    /// that this answer never tested, so it is not determined.
+    Unexercised,
 }
 
 impl Status {
@@ -153,6 +158,17 @@ impl Status {
             Status::NotDetermined(Undetermined::Unauthorized) => "not determined: unauthorized",
             Status::NotDetermined(Undetermined::Unreachable) => "not determined: unreachable",
             Status::NotDetermined(Undetermined::Inconclusive) => "not determined: inconclusive",
+            Status::Unexercised => "not determined: no longer exercised",
+        }
+    }
+
+    /// Why the answer decided nothing (as in "3 timed out"), or `None` when it decided
+    /// something: passing, fixed or failing.
+    pub fn undecided(self) -> Option<&'static str> {
+        match self {
+            Status::NotDetermined(u) => Some(u.as_str()),
+            Status::Unexercised => Some("no longer exercised"),
+            _ => None,
         }
     }
 }
@@ -164,6 +180,9 @@ pub struct ReplayOutcome {
     pub failing: Vec<String>,
     /// Whether a failing rule is MUST / MUST NOT (fails the replay).
     pub blocking: bool,
+    /// Rule ids the target failed when recorded that today's Verdict does not exercise on
+    /// this answer (`Status::Unexercised`).
+    pub unexercised: Vec<String>,
 }
 
 /// Judge `obs` with `verdict` (today's, of the case as sent, against the target's surface)
@@ -182,8 +201,21 @@ pub fn classify(verdict: &Verdict, stored: Option<&Recorded>, obs: &Observation)
     });
     let failing: Vec<String> = findings.into_iter().map(|f| f.rule).collect();
     let was_failing = stored.is_some_and(|r| !r.failing.is_empty());
+    // a rule failed when recorded is fixed only if this answer was judged on it again
+    let unexercised: Vec<String> = match stored {
+        Some(r) if failing.is_empty() && !r.failing.is_empty() => {
+            let exercised: Vec<RuleId> = verdict.observed_rules(obs).collect();
+            r.failing
+                .iter()
+                .filter(|name| !exercised.iter().any(|e| e.0 == name.as_str()))
+                .cloned()
+                .collect()
+        }
+        _ => Vec::new(),
+    };
     let status = match (undetermined, was_failing, failing.is_empty()) {
         (Some(reason), _, true) => Status::NotDetermined(reason),
+        (_, true, true) if !unexercised.is_empty() => Status::Unexercised,
         (_, true, true) => Status::Fixed,
         (_, true, false) => Status::StillFailing,
         (_, false, false) => Status::NewlyFailing,
@@ -193,6 +225,7 @@ pub fn classify(verdict: &Verdict, stored: Option<&Recorded>, obs: &Observation)
         status,
         failing,
         blocking,
+        unexercised,
     }
 }
 
@@ -221,6 +254,7 @@ pub fn classify_auth(
         status,
         failing,
         blocking,
+        unexercised: Vec::new(),
     }
 }
 
