@@ -139,6 +139,18 @@ fn d193_unrequested_entries_ignored() {
         json!({"name": fixture::PLAIN_TOOL, "arguments": {"location": "Oslo"}}),
     );
     assert!(rules_of(&plain, &s, &common::rpc_error(200, &id, -32602)).is_empty());
+    // a call that departs otherwise too keeps the -32602 that departure admits: with no
+    // `name` the params break CallToolRequest's schema («Malformed requests» are protocol
+    // errors, tools.mdx), so the refusal need not be the entry's
+    let mut nameless = call(
+        "tools/call",
+        json!({"inputResponses": {"mcpdiff.unrequested": {"action": "decline"}}}),
+    );
+    // (an `Mcp-Name` with no `name` in the body to mirror: tolerated, D-08; without the header
+    // the call is SHTTP-HDR-MISSING-400's MUST defect and no benign input is judged)
+    nameless.set_header("Mcp-Name", Some(fixture::PLAIN_TOOL.as_bytes()));
+    assert!(judge(&nameless, &s).triggers(mcpdiff_oracle::rules::MRTR_IGNORE_EXTRA));
+    assert!(rules_of(&nameless, &s, &common::rpc_error(200, &id, -32602)).is_empty());
     // `{}` and entries that are no objects are not this rule's stimulus
     for other in [json!({}), json!({"k": 7})] {
         let c = weather_with(other);

@@ -136,8 +136,9 @@ pub(crate) fn assemble(
                         push(expectations, *r, &set[..success_len]);
                     } else if *r == rules::MRTR_IGNORE_EXTRA {
                         // a -32602 to a request whose one departure is the unrequested entry
-                        // refuses those params: not «ignore» (D-193)
-                        ignore_extra(expectations, *r, set, success_len);
+                        // refuses those params: not «ignore» (D-193); one another departure
+                        // admits (a call with no `name`) stays admitted
+                        ignore_extra(expectations, *r, set, success_len, tolerated);
                     } else {
                         file(expectations, *r, set, i == last);
                     }
@@ -240,14 +241,26 @@ fn push(expectations: &mut Listed, rule: RuleId, answers: &[Answer]) {
 }
 
 /// MRTR-IGNORE-EXTRA's set: `set` without the -32602 answers of its success part (its first
-/// `success_len`).
+/// `success_len`), but for those a departure of the request also admits (`tolerated`: merged
+/// into `set` only where the success part lacked them, so a tolerated -32602 the success part
+/// already held is found there, not after it).
 #[cold]
 #[inline(never)]
-fn ignore_extra(expectations: &mut Listed, rule: RuleId, set: &Answers, success_len: usize) {
+fn ignore_extra(
+    expectations: &mut Listed,
+    rule: RuleId,
+    set: &Answers,
+    success_len: usize,
+    tolerated: &[Answer],
+) {
     let kept: Answers = set
         .iter()
         .enumerate()
-        .filter(|(i, a)| *i >= success_len || !matches!(a, Answer::RpcError { code: -32602, .. }))
+        .filter(|(i, a)| {
+            *i >= success_len
+                || !matches!(a, Answer::RpcError { code: -32602, .. })
+                || tolerated.contains(a)
+        })
         .map(|(_, a)| a.clone())
         .collect();
     push(expectations, rule, &kept);
