@@ -53,6 +53,7 @@ fn finding(
         kind: "served, 2xx, no JSON-RPC error, JSON body".into(),
         original_kind: "served, 2xx, no JSON-RPC error, JSON body".into(),
         kept_original: None,
+        alone: None,
     }
 }
 

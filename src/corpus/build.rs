@@ -61,12 +61,14 @@ pub fn save_all(dir: &Path, entries: &[Entry]) -> Result<(usize, usize, usize), 
 }
 
 /// One entry per shrunk finding of a run, with the target's answer to the shrunk case (for a
-/// connection probe's finding, with its whole sequence: `corpus::connection`).
+/// connection probe's finding, with its whole sequence: `corpus::connection`), but for a
+/// finding whose reproducer did not fail again alone (`ShrunkFinding::alone`): replayed
+/// alone, as an entry is, it would pass the target that failed it.
 pub fn run_entries(result: &RunResult, seed: u64) -> Vec<Entry> {
     let source = format!("mcpdiff run --seed {seed}");
     let mut out = Vec::new();
     for t in &result.targets {
-        for f in &t.findings {
+        for f in t.findings.iter().filter(|f| f.alone.is_none()) {
             // A connection probe's finding (BASE-STATELESS-NO-PRIOR, `*-LIST-STABLE`) exists
             // only in a sequence of requests on chosen connections: its entry keeps the whole
             // sequence (`corpus::connection`)
@@ -110,9 +112,20 @@ pub fn run_entries(result: &RunResult, seed: u64) -> Vec<Entry> {
 pub fn save_run(dir: &Path, result: &RunResult, seed: u64) -> Result<String, CorpusError> {
     let entries = run_entries(result, seed);
     let (created, updated, unchanged) = save_all(dir, &entries)?;
+    let not_alone = result
+        .targets
+        .iter()
+        .flat_map(|t| &t.findings)
+        .filter(|f| f.alone.is_some())
+        .count();
     Ok(format!(
-        "corpus {}: {created} new, {updated} updated, {unchanged} already there",
-        dir.display()
+        "corpus {}: {created} new, {updated} updated, {unchanged} already there{}",
+        dir.display(),
+        if not_alone == 0 {
+            String::new()
+        } else {
+            format!(", {not_alone} not saved (did not fail again sent alone)")
+        }
     ))
 }
 

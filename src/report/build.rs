@@ -203,6 +203,7 @@ pub fn build(
                 kind: kind_of(&f.case, &f.observation),
                 original_kind: kind_of(&f.original, &f.original_observation),
                 kept_original: f.kept_original.clone(),
+                alone: f.alone.clone(),
             });
         }
         sort_findings(&mut findings);

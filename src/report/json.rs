@@ -141,6 +141,10 @@ pub struct FindingReport {
     /// then the original case, and this says why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kept_original: Option<String>,
+    /// Set when the reproducer, sent again alone on a new connection, was answered and did
+    /// not fail the same way (`runner::shrink::alone_note`): why it is no reproducer alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alone: Option<String>,
 }
 
 impl FindingReport {
@@ -150,7 +154,17 @@ impl FindingReport {
         if self.original_observed.is_empty() {
             return None;
         }
-        Some(match &self.kept_original {
+        let line = self.original_only_line();
+        // (every renderer shows this line: a reproducer that does not fail alone says so there)
+        Some(match &self.alone {
+            Some(why) => format!("{line}. not a reproducer alone: {why}"),
+            None => line,
+        })
+    }
+
+    /// `original_line` without the note on sending the reproducer alone.
+    fn original_only_line(&self) -> String {
+        match &self.kept_original {
             Some(why) => format!("{} (kept as the reproducer: {why})", self.original_observed),
             None if self.original_kind == self.kind => format!(
                 "{}; same kind as the reproducer ({})",
@@ -160,7 +174,7 @@ impl FindingReport {
                 "{} ({}; the reproducer: {})",
                 self.original_observed, self.original_kind, self.kind
             ),
-        })
+        }
     }
 }
 

@@ -35,6 +35,14 @@ impl Sender for NetSender {
         self.client.send_listening(&case, &self.endpoint).await
     }
 
+    /// A client of its own that keeps no connection: a new one for this request.
+    async fn send_alone(&self, case: &Case) -> Observation {
+        self.client
+            .with_own_pool(0)
+            .send(case, &self.endpoint)
+            .await
+    }
+
     /// A fresh connection under the same limits stretched to `limit` (SSE included).
     async fn send_patient(&self, case: Case, limit: Duration) -> Observation {
         let limits = Limits {

@@ -41,6 +41,8 @@ pub fn record(t: &mut TargetOutcome, results: Vec<AuthResult>) {
             case: r.case,
             observation: r.observation,
             kept_original: None,
+            // (not checked: a probe's finding is replayed as the probe sent it, by connection)
+            alone: None,
             count: 1,
             shrink_requests: 0,
             cut_short: false,

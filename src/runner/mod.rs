@@ -95,6 +95,13 @@ pub trait Sender: Clone + Send + Sync + 'static {
         let _ = limit;
         self.send(case)
     }
+
+    /// `send_ref` on a connection of its own, opened for this one request (no request
+    /// before it on that connection): whether a reproducer fails alone, as a maintainer who
+    /// sends it alone will see it. The default is `send_ref` (a sender with no connections).
+    fn send_alone(&self, case: &Case) -> impl Future<Output = Observation> + Send {
+        self.send_ref(case)
+    }
 }
 
 /// The cases of one surface: `case(seed, index)` is the `index`-th case of a run with
@@ -185,6 +192,11 @@ pub struct ShrunkFinding {
     /// by connection, in order, `case` among them; its reproducer sends them all. Empty for
     /// every other finding, whose `case` alone reproduces it.
     pub connections: Vec<Vec<Case>>,
+    /// Set when the reproducer, sent again alone on a new connection, was answered and did
+    /// not fail the same way (`shrink::alone_note`): what it failed on in the run rests on
+    /// the requests before it on a reused connection, or the target is intermittent. The
+    /// corpus keeps no single-request entry of it (replayed alone, it would pass).
+    pub alone: Option<String>,
 }
 
 /// What happened to one target.

@@ -232,6 +232,36 @@ pub fn settle(
     (original.0.clone(), original.1.clone(), Some(why))
 }
 
+/// Why the reproducer of `rule`'s finding is not one alone: `alone` is the target's answer
+/// to `case` (the settled reproducer) sent again by itself on a new connection. `None` when
+/// it fails as in the run (`CaseKeep::kept_by` against the original), or when that answer
+/// decides nothing (cut by a limit, refused by the authorization layer): only an answer
+/// that is judged and passes says the failure needed the run's earlier traffic.
+pub fn alone_note(
+    surface: &Surface,
+    rule: RuleId,
+    original: (&Case, &Observation),
+    case: &Case,
+    alone: &Observation,
+) -> Option<String> {
+    let verdict = judge(case, surface);
+    if assess_against(&verdict, alone).undetermined.is_some() {
+        return None;
+    }
+    let keep = CaseKeep::of(original.0, original.1, rule, surface);
+    if keep.kept_by(&verdict, alone) {
+        return None;
+    }
+    Some(format!(
+        "sent again alone, on a new connection, it was answered {} and did not fail {} as \
+         in the run: the failure rests on requests sent before it on the same connection (a \
+         target keeping state per connection breaks BASE-STATELESS-NO-PRIOR), or the target \
+         answers it differently from one time to the next",
+        alone.summary(),
+        rule.0
+    ))
+}
+
 /// Greedy shrinking: take the first candidate that the oracle still judges under `rule`
 /// without new defects and that the target still fails on `rule` with the original's
 /// signature (`CaseKeep`); repeat until no candidate helps or the budget ends.

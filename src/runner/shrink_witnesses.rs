@@ -62,6 +62,18 @@ pub(super) async fn shrink_target<S: Sender>(
             (&w.case, &w.observation),
             (case, observation),
         );
+        // the reproducer sent once more, alone on a new connection, as a maintainer will
+        // send it: a failure that needed the run's earlier requests on a connection says so
+        let alone = if unanswered || Instant::now() >= end {
+            None
+        } else {
+            spent += 1;
+            let sent = tokio::time::timeout_at(end.into(), t.sender.send_alone(&case)).await;
+            sent.ok().and_then(|answer| {
+                let original = (&w.case, &w.observation);
+                shrink::alone_note(&t.surface, *rule, original, &case, &answer)
+            })
+        };
         findings.push(ShrunkFinding {
             rule: *rule,
             original: w.case.clone(),
@@ -73,6 +85,7 @@ pub(super) async fn shrink_target<S: Sender>(
             shrink_requests,
             cut_short,
             connections: Vec::new(),
+            alone,
         });
     }
     let outcome = TargetOutcome {
