@@ -1,7 +1,8 @@
 //! `mcpdiff run` and `mcpdiff merge` from the command line, where the status is the point:
 //! a target none of whose answers decided anything ends the run with status 2 and one line
 //! (its JSON still written); installing a bundled target counts inside `--max-time`; a bad
-//! `--shard` is refused in one line; `merge` prints the merged review and refuses the
+//! `--shard` is refused in one line, and so is a limit the run would not honour as given
+//! (`--timeout-ms 50`, `--rate 0`); `merge` prints the merged review and refuses the
 //! reports of different runs.
 
 use std::io::Read;
@@ -146,6 +147,41 @@ fn a_bad_shard_is_refused_in_one_line() {
         assert!(stderr.contains(says), "{bad}: {stderr}");
         assert!(out.stdout.is_empty(), "nothing ran: {}", text(&out));
     }
+}
+
+/// A limit the run would not honour as given (it was raised to a floor, or read as no limit
+/// at all) is refused in one line that names the floor, before anything runs.
+#[test]
+fn a_limit_the_run_would_not_honour_is_refused_in_one_line() {
+    for (flag, bad, says) in [
+        ("--max-time", "0", "at least 1"),
+        ("--timeout-ms", "99", "at least 100"),
+        ("--concurrency", "0", "at least 1"),
+        ("--client-timeout", "0", "at least 1"),
+        ("--rate", "0", "positive"),
+        ("--rate", "-3", "positive"),
+        ("--rate", "inf", "positive"),
+        ("--rate", "NaN", "positive"),
+    ] {
+        let out = mcpdiff(&["run", "--no-bundled", "--quiet", "--seed", "1"])
+            .arg(format!("{flag}={bad}"))
+            .output()
+            .expect("run mcpdiff");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} {bad}: {}", text(&out));
+        assert_eq!(stderr.lines().count(), 1, "{flag} {bad}: {stderr}");
+        assert!(stderr.contains(flag) && stderr.contains(says), "{stderr}");
+        assert!(out.stdout.is_empty(), "nothing ran: {}", text(&out));
+    }
+    let out = mcpdiff(&["replay", "--timeout-ms", "50"])
+        .output()
+        .expect("run mcpdiff");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        stderr.contains("--timeout-ms must be at least 100"),
+        "{stderr}"
+    );
 }
 
 #[test]

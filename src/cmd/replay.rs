@@ -19,6 +19,7 @@ use super::replay_client::{client_case, ClientReplay};
 use super::replay_connection::replay_sequence;
 use super::replay_legacy::{replay_legacy, Judged};
 use super::replay_target::{at_endpoint, Gate, ReplayTarget};
+use super::run_args::MIN_TIMEOUT_MS;
 use mcpdiff::corpus::replay::stored_for;
 use mcpdiff::corpus::{classify, classify_auth, load_all, rejudge, store, Item, Status};
 use mcpdiff::serve::{self, Variant};
@@ -67,7 +68,7 @@ pub struct ReplayArgs {
     /// Rewrite drifted verdicts with today's instead of failing.
     #[arg(long)]
     pub bless: bool,
-    /// Per-case time limit in milliseconds.
+    /// Per-case time limit in milliseconds (at least 100).
     #[arg(long, default_value_t = 5000)]
     pub timeout_ms: u64,
     /// Also print passing cases.
@@ -152,12 +153,17 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(&e),
     };
+    if args.timeout_ms < MIN_TIMEOUT_MS {
+        return fail(&format!(
+            "--timeout-ms must be at least {MIN_TIMEOUT_MS} (milliseconds per case)"
+        ));
+    }
     if let Some(w) = super::tls::warning(&tls) {
         eprintln!("mcpdiff: {w}");
     }
     let client = Client::configured(
         Limits {
-            total: Duration::from_millis(args.timeout_ms.max(100)),
+            total: Duration::from_millis(args.timeout_ms),
             ..Limits::default()
         },
         creds,

@@ -11,6 +11,9 @@ use mcpdiff_oracle::Surface;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The shortest per-case limit `--timeout-ms` takes (`run` and `replay`).
+pub const MIN_TIMEOUT_MS: u64 = 100;
+
 #[derive(clap::Args)]
 #[command(after_help = "EXAMPLES:
   mcpdiff run                                   # reference + 4 mutants + every bundled SDK target (servers, clients)
@@ -74,9 +77,9 @@ pub struct RunArgs {
     /// window after the answer, so a listen stream does not hold a slot.
     #[arg(long, default_value_t = 8)]
     pub concurrency: usize,
-    /// Per-case time limit in milliseconds (connect, send, read; default 5000, an SSE stream
-    /// at most 3000 unless this is given). An answer still coming at the limit is "not
-    /// determined: timed out" unless what came already broke a rule.
+    /// Per-case time limit in milliseconds, at least 100 (connect, send, read; default 5000,
+    /// an SSE stream at most 3000 unless this is given). An answer still coming at the limit
+    /// is "not determined: timed out" unless what came already broke a rule.
     #[arg(long, value_name = "MS")]
     pub timeout_ms: Option<u64>,
     /// Write the whole result as JSON (schema mcpdiff-run/1, see docs/run-json.md).
@@ -181,6 +184,29 @@ impl RunArgs {
         if self.cases == 0 {
             return Err("--cases must be at least 1".into());
         }
+        // each of these was silently raised to its floor (or, for --rate, read as no limit at
+        // all): a value the run would not honour is refused with the one it would
+        if self.max_time == 0 {
+            return Err("--max-time must be at least 1 (seconds for the whole run)".into());
+        }
+        if self.timeout_ms.is_some_and(|ms| ms < MIN_TIMEOUT_MS) {
+            return Err(format!(
+                "--timeout-ms must be at least {MIN_TIMEOUT_MS} (milliseconds per case)"
+            ));
+        }
+        if self.concurrency == 0 {
+            return Err("--concurrency must be at least 1".into());
+        }
+        if self.client_timeout == 0 {
+            return Err("--client-timeout must be at least 1 (seconds per client driver)".into());
+        }
+        if self.rate.is_some_and(|r| !(r.is_finite() && r > 0.0)) {
+            return Err(
+                "--rate must be a positive number of requests per second; leave it out for \
+                 no limit on loopback (20 per second otherwise)"
+                    .into(),
+            );
+        }
         let shard = match &self.shard {
             Some(text) => mcpdiff::runner::Shard::parse(text).map_err(|e| e.to_string())?,
             None => mcpdiff::runner::Shard::WHOLE,
@@ -249,7 +275,7 @@ impl RunArgs {
 
     /// The per-case limits of `--timeout-ms`.
     pub fn limits(&self) -> Limits {
-        let total = Duration::from_millis(self.timeout_ms.unwrap_or(5000).max(100));
+        let total = Duration::from_millis(self.timeout_ms.unwrap_or(5000).max(MIN_TIMEOUT_MS));
         let defaults = Limits::default();
         Limits {
             total,
