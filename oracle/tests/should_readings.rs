@@ -151,8 +151,14 @@ fn d193_unrequested_entries_ignored() {
     nameless.set_header("Mcp-Name", Some(fixture::PLAIN_TOOL.as_bytes()));
     assert!(judge(&nameless, &s).triggers(mcpdiff_oracle::rules::MRTR_IGNORE_EXTRA));
     assert!(rules_of(&nameless, &s, &common::rpc_error(200, &id, -32602)).is_empty());
-    // `{}` and entries that are no objects are not this rule's stimulus
-    for other in [json!({}), json!({"k": 7})] {
+    // `{}`, entries that are no objects, and objects no result type is sure to fit (an
+    // empty one fits none: each of the three requires a member) are not this rule's stimulus
+    for other in [
+        json!({}),
+        json!({"k": 7}),
+        json!({"k": {}}),
+        json!({"k": {"roots": []}}),
+    ] {
         let c = weather_with(other);
         assert!(!judge(&c, &s).triggers(mcpdiff_oracle::rules::MRTR_IGNORE_EXTRA));
     }

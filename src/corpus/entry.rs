@@ -127,11 +127,18 @@ impl SurfaceRef {
             SurfaceRef::Named(n) => Err(CorpusError::UnknownSurface(n.clone())),
             SurfaceRef::Full(s) => {
                 let mut s = (**s).clone();
-                // the annotation analysis is not serialized: redo it as discovery does
+                // the annotation analysis is not serialized: redo it as discovery does, keeping
+                // the `outputSchema` (TOOLS-OUTPUT-CONFORM and TOOLS-STRUCTURED-TEXT read it:
+                // dropped here, an entry saved with one drifted on its first replay)
                 s.tools = s
                     .tools
                     .into_iter()
-                    .map(|t| ToolDecl::new(t.name, t.input_schema, t.read_only))
+                    .map(|t| {
+                        let output = t.output_schema;
+                        let mut tool = ToolDecl::new(t.name, t.input_schema, t.read_only);
+                        tool.output_schema = output;
+                        tool
+                    })
                     .collect();
                 Ok(s)
             }
@@ -303,4 +310,24 @@ pub fn render(case: &Case) -> Vec<String> {
     out.push(String::new());
     out.extend(case.body.split(|b| *b == b'\n').map(esc));
     out
+}
+
+#[cfg(test)]
+mod surface_tests {
+    use super::*;
+
+    /// A surface stored whole reads back as the one saved: the derived annotation analysis
+    /// redone, the `outputSchema` kept (it was dropped, and the content rules that read it
+    /// drifted on an entry's first replay).
+    #[test]
+    fn a_stored_surface_reads_back_with_its_output_schemas() {
+        let mut s = fixture::surface();
+        s.capabilities.tools = false;
+        assert!(s.tools.iter().any(|t| t.output_schema.is_some()));
+        let stored = SurfaceRef::of(&s);
+        let text = serde_json::to_string(&stored).expect("serializes");
+        let back: SurfaceRef = serde_json::from_str(&text).expect("reads back");
+        let resolved = back.resolve().expect("resolves");
+        assert_eq!(resolved, s);
+    }
 }

@@ -169,8 +169,53 @@ pub(crate) fn check(
             code: -32601,
             data: DataRule::None,
         });
+        as_if_declared(h, surface, req, uri, m, f, success);
         return rules::EP_POST;
     }
+    declared(h, surface, req, uri, m, f, success)
+}
+
+/// What a server that implements a method it does not advertise may answer besides a result
+/// and 404/-32601 (D-21: «a server that implements the method implements it»): whatever the
+/// method admits when its capability is declared, its success set and the refusals its own
+/// checks would mandate or tolerate (-32602 for params its schema refuses or an unknown
+/// tool, resource or prompt, a -32020 header mismatch of a tool's parameters), all tolerated
+/// and none mandated: those rules bind a declared capability only.
+#[cold]
+#[inline(never)]
+fn as_if_declared(
+    h: &HeaderView<'_>,
+    surface: &Surface,
+    req: &RequestBody<'_>,
+    uri: Option<UriLookup>,
+    m: Modern,
+    f: &mut Findings,
+    success: &mut Answers,
+) {
+    let (mut as_if, mut admitted) = (Findings::default(), Answers::new());
+    declared(h, surface, req, uri, m, &mut as_if, &mut admitted);
+    for a in &admitted {
+        if !success.contains(a) {
+            success.push(a.clone());
+        }
+    }
+    let refusals = as_if.defects.iter().flat_map(|d| &d.answers);
+    for a in refusals.chain(&as_if.tolerated) {
+        f.tolerate(a.clone());
+    }
+}
+
+/// `check` past the capability gate: the method's own checks, for a target that advertises
+/// the capability (or, through `as_if_declared`, one that implements it anyway).
+fn declared(
+    h: &HeaderView<'_>,
+    surface: &Surface,
+    req: &RequestBody<'_>,
+    uri: Option<UriLookup>,
+    m: Modern,
+    f: &mut Findings,
+    success: &mut Answers,
+) -> RuleId {
     // `params.name` or `params.uri`, as `name_source` names the member
     let params = req.params.as_ref();
     if let Some(p) = params.filter(|p| p.input_responses != InputResponsesView::Absent) {

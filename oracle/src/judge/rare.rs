@@ -56,11 +56,26 @@ pub enum InputResponsesView {
     NotObject,
     /// `{}`: no entry to ignore or to read.
     Empty,
-    /// An object whose entries are each an object: a result of some type, under keys no
-    /// `InputRequests` of this exchange assigned (MRTR-IGNORE-EXTRA).
+    /// An object whose entries are each a declined or cancelled elicitation (an `ElicitResult`
+    /// with `action` `decline` or `cancel`, no `content`, nothing but `action` and an object
+    /// `_meta`): a result valid by the schema that no requested schema could refuse, under
+    /// keys no `InputRequests` of this exchange assigned (MRTR-IGNORE-EXTRA, D-193).
     Entries,
-    /// An object with an entry that is not an object.
+    /// An object with an entry of any other shape: not an object, or an object no result type
+    /// is sure to fit (`{}` fits none of the three: each requires a member), which a server may
+    /// refuse as invalid (D-192's «invalid schema»): not judged.
     OddEntries,
+}
+
+/// Whether an `inputResponses` entry is a declined or cancelled elicitation
+/// (`InputResponsesView::Entries`).
+fn settled_elicitation(v: &Value) -> bool {
+    let Value::Object(m) = v else { return false };
+    matches!(
+        m.get("action").and_then(Value::as_str),
+        Some("decline" | "cancel")
+    ) && m.keys().all(|k| k == "action" || k == "_meta")
+        && m.get("_meta").is_none_or(Value::is_object)
 }
 
 impl InputResponsesView {
@@ -69,7 +84,7 @@ impl InputResponsesView {
         match v {
             Value::Null => InputResponsesView::Null,
             Value::Object(m) if m.is_empty() => InputResponsesView::Empty,
-            Value::Object(m) if m.values().all(Value::is_object) => InputResponsesView::Entries,
+            Value::Object(m) if m.values().all(settled_elicitation) => InputResponsesView::Entries,
             Value::Object(_) => InputResponsesView::OddEntries,
             _ => InputResponsesView::NotObject,
         }
@@ -121,6 +136,22 @@ mod tests {
         assert_eq!(V::of(&json!([])), V::NotObject);
         assert_eq!(V::of(&json!({})), V::Empty);
         assert_eq!(V::of(&json!({"k": {"action": "decline"}})), V::Entries);
+        assert_eq!(
+            V::of(&json!({"k": {"action": "cancel", "_meta": {}}, "j": {"action": "decline"}})),
+            V::Entries
+        );
         assert_eq!(V::of(&json!({"k": {}, "j": 7})), V::OddEntries);
+        // objects no result type is sure to fit, or that carry content: not judged
+        for entry in [
+            json!({}),
+            json!({"action": "accept"}),
+            json!({"action": "decline", "content": {}}),
+            json!({"action": "decline", "_meta": 7}),
+            json!({"action": "decline", "other": 1}),
+            json!({"action": 7}),
+            json!({"roots": []}),
+        ] {
+            assert_eq!(V::of(&json!({"k": entry})), V::OddEntries, "{entry}");
+        }
     }
 }

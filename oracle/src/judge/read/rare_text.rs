@@ -51,8 +51,9 @@ pub(crate) fn input_responses_of(text: &str) -> InputResponsesView {
 /// The shape of an `inputResponses` value.
 struct Shape(InputResponsesView);
 
-/// Any JSON value: whether it is an object.
-struct IsObject(bool);
+/// Any JSON value: whether it is a declined or cancelled elicitation
+/// (`InputResponsesView::of`'s test of an entry).
+struct Settled(bool);
 
 struct ShapeVisitor;
 
@@ -65,7 +66,7 @@ impl<'de> Visitor<'de> for ShapeVisitor {
         // (the last entry of a repeated key counts, as in a tree's map)
         let mut entries: SmallVec<[(Cow<'de, str>, bool); 4]> = SmallVec::new();
         while let Some(Text(key)) = m.next_key::<Text<'de>>()? {
-            let IsObject(object) = m.next_value()?;
+            let Settled(object) = m.next_value()?;
             let key = key.unwrap_or_default();
             if let Some(e) = entries.iter_mut().find(|(k, _)| *k == key) {
                 e.1 = object;
@@ -112,6 +113,49 @@ impl<'de> Deserialize<'de> for Shape {
         d.deserialize_any(ShapeVisitor)
     }
 }
+
+struct SettledVisitor;
+
+impl<'de> Visitor<'de> for SettledVisitor {
+    type Value = Settled;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Settled, A::Error> {
+        // (the last of a repeated key counts, as in a tree's map)
+        let (mut settled_action, mut meta_ok, mut only_known) = (false, true, true);
+        while let Some(Text(key)) = m.next_key::<Text<'de>>()? {
+            match key.as_deref() {
+                Some("action") => {
+                    let Text(action) = m.next_value()?;
+                    settled_action = matches!(action.as_deref(), Some("decline" | "cancel"));
+                }
+                Some("_meta") => {
+                    let IsObject(object) = m.next_value()?;
+                    meta_ok = object;
+                }
+                _ => {
+                    m.next_value::<IgnoredAny>()?;
+                    only_known = false;
+                }
+            }
+        }
+        Ok(Settled(settled_action && meta_ok && only_known))
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Settled, E> {
+        Ok(Settled(false))
+    }
+    other_kinds!(Settled(false));
+}
+
+impl<'de> Deserialize<'de> for Settled {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(SettledVisitor)
+    }
+}
+
+/// Any JSON value: whether it is an object.
+struct IsObject(bool);
 
 struct IsObjectVisitor;
 
