@@ -62,13 +62,18 @@ pub fn save_all(dir: &Path, entries: &[Entry]) -> Result<(usize, usize, usize), 
 
 /// One entry per shrunk finding of a run, with the target's answer to the shrunk case (for a
 /// connection probe's finding, with its whole sequence: `corpus::connection`), but for a
-/// finding whose reproducer did not fail again alone (`ShrunkFinding::alone`): replayed
-/// alone, as an entry is, it would pass the target that failed it.
+/// finding whose reproducer did not fail again alone (`ShrunkFinding::alone`: replayed
+/// alone, as an entry is, it would pass the target that failed it) and a benign input's
+/// finding explained away by its plain twin (`ShrunkFinding::twin`: not reported).
 pub fn run_entries(result: &RunResult, seed: u64) -> Vec<Entry> {
     let source = format!("mcpdiff run --seed {seed}");
     let mut out = Vec::new();
     for t in &result.targets {
-        for f in t.findings.iter().filter(|f| f.alone.is_none()) {
+        for f in t
+            .findings
+            .iter()
+            .filter(|f| f.alone.is_none() && f.twin.is_none())
+        {
             // A connection probe's finding (BASE-STATELESS-NO-PRIOR, `*-LIST-STABLE`) exists
             // only in a sequence of requests on chosen connections: its entry keeps the whole
             // sequence (`corpus::connection`)
@@ -116,7 +121,7 @@ pub fn save_run(dir: &Path, result: &RunResult, seed: u64) -> Result<String, Cor
         .targets
         .iter()
         .flat_map(|t| &t.findings)
-        .filter(|f| f.alone.is_some())
+        .filter(|f| f.alone.is_some() || f.twin.is_some())
         .count();
     Ok(format!(
         "corpus {}: {created} new, {updated} updated, {unchanged} already there{}",
@@ -124,7 +129,10 @@ pub fn save_run(dir: &Path, result: &RunResult, seed: u64) -> Result<String, Cor
         if not_alone == 0 {
             String::new()
         } else {
-            format!(", {not_alone} not saved (did not fail again sent alone)")
+            format!(
+                ", {not_alone} not saved (did not fail again sent alone, or failed as well \
+                 without the benign input)"
+            )
         }
     ))
 }

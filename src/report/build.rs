@@ -156,7 +156,12 @@ pub fn build(
                 .map(|w| blamed_on(r, w, &t.surface))
                 .unwrap_or_default()
         };
+        let mut notes = t.notes.clone();
         for f in &t.findings {
+            if let Some(twin) = &f.twin {
+                notes.push(format!("{} not reported: {twin}", f.rule.0));
+                continue;
+            }
             let rule = rules::rule(f.rule);
             let level = level_of(f.rule);
             let w = t.tally.witnesses.get(&f.rule);
@@ -248,7 +253,7 @@ pub fn build(
             findings,
             passed,
             not_observed,
-            notes: t.notes.clone(),
+            notes,
             surface: SurfaceSummary {
                 supported_versions: s.supported_versions.clone(),
                 tools: s.tools.iter().map(|t| t.name.clone()).collect(),

@@ -43,6 +43,7 @@ pub fn record(t: &mut TargetOutcome, results: Vec<AuthResult>) {
             kept_original: None,
             // (not checked: a probe's finding is replayed as the probe sent it, by connection)
             alone: None,
+            twin: None,
             count: 1,
             shrink_requests: 0,
             cut_short: false,

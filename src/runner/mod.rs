@@ -197,6 +197,11 @@ pub struct ShrunkFinding {
     /// the requests before it on a reused connection, or the target is intermittent. The
     /// corpus keeps no single-request entry of it (replayed alone, it would pass).
     pub alone: Option<String>,
+    /// For a benign-input rule's finding (`isolation::benign::BENIGN_RULES`): set when the
+    /// same request without its benign inputs, sent alone, was answered and fails a rule too
+    /// (`shrink::twin_note`): the benign input is not what the target trips over, so the
+    /// finding is not reported (the report says why in the target's notes) nor saved.
+    pub twin: Option<String>,
 }
 
 /// What happened to one target.

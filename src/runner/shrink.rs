@@ -262,6 +262,24 @@ pub fn alone_note(
     ))
 }
 
+/// Why a benign-input rule's finding is explained away: `answer` is the target's answer to
+/// `plain`, the reproducer without its benign inputs (`isolation::benign::without_benign`),
+/// sent alone. `None` when that answer passes (the benign input is what the target trips
+/// over: the finding stands) or decides nothing.
+pub fn twin_note(surface: &Surface, plain: &Case, answer: &Observation) -> Option<String> {
+    let settled = assess_against(&judge(plain, surface), answer);
+    if settled.undetermined.is_some() || settled.findings.is_empty() {
+        return None;
+    }
+    let rules: Vec<&str> = settled.findings.iter().map(|f| f.rule.as_str()).collect();
+    Some(format!(
+        "the same request without its benign input, sent alone, was answered {} and fails {} \
+         too: the benign input is not what the target trips over",
+        answer.summary(),
+        rules.join(", ")
+    ))
+}
+
 /// Greedy shrinking: take the first candidate that the oracle still judges under `rule`
 /// without new defects and that the target still fails on `rule` with the original's
 /// signature (`CaseKeep`); repeat until no candidate helps or the budget ends.

@@ -3,6 +3,7 @@
 
 use super::tally::Tally;
 use super::{shrink, RunConfig, Sender, ShrunkFinding, Target, TargetOutcome};
+use mcpdiff_oracle::isolation::benign::{without_benign, BENIGN_RULES};
 use mcpdiff_oracle::Observation;
 use std::time::Instant;
 
@@ -74,6 +75,19 @@ pub(super) async fn shrink_target<S: Sender>(
                 shrink::alone_note(&t.surface, *rule, original, &case, &answer)
             })
         };
+        // a benign input's finding stands only if the request without it is served: the
+        // plain twin sent alone, as the spec says the benign input must not change the answer
+        let plain = without_benign(&case);
+        let twin =
+            if !BENIGN_RULES.contains(rule) || plain == case || unanswered || Instant::now() >= end
+            {
+                None
+            } else {
+                spent += 1;
+                let sent = tokio::time::timeout_at(end.into(), t.sender.send_alone(&plain)).await;
+                sent.ok()
+                    .and_then(|answer| shrink::twin_note(&t.surface, &plain, &answer))
+            };
         findings.push(ShrunkFinding {
             rule: *rule,
             original: w.case.clone(),
@@ -86,6 +100,7 @@ pub(super) async fn shrink_target<S: Sender>(
             cut_short,
             connections: Vec::new(),
             alone,
+            twin,
         });
     }
     let outcome = TargetOutcome {

@@ -1,0 +1,63 @@
+//! A benign input's finding stands only if the target serves the same request without it
+//! (`shrink::twin_note`). The committed entry BASE-INFO-NOT-BEHAVIOR-811524cc9929 carries
+//! another client's `clientInfo` on a `tools/call` with no `name`. rmcp 3.11.0 answers it
+//! 404/-32601, and answers the same request without that `clientInfo` the same way: its
+//! behaviour does not depend on the `clientInfo`, so «SHOULD NOT use them to change the
+//! behavior» is not what it breaks, and the run reports the twin's failure in a note instead.
+//! The `client-info-gated` mutant refuses only the other client: its twin is served, and the
+//! finding stands.
+
+use mcpdiff::runner::shrink::twin_note;
+use mcpdiff_oracle::isolation::benign::without_benign;
+use mcpdiff_oracle::reference::{respond_mutant, to_observation, MUTANTS};
+use mcpdiff_oracle::{check, fixture, judge, Case, Observation};
+use serde_json::{json, Value};
+
+fn stored_case() -> Case {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/corpus/BASE-INFO-NOT-BEHAVIOR-811524cc9929.json"
+    );
+    let entry: Value =
+        serde_json::from_slice(&std::fs::read(path).expect("the entry")).expect("JSON");
+    serde_json::from_value(entry["request"].clone()).expect("a stored request")
+}
+
+fn failing(case: &Case, answer: &Observation) -> Vec<String> {
+    let s = fixture::surface();
+    check(&judge(case, &s), answer)
+        .into_iter()
+        .map(|f| f.rule)
+        .collect()
+}
+
+#[test]
+fn a_benign_finding_whose_twin_fails_too_is_explained_away() {
+    let s = fixture::surface();
+    let case = stored_case();
+    let plain = without_benign(&case);
+    assert_ne!(plain, case, "the clientInfo is taken out");
+
+    // rmcp 3.11.0's answer to both, as read off the server on 2026-12-06
+    let not_found: Observation = serde_json::from_value(json!({
+        "outcome": "http", "status": 404, "content_type": "application/json",
+        "session_id": null, "x_accel_buffering": null, "allow": null,
+        "body": {"kind": "json", "value": {"jsonrpc": "2.0", "id": 1,
+            "error": {"code": -32601, "message": "tools/call"}}}
+    }))
+    .expect("an observation");
+    assert_eq!(failing(&case, &not_found), ["BASE-INFO-NOT-BEHAVIOR"]);
+    let note = twin_note(&s, &plain, &not_found).expect("the twin fails too");
+    assert!(note.contains("404"), "{note}");
+    assert!(!failing(&plain, &not_found).is_empty());
+
+    // a server that trips over the other client's clientInfo serves the plain twin
+    let gated = MUTANTS
+        .iter()
+        .find(|m| m.name == "client-info-gated")
+        .expect("the mutant");
+    let refused = to_observation(&respond_mutant(gated, &case, &s));
+    assert_eq!(failing(&case, &refused), ["BASE-INFO-NOT-BEHAVIOR"]);
+    let twin = to_observation(&respond_mutant(gated, &plain, &s));
+    assert_eq!(twin_note(&s, &plain, &twin), None);
+}
