@@ -70,7 +70,10 @@ fn a_reproducer_that_fails_only_on_a_reused_connection_says_so_and_is_not_saved(
 
     // the corpus keeps every reported finding, and says it left the others out (the one that
     // did not fail alone, and benign-input findings whose plain twin failed as well)
-    assert!(stderr.contains(" not saved (did not fail again sent alone"), "{stderr}");
+    assert!(
+        stderr.contains(" not saved (did not fail again sent alone"),
+        "{stderr}"
+    );
     let saved: Vec<Value> = std::fs::read_dir(&corpus)
         .expect("the corpus folder")
         .filter_map(|e| e.ok())

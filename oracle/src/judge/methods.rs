@@ -206,7 +206,9 @@ fn as_if_declared(
 }
 
 /// `check` past the capability gate: the method's own checks, for a target that advertises
-/// the capability (or, through `as_if_declared`, one that implements it anyway).
+/// the capability (or, through `as_if_declared`, one that implements it anyway). (Inlined:
+/// the common path then costs no call, as before the gate's cold branch was split out.)
+#[inline(always)]
 fn declared(
     h: &HeaderView<'_>,
     surface: &Surface,
