@@ -69,11 +69,7 @@ pub fn run_entries(result: &RunResult, seed: u64) -> Vec<Entry> {
     let source = format!("mcpdiff run --seed {seed}");
     let mut out = Vec::new();
     for t in &result.targets {
-        for f in t
-            .findings
-            .iter()
-            .filter(|f| f.alone.is_none() && f.twin.is_none())
-        {
+        for f in t.findings.iter().filter(|f| f.stands_alone()) {
             // A connection probe's finding (BASE-STATELESS-NO-PRIOR, `*-LIST-STABLE`) exists
             // only in a sequence of requests on chosen connections: its entry keeps the whole
             // sequence (`corpus::connection`)
@@ -121,7 +117,7 @@ pub fn save_run(dir: &Path, result: &RunResult, seed: u64) -> Result<String, Cor
         .targets
         .iter()
         .flat_map(|t| &t.findings)
-        .filter(|f| f.alone.is_some() || f.twin.is_some())
+        .filter(|f| !f.stands_alone())
         .count();
     Ok(format!(
         "corpus {}: {created} new, {updated} updated, {unchanged} already there{}",

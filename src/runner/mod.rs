@@ -204,6 +204,14 @@ pub struct ShrunkFinding {
     pub twin: Option<String>,
 }
 
+impl ShrunkFinding {
+    /// Whether its case, sent alone, reproduces what it claims (neither `alone` nor `twin`
+    /// explains it away): the corpus keeps only such findings as single-request entries.
+    pub fn stands_alone(&self) -> bool {
+        self.alone.is_none() && self.twin.is_none()
+    }
+}
+
 /// What happened to one target.
 pub struct TargetOutcome {
     pub name: String,

@@ -77,17 +77,20 @@ pub(super) async fn shrink_target<S: Sender>(
         };
         // a benign input's finding stands only if the request without it is served: the
         // plain twin sent alone, as the spec says the benign input must not change the answer
-        let plain = without_benign(&case);
-        let twin =
-            if !BENIGN_RULES.contains(rule) || plain == case || unanswered || Instant::now() >= end
-            {
-                None
-            } else {
+        // (the twin is built only for those rules: it parses and rewrites the case)
+        let plain = BENIGN_RULES
+            .contains(rule)
+            .then(|| without_benign(&case))
+            .filter(|plain| *plain != case);
+        let twin = match plain {
+            Some(plain) if !unanswered && Instant::now() < end => {
                 spent += 1;
                 let sent = tokio::time::timeout_at(end.into(), t.sender.send_alone(&plain)).await;
                 sent.ok()
                     .and_then(|answer| shrink::twin_note(&t.surface, &plain, &answer))
-            };
+            }
+            _ => None,
+        };
         findings.push(ShrunkFinding {
             rule: *rule,
             original: w.case.clone(),
