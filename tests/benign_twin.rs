@@ -10,14 +10,16 @@
 use mcpdiff::runner::shrink::twin_note;
 use mcpdiff_oracle::isolation::benign::without_benign;
 use mcpdiff_oracle::reference::{respond_mutant, to_observation, MUTANTS};
+use mcpdiff_oracle::rules::{B64_DECODE, HDR_OWS, INFO_NOT_BEHAVIOR};
 use mcpdiff_oracle::{check, fixture, judge, Case, Observation};
 use serde_json::{json, Value};
 
 fn stored_case() -> Case {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/corpus/BASE-INFO-NOT-BEHAVIOR-811524cc9929.json"
-    );
+    stored("BASE-INFO-NOT-BEHAVIOR-811524cc9929.json")
+}
+
+fn stored(file: &str) -> Case {
+    let path = format!("{}/corpus/{file}", env!("CARGO_MANIFEST_DIR"));
     let entry: Value =
         serde_json::from_slice(&std::fs::read(path).expect("the entry")).expect("JSON");
     serde_json::from_value(entry["request"].clone()).expect("a stored request")
@@ -47,7 +49,7 @@ fn a_benign_finding_whose_twin_fails_too_is_explained_away() {
     }))
     .expect("an observation");
     assert_eq!(failing(&case, &not_found), ["BASE-INFO-NOT-BEHAVIOR"]);
-    let note = twin_note(&s, &plain, &not_found).expect("the twin fails too");
+    let note = twin_note(&s, INFO_NOT_BEHAVIOR, &plain, &not_found).expect("the twin fails too");
     assert!(note.contains("404"), "{note}");
     assert!(!failing(&plain, &not_found).is_empty());
 
@@ -59,5 +61,29 @@ fn a_benign_finding_whose_twin_fails_too_is_explained_away() {
     let refused = to_observation(&respond_mutant(gated, &case, &s));
     assert_eq!(failing(&case, &refused), ["BASE-INFO-NOT-BEHAVIOR"]);
     let twin = to_observation(&respond_mutant(gated, &plain, &s));
-    assert_eq!(twin_note(&s, &plain, &twin), None);
+    assert_eq!(twin_note(&s, INFO_NOT_BEHAVIOR, &plain, &twin), None);
+}
+
+/// The twin keeps a sentinel whose text needs encoding: the `no-base64-decode` mutant fails
+/// it on SHTTP-B64-DECODE, which explains the padding's finding and confirms the sentinel's.
+#[test]
+fn a_twin_failing_the_same_rule_confirms_it() {
+    let s = fixture::surface();
+    let case = stored("SHTTP-HDR-OWS-c9bd2edd80ff.json");
+    let plain = without_benign(&case);
+    assert_ne!(plain, case, "the padding is taken out");
+    let mutant = MUTANTS
+        .iter()
+        .find(|m| m.name == "no-base64-decode")
+        .expect("the mutant");
+    let answer = to_observation(&respond_mutant(mutant, &case, &s));
+    assert_eq!(
+        failing(&case, &answer),
+        ["SHTTP-HDR-OWS", "SHTTP-B64-DECODE"]
+    );
+    let twin = to_observation(&respond_mutant(mutant, &plain, &s));
+    assert_eq!(failing(&plain, &twin), ["SHTTP-B64-DECODE"]);
+    let note = twin_note(&s, HDR_OWS, &plain, &twin).expect("the padding is explained");
+    assert!(note.contains("SHTTP-B64-DECODE"), "{note}");
+    assert_eq!(twin_note(&s, B64_DECODE, &plain, &twin), None);
 }

@@ -14,6 +14,7 @@ mod replay_client;
 mod replay_connection;
 mod replay_legacy;
 mod replay_target;
+mod replay_twin;
 pub mod report;
 pub mod rules;
 pub mod rules_coverage;

@@ -19,6 +19,7 @@ use super::replay_client::{client_case, ClientReplay};
 use super::replay_connection::replay_sequence;
 use super::replay_legacy::{replay_legacy, Judged};
 use super::replay_target::{at_endpoint, Gate, ReplayTarget};
+use super::replay_twin::with_twin;
 use super::run_args::MIN_TIMEOUT_MS;
 use mcpdiff::corpus::replay::stored_for;
 use mcpdiff::corpus::{classify, classify_auth, load_all, rejudge, store, Item, Status};
@@ -311,11 +312,21 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
                 t.reached += 1;
             }
             let stored = stored_for(&l.entry, &t.name, &t.url);
-            let out = match (r.auth, &t.surface) {
-                (Some(kind), _) => classify_auth(kind, stored, &obs, &t.url),
+            let (out, twin) = match (r.auth, &t.surface) {
+                (Some(kind), _) => (classify_auth(kind, stored, &obs, &t.url), None),
                 // the case as sent (at the target's endpoint) against the target's surface
-                (None, Some(surface)) => classify(&judge(&case, surface), stored, &obs),
-                (None, None) => classify(&r.verdict, stored, &obs),
+                (None, Some(surface)) => {
+                    let verdict = judge(&case, surface);
+                    let out = classify(&verdict, stored, &obs);
+                    let (sent, judged) = ((&t.endpoint, &case), (&case, &verdict, surface));
+                    with_twin(&client, sent, judged, (stored, &obs), out).await
+                }
+                (None, None) => {
+                    // judged as stored, at the stored surface's endpoint
+                    let out = classify(&r.verdict, stored, &obs);
+                    let (sent, judged) = ((&t.endpoint, &case), (&r.case, &r.verdict, &r.surface));
+                    with_twin(&client, sent, judged, (stored, &obs), out).await
+                }
             };
             blocking |= out.blocking;
             *t.counts.entry(out.status).or_default() += 1;
@@ -334,6 +345,9 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
                     obs.summary()
                 );
             }
+            if let Some(note) = twin {
+                println!("{:<14} {file}  {}  {note}", "", t.name);
+            }
         }
     }
     if let Some(s) = server {
@@ -351,58 +365,9 @@ async fn run_async(args: ReplayArgs) -> ExitCode {
     }
     let mut unreachable = false;
     for t in &targets {
-        let n = |s: Status| t.counts.get(&s).copied().unwrap_or(0);
-        // answers that decide nothing are shown, never counted as passing or failing
-        let not_determined: Vec<String> = t
-            .counts
-            .iter()
-            .filter(|(s, _)| s.undecided().is_some())
-            .map(|(s, k)| format!("{k} {}", s.label()))
-            .collect();
-        let determined: usize = t
-            .counts
-            .iter()
-            .filter(|(s, _)| s.undecided().is_none())
-            .map(|(_, k)| k)
-            .sum();
-        println!(
-            "  {} ({}): {} passing, {} fixed, {} still failing, {} newly failing{}{}",
-            t.name,
-            t.url,
-            n(Status::Passing),
-            n(Status::Fixed),
-            n(Status::StillFailing),
-            n(Status::NewlyFailing),
-            if not_determined.is_empty() {
-                String::new()
-            } else {
-                format!(", {}", not_determined.join(", "))
-            },
-            if t.gated == 0 {
-                String::new()
-            } else {
-                format!(", {} not sent (tool calls off loopback)", t.gated)
-            }
-        );
         // client cases are never sent: only server cases can show a target is down
         let sent = entries > client_cases + unsendable + t.gated;
-        if sent && t.reached == 0 {
-            unreachable = true;
-            eprintln!(
-                "mcpdiff: {} refused every connection; is it running?",
-                t.url
-            );
-        } else if sent && determined == 0 {
-            // every answer was cut, refused by auth or lost: the replay decided nothing, the
-            // check `run` makes too (`exit::nothing_decided`)
-            unreachable = true;
-            let why: Vec<String> = t
-                .counts
-                .iter()
-                .filter_map(|(s, k)| s.undecided().map(|why| format!("{k} {why}")))
-                .collect();
-            exit::say(&exit::nothing_decided(&t.url, &why.join(", ")));
-        }
+        unreachable |= t.print_summary(sent);
     }
     let found = drifted > 0 || blocking;
     if !found && (unreadable > 0 || unreachable) {

@@ -2,6 +2,7 @@
 //! it, so each stored case is judged with the target's own surface), the safety gate that
 //! holds tool calls back off loopback, and the tallies its summary line prints.
 
+use super::exit;
 use mcpdiff::corpus::Status;
 use mcpdiff::pipeline::prepare::judged_surface;
 use mcpdiff::runner::prepare::{gated_tool, is_loopback, TargetError};
@@ -88,6 +89,62 @@ impl ReplayTarget {
             Err(e) => return Err(e.to_string()),
         }
         Ok(())
+    }
+
+    /// Print this target's summary line; true when it decided nothing though server cases
+    /// were `sent` to it (refused every connection, or every answer decided nothing).
+    pub(super) fn print_summary(&self, sent: bool) -> bool {
+        let n = |s: Status| self.counts.get(&s).copied().unwrap_or(0);
+        // answers that decide nothing are shown, never counted as passing or failing
+        let not_determined: Vec<String> = self
+            .counts
+            .iter()
+            .filter(|(s, _)| s.undecided().is_some())
+            .map(|(s, k)| format!("{k} {}", s.label()))
+            .collect();
+        let determined: usize = self
+            .counts
+            .iter()
+            .filter(|(s, _)| s.undecided().is_none())
+            .map(|(_, k)| k)
+            .sum();
+        println!(
+            "  {} ({}): {} passing, {} fixed, {} still failing, {} newly failing{}{}",
+            self.name,
+            self.url,
+            n(Status::Passing),
+            n(Status::Fixed),
+            n(Status::StillFailing),
+            n(Status::NewlyFailing),
+            if not_determined.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", not_determined.join(", "))
+            },
+            if self.gated == 0 {
+                String::new()
+            } else {
+                format!(", {} not sent (tool calls off loopback)", self.gated)
+            }
+        );
+        if sent && self.reached == 0 {
+            eprintln!(
+                "mcpdiff: {} refused every connection; is it running?",
+                self.url
+            );
+            return true;
+        } else if sent && determined == 0 {
+            // every answer was cut, refused by auth or lost: the replay decided nothing, the
+            // check `run` makes too (`exit::nothing_decided`)
+            let why: Vec<String> = self
+                .counts
+                .iter()
+                .filter_map(|(s, k)| s.undecided().map(|why| format!("{k} {why}")))
+                .collect();
+            exit::say(&exit::nothing_decided(&self.url, &why.join(", ")));
+            return true;
+        }
+        false
     }
 
     /// Whether the gate holds `cases` (one stored case, or a sequence) back from this target:

@@ -32,7 +32,9 @@ pub use entry::{
     case_hash, file_name, verdict_json, Entry, Recorded, StoredRequest, SurfaceRef, SCHEMA,
 };
 pub use error::CorpusError;
-pub use replay::{classify, classify_auth, rejudge, Rejudged, Status};
+pub use replay::{
+    classify, classify_auth, classify_explained, explained_benign, rejudge, Rejudged, Status,
+};
 pub use store::{
     load_all, load_dir, load_file, load_item, save, save_client, save_legacy, ClientLoaded, Item,
     LegacyLoaded, LoadError, Loaded, Saved,

@@ -9,6 +9,7 @@ use super::connection::{self, is_connection_entry};
 use super::entry::{verdict_json, Entry, Recorded};
 use super::error::CorpusError;
 use mcpdiff_oracle::connection_seq::Sequence;
+use mcpdiff_oracle::isolation::benign::BENIGN_RULES;
 use mcpdiff_oracle::rules::{level_of, RuleId};
 use mcpdiff_oracle::{
     assess_against, judge, Case, Level, Observation, Settled, Surface, Undetermined, Verdict,
@@ -145,6 +146,10 @@ pub enum Status {
     /// carries what a lint speaks of, the rule was renamed): "fixed" would claim a rule passes
     /// that this answer never tested, so it is not determined.
     Unexercised,
+    /// Fails only benign-input rules, and the same request without its benign inputs fails
+    /// too, on other rules (`explained_benign`): the benign input is not what the target trips
+    /// over, so this entry's rules are not decided by this answer (P-BENIGN).
+    Explained,
 }
 
 impl Status {
@@ -159,6 +164,7 @@ impl Status {
             Status::NotDetermined(Undetermined::Unreachable) => "not determined: unreachable",
             Status::NotDetermined(Undetermined::Inconclusive) => "not determined: inconclusive",
             Status::Unexercised => "not determined: no longer exercised",
+            Status::Explained => "not determined: explained by its plain twin",
         }
     }
 
@@ -168,6 +174,7 @@ impl Status {
         match self {
             Status::NotDetermined(u) => Some(u.as_str()),
             Status::Unexercised => Some("no longer exercised"),
+            Status::Explained => Some("explained by its plain twin"),
             _ => None,
         }
     }
@@ -188,11 +195,33 @@ pub struct ReplayOutcome {
 /// Judge `obs` with `verdict` (today's, of the case as sent, against the target's surface)
 /// and compare with the stored record for the target.
 pub fn classify(verdict: &Verdict, stored: Option<&Recorded>, obs: &Observation) -> ReplayOutcome {
+    classify_explained(verdict, stored, obs, &[])
+}
+
+/// `classify`, with the failures of the rules in `explained` set aside: benign-input rules
+/// whose failure the request's plain twin explains ([`explained_benign`]). When they were all
+/// it failed, the answer is `Status::Explained`: it decides nothing about this entry's rules.
+pub fn classify_explained(
+    verdict: &Verdict,
+    stored: Option<&Recorded>,
+    obs: &Observation,
+    explained: &[String],
+) -> ReplayOutcome {
     // what a cut answer decided before the cut stays; the rest is not determined
     let Settled {
-        findings,
+        mut findings,
         undetermined,
     } = assess_against(verdict, obs);
+    let before = findings.len();
+    findings.retain(|f| !explained.contains(&f.rule));
+    if findings.is_empty() && before > 0 {
+        return ReplayOutcome {
+            status: Status::Explained,
+            failing: Vec::new(),
+            blocking: false,
+            unexercised: Vec::new(),
+        };
+    }
     let blocking = findings.iter().any(|f| {
         verdict
             .rules()
@@ -227,6 +256,23 @@ pub fn classify(verdict: &Verdict, stored: Option<&Recorded>, obs: &Observation)
         blocking,
         unexercised,
     }
+}
+
+/// The benign-input rules among `failing` that the request's plain twin (the same request
+/// without its benign inputs, `isolation::benign::without_benign`) explains: the twin fails
+/// too (`twin_failing`), on other rules, so the benign input is not what the target trips
+/// over, as the run decides (`runner::shrink::twin_note`). A rule the twin fails itself
+/// stands: the twin kept a benign input it cannot drop (a sentinel whose text needs encoding).
+pub fn explained_benign(failing: &[String], twin_failing: &[String]) -> Vec<String> {
+    if twin_failing.is_empty() {
+        return Vec::new();
+    }
+    failing
+        .iter()
+        .filter(|r| BENIGN_RULES.iter().any(|b| b.0 == r.as_str()))
+        .filter(|r| !twin_failing.contains(r))
+        .cloned()
+        .collect()
 }
 
 /// `classify` for an authorization entry: `obs`, the answer of the target at `url`, judged
@@ -265,4 +311,37 @@ pub fn stored_for<'a>(entry: &'a Entry, name: &str, url: &str) -> Option<&'a Rec
         .iter()
         .find(|r| r.target == name)
         .or_else(|| entry.targets.iter().find(|r| r.url == url))
+}
+
+#[cfg(test)]
+mod twin_tests {
+    use super::explained_benign;
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_benign_failure_the_twin_shares_on_another_rule_is_explained() {
+        let failing = names(&["SHTTP-HDR-OWS", "SHTTP-B64-DECODE"]);
+        let twin = names(&["SHTTP-B64-DECODE"]);
+        // the sentinel rule the twin fails itself stands; the padding's is explained
+        assert_eq!(explained_benign(&failing, &twin), ["SHTTP-HDR-OWS"]);
+    }
+
+    #[test]
+    fn a_twin_that_passes_explains_nothing() {
+        let failing = names(&["SHTTP-HDR-OWS"]);
+        assert!(explained_benign(&failing, &[]).is_empty());
+    }
+
+    #[test]
+    fn only_benign_rules_are_ever_explained() {
+        let failing = names(&["SHTTP-EP-POST", "BASE-INFO-NOT-BEHAVIOR"]);
+        let twin = names(&["BASE-ALL-SUPPORT"]);
+        assert_eq!(
+            explained_benign(&failing, &twin),
+            ["BASE-INFO-NOT-BEHAVIOR"]
+        );
+    }
 }

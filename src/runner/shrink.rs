@@ -265,10 +265,20 @@ pub fn alone_note(
 /// Why a benign-input rule's finding is explained away: `answer` is the target's answer to
 /// `plain`, the reproducer without its benign inputs (`isolation::benign::without_benign`),
 /// sent alone. `None` when that answer passes (the benign input is what the target trips
-/// over: the finding stands) or decides nothing.
-pub fn twin_note(surface: &Surface, plain: &Case, answer: &Observation) -> Option<String> {
+/// over: the finding stands), decides nothing, or fails `rule` itself: the twin keeps a
+/// benign input it cannot drop (a sentinel whose text needs encoding), and failing there too
+/// confirms the finding rather than explaining it.
+pub fn twin_note(
+    surface: &Surface,
+    rule: RuleId,
+    plain: &Case,
+    answer: &Observation,
+) -> Option<String> {
     let settled = assess_against(&judge(plain, surface), answer);
-    if settled.undetermined.is_some() || settled.findings.is_empty() {
+    if settled.undetermined.is_some()
+        || settled.findings.is_empty()
+        || settled.findings.iter().any(|f| f.rule == rule.0)
+    {
         return None;
     }
     let rules: Vec<&str> = settled.findings.iter().map(|f| f.rule.as_str()).collect();

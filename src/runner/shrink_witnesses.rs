@@ -87,7 +87,7 @@ pub(super) async fn shrink_target<S: Sender>(
                 spent += 1;
                 let sent = tokio::time::timeout_at(end.into(), t.sender.send_alone(&plain)).await;
                 sent.ok()
-                    .and_then(|answer| shrink::twin_note(&t.surface, &plain, &answer))
+                    .and_then(|answer| shrink::twin_note(&t.surface, *rule, &plain, &answer))
             }
             _ => None,
         };
