@@ -112,10 +112,28 @@ impl Signature {
 }
 
 /// Whether `smaller` plants no defect `original` lacks: every rule the smaller case triggers,
-/// the original triggered too.
+/// the original triggered too, and admits no answer there that it did not admit for the
+/// original. A departure the judge tolerates rather than names (a `tools/call` without
+/// `name` admits `-32602` beside each rule's answers) triggers no rule of its own; it shows
+/// only as a wider answer set, and a reproducer carrying it would hold two departures where
+/// the original held one.
 pub fn no_new_defects(original: &Verdict, smaller: &Verdict) -> bool {
     let had: BTreeSet<RuleId> = original.rules().collect();
-    smaller.rules().all(|r| had.contains(&r))
+    smaller.rules().all(|r| had.contains(&r)) && no_set_widens(original, smaller)
+}
+
+/// Every answer a rule of `smaller` admits, the same rule admitted for `original`.
+fn no_set_widens(original: &Verdict, smaller: &Verdict) -> bool {
+    smaller.expectations().all(|e| {
+        let Demand::OneOf(set) = &e.demand else {
+            return true;
+        };
+        set.iter().all(|a| {
+            original.expectations().any(|o| {
+                o.rule == e.rule && matches!(&o.demand, Demand::OneOf(had) if had.contains(a))
+            })
+        })
+    })
 }
 
 impl fmt::Display for StatusKind {
@@ -254,6 +272,38 @@ mod tests {
         };
         assert_ne!(Signature::of(R, &v, &t), Signature::of(R, &v, &r));
         assert_ne!(Signature::of(R, &v, &t), Signature::of(R, &v, &empty));
+    }
+
+    #[test]
+    fn a_tolerated_departure_is_a_new_defect() {
+        // a tools/call with an unrequested inputResponses entry (MRTR-IGNORE-EXTRA), and the
+        // same without `name`: no new rule, but -32602 is admitted where it was not
+        let s = crate::fixture::surface();
+        let call = |params: serde_json::Value| {
+            crate::client::conformant_case(&s, serde_json::json!(1), "tools/call", params)
+        };
+        let extra = serde_json::json!({"mcpdiff.unrequested": {"action": "decline"}});
+        let named = call(serde_json::json!({"name": "get_weather",
+            "arguments": {"location": "x"}, "inputResponses": extra}));
+        // as the shrinker cuts it: the body's `name` member, its `Mcp-Name` header kept
+        let mut nameless = named.clone();
+        let member = br#""name":"get_weather","#;
+        let at = nameless
+            .body
+            .windows(member.len())
+            .position(|w| w == member);
+        let at = at.expect("the name member");
+        nameless.body.drain(at..at + member.len());
+        let (a, b) = (crate::judge(&named, &s), crate::judge(&nameless, &s));
+        let had: BTreeSet<RuleId> = a.rules().collect();
+        let new: Vec<RuleId> = b.rules().filter(|r| !had.contains(r)).collect();
+        assert!(
+            new.is_empty(),
+            "no rule of its own: {new:?} {:?}",
+            a.rules().collect::<Vec<_>>()
+        );
+        assert!(!no_new_defects(&a, &b));
+        assert!(no_new_defects(&a, &a));
     }
 
     #[test]
