@@ -61,9 +61,9 @@ def execute_sql(
     )
 
 
-@mcp.tool(name="café_menu", annotations={"readOnlyHint": True})
+@mcp.tool(annotations={"readOnlyHint": True})
 def cafe_menu() -> str:
-    """A tool whose name is not an HTTP token (Mcp-Name needs the base64 sentinel)."""
+    """A tool without parameters."""
     return "espresso, croissant"
 
 

@@ -61,9 +61,9 @@ function factory() {
         async args => text(JSON.stringify(args))
     );
     server.registerTool(
-        'café_menu',
+        'cafe_menu',
         {
-            description: 'A tool whose name is not an HTTP token',
+            description: 'A tool without parameters',
             annotations: readOnly,
             inputSchema: z.object({})
         },

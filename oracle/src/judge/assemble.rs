@@ -152,11 +152,12 @@ pub(crate) fn assemble(
 
 /// The legacy path of a dual-era server: only what every era of JSON-RPC over HTTP shares
 /// still binds it (results and errors echo the id, errors are well-formed, 2xx answers are
-/// JSON or SSE), and the sentences with no era scope ("new implementations SHOULD NOT use
-/// codes from this sub-range at all"); resultType, serverInfo, the codes "defined by this
-/// specification" and those "Implementations of this protocol version MUST NOT emit", and the
-/// session rules are modern-only (DEVIATIONS.md D-26, D-33). (Out of line: rare, and kept
-/// out of the common path's instruction cache lines.)
+/// JSON or SSE). The 2026-07-28 text hands such traffic to the older revision («implement
+/// the behavior described in the corresponding revision»), so its own code rules (the
+/// legacy sub-range, the codes "defined by this specification", those "Implementations of
+/// this protocol version MUST NOT emit"), resultType, serverInfo and the session rules are
+/// modern-only (DEVIATIONS.md D-26, D-33). (Out of line: rare, and kept out of the common
+/// path's instruction cache lines.)
 #[cold]
 #[inline(never)]
 fn legacy_path(mut lints: LintSet, expectations: &mut Listed, dispatch: Fallback<'_>) -> Verdict {
@@ -165,7 +166,6 @@ fn legacy_path(mut lints: LintSet, expectations: &mut Listed, dispatch: Fallback
         rules::ERROR_ID,
         rules::ERROR_SHAPE,
         rules::REQ_CT,
-        rules::ERRCODE_LEGACY,
     ];
     lints.retain_rules(&keep);
     expectations.retain(|e| keep.contains(&e.rule));

@@ -112,8 +112,7 @@ impl Fixture {
     }
 
     #[tool(
-        name = "café_menu",
-        description = "A tool whose name is not an HTTP token",
+        description = "A tool without parameters",
         annotations(read_only_hint = true)
     )]
     fn cafe_menu(&self) -> String {

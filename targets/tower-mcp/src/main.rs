@@ -6,9 +6,6 @@
 //! `extend`), results from the SDK's constructors (`CallToolResult::text`,
 //! `ReadResourceResult::text`, `GetPromptResult::user_message`).
 //!
-//! Not expressible: `café_menu` (tower-mcp rejects tool names outside ASCII letters, digits and
-//! `_-./`, SEP-986), recorded in target.toml.
-//!
 //! Usage: mcpdiff-target-tower-mcp PORT
 //!
 //! With MCPDIFF_TOOLS=/abs/tools.json (a `mcpdiff toolset generate` file) every tool of the set
@@ -105,6 +102,19 @@ fn execute_sql() -> Tool {
         .build()
 }
 
+/// `cafe_menu`'s input: no parameters.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(crate = "tower_mcp::schemars")]
+struct NoInput {}
+
+fn cafe_menu() -> Tool {
+    ToolBuilder::new("cafe_menu")
+        .description("A tool without parameters")
+        .read_only()
+        .handler(|_: NoInput| async move { Ok(CallToolResult::text("espresso, croissant")) })
+        .build()
+}
+
 fn slow_count() -> Tool {
     ToolBuilder::new("slow_count")
         .description("Count to `to`, reporting progress")
@@ -127,7 +137,7 @@ fn slow_count() -> Tool {
 }
 
 /// The names of the fixture's tools (a generated tool may not replace one).
-const FIXTURE_TOOLS: [&str; 3] = ["get_weather", "execute_sql", "slow_count"];
+const FIXTURE_TOOLS: [&str; 4] = ["get_weather", "execute_sql", "cafe_menu", "slow_count"];
 
 /// The fixture router, plus `extra` tools (the generated ones).
 fn router(extra: Vec<Tool>) -> McpRouter {
@@ -154,6 +164,7 @@ fn router(extra: Vec<Tool>) -> McpRouter {
         .instructions("mcpdiff fixture on tower-mcp")
         .tool(get_weather())
         .tool(execute_sql())
+        .tool(cafe_menu())
         .tool(slow_count())
         .tools(extra)
         .resource(config)
