@@ -264,3 +264,32 @@ fn reference_meets_the_unjudged_shoulds() {
     let text: Value = serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(text, result["structuredContent"]);
 }
+
+/// D-125, amended: a `prompts/get` whose `arguments` hold a non-string value breaks
+/// `GetPromptRequestParams`, so -32602 («invalid or malformed» params) stays acceptable beside
+/// the 400/-32020 a mismatched `Mcp-Name` asks for; with string arguments it does not.
+#[test]
+fn malformed_prompt_arguments_admit_invalid_params_beside_a_header_refusal() {
+    let s = fixture::surface();
+    let prompt = |code: Value| {
+        let mut c = conformant_case(
+            &s,
+            json!(767),
+            "prompts/get",
+            json!({"name": fixture::PROMPT, "arguments": {"code": code}}),
+        );
+        c.set_header("Mcp-Name", Some(b"file"));
+        c
+    };
+    let (malformed, well_formed) = (prompt(json!(7)), prompt(json!("x")));
+    let invalid = rpc_error(400, &json!(767), -32602);
+    assert!(rules_of(&malformed, &s, &invalid).is_empty());
+    assert!(rules_of(&malformed, &s, &rpc_error(400, &json!(767), -32020)).is_empty());
+    assert_eq!(
+        rules_of(&well_formed, &s, &invalid),
+        ["SHTTP-HDR-ERR-32020"]
+    );
+    // served: the header MUST still decides
+    let served = result(&json!(767), json!({"messages": []}));
+    assert!(!rules_of(&malformed, &s, &served).is_empty());
+}

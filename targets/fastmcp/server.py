@@ -46,11 +46,14 @@ def execute_sql(
     opt: Annotated[str, header("Opt")] = None,  # type: ignore[assignment]
     # declared inline: a pydantic model would become a `$ref`, off the `properties` chain
     target: Annotated[
-        dict[str, Any] | None,
+        # the published schema says what the type validates (string values), so the SDK's
+        # own validation and the schema a client reads agree
+        dict[str, str] | None,
         Field(
             json_schema_extra={
                 "type": "object",
                 "properties": {"region": {"type": "string", "x-mcp-header": "TargetRegion"}},
+                "additionalProperties": {"type": "string"},
             }
         ),
     ] = None,

@@ -78,11 +78,14 @@ def execute_sql(
     # nested annotation: pydantic models become `$ref`s, which the SDK rejects as off the
     # pure `properties` chain, so the nested object is declared inline
     target: Annotated[
-        dict[str, Any] | None,
+        # the published schema says what the type validates (string values), so the SDK's
+        # own validation and the schema a client reads agree
+        dict[str, str] | None,
         Field(
             json_schema_extra={
                 "type": "object",
                 "properties": {"region": {"type": "string", "x-mcp-header": "TargetRegion"}},
+                "additionalProperties": {"type": "string"},
             }
         ),
     ] = None,

@@ -5,6 +5,7 @@
 use super::answers::mismatch_answer;
 use super::findings::{Answers, Findings};
 use super::params;
+use super::refusals::{completion_errors, missing_resource, unknown_tool};
 use super::view::{HeaderView, InputResponsesView, Modern, RequestBody};
 use crate::message::Message;
 use crate::request_id::RequestId;
@@ -22,7 +23,7 @@ pub const LEGACY_METHODS: [&str; 5] = [
     "resources/unsubscribe",
 ];
 
-fn invalid_params() -> Answer {
+pub(super) fn invalid_params() -> Answer {
     Answer::RpcError {
         status: StatusSet::ANY,
         code: -32602,
@@ -48,7 +49,7 @@ fn not_found(id: &RequestId) -> Canonical {
     }
 }
 
-fn invalid(id: &RequestId, message: Message) -> Canonical {
+pub(super) fn invalid(id: &RequestId, message: Message) -> Canonical {
     Canonical::Reject {
         status: 200,
         code: Some(-32602),
@@ -94,7 +95,7 @@ fn unknown_method(surface: &Surface, req: &RequestBody<'_>, f: &mut Findings) ->
 
 /// Whether the defects found so far leave the version supported (the method-level refusals
 /// below are this revision's only when it is).
-fn version_ok(f: &Findings) -> bool {
+pub(super) fn version_ok(f: &Findings) -> bool {
     !f.defects.iter().any(|d| {
         d.reject == rules::PV_UNSUPPORTED
             || (d.reject == rules::PV_MISMATCH
@@ -284,7 +285,11 @@ fn declared(
                 Some(p) if prompt_args_invalid(params) && version_ok(f) => {
                     // «Servers SHOULD validate prompt arguments before processing»: arguments
                     // that are not strings are refused; no sentence fixes the code of this
-                    // refusal (PROMPTS-ERRORS names missing ones, not ill-typed ones; D-125)
+                    // refusal (PROMPTS-ERRORS names missing ones, not ill-typed ones; D-125).
+                    // Such params break `GetPromptRequestParams`, so schema.json's «invalid or
+                    // malformed» -32602 stays acceptable beside a MUST refusal, as for a
+                    // tools/call without `name`
+                    f.tolerate(invalid_params());
                     f.defect_lazy(
                         rules::PROMPTS_VALIDATE_ARGS,
                         rules::PROMPTS_VALIDATE_ARGS,
@@ -326,42 +331,6 @@ fn declared(
     }
 }
 
-/// «Servers SHOULD return standard JSON-RPC errors for common failure cases: … - Invalid
-/// prompt name: `-32602` (Invalid params) - Missing required arguments: `-32602`»
-/// (completion.mdx § Error Handling; COMPL-ERRORS, D-191): a `ref/prompt` naming no prompt
-/// the target lists, or a request without the `ref` and `argument` the schema requires, is
-/// refused with -32602.
-#[cold]
-#[inline(never)]
-fn completion_errors(
-    c: &super::view::CompletionView,
-    surface: &Surface,
-    req: &RequestBody<'_>,
-    f: &mut Findings,
-) {
-    if !version_ok(f) {
-        return;
-    }
-    let unknown_prompt = c.prompt_ref
-        && c.prompt
-            .as_deref()
-            .is_none_or(|p| !surface.prompts.iter().any(|x| x == p));
-    let why = if unknown_prompt {
-        "Invalid params: unknown prompt"
-    } else if !c.required_present {
-        "Invalid params: ref and argument are required"
-    } else {
-        return;
-    };
-    f.defect_lazy(
-        rules::COMPL_ERRORS,
-        rules::COMPL_ERRORS,
-        7,
-        invalid_params(),
-        || invalid(&req.id, Message::Fixed(why)),
-    );
-}
-
 /// Whether the `arguments` of a `prompts/get` break GetPromptRequestParams (values strings).
 fn prompt_args_invalid(params: Option<&super::view::ParamsView<'_>>) -> bool {
     use super::read::arguments::Arguments;
@@ -370,39 +339,5 @@ fn prompt_args_invalid(params: Option<&super::view::ParamsView<'_>>) -> bool {
         Some(Arguments::Parsed(v)) => crate::content::prompt_args_invalid(Some(v)),
         // (read in the validated text: no tree built on every prompts/get)
         Some(Arguments::Raw(raw)) => super::read::arg_schema::prompt_args_invalid(raw.text),
-    }
-}
-
-/// A `resources/read` of a resource that does not exist, refused at all under `reject`:
-/// -32602 (RES-NOTFOUND-32602), and an empty `contents` left to the sentence that names it
-/// (RES-NO-EMPTY-CONTENTS, a lint; D-124).
-#[cold]
-#[inline(never)]
-fn missing_resource(reject: RuleId, req: &RequestBody<'_>, uri: &str, f: &mut Findings) {
-    f.defect_lazy(reject, rules::RES_NOTFOUND, 7, invalid_params(), || {
-        invalid(
-            &req.id,
-            Message::parts(&["Resource not found: ", ""], &[&uri]),
-        )
-    });
-    if let Some(d) = f.defects.last_mut() {
-        d.answers.push(Answer::EmptyContents);
-    }
-}
-
-/// A `tools/call` of a tool the surface does not declare.
-#[cold]
-#[inline(never)]
-fn unknown_tool(h: &HeaderView<'_>, req: &RequestBody<'_>, name: &str, f: &mut Findings) {
-    f.defect_lazy(
-        rules::TOOLS_UNKNOWN,
-        rules::TOOLS_UNKNOWN,
-        7,
-        invalid_params(),
-        || invalid(&req.id, Message::parts(&["Unknown tool: ", ""], &[&name])),
-    );
-    // an unknown tool has no recognized Mcp-Param headers (P-LOGIC, AMB-14)
-    if h.any_param() {
-        f.tolerate(mismatch_answer());
     }
 }

@@ -36,6 +36,7 @@ mod param_path;
 mod params;
 mod rare;
 pub mod read;
+mod refusals;
 pub mod view;
 
 pub use headers::name_source;
