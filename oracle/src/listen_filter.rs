@@ -13,6 +13,18 @@ pub const FILTER_PROMPTS: u8 = 2;
 pub const FILTER_RESOURCES: u8 = 4;
 /// `resourceSubscriptions`, a non-empty array: `notifications/resources/updated`.
 pub const FILTER_UPDATED: u8 = 8;
+/// `notifications` is a valid `SubscriptionFilter`, as `SubscriptionsListenRequestParams`
+/// requires (an object; each flag present a boolean, `resourceSubscriptions` present an
+/// array of strings): without it the params are malformed. No notification type:
+/// `requested` never reads this bit.
+pub const FILTER_VALID: u8 = 16;
+
+/// The flags of a `SubscriptionFilter`, with their bits.
+const FLAGS: [(&str, u8); 3] = [
+    ("toolsListChanged", FILTER_TOOLS),
+    ("promptsListChanged", FILTER_PROMPTS),
+    ("resourcesListChanged", FILTER_RESOURCES),
+];
 
 /// The filter bits of a `subscriptions/listen` `params.notifications` value: a type is asked
 /// for "explicitly" only by `true` (a boolean field) or a non-empty array (D-100).
@@ -22,11 +34,7 @@ pub fn filter_of(notifications: Option<&Value>) -> u8 {
     };
     let yes = |k: &str| n.get(k) == Some(&Value::Bool(true));
     let mut bits = 0;
-    for (key, bit) in [
-        ("toolsListChanged", FILTER_TOOLS),
-        ("promptsListChanged", FILTER_PROMPTS),
-        ("resourcesListChanged", FILTER_RESOURCES),
-    ] {
+    for (key, bit) in FLAGS {
         if yes(key) {
             bits |= bit;
         }
@@ -34,6 +42,15 @@ pub fn filter_of(notifications: Option<&Value>) -> u8 {
     let uris = n.get("resourceSubscriptions").and_then(Value::as_array);
     if uris.is_some_and(|u| !u.is_empty()) {
         bits |= FILTER_UPDATED;
+    }
+    let flags_ok = FLAGS
+        .iter()
+        .all(|(k, _)| n.get(*k).is_none_or(Value::is_boolean));
+    let uris_ok = n
+        .get("resourceSubscriptions")
+        .is_none_or(|u| u.as_array().is_some_and(|a| a.iter().all(Value::is_string)));
+    if flags_ok && uris_ok {
+        bits |= FILTER_VALID;
     }
     bits
 }

@@ -269,6 +269,7 @@ fn a_listen_stream_owes_its_acknowledgement_first_and_its_id_everywhere() {
 
 #[test]
 fn a_listen_stream_carries_only_the_types_its_filter_asked_for() {
+    use crate::listen_filter::FILTER_VALID;
     use crate::stream::{
         filter_of, FILTER_PROMPTS, FILTER_RESOURCES, FILTER_TOOLS, FILTER_UPDATED,
     };
@@ -277,10 +278,27 @@ fn a_listen_stream_carries_only_the_types_its_filter_asked_for() {
             &json!({"toolsListChanged": true, "promptsListChanged": false,
             "resourcesListChanged": "yes", "resourceSubscriptions": ["file:///a"]})
         )),
-        FILTER_TOOLS | FILTER_UPDATED
+        FILTER_TOOLS | FILTER_UPDATED,
+        "\"yes\" is no boolean: the filter is not valid"
     );
-    assert_eq!(filter_of(Some(&json!({"resourceSubscriptions": []}))), 0);
+    assert_eq!(
+        filter_of(Some(
+            &json!({"toolsListChanged": true, "promptsListChanged": false,
+            "resourceSubscriptions": ["file:///a"]})
+        )),
+        FILTER_VALID | FILTER_TOOLS | FILTER_UPDATED
+    );
+    assert_eq!(
+        filter_of(Some(&json!({"resourceSubscriptions": [1]}))),
+        FILTER_UPDATED,
+        "an item that is no string"
+    );
+    assert_eq!(
+        filter_of(Some(&json!({"resourceSubscriptions": []}))),
+        FILTER_VALID
+    );
     assert_eq!(filter_of(None), 0);
+    assert_eq!(filter_of(Some(&json!([]))), 0, "not an object");
     let named = json!({"io.modelcontextprotocol/subscriptionId": 7});
     let change = |m: &str| note(m, json!({"_meta": named.clone(), "uri": "file:///a"}));
     let rows: Vec<(u8, &str, Vec<StreamRule>)> = vec![

@@ -293,3 +293,24 @@ fn malformed_prompt_arguments_admit_invalid_params_beside_a_header_refusal() {
     let served = result(&json!(767), json!({"messages": []}));
     assert!(!rules_of(&malformed, &s, &served).is_empty());
 }
+
+/// D-125, amended, on `subscriptions/listen`: without the valid `notifications` filter that
+/// `SubscriptionsListenRequestParams` requires, -32602 stays acceptable beside the 400/-32020
+/// a mismatched `Mcp-Method` asks for; with it, it does not.
+#[test]
+fn a_listen_without_notifications_admits_invalid_params_beside_a_header_refusal() {
+    let s = fixture::surface();
+    let listen = |params: Value| {
+        let mut c = conformant_case(&s, json!(235), "subscriptions/listen", params);
+        c.set_header("Mcp-Method", Some(b"file"));
+        c
+    };
+    let bare = listen(json!({}));
+    let ill_typed = listen(json!({"notifications": {"resourcesListChanged": 1}}));
+    let asked = listen(json!({"notifications": {"toolsListChanged": true}}));
+    let invalid = rpc_error(400, &json!(235), -32602);
+    assert!(rules_of(&bare, &s, &invalid).is_empty());
+    assert!(rules_of(&ill_typed, &s, &invalid).is_empty());
+    assert_eq!(rules_of(&asked, &s, &invalid), ["SHTTP-HDR-ERR-32020"]);
+    assert!(rules_of(&asked, &s, &rpc_error(400, &json!(235), -32020)).is_empty());
+}

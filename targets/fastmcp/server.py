@@ -46,9 +46,10 @@ def execute_sql(
     opt: Annotated[str, header("Opt")] = None,  # type: ignore[assignment]
     # declared inline: a pydantic model would become a `$ref`, off the `properties` chain
     target: Annotated[
-        # the published schema says what the type validates (string values), so the SDK's
-        # own validation and the schema a client reads agree
-        dict[str, str] | None,
+        # the published schema says what the type validates (an object of string values, not
+        # null: `T = None`, as above), so the SDK's own validation and the schema a client
+        # reads agree
+        dict[str, str],
         Field(
             json_schema_extra={
                 "type": "object",
@@ -56,7 +57,7 @@ def execute_sql(
                 "additionalProperties": {"type": "string"},
             }
         ),
-    ] = None,
+    ] = None,  # type: ignore[assignment]
 ) -> str:
     """Echo the arguments (the tool with x-mcp-header parameters)."""
     return json.dumps(

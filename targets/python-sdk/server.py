@@ -78,9 +78,10 @@ def execute_sql(
     # nested annotation: pydantic models become `$ref`s, which the SDK rejects as off the
     # pure `properties` chain, so the nested object is declared inline
     target: Annotated[
-        # the published schema says what the type validates (string values), so the SDK's
-        # own validation and the schema a client reads agree
-        dict[str, str] | None,
+        # the published schema says what the type validates (an object of string values, not
+        # null: `T = None`, as above), so the SDK's own validation and the schema a client
+        # reads agree
+        dict[str, str],
         Field(
             json_schema_extra={
                 "type": "object",
@@ -88,7 +89,7 @@ def execute_sql(
                 "additionalProperties": {"type": "string"},
             }
         ),
-    ] = None,
+    ] = None,  # type: ignore[assignment]
 ) -> str:
     """Echo the arguments (the tool with x-mcp-header parameters)."""
     return json.dumps(

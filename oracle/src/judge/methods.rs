@@ -7,6 +7,7 @@ use super::findings::{Answers, Findings};
 use super::params;
 use super::refusals::{completion_errors, missing_resource, unknown_tool};
 use super::view::{HeaderView, InputResponsesView, Modern, RequestBody};
+use crate::listen_filter::FILTER_VALID;
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
@@ -314,6 +315,12 @@ fn declared(
         Modern::Listen => {
             success.push(Answer::OpenStream);
             success.push(invalid_params());
+            // no valid `notifications` filter: the params break SubscriptionsListenRequestParams,
+            // and schema.json's «invalid or malformed» -32602 stays acceptable beside a MUST
+            // refusal (D-125, amended)
+            if params.is_none_or(|p| p.listen_filter & FILTER_VALID == 0) {
+                f.tolerate(invalid_params());
+            }
             rules::BASE_ALL_SUPPORT
         }
         Modern::Complete => {

@@ -211,7 +211,9 @@ impl LintSet {
     ) {
         self.stream_bits =
             crate::stream::rules_for(token.is_some(), log_level, listen, min_level.is_some());
-        self.listen_filter = filter;
+        // the stream rules read only the notification types (the validity bit is the
+        // request's shape, read by the judge; stored Verdicts keep their filter)
+        self.listen_filter = filter & !crate::listen_filter::FILTER_VALID;
         self.min_level = min_level;
         self.stream_flags = (u8::from(log_level) * LOG_LEVEL) | (u8::from(listen) * LISTEN);
         self.progress = token;

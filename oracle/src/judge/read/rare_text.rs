@@ -195,20 +195,32 @@ pub(crate) fn listen_filter_of(params: &str) -> u8 {
         return 0;
     };
     let mut bits = 0;
+    let mut flags_ok = true;
     for (key, bit) in [
         ("toolsListChanged", lf::FILTER_TOOLS),
         ("promptsListChanged", lf::FILTER_PROMPTS),
         ("resourcesListChanged", lf::FILTER_RESOURCES),
     ] {
-        if get(n, key) == Some("true") {
+        let v = get(n, key);
+        if v == Some("true") {
             bits |= bit;
         }
+        flags_ok &= v.is_none_or(|v| v == "true" || v == "false");
     }
     // a non-empty array: a byte other than whitespace after its `[` that is not its `]`
     let uris = get(n, "resourceSubscriptions").filter(|u| kind(u) == Kind::Array);
     let ws = [' ', '\t', '\n', '\r'];
     if uris.is_some_and(|u| !u[1..].trim_start_matches(ws).starts_with(']')) {
         bits |= lf::FILTER_UPDATED;
+    }
+    // (the array's items read as a tree: rare within a rare request)
+    let uris_ok = match get(n, "resourceSubscriptions") {
+        None => true,
+        Some(u) => serde_json::from_str::<Vec<serde_json::Value>>(u)
+            .is_ok_and(|a| a.iter().all(serde_json::Value::is_string)),
+    };
+    if flags_ok && uris_ok {
+        bits |= lf::FILTER_VALID;
     }
     bits
 }
@@ -364,6 +376,10 @@ mod tests {
             r#"{"notifications":{"toolsListChanged":true},"notifications":{}}"#,
             r#"{"notif\u0069cations":{"tools\u004cistChanged":true}}"#,
             r#"{ "notifications" : { "toolsListChanged" : true , "resourceSubscriptions" : [ 1 ] } }"#,
+            r#"{"notifications":{"resourcesListChanged":1}}"#,
+            r#"{"notifications":{"toolsListChanged":null}}"#,
+            r#"{"notifications":{"resourceSubscriptions":["file:///a",2]}}"#,
+            r#"{"notifications":{"resourceSubscriptions":["file:///\u0061"],"x":[]}}"#,
         ];
         for p in params {
             let tree: serde_json::Value = serde_json::from_str(p).expect("test JSON");
