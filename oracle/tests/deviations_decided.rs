@@ -271,19 +271,28 @@ fn reference_meets_the_unjudged_shoulds() {
 #[test]
 fn malformed_prompt_arguments_admit_invalid_params_beside_a_header_refusal() {
     let s = fixture::surface();
-    let prompt = |code: Value| {
+    let prompt_named = |name: &str, code: Value| {
         let mut c = conformant_case(
             &s,
             json!(767),
             "prompts/get",
-            json!({"name": fixture::PROMPT, "arguments": {"code": code}}),
+            json!({"name": name, "arguments": {"code": code}}),
         );
         c.set_header("Mcp-Name", Some(b"file"));
         c
     };
+    let prompt = |code: Value| prompt_named(fixture::PROMPT, code);
     let (malformed, well_formed) = (prompt(json!(7)), prompt(json!("x")));
     let invalid = rpc_error(400, &json!(767), -32602);
     assert!(rules_of(&malformed, &s, &invalid).is_empty());
+    // whatever the prompt: a name the target does not list changes nothing of the params' shape
+    let unknown = prompt_named(HEADER_TOOL, json!(7));
+    assert!(rules_of(&unknown, &s, &invalid).is_empty());
+    let unknown_well_formed = prompt_named(HEADER_TOOL, json!("x"));
+    assert_eq!(
+        rules_of(&unknown_well_formed, &s, &invalid),
+        ["SHTTP-HDR-ERR-32020"]
+    );
     assert!(rules_of(&malformed, &s, &rpc_error(400, &json!(767), -32020)).is_empty());
     assert_eq!(
         rules_of(&well_formed, &s, &invalid),

@@ -273,6 +273,13 @@ fn declared(
         Modern::PromptsGet => {
             success.push(invalid_params());
             success.push(missing_capability());
+            // arguments that are not strings break `GetPromptRequestParams`, whatever the
+            // prompt: schema.json's «invalid or malformed» -32602 stays acceptable beside a
+            // MUST refusal, as for a tools/call without `name` (D-125, amended)
+            let args_invalid = prompt_args_invalid(params);
+            if args_invalid {
+                f.tolerate(invalid_params());
+            }
             match params.and_then(|p| p.name.as_deref()) {
                 Some(p) if !surface.prompts.iter().any(|x| x == p) && version_ok(f) => {
                     f.defect_lazy(
@@ -283,14 +290,10 @@ fn declared(
                         || invalid(&req.id, Message::parts(&["Unknown prompt: ", ""], &[&p])),
                     );
                 }
-                Some(p) if prompt_args_invalid(params) && version_ok(f) => {
+                Some(p) if args_invalid && version_ok(f) => {
                     // «Servers SHOULD validate prompt arguments before processing»: arguments
                     // that are not strings are refused; no sentence fixes the code of this
-                    // refusal (PROMPTS-ERRORS names missing ones, not ill-typed ones; D-125).
-                    // Such params break `GetPromptRequestParams`, so schema.json's «invalid or
-                    // malformed» -32602 stays acceptable beside a MUST refusal, as for a
-                    // tools/call without `name`
-                    f.tolerate(invalid_params());
+                    // refusal (PROMPTS-ERRORS names missing ones, not ill-typed ones; D-125)
                     f.defect_lazy(
                         rules::PROMPTS_VALIDATE_ARGS,
                         rules::PROMPTS_VALIDATE_ARGS,
