@@ -46,6 +46,17 @@ struct WeatherArgs {
     location: String,
 }
 
+/// An optional argument that is present has a value: `null` is refused, as the published
+/// schema (`#[schemars(with = "T")]`, no `null`) says, where `Option<T>` alone would read it
+/// as absent and serve a call its own inputSchema refuses.
+fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(d).map(Some)
+}
+
 // `execute_sql`'s arguments. The optional ones are `Option<T>` in Rust but declared with
 // `#[schemars(with = "T")]`: schemars derives `Option<T>` as `"type": [T, "null"]`, which is
 // not one of the primitive types `x-mcp-header` may annotate (rmcp's own client would drop
@@ -55,16 +66,16 @@ struct WeatherArgs {
 struct SqlArgs {
     #[schemars(extend("x-mcp-header" = "Region"))]
     region: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64", extend("x-mcp-header" = "Count"))]
     count: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "bool", extend("x-mcp-header" = "Flag"))]
     flag: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String", extend("x-mcp-header" = "Opt"))]
     opt: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Target")]
     target: Option<Target>,
     query: String,
@@ -75,14 +86,14 @@ struct SqlArgs {
 #[derive(Debug, Deserialize, Serialize, schemars::JsonSchema)]
 #[schemars(inline)]
 struct Target {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String", extend("x-mcp-header" = "TargetRegion"))]
     region: Option<String>,
 }
 
 #[derive(Debug, Deserialize, Serialize, schemars::JsonSchema)]
 struct SlowArgs {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64", range(min = 1, max = 5))]
     to: Option<i64>,
 }

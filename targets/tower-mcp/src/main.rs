@@ -34,6 +34,17 @@ struct WeatherInput {
     location: String,
 }
 
+/// An optional argument that is present has a value: `null` is refused, as the published
+/// schema (`#[schemars(with = "T")]`, no `null`) says, where `Option<T>` alone would read it
+/// as absent and serve a call its own inputSchema refuses.
+fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(d).map(Some)
+}
+
 // `execute_sql`'s arguments. The optional ones are `Option<T>` declared with
 // `#[schemars(with = "T")]`: schemars derives `Option<T>` as `"type": [T, "null"]`, which is
 // not one of the primitive types `x-mcp-header` may annotate (tower-mcp's own client drops
@@ -44,16 +55,16 @@ struct WeatherInput {
 struct SqlInput {
     #[schemars(extend("x-mcp-header" = "Region"))]
     region: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64", extend("x-mcp-header" = "Count"))]
     count: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "bool", extend("x-mcp-header" = "Flag"))]
     flag: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String", extend("x-mcp-header" = "Opt"))]
     opt: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Target")]
     target: Option<Target>,
     query: String,
@@ -64,7 +75,7 @@ struct SqlInput {
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[schemars(crate = "tower_mcp::schemars", inline)]
 struct Target {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String", extend("x-mcp-header" = "TargetRegion"))]
     region: Option<String>,
 }
@@ -72,7 +83,7 @@ struct Target {
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[schemars(crate = "tower_mcp::schemars")]
 struct SlowInput {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64", range(min = 1, max = 5))]
     to: Option<i64>,
 }
