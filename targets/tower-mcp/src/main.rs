@@ -113,7 +113,7 @@ fn execute_sql() -> Tool {
         .build()
 }
 
-/// `cafe_menu`'s input: no parameters.
+// `cafe_menu`'s input: no parameters (a plain comment: schemars publishes doc comments).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(crate = "tower_mcp::schemars")]
 struct NoInput {}
