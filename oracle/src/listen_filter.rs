@@ -20,7 +20,7 @@ pub const FILTER_UPDATED: u8 = 8;
 pub const FILTER_VALID: u8 = 16;
 
 /// The flags of a `SubscriptionFilter`, with their bits.
-const FLAGS: [(&str, u8); 3] = [
+pub(crate) const FLAGS: [(&str, u8); 3] = [
     ("toolsListChanged", FILTER_TOOLS),
     ("promptsListChanged", FILTER_PROMPTS),
     ("resourcesListChanged", FILTER_RESOURCES),

@@ -27,11 +27,17 @@ pub(super) async fn with_twin(
     if !out.failing.iter().any(benign) {
         return (out, None);
     }
-    let plain = without_benign(judged);
-    if plain == *judged {
+    // `sent` is `judged` at the target's endpoint: only the path differs, which
+    // `without_benign` leaves alone
+    let plain_sent = without_benign(sent);
+    if plain_sent == *sent {
         return (out, None);
     }
-    let answer = client.send(&without_benign(sent), endpoint).await;
+    let answer = client.send(&plain_sent, endpoint).await;
+    let plain = Case {
+        path: judged.path.clone(),
+        ..plain_sent
+    };
     let settled = assess_against(&judge(&plain, surface), &answer);
     if settled.undetermined.is_some() && settled.findings.is_empty() {
         return (out, None);

@@ -196,11 +196,7 @@ pub(crate) fn listen_filter_of(params: &str) -> u8 {
     };
     let mut bits = 0;
     let mut flags_ok = true;
-    for (key, bit) in [
-        ("toolsListChanged", lf::FILTER_TOOLS),
-        ("promptsListChanged", lf::FILTER_PROMPTS),
-        ("resourcesListChanged", lf::FILTER_RESOURCES),
-    ] {
+    for (key, bit) in lf::FLAGS {
         let v = get(n, key);
         if v == Some("true") {
             bits |= bit;
@@ -208,17 +204,17 @@ pub(crate) fn listen_filter_of(params: &str) -> u8 {
         flags_ok &= v.is_none_or(|v| v == "true" || v == "false");
     }
     // a non-empty array: a byte other than whitespace after its `[` that is not its `]`
-    let uris = get(n, "resourceSubscriptions").filter(|u| kind(u) == Kind::Array);
+    let uris = get(n, "resourceSubscriptions");
     let ws = [' ', '\t', '\n', '\r'];
-    if uris.is_some_and(|u| !u[1..].trim_start_matches(ws).starts_with(']')) {
+    let listed = uris.filter(|u| kind(u) == Kind::Array);
+    if listed.is_some_and(|u| !u[1..].trim_start_matches(ws).starts_with(']')) {
         bits |= lf::FILTER_UPDATED;
     }
     // (the array's items read as a tree: rare within a rare request)
-    let uris_ok = match get(n, "resourceSubscriptions") {
-        None => true,
-        Some(u) => serde_json::from_str::<Vec<serde_json::Value>>(u)
-            .is_ok_and(|a| a.iter().all(serde_json::Value::is_string)),
-    };
+    let uris_ok = uris.is_none_or(|u| {
+        serde_json::from_str::<Vec<serde_json::Value>>(u)
+            .is_ok_and(|a| a.iter().all(serde_json::Value::is_string))
+    });
     if flags_ok && uris_ok {
         bits |= lf::FILTER_VALID;
     }
