@@ -76,6 +76,22 @@ async fn every_mutant_is_reported_under_its_own_rule() {
             .map(|f| &f.rule)
             .collect::<Vec<_>>()
     );
+    // every finding the run kept is reported, or the target's notes say why it is not (its
+    // plain twin, or a rule that failed alone elsewhere, explains it): none is dropped unsaid
+    let mut unsaid = Vec::new();
+    for (t, r) in rep.targets.iter().zip(&result.targets) {
+        for f in &r.findings {
+            let reported = t.findings.iter().any(|x| x.rule == f.rule.0);
+            let noted = t
+                .notes
+                .iter()
+                .any(|n| n.starts_with(&format!("{} not reported: ", f.rule.0)));
+            if !reported && !noted {
+                unsaid.push(format!("{}: {}", t.name, f.rule));
+            }
+        }
+    }
+    assert!(unsaid.is_empty(), "findings left out unsaid: {unsaid:?}");
     let mut missed = Vec::new();
     for t in rep.targets.iter().skip(1) {
         let name = t.name.trim_start_matches(MUTANT_PREFIX);

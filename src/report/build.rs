@@ -121,6 +121,12 @@ fn blamed_on(rule: RuleId, w: &Witness, surface: &Surface) -> Vec<String> {
     blamed
 }
 
+/// The note for a finding set aside because `by`, a rule its failing case also broke,
+/// failed alone elsewhere (`blamed_on`; a shard merge words it the same).
+pub(crate) fn blamed_note(rule: &str, by: &str) -> String {
+    format!("{rule} not reported: its failing case also broke {by}, which failed alone elsewhere")
+}
+
 /// A target's findings in report order: blocking first, then advisory, then by rule id.
 pub fn sort_findings(findings: &mut [FindingReport]) {
     let rank = |s: &str| match s {
@@ -165,8 +171,11 @@ pub fn build(
             let rule = rules::rule(f.rule);
             let level = level_of(f.rule);
             let w = t.tally.witnesses.get(&f.rule);
-            // a rule that failed alone elsewhere explains this one (`blamed_on`)
-            if blame(f.rule).iter().any(|r| isolated(r)) {
+            // a rule that failed alone elsewhere explains this one (`blamed_on`): not
+            // reported, and the notes say which rule did (a finding set aside in silence
+            // would read as a pass)
+            if let Some(by) = blame(f.rule).into_iter().find(|r| isolated(r)) {
+                notes.push(blamed_note(f.rule.0, &by));
                 continue;
             }
             let kind_of = |c: &Case, o: &Observation| {

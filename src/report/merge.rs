@@ -189,7 +189,12 @@ fn merge_target(entries: &[&TargetReport]) -> TargetReport {
         .cloned()
         .collect();
     if tested.iter().all(|t| t.tally.is_some()) && !tested.is_empty() {
-        let (tally, findings) = findings_by_witness(&tested);
+        let (tally, findings, set_aside) = findings_by_witness(&tested);
+        for note in set_aside {
+            if !out.notes.contains(&note) {
+                out.notes.push(note);
+            }
+        }
         out.passed = tally.passed();
         out.score = tally.score();
         out.findings = findings;
@@ -232,8 +237,9 @@ fn merge_target(entries: &[&TargetReport]) -> TargetReport {
 }
 
 /// The summed tally of the shards, and per failed rule the finding of the shard whose
-/// witness an unsharded run keeps, unless a rule isolated in some shard explains it.
-fn findings_by_witness(tested: &[&TargetReport]) -> (TallyReport, Vec<FindingReport>) {
+/// witness an unsharded run keeps, unless a rule isolated in some shard explains it; and a
+/// note for each finding a shard reported that the merge sets aside so (the run's wording).
+fn findings_by_witness(tested: &[&TargetReport]) -> (TallyReport, Vec<FindingReport>, Vec<String>) {
     let mut tally = TallyReport::default();
     // per rule: the preferred witness, the shard entry it came from, the summed count
     let mut best: BTreeMap<String, (WitnessReport, usize, u64)> = BTreeMap::new();
@@ -259,9 +265,15 @@ fn findings_by_witness(tested: &[&TargetReport]) -> (TallyReport, Vec<FindingRep
         }
     }
     let isolated = |r: &str| best.get(r).is_some_and(|(w, _, _)| w.isolates());
-    let mut findings = Vec::new();
+    let (mut findings, mut notes) = (Vec::new(), Vec::new());
     for (rule, (w, from, count)) in &best {
-        if w.blamed_on.iter().any(|r| isolated(r)) {
+        if let Some(by) = w.blamed_on.iter().find(|r| isolated(r)) {
+            let reported = tested
+                .iter()
+                .any(|t| t.findings.iter().any(|f| f.rule.0 == rule.as_str()));
+            if reported {
+                notes.push(super::build::blamed_note(rule, by));
+            }
             continue;
         }
         // absent from its shard's findings: explained away there, so here too (a rule
@@ -281,7 +293,7 @@ fn findings_by_witness(tested: &[&TargetReport]) -> (TallyReport, Vec<FindingRep
         .into_values()
         .map(|(w, _, count)| WitnessReport { count, ..w })
         .collect();
-    (tally, findings)
+    (tally, findings, notes)
 }
 
 /// Undetermined answers per reason, summed over the shards (the first detail kept).

@@ -87,6 +87,12 @@ fn the_preferred_witness_wins_and_an_isolated_rule_explains_others_away() {
     want.sort_unstable();
     assert_eq!(got, want);
     assert_eq!(t.cases, 20);
+    // shard 1 reported HDR_MISMATCH: the merge says why it is gone
+    let why = format!(
+        "{} not reported: its failing case also broke {}, which failed alone elsewhere",
+        HDR_MISMATCH.0, B64_DECODE.0
+    );
+    assert!(t.notes.contains(&why), "{:?}", t.notes);
     let tally = t.tally.as_ref().expect("summed");
     assert_eq!(tally.rules[&ORIGIN_403].exercised, 6);
     assert!(t.passed.is_empty());
