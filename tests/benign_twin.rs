@@ -1,11 +1,13 @@
 //! A benign input's finding stands only if the target serves the same request without it
 //! (`shrink::twin_note`). The committed entry BASE-INFO-NOT-BEHAVIOR-811524cc9929 carries
 //! another client's `clientInfo` on a `tools/call` with no `name`. rmcp 3.11.0 answers it
-//! 404/-32601, and answers the same request without that `clientInfo` the same way: its
-//! behaviour does not depend on the `clientInfo`, so «SHOULD NOT use them to change the
-//! behavior» is not what it breaks, and the run reports the twin's failure in a note instead.
-//! The `client-info-gated` mutant refuses only the other client: its twin is served, and the
-//! finding stands.
+//! 404/-32601, with and without that `clientInfo`. That answer was the entry's finding until
+//! DEVIATIONS.md D-125 was amended again (a call that fails the CallToolRequest schema may be
+//! refused with any standard JSON-RPC error): it now passes. A server whose answer does not
+//! depend on the `clientInfo` and fails both requests (a bare 500 here) does not break «SHOULD
+//! NOT use them to change the behavior», so the run reports the twin's failure in a note
+//! instead. The `client-info-gated` mutant refuses only the other client: its twin is
+//! served, and the finding stands.
 
 use mcpdiff::runner::shrink::twin_note;
 use mcpdiff_oracle::isolation::benign::without_benign;
@@ -25,6 +27,27 @@ fn stored(file: &str) -> Case {
     serde_json::from_value(entry["request"].clone()).expect("a stored request")
 }
 
+/// A `tools/list` from another client (its `clientInfo` names no mcpdiff client).
+fn listed_by_another_client() -> Case {
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "other-client", "version": "0.1.0"}
+    });
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+        "params": {"_meta": meta}});
+    Case::post(
+        "/mcp",
+        &[
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/list"),
+        ],
+        body.to_string(),
+    )
+}
+
 fn failing(case: &Case, answer: &Observation) -> Vec<String> {
     let s = fixture::surface();
     check(&judge(case, &s), answer)
@@ -40,7 +63,8 @@ fn a_benign_finding_whose_twin_fails_too_is_explained_away() {
     let plain = without_benign(&case);
     assert_ne!(plain, case, "the clientInfo is taken out");
 
-    // rmcp 3.11.0's answer to both, as read off the server on 2026-12-06
+    // rmcp 3.11.0's answer to both, as read off the server on 2026-12-06: a standard
+    // JSON-RPC error to a call without `name`, accepted on both (D-125, amended again)
     let not_found: Observation = serde_json::from_value(json!({
         "outcome": "http", "status": 404, "content_type": "application/json",
         "session_id": null, "x_accel_buffering": null, "allow": null,
@@ -48,12 +72,27 @@ fn a_benign_finding_whose_twin_fails_too_is_explained_away() {
             "error": {"code": -32601, "message": "tools/call"}}}
     }))
     .expect("an observation");
-    assert_eq!(failing(&case, &not_found), ["BASE-INFO-NOT-BEHAVIOR"]);
-    let note = twin_note(&s, INFO_NOT_BEHAVIOR, &plain, &not_found).expect("the twin fails too");
-    assert!(note.contains("404"), "{note}");
-    assert!(!failing(&plain, &not_found).is_empty());
+    assert!(failing(&case, &not_found).is_empty());
+    assert!(failing(&plain, &not_found).is_empty());
 
-    // a server that trips over the other client's clientInfo serves the plain twin
+    // a bare 500 to both: the benign input changes nothing, the twin explains the finding
+    let bare: Observation = serde_json::from_value(json!({
+        "outcome": "http", "status": 500, "content_type": null,
+        "session_id": null, "x_accel_buffering": null, "allow": null,
+        "body": {"kind": "empty"}
+    }))
+    .expect("an observation");
+    assert_eq!(failing(&case, &bare), ["BASE-INFO-NOT-BEHAVIOR"]);
+    let note = twin_note(&s, INFO_NOT_BEHAVIOR, &plain, &bare).expect("the twin fails too");
+    assert!(note.contains("500"), "{note}");
+    assert!(!failing(&plain, &bare).is_empty());
+
+    // a server that trips over the other client's clientInfo serves the plain twin (a
+    // well-formed request: the stored one, without `name`, may be refused with any standard
+    // JSON-RPC error, the mutant's -32600 included)
+    let case = listed_by_another_client();
+    let plain = without_benign(&case);
+    assert_ne!(plain, case, "the clientInfo is taken out");
     let gated = MUTANTS
         .iter()
         .find(|m| m.name == "client-info-gated")

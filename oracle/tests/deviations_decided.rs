@@ -323,3 +323,41 @@ fn a_listen_without_notifications_admits_invalid_params_beside_a_header_refusal(
     assert_eq!(rules_of(&asked, &s, &invalid), ["SHTTP-HDR-ERR-32020"]);
     assert!(rules_of(&asked, &s, &rpc_error(400, &json!(235), -32020)).is_empty());
 }
+
+/// D-125, amended again: a `tools/call` whose params fail the CallToolRequest schema (here
+/// `arguments` that is no object) may be refused with any standard JSON-RPC error («Malformed
+/// requests … are returned as standard JSON-RPC errors», no code fixed), also beside the
+/// 400/-32020 a mismatched `Mcp-Name` asks for; a well-formed call's -32601 stays a finding on
+/// the rule the request's success set is filed under.
+#[test]
+fn a_malformed_tool_call_admits_every_standard_json_rpc_error() {
+    let s = fixture::surface();
+    let call = |arguments: Value| {
+        conformant_case(
+            &s,
+            json!(912),
+            "tools/call",
+            json!({"name": fixture::PLAIN_TOOL, "arguments": arguments}),
+        )
+    };
+    let (malformed, well_formed) = (call(json!(["Seattle"])), call(json!({"city": "Seattle"})));
+    for code in [-32600, -32601, -32602, -32603] {
+        let refused = rpc_error(404, &json!(912), code);
+        assert!(rules_of(&malformed, &s, &refused).is_empty(), "{code}");
+    }
+    let not_found = rpc_error(404, &json!(912), -32601);
+    assert_eq!(
+        rules_of(&well_formed, &s, &not_found),
+        ["SHTTP-HDR-MN-SOURCE"]
+    );
+    // beside a header refusal: validating the params first is as good
+    let mut mismatched = malformed.clone();
+    mismatched.set_header("Mcp-Name", Some(b"file"));
+    assert!(rules_of(&mismatched, &s, &not_found).is_empty());
+    let mut mismatched_well_formed = well_formed.clone();
+    mismatched_well_formed.set_header("Mcp-Name", Some(b"file"));
+    assert_eq!(
+        rules_of(&mismatched_well_formed, &s, &not_found),
+        ["SHTTP-HDR-ERR-32020"]
+    );
+}

@@ -235,8 +235,19 @@ fn declared(
         Modern::ToolsCall => {
             success.push(invalid_params());
             success.push(missing_capability());
+            if call_params_malformed(params) {
+                // «Malformed requests (requests that fail to satisfy CallToolRequest schema)
+                // … are returned as standard JSON-RPC errors», no code fixed: each of them
+                // is acceptable, beside a MUST refusal too (D-125, amended again)
+                for code in PROTOCOL_ERROR_CODES {
+                    f.tolerate(Answer::RpcError {
+                        status: StatusSet::ANY,
+                        code,
+                        data: DataRule::None,
+                    });
+                }
+            }
             let Some(name) = params.and_then(|p| p.name.as_deref()) else {
-                f.tolerate(invalid_params());
                 return rules::HDR_MN_SOURCE;
             };
             match surface.tool(name) {
@@ -339,6 +350,25 @@ fn declared(
             rules::EP_POST
         }
     }
+}
+
+/// The standard JSON-RPC 2.0 codes a request that was read as JSON can be refused with
+/// («MCP uses the standard JSON-RPC 2.0 error codes (`-32700`, `-32600` to `-32603`) for
+/// general protocol failures», basic/index.mdx; -32700 is for text that is no JSON).
+const PROTOCOL_ERROR_CODES: [i64; 4] = [-32600, -32601, -32602, -32603];
+
+/// Whether a `tools/call`'s params break CallToolRequestParams: no string `name`, or
+/// `arguments` present and not an object (the schema's `{ [key: string]: unknown }`).
+fn call_params_malformed(params: Option<&super::view::ParamsView<'_>>) -> bool {
+    use super::read::arguments::Arguments;
+    let Some(p) = params else { return true };
+    let arguments_ok = match p.arguments {
+        None => true,
+        Some(Arguments::Parsed(v)) => v.is_object(),
+        // (validated JSON text: an object starts with its brace)
+        Some(Arguments::Raw(raw)) => raw.text.starts_with('{'),
+    };
+    p.name.is_none() || !arguments_ok
 }
 
 /// Whether the `arguments` of a `prompts/get` break GetPromptRequestParams (values strings).
