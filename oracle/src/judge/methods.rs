@@ -198,12 +198,12 @@ fn as_if_declared(
     declared(h, surface, req, uri, m, &mut as_if, &mut admitted);
     for a in &admitted {
         if !success.contains(a) {
-            success.push(a.clone());
+            success.push(*a);
         }
     }
     let refusals = as_if.defects.iter().flat_map(|d| &d.answers);
     for a in refusals.chain(&as_if.tolerated) {
-        f.tolerate(a.clone());
+        f.tolerate(*a);
     }
 }
 
