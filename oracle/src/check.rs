@@ -5,7 +5,7 @@
 use crate::observation::{Body, HttpAnswer, Observation};
 use crate::rules::{level_of, Level, RuleId};
 use crate::shape;
-use crate::verdict::{Answer, DataRule, Demand, Lint, Verdict};
+use crate::verdict::{Answer, DataRule, Demand, Lint, Named, NamedVersions, Verdict};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -32,13 +32,17 @@ pub fn check(verdict: &Verdict, obs: &Observation) -> Vec<Finding> {
     let facts = obs.http().map(Facts::of);
     for e in verdict.expectations() {
         let ok = match (&e.demand, &facts) {
-            (Demand::OneOf(set), Some(a)) => set.iter().any(|x| a.matches(x)),
+            (Demand::OneOf(set), Some(a)) => set.iter().any(|x| a.matches(x, verdict.versions())),
             (Demand::OneOf(_), None) => false,
             (Demand::Lint(l), Some(a)) => a.lint_holds(l),
             (Demand::Lint(_), None) => true,
         };
         if !ok && !out.iter().any(|f: &Finding| f.rule == e.rule.0) {
-            out.push(finding(e.rule, describe(&e.demand), obs.summary()));
+            out.push(finding(
+                e.rule,
+                describe(verdict.named(&e.demand)),
+                obs.summary(),
+            ));
         }
     }
     // rules whose failed expectations have an answer in common share the blame: the one
@@ -80,9 +84,9 @@ fn finding(rule: RuleId, expected: String, observed: String) -> Finding {
     }
 }
 
-/// Whether answer pattern `x` describes `a`.
-pub fn matches(x: &Answer, a: &HttpAnswer) -> bool {
-    Facts::of(a).matches(x)
+/// Whether answer pattern `x` (read with its Verdict's versions) describes `a`.
+pub fn matches(x: Named<'_, Answer>, a: &HttpAnswer) -> bool {
+    Facts::of(a).matches(x.item, x.versions)
 }
 
 /// An answer with the parts every expectation looks at read once: the JSON-RPC response
@@ -120,12 +124,14 @@ impl<'a> Facts<'a> {
         self.result.is_some()
     }
 
-    fn matches(&self, x: &Answer) -> bool {
+    fn matches(&self, x: &Answer, versions: Option<&NamedVersions>) -> bool {
         let a = self.a;
         let ok2xx = (200..300).contains(&a.status);
         match x {
             Answer::RpcError { status, code, data } => {
-                status.contains(a.status) && self.code == Some(*code) && data_holds(data, self.resp)
+                status.contains(a.status)
+                    && self.code == Some(i64::from(*code))
+                    && data_holds(data, versions, self.resp)
             }
             // a success response without its `result` member still signals success: the
             // missing member is BASE-RESULT-FIELD's finding alone (DEVIATIONS.md D-170)
@@ -149,7 +155,7 @@ impl<'a> Facts<'a> {
     }
 }
 
-fn data_holds(rule: &DataRule, resp: Option<&Value>) -> bool {
+fn data_holds(rule: &DataRule, versions: Option<&NamedVersions>, resp: Option<&Value>) -> bool {
     let data = resp
         .and_then(|r| r.get("error"))
         .and_then(|e| e.get("data"));
@@ -164,7 +170,7 @@ fn data_holds(rule: &DataRule, resp: Option<&Value>) -> bool {
             let supported = d.get("supported").and_then(Value::as_array);
             match (req, supported) {
                 (Some(r), Some(list)) => {
-                    requested.iter().any(|x| x == r)
+                    requested.texts(versions).any(|x| x == r)
                         && list.iter().all(Value::is_string)
                         && !list.iter().any(|v| v.as_str() == Some(r))
                 }
@@ -360,7 +366,8 @@ fn names_all(body: &Body, versions: &[String]) -> bool {
     versions.iter().all(|v| text.contains(v.as_str()))
 }
 
-/// The allowed set in words, for reports (`Display` of the demand, oracle/src/describe.rs).
-pub fn describe(d: &Demand) -> String {
+/// The allowed set in words, for reports (`Display` of the demand read with its Verdict's
+/// versions, oracle/src/describe.rs).
+pub fn describe(d: Named<'_, Demand>) -> String {
     d.to_string()
 }

@@ -1,13 +1,13 @@
 //! What the oracle expects and what a target did, in words for people: `Display` for the
-//! Verdict's parts (`Demand`, `Answer`, `StatusSet`, `DataRule`, `Lint`) and for
-//! `TransportFailure`. Every report (terminal, `--json` `expected`, Markdown, HTML, JUnit)
+//! Verdict's parts (`Demand`, `Answer` and `DataRule` as `Named`, read with the Verdict's
+//! versions; `StatusSet`, `Lint`) and for `TransportFailure`. Every report (terminal, `--json` `expected`, Markdown, HTML, JUnit)
 //! shows these strings, so none of them may read like Rust debug output ("an error echoing
 //! id 23", never `ErrorIdEcho { id: Number(23), may_omit: false }`).
 
 use crate::observation::TransportFailure;
 use crate::request_id::RequestId;
 use crate::stream::{StreamLint, StreamRule};
-use crate::verdict::{Answer, DataRule, Demand, Lint, StatusSet};
+use crate::verdict::{Answer, DataRule, Demand, Lint, Named, StatusSet};
 use std::fmt;
 
 impl fmt::Display for StatusSet {
@@ -24,12 +24,15 @@ impl fmt::Display for StatusSet {
     }
 }
 
-impl fmt::Display for DataRule {
+impl fmt::Display for Named<'_, DataRule> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        match self.item {
             DataRule::None => Ok(()),
             DataRule::UnsupportedVersion { requested } => {
-                let mut shown: Vec<String> = requested.iter().map(|r| format!("\"{r}\"")).collect();
+                let mut shown: Vec<String> = requested
+                    .texts(self.versions)
+                    .map(|r| format!("\"{r}\""))
+                    .collect();
                 // header and body may name the same version (AMB-06)
                 shown.dedup();
                 write!(
@@ -43,9 +46,9 @@ impl fmt::Display for DataRule {
     }
 }
 
-impl fmt::Display for Answer {
+impl fmt::Display for Named<'_, Answer> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        match self.item {
             Answer::RpcError { status, code, data } => {
                 match status {
                     StatusSet::Range(100, 599) => write!(f, "JSON-RPC error {code} (any status)")?,
@@ -55,7 +58,7 @@ impl fmt::Display for Answer {
                     s => write!(f, "a refusal: {s} with JSON-RPC error {code}")?,
                 }
                 if *data != DataRule::None {
-                    write!(f, ", {data}")?;
+                    write!(f, ", {}", self.with(data))?;
                 }
                 Ok(())
             }
@@ -280,16 +283,16 @@ fn stream_text(f: &mut fmt::Formatter<'_>, s: &StreamLint) -> fmt::Result {
     }
 }
 
-impl fmt::Display for Demand {
+impl fmt::Display for Named<'_, Demand> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        match self.item {
             Demand::Lint(l) => write!(f, "{l}"),
             Demand::OneOf(set) => {
                 for (i, a) in set.iter().enumerate() {
                     if i > 0 {
                         f.write_str(", or ")?;
                     }
-                    write!(f, "{a}")?;
+                    write!(f, "{}", self.with(a))?;
                 }
                 Ok(())
             }

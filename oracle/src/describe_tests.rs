@@ -1,4 +1,13 @@
 use super::*;
+use crate::verdict::NamedVersions;
+
+/// `x` in words, read with no versions (of a Verdict naming none).
+fn shown<T: ?Sized>(x: &T) -> String
+where
+    for<'v> Named<'v, T>: fmt::Display,
+{
+    Named::new(x, None).to_string()
+}
 
 fn no_debug(s: &str) {
     for bad in [
@@ -39,7 +48,7 @@ fn refusals_name_status_and_code() {
         code: -32020,
         data: DataRule::None,
     };
-    assert_eq!(a.to_string(), "a refusal: 400 with JSON-RPC error -32020");
+    assert_eq!(shown(&a), "a refusal: 400 with JSON-RPC error -32020");
     let any = Answer::RpcError {
         status: StatusSet::ANY,
         code: -32602,
@@ -47,33 +56,35 @@ fn refusals_name_status_and_code() {
     };
     let d = Demand::OneOf(smallvec::smallvec![Answer::RpcResult, any]);
     assert_eq!(
-        d.to_string(),
+        shown(&d),
         "a result (2xx), or JSON-RPC error -32602 (any status)"
     );
     let v = Answer::RpcError {
         status: StatusSet::Exact(400),
         code: -32022,
         data: DataRule::UnsupportedVersion {
-            requested: crate::verdict::Requested::new(["1999-01-01"]),
+            requested: crate::verdict::Requested::new(true, false),
         },
     };
+    let versions = NamedVersions {
+        header: "1999-01-01".into(),
+        body: "2000-01-01".into(),
+    };
     assert_eq!(
-        v.to_string(),
+        Named::new(&v, Some(&versions)).to_string(),
         "a refusal: 400 with JSON-RPC error -32022, data.requested \"1999-01-01\" and \
          data.supported listing the supported versions"
     );
     assert_eq!(
-        Answer::HttpStatus {
+        shown(&Answer::HttpStatus {
             status: StatusSet::Exact(403)
-        }
-        .to_string(),
+        }),
         "a refusal: 403"
     );
     assert_eq!(
-        Answer::HttpStatus {
+        shown(&Answer::HttpStatus {
             status: StatusSet::Range(400, 499)
-        }
-        .to_string(),
+        }),
         "a 4xx status"
     );
 }
@@ -96,7 +107,7 @@ fn no_expectation_reads_like_debug_output() {
         },
     ];
     for a in &answers {
-        no_debug(&a.to_string());
+        no_debug(&shown(a));
     }
     let lints = [
         Lint::NoSessionId,
@@ -138,7 +149,7 @@ fn no_expectation_reads_like_debug_output() {
         Lint::NoUndeclaredLog,
     ];
     for l in &lints {
-        let s = Demand::Lint(l.clone()).to_string();
+        let s = shown(&Demand::Lint(l.clone()));
         let debug = format!("{l:?}");
         let variant = debug.split(['(', ' ', '{']).next().unwrap_or(&debug);
         assert!(!s.contains(variant), "{s:?} names the variant {variant}");

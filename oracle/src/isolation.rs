@@ -23,7 +23,7 @@ use crate::judge::judge;
 use crate::observation::{Body, HttpAnswer, SseMessage};
 use crate::rules::{self, RuleId};
 use crate::surface::Surface;
-use crate::verdict::{Answer, Canonical, DataRule, Demand, Lint, StatusSet, Verdict};
+use crate::verdict::{Answer, Canonical, DataRule, Demand, Lint, Named, StatusSet, Verdict};
 use readings::{is_name_header, is_param_header, reread, READINGS};
 use serde_json::{json, Value};
 
@@ -43,7 +43,7 @@ pub fn decide(v: &Verdict) -> Decision {
         .answer_sets()
         .map(|(rule, s)| (rule, s.as_slice()))
         .collect();
-    let holds = |set: &[Answer], a: &HttpAnswer| set.iter().any(|x| matches(x, a));
+    let holds = |set: &[Answer], a: &HttpAnswer| set.iter().any(|x| matches(v.named(x), a));
     // whether `a` satisfies every answer set except (optionally) the one of `skip`
     let others_hold = |a: &HttpAnswer, skip: Option<RuleId>| {
         sets.iter()
@@ -170,7 +170,7 @@ fn candidates(v: &Verdict) -> Vec<HttpAnswer> {
     let mut out = generic();
     for (_, set) in v.answer_sets() {
         for a in set {
-            out.extend(instances(a));
+            out.extend(instances(v.named(a)));
         }
     }
     out
@@ -233,8 +233,9 @@ fn generic() -> Vec<HttpAnswer> {
     out
 }
 
-/// Concrete answers matching pattern `a` (both ends of a status range).
-fn instances(a: &Answer) -> Vec<HttpAnswer> {
+/// Concrete answers matching pattern `named` (both ends of a status range).
+fn instances(named: Named<'_, Answer>) -> Vec<HttpAnswer> {
+    let a = named.item;
     let statuses = |s: &StatusSet| match *s {
         StatusSet::Exact(x) => vec![x],
         StatusSet::Range(100, 599) => vec![200, 400],
@@ -246,13 +247,13 @@ fn instances(a: &Answer) -> Vec<HttpAnswer> {
                 DataRule::None => None,
                 DataRule::RequiredCapabilities => Some(json!({"requiredCapabilities": {}})),
                 DataRule::UnsupportedVersion { requested } => Some(json!({
-                    "requested": requested.first().cloned().unwrap_or_default(),
+                    "requested": requested.texts(named.versions).next().unwrap_or_default(),
                     "supported": [],
                 })),
             };
             statuses(status)
                 .into_iter()
-                .map(|s| error(s, *code, data.clone()))
+                .map(|s| error(s, i64::from(*code), data.clone()))
                 .collect()
         }
         Answer::RpcResult | Answer::NotAnError => vec![result()],

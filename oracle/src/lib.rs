@@ -57,6 +57,6 @@ pub use rules::{Level, Revision, Rule, RuleId, Severity, LEGACY_RULES, RULES};
 pub use surface::{Capabilities, Surface, ToolDecl};
 pub use undetermined::{settle, Undetermined};
 pub use verdict::{
-    Answer, AnswerSet, Canonical, DataRule, Demand, Expectation, Lint, RejectData, Requested,
-    StatusSet, Verdict,
+    Answer, AnswerSet, Canonical, DataRule, Demand, Expectation, Lint, Named, NamedVersions,
+    RejectData, Requested, StatusSet, Verdict,
 };

@@ -131,8 +131,13 @@ fn no_set_widens(original: &Verdict, smaller: &Verdict) -> bool {
             return true;
         };
         set.iter().all(|a| {
-            had.iter()
-                .any(|o| o.rule == e.rule && matches!(&o.demand, Demand::OneOf(s) if s.contains(a)))
+            // (answers of two Verdicts: a -32022 refusal's versions compared as texts)
+            let a = smaller.named(a);
+            had.iter().any(|o| {
+                o.rule == e.rule
+                    && matches!(&o.demand, Demand::OneOf(s)
+                        if s.iter().any(|x| original.named(x) == a))
+            })
         })
     })
 }

@@ -105,13 +105,14 @@ pub fn settle(
 fn open_stream_allowed(verdict: &Verdict, a: &HttpAnswer) -> bool {
     verdict.answer_sets().any(|(_, set)| {
         set.iter()
-            .any(|x| *x == Answer::OpenStream && crate::check::matches(x, a))
+            .any(|x| *x == Answer::OpenStream && crate::check::matches(verdict.named(x), a))
     })
 }
 
 /// Whether expectation `e` of `verdict` fails on `obs` on its own.
 fn fails(e: &crate::verdict::Expectation, verdict: &Verdict, obs: &Observation) -> bool {
-    let one = Verdict::new(vec![e.clone()], verdict.canonical.clone());
+    let one = Verdict::new(vec![e.clone()], verdict.canonical.clone())
+        .with_versions(verdict.versions().cloned());
     !crate::check::check(&one, obs).is_empty()
 }
 

@@ -219,7 +219,7 @@ fn same_answer(a: &Observation, b: &Observation) -> bool {
 /// allowed sets (message texts included), and changing it is not a change of the oracle.
 pub fn verdict_json(v: &Verdict) -> Value {
     // `Expectation` serializes to plain data (ids, enums, JSON values): this cannot fail
-    let list: Vec<_> = v.expectations().collect();
+    let list = v.serialized_expectations();
     serde_json::json!({ "expectations": serde_json::to_value(&list).unwrap_or(Value::Null) })
 }
 

@@ -1,8 +1,9 @@
 //! The answer patterns several rules share: the 400/-32020 header refusal (its acceptable
 //! pattern and its canonical form), the refusals an HTTP parser or a limited JSON reader make
-//! before MCP code runs, and the pattern a canonical rejection belongs to. `findings` and
-//! `header_values` both build on these; neither depends on the other for them.
+//! before MCP code runs, and the pattern of the refusal of a body that is no request.
+//! `findings` and `header_values` both build on these; neither depends on the other for them.
 
+use super::view::Unusable;
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
@@ -48,38 +49,12 @@ pub(crate) fn strict_refusal() -> Answer {
     }
 }
 
-/// The acceptable-answer pattern a canonical rejection belongs to.
-pub(crate) fn answer_of(c: &Canonical) -> Answer {
-    match c {
-        Canonical::Reject {
-            status,
-            code: Some(code),
-            ..
-        } => {
-            let status = match *code {
-                // unspecified statuses (AMB-08): only the code is checked
-                -32602 | -32603 | -32700 | -32600 if *status != 400 => StatusSet::ANY,
-                _ => StatusSet::Exact(*status),
-            };
-            let data = match *code {
-                -32021 => DataRule::RequiredCapabilities,
-                _ => DataRule::None,
-            };
-            Answer::RpcError {
-                status,
-                code: *code,
-                data,
-            }
-        }
-        Canonical::Reject {
-            status, code: None, ..
-        } => Answer::HttpStatus {
-            status: StatusSet::Exact(*status),
-        },
-        Canonical::Accepted => Answer::Accepted,
-        Canonical::MethodNotAllowed => Answer::HttpStatus {
-            status: StatusSet::Exact(405),
-        },
-        Canonical::Dispatch => Answer::RpcResult,
+/// The acceptable-answer pattern of the conventional refusal of a body that is no request
+/// (`Fallback::Refuse`'s canonical answer): 400 with its code (-32700 or -32600), no `data`.
+pub(crate) fn refusal_answer(u: &Unusable) -> Answer {
+    Answer::RpcError {
+        status: StatusSet::Exact(400),
+        code: u.code,
+        data: DataRule::None,
     }
 }

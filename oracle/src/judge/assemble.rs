@@ -7,7 +7,9 @@ use super::findings::{Answers, Findings};
 use super::view::Unusable;
 use crate::message::Message;
 use crate::rules::{self, RuleId};
-use crate::verdict::{Answer, Canonical, Demand, Expectation, LintSet, Listed, Verdict};
+use crate::verdict::{
+    Answer, Canonical, Demand, Expectation, LintSet, Listed, NamedVersions, Verdict,
+};
 
 /// The canonical answer when no defect gives one, named by a byte (or the unusable body it
 /// refuses) and built only when it is the one.
@@ -28,7 +30,7 @@ impl Fallback<'_> {
             Fallback::MethodNotAllowed => Canonical::MethodNotAllowed,
             Fallback::Refuse(u) => Canonical::Reject {
                 status: 400,
-                code: Some(u.code),
+                code: Some(i64::from(u.code)),
                 id: u.id.clone(),
                 data: None,
                 message: Message::Fixed(u.message),
@@ -50,8 +52,10 @@ pub(crate) fn assemble(
     // follow in `listed`, where alone an answer set can be found again to grow
     // (borrowed, not moved in: the list is large, and is moved once, into the Verdict)
     let expectations = listed;
+    // (the texts the -32022 answers name, whichever answers are kept)
+    let versions = f.versions.take();
     if f.anything_goes {
-        return legacy_path(lints, expectations, dispatch);
+        return legacy_path(lints, expectations, dispatch, versions);
     }
     let defects = &f.defects;
     let tolerated = &f.tolerated[..];
@@ -147,7 +151,7 @@ pub(crate) fn assemble(
         }
         canonical = dispatch.canonical();
     }
-    Verdict::from_parts(lints, std::mem::take(expectations), canonical)
+    Verdict::from_parts(lints, std::mem::take(expectations), canonical, versions)
 }
 
 /// The legacy path of a dual-era server: only what every era of JSON-RPC over HTTP shares
@@ -160,7 +164,12 @@ pub(crate) fn assemble(
 /// path's instruction cache lines.)
 #[cold]
 #[inline(never)]
-fn legacy_path(mut lints: LintSet, expectations: &mut Listed, dispatch: Fallback<'_>) -> Verdict {
+fn legacy_path(
+    mut lints: LintSet,
+    expectations: &mut Listed,
+    dispatch: Fallback<'_>,
+    versions: Option<Box<NamedVersions>>,
+) -> Verdict {
     let keep = [
         rules::RESULT_ID,
         rules::ERROR_ID,
@@ -169,7 +178,12 @@ fn legacy_path(mut lints: LintSet, expectations: &mut Listed, dispatch: Fallback
     ];
     lints.retain_rules(&keep);
     expectations.retain(|e| keep.contains(&e.rule));
-    Verdict::from_parts(lints, std::mem::take(expectations), dispatch.canonical())
+    Verdict::from_parts(
+        lints,
+        std::mem::take(expectations),
+        dispatch.canonical(),
+        versions,
+    )
 }
 
 /// The answer set already listed under `rule`, if any.
@@ -190,17 +204,15 @@ fn listed(expectations: &mut [Expectation], rule: RuleId) -> Option<&mut Answers
 fn merge(existing: &mut Answers, answers: &[Answer]) {
     for a in answers {
         if !existing.contains(a) {
-            existing.push(a.clone())
+            existing.push(*a)
         }
     }
 }
 
-/// Add `answers` to a set as they are (`Answer` is no `Copy`: one clone each).
+/// Add `answers` to a set as they are.
 #[inline(never)]
 fn extend(set: &mut Answers, answers: &[Answer]) {
-    for a in answers {
-        set.push(a.clone());
-    }
+    set.extend_from_slice(answers);
 }
 
 /// The union's part from one defect's (or the tolerated) answers: each once, and no success
@@ -214,7 +226,7 @@ fn union_of(union: &mut Answers, answers: &[Answer], alone: bool) {
             _ => false,
         };
         if !success && !union.contains(a) {
-            union.push(a.clone());
+            union.push(*a);
         }
     }
 }
@@ -261,7 +273,7 @@ fn ignore_extra(
                 || !matches!(a, Answer::RpcError { code: -32602, .. })
                 || tolerated.contains(a)
         })
-        .map(|(_, a)| a.clone())
+        .map(|(_, &a)| a)
         .collect();
     push(expectations, rule, &kept);
 }

@@ -7,7 +7,7 @@ use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::rules::{level_of, Severity};
-use crate::verdict::{Answer, Canonical};
+use crate::verdict::{Answer, Canonical, NamedVersions};
 use smallvec::{smallvec, SmallVec};
 use std::sync::OnceLock;
 
@@ -51,6 +51,9 @@ pub(crate) struct Findings {
     pub benign: SmallVec<[RuleId; 4]>,
     /// When set, the spec allows any answer at all for this request (legacy MAY paths).
     pub anything_goes: bool,
+    /// The versions the -32022 answers name (`Requested`), set where one is built: the
+    /// Verdict's own (boxed: rare, and kept out of the struct every judge call fills).
+    pub versions: Option<Box<NamedVersions>>,
 }
 
 /// Whether `rule` is at a blocking level (MUST-like), from a table built once: the judge asks

@@ -198,12 +198,12 @@ fn as_if_declared(
     declared(h, surface, req, uri, m, &mut as_if, &mut admitted);
     for a in &admitted {
         if !success.contains(a) {
-            success.push(a.clone());
+            success.push(*a);
         }
     }
     let refusals = as_if.defects.iter().flat_map(|d| &d.answers);
     for a in refusals.chain(&as_if.tolerated) {
-        f.tolerate(a.clone());
+        f.tolerate(*a);
     }
 }
 
@@ -355,7 +355,7 @@ fn declared(
 /// The standard JSON-RPC 2.0 codes a request that was read as JSON can be refused with
 /// («MCP uses the standard JSON-RPC 2.0 error codes (`-32700`, `-32600` to `-32603`) for
 /// general protocol failures», basic/index.mdx; -32700 is for text that is no JSON).
-const PROTOCOL_ERROR_CODES: [i64; 4] = [-32600, -32601, -32602, -32603];
+const PROTOCOL_ERROR_CODES: [i32; 4] = [-32600, -32601, -32602, -32603];
 
 /// Whether a `tools/call`'s params break CallToolRequestParams: no string `name`, or
 /// `arguments` present and not an object (the schema's `{ [key: string]: unknown }`).

@@ -56,7 +56,7 @@ use crate::verdict::{
     Answer, Canonical, DataRule, Demand, Expectation, Lint, LintKind, LintSet, Listed, StatusSet,
     Verdict,
 };
-use answers::{answer_of, parser_refusal, strict_refusal};
+use answers::{parser_refusal, refusal_answer, strict_refusal};
 use assemble::{assemble, Fallback};
 use findings::{is_blocking, Answers, Defect, Findings};
 use lints::{declares_extension, error_lints, media_defects, request_lints, shape_lints};
@@ -135,7 +135,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             f.tolerate(Answer::HttpStatus {
                 status: StatusSet::Range(400, 499),
             });
-            success.push(answer_of(&refusal.canonical()));
+            success.push(refusal_answer(u));
             error_lints(&mut lints);
             if let Some(id) = &u.id {
                 // "Error responses MUST include the same ID as the request they correspond

@@ -120,7 +120,7 @@ fn as_if_supported(
     // (read in place: moving the defects out would copy each whole)
     let answers = as_if.defects.iter().flat_map(|d| &d.answers);
     for a in answers.chain(&as_if.tolerated) {
-        f.tolerate(a.clone());
+        f.tolerate(*a);
     }
 }
 

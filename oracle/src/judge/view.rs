@@ -137,7 +137,7 @@ pub enum BodyView<'a> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Unusable {
     /// -32700 (not JSON) or -32600 (not a request).
-    pub code: i64,
+    pub code: i32,
     /// The id, when it was readable.
     pub id: Option<RequestId>,
     pub message: &'static str,

@@ -1,12 +1,9 @@
 //! `Answer`: one acceptable outcome of a case (an error with its code, status and `data` rule,
 //! a result, a stream, a bare status), and the parts it is made of (`StatusSet`, `DataRule`,
-//! `Requested`).
+//! `Requested`, `NamedVersions`).
 
 use crate::inline_text::InlineText;
-use serde::{Serialize, Serializer};
-use smallvec::SmallVec;
-use std::ops::Deref;
-use std::sync::Arc;
+use serde::Serialize;
 
 /// A set of HTTP status codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -28,37 +25,50 @@ impl StatusSet {
     }
 }
 
-/// The versions a -32022 answer may name as `data.requested` (header and body, AMB-06),
-/// shared by every copy of the answer: an answer is copied into several sets, and this keeps
-/// `Answer` small (one thin pointer: an answer set holds four answers inline).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Requested(Arc<SmallVec<[InlineText; 2]>>);
+/// The versions a -32022 answer may name as `data.requested` (AMB-06): which of the
+/// request's header version and body version, as bits. The texts themselves are the
+/// Verdict's, once (`NamedVersions`): a bit set keeps `Answer` `Copy` and small, so the
+/// several sets an answer is copied into are plain copies with nothing to drop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Requested(u8);
 
 impl Requested {
-    pub fn new<'s>(versions: impl IntoIterator<Item = &'s str>) -> Requested {
-        Requested(Arc::new(
-            versions.into_iter().map(InlineText::new).collect(),
-        ))
+    const HEADER: u8 = 1;
+    const BODY: u8 = 2;
+
+    /// The header's version, the body's, or both (header first).
+    pub fn new(header: bool, body: bool) -> Requested {
+        let bit = |named: bool, bit: u8| if named { bit } else { 0 };
+        Requested(bit(header, Requested::HEADER) | bit(body, Requested::BODY))
+    }
+
+    /// The texts named, header first, read from `versions` (the Verdict's): none without it.
+    pub fn texts(self, versions: Option<&NamedVersions>) -> impl Iterator<Item = &str> {
+        let parts = versions.map(|v| {
+            [
+                (Requested::HEADER, v.header.as_str()),
+                (Requested::BODY, v.body.as_str()),
+            ]
+        });
+        parts
+            .into_iter()
+            .flatten()
+            .filter(move |(bit, _)| self.0 & bit != 0)
+            .map(|(_, text)| text)
     }
 }
 
-impl Deref for Requested {
-    type Target = [InlineText];
-
-    fn deref(&self) -> &[InlineText] {
-        &self.0
-    }
-}
-
-/// As the list of strings it holds.
-impl Serialize for Requested {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter())
-    }
+/// The two versions a request names, its header's and its body's, that a -32022 answer's
+/// `Requested` picks from (absent ones empty: no `Requested` names them). A Verdict holds
+/// them once, and only when one of its answers is a -32022 refusal.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NamedVersions {
+    pub header: InlineText,
+    pub body: InlineText,
 }
 
 /// Extra requirements on `error.data` (P-SHAPE).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DataRule {
     None,
     /// -32022: `data.supported` a string array not containing `data.requested`, and
@@ -70,13 +80,17 @@ pub enum DataRule {
     RequiredCapabilities,
 }
 
-/// One acceptable outcome. Ids are not part of an answer: the id lints check them.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One acceptable outcome. Ids are not part of an answer: the id lints check them. A -32022
+/// refusal's versions are the Verdict's (`Requested`): it serializes, prints and compares
+/// across Verdicts through the Verdict (`super::named`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Answer {
     /// A JSON-RPC error response with `code`, served with a status in `status`.
     RpcError {
         status: StatusSet,
-        code: i64,
+        /// (every code the oracle names is a JSON-RPC one, in `i32`: it keeps `Answer` at
+        /// 12 bytes, an answer set of four at 64)
+        code: i32,
         data: DataRule,
     },
     /// A JSON-RPC success response (JSON or SSE) with a 2xx status.

@@ -4,13 +4,17 @@
 //! An `Expectation` is either a set of acceptable `Answer`s (the request-level outcome) or
 //! a `Lint` (a property every answer must have, e.g. no `Mcp-Session-Id`). A rule that is
 //! not in the Verdict was not exercised by this case. A Verdict holds its per-answer lints
-//! compactly (`lint_set`) and renders them when its expectations are read.
+//! compactly (`lint_set`) and renders them when its expectations are read. The versions a
+//! -32022 answer may name are the Verdict's, once (`NamedVersions`); its answers are read
+//! with them through `named`.
 
 mod answer;
 mod lint_set;
+mod named;
 
-pub use answer::{Answer, DataRule, Requested, StatusSet};
+pub use answer::{Answer, DataRule, NamedVersions, Requested, StatusSet};
 pub(crate) use lint_set::{LintKind, LintSet};
+pub use named::Named;
 
 use crate::inline_text::InlineText;
 use crate::message::Message;
@@ -18,7 +22,7 @@ use crate::request_id::RequestId;
 use crate::rules::RuleId;
 use crate::stream::StreamLint;
 use crate::surface::Surface;
-use serde::ser::SerializeStruct;
+use serde::ser::{SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 use smallvec::SmallVec;
@@ -140,8 +144,8 @@ pub enum Lint {
 /// allocates no set of its own.
 pub type AnswerSet = SmallVec<[Answer; 4]>;
 
-/// What one rule demands of the answer.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// What one rule demands of the answer (serialized with its Verdict's versions: `Named`).
+#[derive(Clone, Debug, PartialEq)]
 pub enum Demand {
     /// The answer must match one of these.
     OneOf(AnswerSet),
@@ -149,8 +153,8 @@ pub enum Demand {
     Lint(Lint),
 }
 
-/// One triggered rule and what it allows.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One triggered rule and what it allows (serialized with its Verdict's versions: `Named`).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Expectation {
     pub rule: RuleId,
     pub demand: Demand,
@@ -206,32 +210,60 @@ pub(crate) type Listed = SmallVec<[Expectation; 3]>;
 ///
 /// The lints are held compactly (`LintSet`) and rendered when read: read the expectations
 /// through [`Verdict::expectations`] (all of them) or [`Verdict::answer_sets`] (the answer
-/// sets alone). It serializes as `{"expectations": [...], "canonical": ...}`.
+/// sets alone). It serializes as `{"expectations": [...], "canonical": ...}`, and compares
+/// (`==`) with the versions its -32022 answers name read as texts (`named`).
 #[derive(Clone)]
 pub struct Verdict {
     lints: LintSet,
     /// The expectations after the lints: the lints that carry data, and every answer set.
     listed: Listed,
     pub canonical: Canonical,
+    /// The versions the -32022 answers name (`Requested`); only a Verdict holding one has
+    /// them (boxed: rare, and the Verdict is moved whole).
+    versions: Option<Box<NamedVersions>>,
 }
 
 impl Verdict {
-    /// A Verdict holding exactly `expectations`, in this order.
+    /// A Verdict holding exactly `expectations`, in this order (naming no versions: see
+    /// `with_versions`).
     pub fn new(expectations: Vec<Expectation>, canonical: Canonical) -> Verdict {
         Verdict {
             lints: LintSet::default(),
             listed: Listed::from_vec(expectations),
             canonical,
+            versions: None,
         }
     }
 
+    /// This Verdict with `versions` for the `Requested` of its -32022 answers.
+    pub fn with_versions(mut self, versions: Option<NamedVersions>) -> Verdict {
+        self.versions = versions.map(Box::new);
+        self
+    }
+
     /// The judge's Verdict: `lints` first, then `listed`.
-    pub(crate) fn from_parts(lints: LintSet, listed: Listed, canonical: Canonical) -> Verdict {
+    pub(crate) fn from_parts(
+        lints: LintSet,
+        listed: Listed,
+        canonical: Canonical,
+        versions: Option<Box<NamedVersions>>,
+    ) -> Verdict {
         Verdict {
             lints,
             listed,
             canonical,
+            versions,
         }
+    }
+
+    /// The versions the `Requested` of this Verdict's -32022 answers pick from.
+    pub fn versions(&self) -> Option<&NamedVersions> {
+        self.versions.as_deref()
+    }
+
+    /// `item`, a part of this Verdict, read with its versions.
+    pub fn named<'v, T: ?Sized>(&'v self, item: &'v T) -> Named<'v, T> {
+        Named::new(item, self.versions())
     }
 
     /// Every expectation, in order (the compact lints rendered, the rest borrowed).
@@ -243,6 +275,12 @@ impl Verdict {
             })
         });
         lints.chain(self.listed.iter().map(Cow::Borrowed))
+    }
+
+    /// Every expectation as one list to serialize (read with this Verdict's versions), as the
+    /// Verdict's `expectations` member.
+    pub fn serialized_expectations(&self) -> impl Serialize + '_ {
+        AllExpectations(self)
     }
 
     /// The answer-set expectations (`Demand::OneOf`) with their rules, in order.
@@ -301,19 +339,13 @@ impl Verdict {
     }
 }
 
-/// Verdicts are equal when they list the same expectations and the same canonical answer.
-impl PartialEq for Verdict {
-    fn eq(&self, other: &Verdict) -> bool {
-        self.canonical == other.canonical && self.expectations().eq(other.expectations())
-    }
-}
-
-/// As the expectations it lists, rendered.
+/// As the expectations it lists, rendered, its canonical answer and its versions.
 impl fmt::Debug for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Verdict")
             .field("expectations", &AllExpectations(self))
             .field("canonical", &self.canonical)
+            .field("versions", &self.versions)
             .finish()
     }
 }
@@ -333,7 +365,17 @@ struct AllExpectations<'v>(&'v Verdict);
 
 impl Serialize for AllExpectations<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.expectations())
+        // (the length hint as `collect_seq` gives it)
+        let all = self.0.expectations();
+        let len = match all.size_hint() {
+            (lo, Some(hi)) if lo == hi => Some(lo),
+            _ => None,
+        };
+        let mut seq = s.serialize_seq(len)?;
+        for e in all {
+            seq.serialize_element(&self.0.named(&*e))?;
+        }
+        seq.end()
     }
 }
 

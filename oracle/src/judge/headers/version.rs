@@ -13,7 +13,9 @@ use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules;
 use crate::surface::Surface;
-use crate::verdict::{Answer, Canonical, DataRule, RejectData, Requested, StatusSet};
+use crate::verdict::{
+    Answer, Canonical, DataRule, NamedVersions, RejectData, Requested, StatusSet,
+};
 
 /// Whether `surface` lists `version` (compared as bytes: a listed version is text, so a
 /// header value equal to one is that text).
@@ -24,7 +26,13 @@ fn supported(surface: &Surface, version: &[u8]) -> bool {
         .any(|v| same_bytes(v.as_bytes(), version))
 }
 
-fn upv(requested: Requested) -> Answer {
+/// The -32022 refusal naming `requested` of the request's versions, `header` and `body`
+/// (empty when the request names none there), which become the Verdict's (`NamedVersions`).
+fn upv(f: &mut Findings, requested: Requested, header: &str, body: &str) -> Answer {
+    f.versions = Some(Box::new(NamedVersions {
+        header: header.into(),
+        body: body.into(),
+    }));
     Answer::RpcError {
         status: StatusSet::Exact(400),
         code: -32022,
@@ -141,7 +149,8 @@ fn version_absent(surface: &Surface, id: &RequestId, body: Option<&str>, f: &mut
     });
     if let Some(b) = body.filter(|b| !surface.supports_version(b)) {
         // PRECEDENCE.md row 8
-        f.tolerate(upv(Requested::new([b])));
+        let answer = upv(f, Requested::new(false, true), "", b);
+        f.tolerate(answer);
     }
 }
 
@@ -149,7 +158,8 @@ fn version_absent(surface: &Surface, id: &RequestId, body: Option<&str>, f: &mut
 #[cold]
 #[inline(never)]
 fn version_unsupported(h: &str, id: &RequestId, f: &mut Findings) {
-    let answer = upv(Requested::new([h]));
+    // (the body's version is the header's)
+    let answer = upv(f, Requested::new(true, false), h, h);
     f.defect_lazy(
         rules::PV_UNSUPPORTED,
         rules::PV_UNSUPPORTED,
@@ -187,19 +197,14 @@ fn version_not_in_body(
         // AMB-02: no body value to compare with; -32602 (missing field) or -32020
         f.tolerate(mismatch_answer());
         if h_unsupported {
-            f.tolerate(upv(Requested::new([h])));
+            let answer = upv(f, Requested::new(true, false), h, "");
+            f.tolerate(answer);
         }
         return;
     };
     let b_unsupported = !surface.supports_version(b);
-    // the unsupported ones of (header, body), in that order; built only when some is
-    // (from arrays: their exact length spares the list a second allocation)
-    let requested = || match (h_unsupported, b_unsupported) {
-        (true, true) => Requested::new([h, b]),
-        (true, false) => Requested::new([h]),
-        (false, true) => Requested::new([b]),
-        (false, false) => Requested::new([]),
-    };
+    // the unsupported ones of (header, body), in that order (named only when some is)
+    let requested = Requested::new(h_unsupported, b_unsupported);
     // P-VERSION-FIRST: an unsupported header version goes first
     let priority = if h_unsupported { 3 } else { 4 };
     let mut d = Defect {
@@ -210,9 +215,9 @@ fn version_not_in_body(
         priority,
     };
     if h_unsupported {
-        d.answers.insert(0, upv(requested()));
+        d.answers.insert(0, upv(f, requested, h, b));
     } else if b_unsupported {
-        d.answers.push(upv(requested()));
+        d.answers.push(upv(f, requested, h, b));
     }
     f.push(d, || {
         if h_unsupported {

@@ -13,7 +13,7 @@ use crate::judge::view::{
 use crate::request_id::RequestId;
 use crate::soft_params::LogLevel;
 
-fn unusable<'b>(code: i64, id: Option<RequestId>, message: &'static str) -> BodyView<'b> {
+fn unusable<'b>(code: i32, id: Option<RequestId>, message: &'static str) -> BodyView<'b> {
     BodyView::Unusable(Unusable { code, id, message })
 }
 

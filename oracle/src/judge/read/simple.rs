@@ -20,7 +20,7 @@ use crate::soft_params::LogLevel;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
-fn unusable<'b>(code: i64, id: Option<RequestId>, message: &'static str) -> BodyView<'b> {
+fn unusable<'b>(code: i32, id: Option<RequestId>, message: &'static str) -> BodyView<'b> {
     BodyView::Unusable(Unusable { code, id, message })
 }
 
