@@ -183,7 +183,7 @@ fn method_mismatch(raw: &[u8], req: &RequestBody<'_>, f: &mut Findings) {
         rules::HDR_MISMATCH
     };
     f.mismatch(rule, rules::HDR_ERR, 4, &req.id, || {
-        Message::parts(
+        Message::texts(
             &[
                 "Header mismatch: Mcp-Method header '",
                 "' does not match body '",
@@ -257,13 +257,13 @@ fn name_mismatch(raw: &[u8], body: &str, id: &RequestId, f: &mut Findings) {
 }
 
 fn name_message(raw: &[u8], body: &str) -> Message {
-    Message::parts(
+    Message::texts(
         &[
             "Header mismatch: Mcp-Name header '",
             "' does not match body value '",
             "'",
         ],
-        &[&lossy(raw), &body],
+        &[&lossy(raw), body],
     )
 }
 

@@ -298,7 +298,7 @@ fn declared(
                         rules::PROMPTS_ERRORS,
                         7,
                         invalid_params(),
-                        || invalid(&req.id, Message::parts(&["Unknown prompt: ", ""], &[&p])),
+                        || invalid(&req.id, Message::texts(&["Unknown prompt: ", ""], &[p])),
                     );
                 }
                 Some(p) if args_invalid && version_ok(f) => {
@@ -313,9 +313,9 @@ fn declared(
                         || {
                             invalid(
                                 &req.id,
-                                Message::parts(
+                                Message::texts(
                                     &["Invalid arguments for prompt ", ": values must be strings"],
-                                    &[&p],
+                                    &[p],
                                 ),
                             )
                         },

@@ -151,12 +151,12 @@ fn one(
         }
         (_, HeaderField::Absent) => {
             f.mismatch(rules::PARAM_OMITTED, rules::PARAM_ERR, 8, id, || {
-                Message::parts(
+                Message::texts(
                     &[
-                        "Header mismatch: ",
+                        "Header mismatch: Mcp-Param-",
                         " header is missing but arguments carry a value",
                     ],
-                    &[&name],
+                    &[name.0],
                 )
             });
             return None;

@@ -57,7 +57,7 @@ pub(super) fn missing_resource(reject: RuleId, req: &RequestBody<'_>, uri: &str,
     f.defect_lazy(reject, rules::RES_NOTFOUND, 7, invalid_params(), || {
         invalid(
             &req.id,
-            Message::parts(&["Resource not found: ", ""], &[&uri]),
+            Message::texts(&["Resource not found: ", ""], &[uri]),
         )
     });
     if let Some(d) = f.defects.last_mut() {
@@ -79,7 +79,7 @@ pub(super) fn unknown_tool(
         rules::TOOLS_UNKNOWN,
         7,
         invalid_params(),
-        || invalid(&req.id, Message::parts(&["Unknown tool: ", ""], &[&name])),
+        || invalid(&req.id, Message::texts(&["Unknown tool: ", ""], &[name])),
     );
     // an unknown tool has no recognized Mcp-Param headers (P-LOGIC, AMB-14)
     if h.any_param() {

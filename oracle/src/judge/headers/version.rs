@@ -223,13 +223,13 @@ fn version_not_in_body(
         if h_unsupported {
             upv_canonical(id, h)
         } else {
-            let msg = Message::parts(
+            let msg = Message::texts(
                 &[
                     "Header mismatch: MCP-Protocol-Version header '",
                     "' does not match _meta '",
                     "'",
                 ],
-                &[&h, &b],
+                &[h, b],
             );
             header_mismatch(id, msg)
         }
