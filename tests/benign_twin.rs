@@ -10,6 +10,7 @@
 //! served, and the finding stands.
 
 use mcpdiff::runner::shrink::twin_note;
+use mcpdiff_oracle::client::conformant_case;
 use mcpdiff_oracle::isolation::benign::without_benign;
 use mcpdiff_oracle::reference::{respond_mutant, to_observation, MUTANTS};
 use mcpdiff_oracle::rules::{B64_DECODE, HDR_OWS, INFO_NOT_BEHAVIOR};
@@ -27,25 +28,14 @@ fn stored(file: &str) -> Case {
     serde_json::from_value(entry["request"].clone()).expect("a stored request")
 }
 
-/// A `tools/list` from another client (its `clientInfo` names no mcpdiff client).
+/// A conformant `tools/list` from another client (its `clientInfo` names no mcpdiff client).
 fn listed_by_another_client() -> Case {
-    let meta = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": {"name": "other-client", "version": "0.1.0"}
-    });
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
-        "params": {"_meta": meta}});
-    Case::post(
-        "/mcp",
-        &[
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-            ("MCP-Protocol-Version", "2026-07-28"),
-            ("Mcp-Method", "tools/list"),
-        ],
-        body.to_string(),
-    )
+    let mut case = conformant_case(&fixture::surface(), json!(1), "tools/list", json!({}));
+    let mut body: Value = serde_json::from_slice(&case.body).expect("the conformant body");
+    body["params"]["_meta"]["io.modelcontextprotocol/clientInfo"] =
+        json!({"name": "other-client", "version": "0.1.0"});
+    case.body = body.to_string().into_bytes();
+    case
 }
 
 fn failing(case: &Case, answer: &Observation) -> Vec<String> {
