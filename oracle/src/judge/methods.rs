@@ -360,15 +360,7 @@ const PROTOCOL_ERROR_CODES: [i32; 4] = [-32600, -32601, -32602, -32603];
 /// Whether a `tools/call`'s params break CallToolRequestParams: no string `name`, or
 /// `arguments` present and not an object (the schema's `{ [key: string]: unknown }`).
 fn call_params_malformed(params: Option<&super::view::ParamsView<'_>>) -> bool {
-    use super::read::arguments::Arguments;
-    let Some(p) = params else { return true };
-    let arguments_ok = match p.arguments {
-        None => true,
-        Some(Arguments::Parsed(v)) => v.is_object(),
-        // (validated JSON text: an object starts with its brace)
-        Some(Arguments::Raw(raw)) => raw.text.starts_with('{'),
-    };
-    p.name.is_none() || !arguments_ok
+    params.is_none_or(|p| p.name.is_none() || p.arguments.is_some_and(|a| !a.is_object()))
 }
 
 /// Whether the `arguments` of a `prompts/get` break GetPromptRequestParams (values strings).

@@ -30,6 +30,14 @@ pub struct RawArguments<'a> {
 }
 
 impl Arguments<'_> {
+    /// Whether the arguments are an object (the schemas' `{ [key: string]: unknown }`).
+    pub fn is_object(self) -> bool {
+        match self {
+            Arguments::Raw(raw) => validated::kind(raw.text) == Kind::Object,
+            Arguments::Parsed(v) => v.is_object(),
+        }
+    }
+
     /// The arguments as a tree (for comparing two readings).
     pub fn to_value(self) -> Option<Value> {
         match self {
