@@ -8,6 +8,7 @@
 //! is exact decimal equality (no `f64` rounding: `42.00000000000000001` is not `42`, and
 //! `9007199254740993` is not `9007199254740992`).
 
+use super::field_words::same_bytes;
 use serde_json::Value;
 
 /// The outcome of one comparison.
@@ -47,7 +48,7 @@ pub fn compare_param_bytes(header: &[u8], body: &Value) -> ParamMatch {
 
 /// `compare_param_bytes` for a string body value.
 pub fn compare_param_text(header: &[u8], body: &str) -> ParamMatch {
-    eq(header == body.as_bytes())
+    eq(same_bytes(header, body.as_bytes()))
 }
 
 /// `compare_param_bytes` for a boolean body value (its lowercase JSON text).
@@ -83,7 +84,7 @@ fn compare_number(header: &[u8], n: &serde_json::Number) -> ParamMatch {
 /// `body_text` (an integer's text is the body's own, when it has no leading zero, no sign
 /// `+` and fits an `i64` or `u64`: the judge compares it without parsing it).
 pub fn compare_number_text(header: &[u8], body_text: &str) -> ParamMatch {
-    if header == body_text.as_bytes() {
+    if same_bytes(header, body_text.as_bytes()) {
         return ParamMatch::Equal;
     }
     // (not UTF-8: no decimal syntax)

@@ -212,7 +212,11 @@ fn merge(existing: &mut Answers, answers: &[Answer]) {
 /// Add `answers` to a set as they are.
 #[inline(never)]
 fn extend(set: &mut Answers, answers: &[Answer]) {
-    set.extend_from_slice(answers);
+    // (one at a time: a set holds a few answers, and `extend_from_slice` copies them with a
+    // call into `memcpy`)
+    for a in answers {
+        set.push(*a);
+    }
 }
 
 /// The union's part from one defect's (or the tolerated) answers: each once, and no success

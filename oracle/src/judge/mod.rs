@@ -48,6 +48,7 @@ use view::Modern;
 pub use view::RequestView;
 
 use crate::case::{Case, HeaderField};
+use crate::encoding::field_words::same_bytes;
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules;
@@ -74,7 +75,7 @@ pub fn judge(case: &Case, surface: &Surface) -> Verdict {
 
 /// Judge one request, as its view, against one surface.
 pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
-    if view.path != surface.endpoint {
+    if !same_bytes(view.path.as_bytes(), surface.endpoint.as_bytes()) {
         // not the MCP endpoint: the transport's rules speak only of the endpoint, so
         // nothing is triggered; the reference server answers 404
         return Verdict::new(

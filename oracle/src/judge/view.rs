@@ -11,6 +11,7 @@
 pub use super::rare::{CompletionView, InputResponsesView, CONFORMANT_CLIENT};
 use super::read::arguments::Arguments;
 use crate::case::HeaderField;
+use crate::encoding::field_words::same_bytes;
 use crate::request_id::RequestId;
 use crate::soft_params::LogLevel;
 use smallvec::SmallVec;
@@ -98,7 +99,7 @@ pub(crate) fn param_suffix_is(name: &[u8], header: &str) -> bool {
     }
     // (clients send the annotation's own spelling: one compare, case folding only after)
     let suffix = &name[PARAM_PREFIX.len()..];
-    suffix == header.as_bytes() || suffix.eq_ignore_ascii_case(header.as_bytes())
+    same_bytes(suffix, header.as_bytes()) || suffix.eq_ignore_ascii_case(header.as_bytes())
 }
 
 impl<'a> HeaderView<'a> {

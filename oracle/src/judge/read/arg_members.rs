@@ -3,6 +3,7 @@
 //! judge does not walk the arguments text again.
 
 use super::validated::{self, Val};
+use crate::encoding::field_words::same_bytes;
 
 /// Members noted in place (small, since the view carries them); an object with more is
 /// searched in its text.
@@ -72,7 +73,8 @@ impl ArgMembers {
         let b = text.as_bytes();
         let noted = self.at.get(..usize::from(self.len))?;
         let (n, at) = noted.iter().enumerate().rev().find(|(_, at)| {
-            b.get(usize::from(at[0])..usize::from(at[1])) == Some(key.as_bytes())
+            b.get(usize::from(at[0])..usize::from(at[1]))
+                .is_some_and(|k| same_bytes(k, key.as_bytes()))
         })?;
         Some(Val {
             text: text.get(usize::from(at[2])..usize::from(at[3]))?,

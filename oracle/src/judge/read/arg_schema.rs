@@ -9,6 +9,7 @@
 
 use super::arg_members::ArgMembers;
 use super::validated::{kind, members, Kind};
+use crate::encoding::field_words::same_bytes;
 use crate::input_check::{types, Keywords, Node};
 
 /// Whether the arguments (validated JSON text and the members the scanner noted; `None`: no
@@ -93,14 +94,21 @@ fn object_valid(v: &str, s: &Keywords, noted: Option<&ArgMembers>) -> Option<boo
             return object_valid_rescanning(v, s);
         }
         // a key with an escape, or a key given twice (a tree keeps the last), is read by the tree
-        if (!plain_keys && k.contains('\\')) || few[..n].iter().any(|(seen, _)| *seen == k) {
+        if (!plain_keys && k.contains('\\'))
+            || few[..n]
+                .iter()
+                .any(|(seen, _)| same_bytes(seen.as_bytes(), k.as_bytes()))
+        {
             return None;
         }
         few[n] = (k, x);
         n += 1;
     }
     let few = &few[..n];
-    let present = |key: &str| few.iter().any(|(k, _)| *k == key);
+    let present = |key: &str| {
+        few.iter()
+            .any(|(k, _)| same_bytes(k.as_bytes(), key.as_bytes()))
+    };
     object_members_valid(s, few.iter().copied(), present)
 }
 
@@ -127,7 +135,10 @@ fn object_members_valid<'v>(
     let required_ok = s.required.iter().all(|k| present(k));
     let mut members_ok = true;
     for (k, x) in all {
-        let sub = s.properties.iter().find(|(p, _)| **p == *k);
+        let sub = s
+            .properties
+            .iter()
+            .find(|(p, _)| same_bytes(p.as_bytes(), k.as_bytes()));
         let ok = match sub {
             Some((_, sub)) => valid(x, sub, None)?,
             None if s.pattern_properties => true,

@@ -108,3 +108,141 @@ fn skip_plain_stops_at_the_first_stop_byte_wherever_it_is() {
     }
     assert_eq!(skip_plain(&[0x7f, 0xff, b' ', b'~'], 0), 4);
 }
+
+/// A `_meta` that begins the usual way is read at once (`Reader::usual_meta`): every slot
+/// holds the text, and the scan the depth and the answer, that reading it member by member
+/// gives (the same body with a space after `_meta`'s brace, which the shortcut does not
+/// take).
+#[test]
+fn the_usual_meta_reads_as_its_members_do() {
+    const USUAL: &str = r#""io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcpdiff","version":"0.1.0"}"#;
+    let rests = [
+        "}",
+        r#","progressToken":0}"#,
+        r#","io.modelcontextprotocol/logLevel":"debug"}"#,
+        r#","io.modelcontextprotocol/clientInfo":{"name":"other","version":"1"}}"#,
+        r#" ,"a":[1,{"b":2}] }"#,
+        ",}",
+        "]",
+        r#","x":"#,
+    ];
+    let versions = [r#""2026-07-28""#, r#""latest""#, r#""a\"b""#, r#""é""#, "7"];
+    let mut fast = 0;
+    for rest in rests {
+        for version in versions {
+            let meta = USUAL.replacen(r#""2026-07-28""#, version, 1);
+            let body = |pad: &str| {
+                format!(
+                    r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"_meta":{{{pad}{meta}{rest},"name":"n"}},"_meta":{{}}}}"#
+                )
+            };
+            let (usual, padded) = (body(""), body(" "));
+            let (a, b) = (scanned(usual.as_bytes()), scanned(padded.as_bytes()));
+            let (a, b) = match (a, b) {
+                (Ok(a), Ok(b)) => (a, b),
+                (a, b) => {
+                    assert_eq!(a.err(), b.err(), "{usual}");
+                    continue;
+                }
+            };
+            fast += usize::from(version == r#""latest""#);
+            assert_eq!(a.depth, b.depth, "{usual}");
+            for slot in [
+                Slot::Name,
+                Slot::Meta,
+                Slot::Version,
+                Slot::Capabilities,
+                Slot::ClientInfo,
+                Slot::InfoName,
+                Slot::InfoVersion,
+                Slot::LogLevel,
+                Slot::ProgressToken,
+            ] {
+                // (the padded body's `_meta` holds the space: taken out of its text)
+                let text = |t: &Top<'_>| {
+                    t.val(slot)
+                        .map(|v| (v.text.replacen("{ ", "{", 1), v.escaped))
+                };
+                assert_eq!(text(&a), text(&b), "{slot:?} in {usual}");
+            }
+        }
+    }
+    assert!(fast >= 4, "{fast}");
+}
+
+/// A usual `_meta` read at once: the members land in their slots.
+#[test]
+fn the_usual_meta_fills_its_slots() {
+    let body = br#"{"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcpdiff","version":"0.1.0"}}}}"#;
+    let top = scanned(body).expect("in the subset");
+    let text = |slot| top.val(slot).map(|v| v.text);
+    assert_eq!(text(Slot::Version), Some(r#""2026-07-28""#));
+    assert_eq!(text(Slot::Capabilities), Some("{}"));
+    assert_eq!(
+        text(Slot::ClientInfo),
+        Some(r#"{"name":"mcpdiff","version":"0.1.0"}"#)
+    );
+    assert_eq!(text(Slot::InfoName), Some(r#""mcpdiff""#));
+    assert_eq!(text(Slot::InfoVersion), Some(r#""0.1.0""#));
+    assert_eq!(top.depth, 4);
+    assert_eq!(top.client_info(), Some(true));
+}
+
+/// A body that begins the usual way has its `jsonrpc`, id and method read at once
+/// (`Reader::usual_top`), with the slots, depth and answer that reading them member by
+/// member gives (the same body with a space after its brace, which the shortcut does not
+/// take).
+#[test]
+fn the_usual_top_reads_as_its_members_do() {
+    let ids = [
+        "1",
+        "-7",
+        "1e+300",
+        r#""s""#,
+        r#""a\"b""#,
+        "null",
+        "[1,[2]]",
+        r#"{"a":{}}"#,
+        "tru",
+        "01",
+    ];
+    let methods = [r#""tools/call""#, r#""a\u0041""#, "7", r#""x"#];
+    let rests = [
+        r#","params":{"name":"n"}}"#,
+        "}",
+        r#","id":"again"}"#,
+        r#","method":"other","jsonrpc":"1.0"}"#,
+        " ]",
+    ];
+    let mut compared = 0;
+    for id in ids {
+        for method in methods {
+            for rest in rests {
+                let body = |pad: &str| {
+                    format!(r#"{{{pad}"jsonrpc":"2.0","id":{id},"method":{method}{rest}"#)
+                };
+                let (usual, padded) = (body(""), body(" "));
+                let (a, b) = match (scanned(usual.as_bytes()), scanned(padded.as_bytes())) {
+                    (Ok(a), Ok(b)) => (a, b),
+                    (a, b) => {
+                        assert_eq!(a.err(), b.err(), "{usual}");
+                        continue;
+                    }
+                };
+                compared += 1;
+                assert_eq!(a.depth, b.depth, "{usual}");
+                for slot in [
+                    Slot::Jsonrpc,
+                    Slot::Id,
+                    Slot::Method,
+                    Slot::Params,
+                    Slot::Name,
+                ] {
+                    let text = |t: &Top<'_>| t.val(slot).map(|v| (v.text.to_owned(), v.escaped));
+                    assert_eq!(text(&a), text(&b), "{slot:?} in {usual}");
+                }
+            }
+        }
+    }
+    assert!(compared >= 60, "{compared}");
+}
