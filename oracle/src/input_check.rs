@@ -63,6 +63,10 @@ pub(crate) struct Keywords {
     pub maximum: Option<f64>,
     /// The string entries of `required`.
     pub required: Box<[Box<str>]>,
+    /// Bit `p` set: `required` names `properties[p]` (the first 64 properties).
+    pub required_properties: u64,
+    /// The entries of `required` that name none of the first 64 properties.
+    pub required_others: Box<[Box<str>]>,
     /// `properties`, when it is an object.
     pub properties: Box<[(Box<str>, Node)]>,
     pub pattern_properties: bool,
@@ -99,13 +103,26 @@ impl Keywords {
                 .map(Box::from)
                 .collect()
         };
-        let properties = s
+        let properties: Box<[(Box<str>, Node)]> = s
             .get("properties")
             .and_then(Value::as_object)
             .into_iter()
             .flatten()
             .map(|(k, sub)| (Box::from(k.as_str()), Node::of(sub, depth + 1)))
             .collect();
+        let required = strings(s.get("required"));
+        let mut required_properties = 0u64;
+        let mut required_others = Vec::new();
+        for r in &required {
+            match properties
+                .iter()
+                .position(|(p, _)| p == r)
+                .filter(|&p| p < 64)
+            {
+                Some(p) => required_properties |= 1 << p,
+                None => required_others.push(r.clone()),
+            }
+        }
         Keywords {
             types: types_of(s.get("type")),
             items_unread: s
@@ -113,7 +130,9 @@ impl Keywords {
                 .is_some_and(|i| i.is_object() || i.is_boolean()),
             minimum: s.get("minimum").and_then(Value::as_f64),
             maximum: s.get("maximum").and_then(Value::as_f64),
-            required: strings(s.get("required")),
+            required,
+            required_properties,
+            required_others: required_others.into(),
             properties,
             pattern_properties: s.contains_key("patternProperties"),
             additional: s

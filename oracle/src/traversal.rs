@@ -51,9 +51,22 @@ fn percent_decode(b: &[u8]) -> Vec<u8> {
 /// an end on each side, found in one pass.
 fn has_dot_dot(path: &[u8]) -> bool {
     let sep = |c: Option<&u8>| c.is_none_or(|c| *c == b'/' || *c == b'\\');
-    path.windows(2).enumerate().any(|(i, w)| {
-        w == b".." && sep(i.checked_sub(1).and_then(|j| path.get(j))) && sep(path.get(i + 2))
-    })
+    // (each `.` looked at, not each pair of bytes: a usual path has one, its extension's)
+    let mut from = 0;
+    while let Some(at) = path
+        .get(from..)
+        .and_then(|rest| rest.iter().position(|c| *c == b'.'))
+    {
+        let i = from + at;
+        if path.get(i + 1) == Some(&b'.')
+            && sep(i.checked_sub(1).and_then(|j| path.get(j)))
+            && sep(path.get(i + 2))
+        {
+            return true;
+        }
+        from = i + 1;
+    }
+    false
 }
 
 /// Whether `uri` is a `file://` URI whose path climbs with `..` (raw, or once or twice

@@ -171,7 +171,7 @@ pub fn equals<const N: usize>(v: &[u8], text: &[u8; N]) -> bool {
 /// a key, most names the judge compares) as overlapping words, no `memcmp` call: its length
 /// dispatch costs more than the comparison on texts this short, and the judge makes about a
 /// dozen such comparisons a Verdict.
-#[inline(always)]
+#[inline]
 pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let len = a.len();
     if len != b.len() {

@@ -69,14 +69,15 @@ fn valid(v: &str, node: &Node, noted: Option<&ArgMembers>) -> Option<bool> {
     Some(type_ok && object_ok && number_ok)
 }
 
-/// Members kept on the stack by [`object_valid`]; an object with more is read by rescanning.
+/// Members that match no property kept on the stack by [`object_valid`]; an object with more
+/// is read by rescanning.
 const FEW_MEMBERS: usize = 16;
 
-/// `required`, `properties` and `additionalProperties` on an object's text.
+/// `required`, `properties` and `additionalProperties` on an object's text, its members read
+/// once: each one's property found (looked for first right after the previous member's: a
+/// client writes them in the schema's order), the properties met noted as bits, so a repeated
+/// key and the `required` ones are settled by the bits (`Keywords::required_properties`).
 fn object_valid(v: &str, s: &Keywords, noted: Option<&ArgMembers>) -> Option<bool> {
-    // the members read once into a stack array: each rescan of the text re-reads every value
-    let mut few: [(&str, &str); FEW_MEMBERS] = [("", ""); FEW_MEMBERS];
-    let mut n = 0;
     // (the scanner's own notes of the top-level object when it kept them all: its keys hold
     // no escape, the scanner's subset)
     let noted = noted.and_then(|m| m.all(v));
@@ -85,31 +86,73 @@ fn object_valid(v: &str, s: &Keywords, noted: Option<&ArgMembers>) -> Option<boo
         Some(_) => None,
         None => Some(members(v)),
     };
+    // the first 64 properties met, as bits; the keys of every other member
+    let mut seen = 0u64;
+    let mut others: [&str; FEW_MEMBERS] = [""; FEW_MEMBERS];
+    let mut n = 0;
+    let mut next = 0;
+    let mut members_ok = true;
     for (k, x) in noted
         .into_iter()
         .flatten()
         .chain(walked.into_iter().flatten())
     {
-        if n == FEW_MEMBERS {
-            return object_valid_rescanning(v, s);
-        }
         // a key with an escape, or a key given twice (a tree keeps the last), is read by the tree
-        if (!plain_keys && k.contains('\\'))
-            || few[..n]
-                .iter()
-                .any(|(seen, _)| same_bytes(seen.as_bytes(), k.as_bytes()))
-        {
+        if !plain_keys && k.contains('\\') {
             return None;
         }
-        few[n] = (k, x);
-        n += 1;
+        let property = property_of(s, k, next);
+        let sub = match property {
+            Some(p) if p < 64 => {
+                if seen & (1 << p) != 0 {
+                    return None;
+                }
+                seen |= 1 << p;
+                s.properties.get(p).map(|(_, sub)| sub)
+            }
+            _ => {
+                if others[..n]
+                    .iter()
+                    .any(|o| same_bytes(o.as_bytes(), k.as_bytes()))
+                {
+                    return None;
+                }
+                if n == FEW_MEMBERS {
+                    return object_valid_rescanning(v, s);
+                }
+                others[n] = k;
+                n += 1;
+                property
+                    .and_then(|p| s.properties.get(p))
+                    .map(|(_, sub)| sub)
+            }
+        };
+        next = property.map_or(next, |p| p + 1);
+        members_ok &= match sub {
+            Some(sub) => valid(x, sub, None)?,
+            None if s.pattern_properties => true,
+            None => match &s.additional {
+                Some(a) => valid(x, a, None)?,
+                None => true,
+            },
+        };
     }
-    let few = &few[..n];
-    let present = |key: &str| {
-        few.iter()
-            .any(|(k, _)| same_bytes(k.as_bytes(), key.as_bytes()))
-    };
-    object_members_valid(s, few.iter().copied(), present)
+    let required_ok = seen & s.required_properties == s.required_properties
+        && s.required_others.iter().all(|r| {
+            others[..n]
+                .iter()
+                .any(|o| same_bytes(o.as_bytes(), r.as_bytes()))
+        });
+    Some(required_ok && members_ok)
+}
+
+/// The index of the property named `key`, looked for at `hint` first.
+fn property_of(s: &Keywords, key: &str, hint: usize) -> Option<usize> {
+    let named = |p: &(Box<str>, _)| same_bytes(p.0.as_bytes(), key.as_bytes());
+    if s.properties.get(hint).is_some_and(named) {
+        return Some(hint);
+    }
+    s.properties.iter().position(named)
 }
 
 /// [`object_valid`] for an object of more than [`FEW_MEMBERS`] members.
@@ -203,6 +246,8 @@ mod tests {
             r#"{"a":["x"]}"#,
             r#"{"a":[1]}"#,
             r#"{"k":1,"k":"x"}"#,
+            r#"{"location":"x","location":"y"}"#,
+            r#"{"query":"q","region":"r","count":1,"target":{"region":"t","region":"u"}}"#,
             r#"{"l\u006fcation":"x"}"#,
             r#"{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"q":17}"#,
             "[]",
@@ -234,6 +279,30 @@ mod tests {
             );
         }
         assert!(decided > 150, "{decided}");
+        // more properties than the bits hold: the later ones are read as the others are
+        let mut many = serde_json::Map::new();
+        for n in 0..70 {
+            many.insert(format!("p{n}"), json!({"type": "integer"}));
+        }
+        let many = json!({"type": "object", "properties": many, "required": ["p1", "p66", "q"]});
+        let root = crate::input_check::InputCheck::of(&many)
+            .0
+            .expect("compiled");
+        for a in [
+            r#"{"p1":1,"p66":2,"q":3}"#,
+            r#"{"p66":2,"q":3}"#,
+            r#"{"p1":1,"p66":"x","q":3}"#,
+            r#"{"p1":1,"q":3}"#,
+            r#"{"q":3,"p66":2,"p66":2,"p1":1}"#,
+            r#"{"p0":0,"p1":1,"p2":"no","p66":2,"p69":6,"q":null}"#,
+        ] {
+            let tree: Value = serde_json::from_str(a).expect("test JSON");
+            let by_tree = crate::content::tool_inputs_invalid(Some(&tree), &many);
+            let walked = inputs_invalid(Some((a, &ArgMembers::overflowed())), &root);
+            assert!(walked.is_none_or(|w| w == by_tree), "{a}");
+            let noted = noted(a).expect("in the subset");
+            assert_eq!(inputs_invalid(Some((a, &noted)), &root), walked, "{a}");
+        }
         let enum_schema = crate::input_check::InputCheck::of(&schemas[3])
             .0
             .expect("compiled");

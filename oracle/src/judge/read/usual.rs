@@ -1,0 +1,98 @@
+//! The scanner's shortcut for the spelling nearly every request uses (the conformant
+//! client's, and the runner's): the top-level object's `jsonrpc`, id and method, and
+//! `_meta`'s version, capabilities and client info, each recognised with a comparison or two
+//! and noted exactly as `Reader::object` notes them member by member (same spans, same
+//! nesting). Any other spelling, a space included, is left to the member loop. A child of
+//! `scan`: it writes the reader's own notes.
+
+use super::super::keys::Slot;
+use super::super::lex::string;
+use super::Reader;
+
+/// How nearly every request's `_meta` begins (the conformant client's, and the runner's):
+/// the version's member up to its value, then, after the version, the other two members.
+const META_HEAD: &[u8] = b"{\"io.modelcontextprotocol/protocolVersion\":";
+const META_TAIL: &[u8] = b",\"io.modelcontextprotocol/clientCapabilities\":{},\"io.modelcontextprotocol/clientInfo\":{\"name\":\"mcpdiff\",\"version\":\"0.1.0\"}";
+/// Where in `META_TAIL` the values of its members lie (`start..end`).
+const TAIL_CAPABILITIES: (usize, usize) = value_in_tail(b"{}");
+const TAIL_CLIENT_INFO: (usize, usize) = (value_in_tail(b"{\"name\"").0, META_TAIL.len());
+const TAIL_INFO_NAME: (usize, usize) = value_in_tail(b"\"mcpdiff\"");
+const TAIL_INFO_VERSION: (usize, usize) = value_in_tail(b"\"0.1.0\"");
+
+/// Where `value` first begins in `META_TAIL`, and where it ends (checked at compile time).
+const fn value_in_tail(value: &[u8]) -> (usize, usize) {
+    let mut at = 0;
+    while at + value.len() <= META_TAIL.len() {
+        let mut n = 0;
+        while n < value.len() && META_TAIL[at + n] == value[n] {
+            n += 1;
+        }
+        if n == value.len() {
+            return (at, at + n);
+        }
+        at += 1;
+    }
+    panic!("not in META_TAIL")
+}
+
+impl Reader<'_, '_> {
+    /// A `_meta` object at `i` that begins as `META_HEAD`, a version string without escapes,
+    /// and `META_TAIL`: its members noted as `object` notes them, the nesting entered as
+    /// `object` enters it, and the index after the last of them; `None` for any other text
+    /// (`object` reads it member by member). About a third of a usual body, read with two
+    /// comparisons instead of five members' worth of token steps.
+    #[inline(never)]
+    pub(super) fn usual_meta(&mut self, i: usize, depth: usize) -> Option<usize> {
+        let b = self.b;
+        let version = i + META_HEAD.len();
+        if b.get(i..version)? != META_HEAD || b.get(version) != Some(&b'"') {
+            return None;
+        }
+        let (tail, escaped) = string(b, version)?;
+        if escaped || b.get(tail..tail + META_TAIL.len())? != META_TAIL {
+            return None;
+        }
+        // `clientCapabilities`' `{}` and `clientInfo`'s object, one level in
+        self.nesting.enter(depth + 1)?;
+        self.record(Slot::Version, version, tail, false);
+        for (slot, (start, end)) in [
+            (Slot::Capabilities, TAIL_CAPABILITIES),
+            (Slot::ClientInfo, TAIL_CLIENT_INFO),
+            (Slot::InfoName, TAIL_INFO_NAME),
+            (Slot::InfoVersion, TAIL_INFO_VERSION),
+        ] {
+            self.record(slot, tail + start, tail + end, false);
+        }
+        Some(tail + META_TAIL.len())
+    }
+}
+
+/// How nearly every request begins: `jsonrpc`, then the id's member up to its value; and
+/// after the id, the method's member up to its value.
+const TOP_HEAD: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":";
+const TOP_METHOD: &[u8] = b",\"method\":";
+
+impl Reader<'_, '_> {
+    /// A top-level object at `i` that begins as `TOP_HEAD`, an id, `TOP_METHOD` and a method
+    /// string: those members noted as `object` notes them, and the index after the method's
+    /// value; `None` for any other text (`object` reads it member by member).
+    #[inline(never)]
+    pub(super) fn usual_top(&mut self, i: usize, depth: usize) -> Option<usize> {
+        let b = self.b;
+        let id = i + TOP_HEAD.len();
+        if b.get(i..id)? != TOP_HEAD {
+            return None;
+        }
+        let (id_end, id_escaped) = self.unread(id, *b.get(id)?, depth)?;
+        let method = id_end + TOP_METHOD.len();
+        if b.get(id_end..method)? != TOP_METHOD || b.get(method) != Some(&b'"') {
+            return None;
+        }
+        let (end, method_escaped) = string(b, method)?;
+        // (`"2.0"` is the value of the member `TOP_HEAD` begins with)
+        self.record(Slot::Jsonrpc, i + 11, i + 16, false);
+        self.record(Slot::Id, id, id_end, id_escaped);
+        self.record(Slot::Method, method, end, method_escaped);
+        Some(end)
+    }
+}
