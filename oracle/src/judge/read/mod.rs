@@ -60,7 +60,7 @@ pub(crate) fn read_fast_into<'a>(
     fast_headers::read_headers_into(case, &mut view.headers);
     match scan::read(&case.body, &mut top) {
         Ok(()) => {
-            view.body = fast_body::envelope(&top);
+            fast_body::envelope_into(&top, &mut view.body);
             view.nesting_beyond = top.depth > crate::case::NESTING_LIMIT;
         }
         // nested too deep for `serde_json` (so deeper than `case::NESTING_LIMIT` too), or not
