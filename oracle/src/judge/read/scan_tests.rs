@@ -137,18 +137,7 @@ fn the_usual_meta_reads_as_its_members_do() {
                 )
             };
             let (usual, padded) = (body(""), body(" "));
-            let slots = [
-                Slot::Name,
-                Slot::Meta,
-                Slot::Version,
-                Slot::Capabilities,
-                Slot::ClientInfo,
-                Slot::InfoName,
-                Slot::InfoVersion,
-                Slot::LogLevel,
-                Slot::ProgressToken,
-            ];
-            let read = read_alike(&usual, &padded, &slots);
+            let read = read_alike(&usual, &padded, &META_SLOTS);
             fast += usize::from(read && version == r#""latest""#);
         }
     }
@@ -207,19 +196,34 @@ fn the_usual_top_reads_as_its_members_do() {
                     format!(r#"{{{pad}"jsonrpc":"2.0","id":{id},"method":{method}{rest}"#)
                 };
                 let (usual, padded) = (body(""), body(" "));
-                let slots = [
-                    Slot::Jsonrpc,
-                    Slot::Id,
-                    Slot::Method,
-                    Slot::Params,
-                    Slot::Name,
-                ];
-                compared += usize::from(read_alike(&usual, &padded, &slots));
+                compared += usize::from(read_alike(&usual, &padded, &TOP_SLOTS));
             }
         }
     }
     assert!(compared >= 60, "{compared}");
 }
+
+/// The slots a `_meta` shortcut fills, and those around it.
+const META_SLOTS: [Slot; 9] = [
+    Slot::Name,
+    Slot::Meta,
+    Slot::Version,
+    Slot::Capabilities,
+    Slot::ClientInfo,
+    Slot::InfoName,
+    Slot::InfoVersion,
+    Slot::LogLevel,
+    Slot::ProgressToken,
+];
+
+/// The slots the top-level shortcut fills, and those after it.
+const TOP_SLOTS: [Slot; 5] = [
+    Slot::Jsonrpc,
+    Slot::Id,
+    Slot::Method,
+    Slot::Params,
+    Slot::Name,
+];
 
 /// `usual` and `padded` (the same body with a space the shortcuts do not take) read alike:
 /// the same refusal, or the same depth and the same text in each of `slots` (the space taken
