@@ -45,7 +45,11 @@ pub struct Disagreement {
     pub case: Case,
 }
 
-/// Keeps at most one disagreement per distinct pattern of answers, and at most `cap`.
+/// Keeps at most one disagreement per distinct pattern of answers, and at most `cap`: the
+/// patterns met first in case order, each by its lowest case index, listed in case order.
+/// Cases finish in whatever order the targets answer them; what is kept does not depend on
+/// it, so two runs with one seed list the same examples (and a shard merge, which sorts the
+/// shards' examples by case index, keeps them the same way).
 #[derive(Default)]
 pub struct Disagreements {
     pub kept: Vec<Disagreement>,
@@ -63,6 +67,64 @@ impl Disagreements {
             }
         } else if self.kept.len() < cap {
             self.kept.push(d);
+        } else if let Some(latest) = self
+            .kept
+            .iter_mut()
+            .max_by_key(|k| k.case_index)
+            .filter(|k| d.case_index < k.case_index)
+        {
+            // a pattern met earlier in case order than the latest kept one displaces it
+            *latest = d;
         }
+        self.kept.sort_by_key(|k| k.case_index);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn disagreement(case_index: u64, pattern: &str) -> Disagreement {
+        let answers = [("a", "400 other"), ("b", pattern)]
+            .into_iter()
+            .map(|(t, c)| (t.to_string(), c.to_string()))
+            .collect();
+        Disagreement {
+            case_index,
+            answers,
+            case: Case::post("/mcp", &[], "{}"),
+        }
+    }
+
+    /// The examples kept are the same whatever order the cases finish in: the first `cap`
+    /// patterns in case order, each by its lowest case index, in case order.
+    #[test]
+    fn the_examples_kept_do_not_depend_on_the_order_cases_finish() {
+        let offered: Vec<Disagreement> = (0..40u64)
+            .map(|i| disagreement(i * 7 % 40, &format!("200 error -{}", i % 9)))
+            .collect();
+        let kept_in = |order: &[Disagreement]| {
+            let mut kept = Disagreements::default();
+            for d in order {
+                kept.offer(d.clone(), 4);
+            }
+            let shown: Vec<(u64, String)> = kept
+                .kept
+                .iter()
+                .map(|d| (d.case_index, d.answers["b"].clone()))
+                .collect();
+            (shown, kept.total)
+        };
+        let forward = kept_in(&offered);
+        let mut reversed = offered.clone();
+        reversed.reverse();
+        let mut by_index = offered.clone();
+        by_index.sort_by_key(|d| d.case_index);
+        assert_eq!(kept_in(&reversed), forward);
+        assert_eq!(kept_in(&by_index), forward);
+        // in case order, the first four patterns met are those of cases 0, 1, 2 and 3
+        let indexes: Vec<u64> = forward.0.iter().map(|(i, _)| *i).collect();
+        assert_eq!(indexes, [0, 1, 2, 3]);
+        assert_eq!(forward.1, 40);
     }
 }
