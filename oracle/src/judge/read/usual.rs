@@ -12,12 +12,21 @@ use super::Reader;
 /// How nearly every request's `_meta` begins (the conformant client's, and the runner's):
 /// the version's member up to its value, then, after the version, the other two members.
 const META_HEAD: &[u8] = b"{\"io.modelcontextprotocol/protocolVersion\":";
-const META_TAIL: &[u8] = b",\"io.modelcontextprotocol/clientCapabilities\":{},\"io.modelcontextprotocol/clientInfo\":{\"name\":\"mcpdiff\",\"version\":\"0.1.0\"}";
+/// (The version is this crate's, as `client::request_meta` writes it; a test holds the two
+/// spellings together.)
+const META_TAIL: &[u8] = concat!(
+    ",\"io.modelcontextprotocol/clientCapabilities\":{},",
+    "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"mcpdiff\",\"version\":\"",
+    env!("CARGO_PKG_VERSION"),
+    "\"}"
+)
+.as_bytes();
 /// Where in `META_TAIL` the values of its members lie (`start..end`).
 const TAIL_CAPABILITIES: (usize, usize) = value_in_tail(b"{}");
 const TAIL_CLIENT_INFO: (usize, usize) = (value_in_tail(b"{\"name\"").0, META_TAIL.len());
 const TAIL_INFO_NAME: (usize, usize) = value_in_tail(b"\"mcpdiff\"");
-const TAIL_INFO_VERSION: (usize, usize) = value_in_tail(b"\"0.1.0\"");
+const TAIL_INFO_VERSION: (usize, usize) =
+    value_in_tail(concat!("\"", env!("CARGO_PKG_VERSION"), "\"").as_bytes());
 
 /// Where `value` first begins in `META_TAIL`, and where it ends (checked at compile time).
 const fn value_in_tail(value: &[u8]) -> (usize, usize) {
@@ -94,5 +103,33 @@ impl Reader<'_, '_> {
         self.record(Slot::Id, id, id_end, id_escaped);
         self.record(Slot::Method, method, end, method_escaped);
         Some(end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{META_HEAD, META_TAIL, TOP_HEAD, TOP_METHOD};
+    use crate::case::MODERN_VERSION;
+
+    /// The conformant client's `_meta`, as the runner and the probes send it, is the spelling
+    /// the shortcut recognises (else the shortcut would silently stop firing: no reading
+    /// would change, only the judge's speed).
+    #[test]
+    fn the_conformant_meta_is_the_usual_spelling() {
+        let sent = serde_json::to_string(&crate::client::request_meta(MODERN_VERSION))
+            .expect("a JSON value serializes");
+        let usual = [
+            META_HEAD,
+            format!("\"{MODERN_VERSION}\"").as_bytes(),
+            META_TAIL,
+            b"}",
+        ]
+        .concat();
+        assert_eq!(sent.as_bytes(), usual.as_slice(), "{sent}");
+        // and its bodies begin as the top-level shortcut reads them
+        let body = crate::client::request_body(&7.into(), "tools/list", &serde_json::json!({}));
+        let body = serde_json::to_string(&body).expect("a JSON value serializes");
+        let head = [TOP_HEAD, b"7", TOP_METHOD, b"\"tools/list\""].concat();
+        assert!(body.as_bytes().starts_with(&head), "{body}");
     }
 }
