@@ -61,11 +61,9 @@ pub(crate) struct Keywords {
     pub items_unread: bool,
     pub minimum: Option<f64>,
     pub maximum: Option<f64>,
-    /// The string entries of `required`.
-    pub required: Box<[Box<str>]>,
     /// Bit `p` set: `required` names `properties[p]` (the first 64 properties).
     pub required_properties: u64,
-    /// The entries of `required` that name none of the first 64 properties.
+    /// The string entries of `required` that name none of the first 64 properties.
     pub required_others: Box<[Box<str>]>,
     /// `properties`, when it is an object.
     pub properties: Box<[(Box<str>, Node)]>,
@@ -110,17 +108,16 @@ impl Keywords {
             .flatten()
             .map(|(k, sub)| (Box::from(k.as_str()), Node::of(sub, depth + 1)))
             .collect();
-        let required = strings(s.get("required"));
         let mut required_properties = 0u64;
         let mut required_others = Vec::new();
-        for r in &required {
+        for r in strings(s.get("required")).into_vec() {
             match properties
                 .iter()
-                .position(|(p, _)| p == r)
+                .position(|(p, _)| *p == r)
                 .filter(|&p| p < 64)
             {
                 Some(p) => required_properties |= 1 << p,
-                None => required_others.push(r.clone()),
+                None => required_others.push(r),
             }
         }
         Keywords {
@@ -130,7 +127,6 @@ impl Keywords {
                 .is_some_and(|i| i.is_object() || i.is_boolean()),
             minimum: s.get("minimum").and_then(Value::as_f64),
             maximum: s.get("maximum").and_then(Value::as_f64),
-            required,
             required_properties,
             required_others: required_others.into(),
             properties,

@@ -166,7 +166,7 @@ impl Surface {
             || self
                 .supported_versions
                 .iter()
-                .any(|v| sorts_before(v, "2025-06-18"))
+                .any(|v| v.as_str() < "2025-06-18")
     }
 
     /// Whether the target also serves a legacy (initialize-era) version.
@@ -175,7 +175,7 @@ impl Surface {
             || self
                 .supported_versions
                 .iter()
-                .any(|v| sorts_before(v, crate::case::MODERN_VERSION))
+                .any(|v| v.as_str() < crate::case::MODERN_VERSION)
     }
 
     /// Whether `uri` names a declared resource or matches a declared template.
@@ -187,24 +187,6 @@ impl Surface {
                 .resource_templates
                 .iter()
                 .any(|t| template_matches(t, uri))
-    }
-}
-
-/// Whether version text `v` sorts before `than` (`str`'s `<`, byte order). Two dated
-/// versions (`YYYY-MM-DD`, ten bytes) are compared as one number each: the judge asks
-/// `is_dual_era` three times a request, and the general comparison is a `memcmp` call.
-#[inline(always)]
-fn sorts_before(v: &str, than: &str) -> bool {
-    let dated = |t: &str| {
-        let ten = t.as_bytes().first_chunk::<10>().filter(|_| t.len() == 10)?;
-        let mut w = [0u8; 16];
-        w[..10].copy_from_slice(ten);
-        // (big-endian, zero-padded: the numbers' order is the texts' byte order)
-        Some(u128::from_be_bytes(w))
-    };
-    match (dated(v), dated(than)) {
-        (Some(a), Some(b)) => a < b,
-        _ => v < than,
     }
 }
 

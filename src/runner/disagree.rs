@@ -59,24 +59,25 @@ pub struct Disagreements {
 impl Disagreements {
     pub fn offer(&mut self, d: Disagreement, cap: usize) {
         self.total += 1;
-        let signature = |x: &Disagreement| x.answers.values().cloned().collect::<Vec<_>>();
-        let sig = signature(&d);
-        if let Some(existing) = self.kept.iter_mut().find(|k| signature(k) == sig) {
-            if d.case_index < existing.case_index {
-                *existing = d;
+        // (the pattern: the answer classes in target order, compared in place)
+        let same_pattern = |k: &Disagreement| k.answers.values().eq(d.answers.values());
+        let slot = match self.kept.iter().position(same_pattern) {
+            Some(i) => Some(i).filter(|&i| d.case_index < self.kept[i].case_index),
+            None if self.kept.len() < cap => {
+                self.kept.push(d);
+                self.kept.sort_by_key(|k| k.case_index);
+                return;
             }
-        } else if self.kept.len() < cap {
-            self.kept.push(d);
-        } else if let Some(latest) = self
-            .kept
-            .iter_mut()
-            .max_by_key(|k| k.case_index)
-            .filter(|k| d.case_index < k.case_index)
-        {
-            // a pattern met earlier in case order than the latest kept one displaces it
-            *latest = d;
+            // a pattern met earlier in case order than the latest kept one displaces it (the
+            // list is in case order: the latest is last)
+            None => {
+                (self.kept.len().checked_sub(1)).filter(|&i| d.case_index < self.kept[i].case_index)
+            }
+        };
+        if let Some(i) = slot {
+            self.kept[i] = d;
+            self.kept.sort_by_key(|k| k.case_index);
         }
-        self.kept.sort_by_key(|k| k.case_index);
     }
 }
 

@@ -26,9 +26,11 @@ use std::borrow::Cow;
 /// list, so the judge and the dual-era reference name the same versions legacy.
 pub use crate::legacy::LEGACY_ERA_VERSIONS as LEGACY_VERSIONS;
 
+/// `dual_era`: `surface.is_dual_era()`, asked once by the caller.
 pub(crate) fn check(
     h: &HeaderView<'_>,
     surface: &Surface,
+    dual_era: bool,
     req: &RequestBody<'_>,
     f: &mut Findings,
 ) {
@@ -43,7 +45,7 @@ pub(crate) fn check(
     let body_version = params.and_then(|p| p.version.as_deref());
     let caps_ok = params.is_some_and(|p| p.capabilities);
 
-    version::protocol_version(h, surface, id, body_version, f);
+    version::protocol_version(h, surface, dual_era, id, body_version, f);
     if params.is_some_and(|p| p.client_info_malformed) {
         client_info_malformed(f);
     } else if params.is_some_and(|p| p.client_info_foreign) {

@@ -97,9 +97,11 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
     } else if origin == OriginClass::Unclear {
         f.tolerate(origin::answer());
     }
+    // (asked once a request: the header rules read it too)
+    let dual_era = surface.is_dual_era();
     // the session SHOULD binds servers that support only this revision (D-26)
     let mut lints = LintSet::default();
-    if !surface.is_dual_era() {
+    if !dual_era {
         lints.insert(LintKind::NoSessionId);
     }
     let (ct_off, accept_off) = media_defects(h);
@@ -232,7 +234,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             let mut listed = Listed::new();
             if req.kind.is_none()
                 && &*req.method == "initialize"
-                && !surface.is_dual_era()
+                && !dual_era
                 && !h.parser_refusable
             {
                 // versioning.mdx: a modern-only server SHOULD name its versions in any
@@ -282,7 +284,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                     data: DataRule::None,
                 });
             }
-            headers::check(h, surface, req, &mut f);
+            headers::check(h, surface, dual_era, req, &mut f);
             let mut success = Answers::new();
             let rule = methods::check(h, surface, req, uri, &mut f, &mut success);
             if let Some(p) = &req.params {

@@ -55,11 +55,11 @@ fn upv_canonical(id: &RequestId, requested: &str) -> Canonical {
 pub(super) fn protocol_version(
     h: &HeaderView<'_>,
     surface: &Surface,
+    dual_era: bool,
     id: &RequestId,
     body: Option<&str>,
     f: &mut Findings,
 ) {
-    let dual_era = surface.is_dual_era();
     // a dual-era server serves a request that names a legacy version on its legacy path,
     // where this oracle's modern rules do not apply (D-33); «A request carrying modern
     // per-request `_meta` is served statelessly according to this revision»
@@ -76,7 +76,7 @@ pub(super) fn protocol_version(
         return;
     }
     match h.protocol_version {
-        HeaderField::One(raw) => one_version(raw, h, surface, id, body, f),
+        HeaderField::One(raw) => one_version(raw, h, surface, dual_era, id, body, f),
         HeaderField::Absent => version_absent(surface, id, body, f),
         HeaderField::Repeated {
             first,
@@ -85,7 +85,7 @@ pub(super) fn protocol_version(
         } => {
             // the copies joined, as RFC 9110 §5.2 defines the field's value (D-09)
             if let Some(v) = super::repeated(first, other, count, body, f) {
-                one_version(&v, h, surface, id, body, f);
+                one_version(&v, h, surface, dual_era, id, body, f);
             }
         }
     }
@@ -96,11 +96,11 @@ fn one_version(
     header: &[u8],
     h: &HeaderView<'_>,
     surface: &Surface,
+    dual_era: bool,
     id: &RequestId,
     body: Option<&str>,
     f: &mut Findings,
 ) {
-    let dual_era = surface.is_dual_era();
     if dual_era && body.is_none() && !supported(surface, header) {
         // nothing in the body names a modern version: a dual-era server may answer an
         // "invalid or unsupported" version as 2025-11-25 does, 400 with any body (D-50)

@@ -11,6 +11,7 @@ use super::arg_members::ArgMembers;
 use super::validated::{kind, members, Kind};
 use crate::encoding::field_words::same_bytes;
 use crate::input_check::{types, Keywords, Node};
+use smallvec::SmallVec;
 
 /// Whether the arguments (validated JSON text and the members the scanner noted; `None`: no
 /// `arguments`, read as `{}`) break the compiled schema `root`; `None` when something it
@@ -69,10 +70,6 @@ fn valid(v: &str, node: &Node, noted: Option<&ArgMembers>) -> Option<bool> {
     Some(type_ok && object_ok && number_ok)
 }
 
-/// Members that match no property kept on the stack by [`object_valid`]; an object with more
-/// is read by rescanning.
-const FEW_MEMBERS: usize = 16;
-
 /// `required`, `properties` and `additionalProperties` on an object's text, its members read
 /// once: each one's property found (looked for first right after the previous member's: a
 /// client writes them in the schema's order), the properties met noted as bits, so a repeated
@@ -88,8 +85,8 @@ fn object_valid(v: &str, s: &Keywords, noted: Option<&ArgMembers>) -> Option<boo
     };
     // the first 64 properties met, as bits; the keys of every other member
     let mut seen = 0u64;
-    let mut others: [&str; FEW_MEMBERS] = [""; FEW_MEMBERS];
-    let mut n = 0;
+    // (on the stack for the usual few; an object with more spills to the heap)
+    let mut others: SmallVec<[&str; 16]> = SmallVec::new();
     let mut next = 0;
     let mut members_ok = true;
     for (k, x) in noted
@@ -111,17 +108,13 @@ fn object_valid(v: &str, s: &Keywords, noted: Option<&ArgMembers>) -> Option<boo
                 s.properties.get(p).map(|(_, sub)| sub)
             }
             _ => {
-                if others[..n]
+                if others
                     .iter()
                     .any(|o| same_bytes(o.as_bytes(), k.as_bytes()))
                 {
                     return None;
                 }
-                if n == FEW_MEMBERS {
-                    return object_valid_rescanning(v, s);
-                }
-                others[n] = k;
-                n += 1;
+                others.push(k);
                 property
                     .and_then(|p| s.properties.get(p))
                     .map(|(_, sub)| sub)
@@ -139,7 +132,7 @@ fn object_valid(v: &str, s: &Keywords, noted: Option<&ArgMembers>) -> Option<boo
     }
     let required_ok = seen & s.required_properties == s.required_properties
         && s.required_others.iter().all(|r| {
-            others[..n]
+            others
                 .iter()
                 .any(|o| same_bytes(o.as_bytes(), r.as_bytes()))
         });
@@ -153,46 +146,6 @@ fn property_of(s: &Keywords, key: &str, hint: usize) -> Option<usize> {
         return Some(hint);
     }
     s.properties.iter().position(named)
-}
-
-/// [`object_valid`] for an object of more than [`FEW_MEMBERS`] members.
-fn object_valid_rescanning(v: &str, s: &Keywords) -> Option<bool> {
-    let mut n = 0;
-    for (i, (k, _)) in members(v).enumerate() {
-        if k.contains('\\') || members(v).skip(i + 1).any(|(later, _)| later == k) {
-            return None;
-        }
-        n += 1;
-    }
-    let present = |key: &str| members(v).any(|(k, _)| k == key);
-    object_members_valid(s, members(v).take(n), present)
-}
-
-/// `required`, `properties`, `patternProperties` and `additionalProperties` over an object's
-/// members (unique keys without escapes).
-fn object_members_valid<'v>(
-    s: &Keywords,
-    all: impl Iterator<Item = (&'v str, &'v str)>,
-    present: impl Fn(&str) -> bool,
-) -> Option<bool> {
-    let required_ok = s.required.iter().all(|k| present(k));
-    let mut members_ok = true;
-    for (k, x) in all {
-        let sub = s
-            .properties
-            .iter()
-            .find(|(p, _)| same_bytes(p.as_bytes(), k.as_bytes()));
-        let ok = match sub {
-            Some((_, sub)) => valid(x, sub, None)?,
-            None if s.pattern_properties => true,
-            None => match &s.additional {
-                Some(a) => valid(x, a, None)?,
-                None => true,
-            },
-        };
-        members_ok &= ok;
-    }
-    Some(required_ok && members_ok)
 }
 
 /// `content::prompt_args_invalid` on the validated text of `arguments`: no object, or a
@@ -288,6 +241,7 @@ mod tests {
         let root = crate::input_check::InputCheck::of(&many)
             .0
             .expect("compiled");
+        let mut many_decided = 0;
         for a in [
             r#"{"p1":1,"p66":2,"q":3}"#,
             r#"{"p66":2,"q":3}"#,
@@ -300,9 +254,12 @@ mod tests {
             let by_tree = crate::content::tool_inputs_invalid(Some(&tree), &many);
             let walked = inputs_invalid(Some((a, &ArgMembers::overflowed())), &root);
             assert!(walked.is_none_or(|w| w == by_tree), "{a}");
+            many_decided += usize::from(walked.is_some());
             let noted = noted(a).expect("in the subset");
             assert_eq!(inputs_invalid(Some((a, &noted)), &root), walked, "{a}");
         }
+        // (every one but the repeated key is decided by the text)
+        assert_eq!(many_decided, 5);
         let enum_schema = crate::input_check::InputCheck::of(&schemas[3])
             .0
             .expect("compiled");

@@ -257,7 +257,7 @@ fn leaf(v: Val<'_>) -> RawLeaf<'_> {
 /// Whether validated number text is an integer `serde_json` reads as a `u64` or an `i64` and
 /// writes back as the same text: no leading zero, no fraction or exponent, at most 19 digits
 /// (a negative one at most 2^63), or `0` (`validated::value` reads these directly).
-pub(super) fn integer_text(v: &str) -> bool {
+fn integer_text(v: &str) -> bool {
     let (negative, digits) = match v.as_bytes().split_first() {
         Some((b'-', rest)) => (true, rest),
         _ => (false, v.as_bytes()),

@@ -1,7 +1,7 @@
 //! The body's view from the scanner's reading (`scan::read`): the id, method and
 //! `params` members taken from where the scanner found them in the validated text.
 
-use super::arguments::{integer_text, Arguments, RawArguments};
+use super::arguments::{Arguments, RawArguments};
 use super::keys::Slot;
 use super::scan::Top;
 use super::validated::{self, Kind, Val};
@@ -21,28 +21,15 @@ fn unusable<'b>(code: i32, id: Option<RequestId>, message: &'static str) -> Body
 fn read_id(v: Val<'_>) -> Result<RequestId, ()> {
     match v.kind() {
         Kind::String => v.as_str().map(|s| RequestId::text(&s)).ok_or(()),
-        // an integer `serde_json` writes back as this text is read without it (most ids)
-        Kind::Number if integer_text(v.text) => integer_id(v.text).ok_or(()),
-        // a fraction or an exponent: `serde_json` reads a float, no integer id (the generator
-        // sends `1e+300`), settled without parsing it
-        Kind::Number if v.text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) => Err(()),
-        Kind::Number => validated::value(v.text)
-            .and_then(|n| RequestId::of(&n))
-            .ok_or(()),
+        // (an integer read without building a `Value` around it: most ids)
+        Kind::Number => match validated::integer(v.text) {
+            Some(n) => Ok(RequestId::Number(n)),
+            None => validated::value(v.text)
+                .and_then(|n| RequestId::of(&n))
+                .ok_or(()),
+        },
         _ => Err(()),
     }
-}
-
-/// The id an `integer_text` stands for, as `serde_json` reads it: a negative integer as an
-/// `i64`, any other as a `u64` (the `Number` a parse builds, so the two readings compare
-/// equal).
-fn integer_id(text: &str) -> Option<RequestId> {
-    let n = if text.starts_with('-') {
-        serde_json::Number::from(text.parse::<i64>().ok()?)
-    } else {
-        serde_json::Number::from(text.parse::<u64>().ok()?)
-    };
-    Some(RequestId::Number(n))
 }
 
 /// The envelope of a body the scanner read into `top`, written into `body` (the view's

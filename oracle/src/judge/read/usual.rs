@@ -22,18 +22,20 @@ const META_TAIL: &[u8] = concat!(
 )
 .as_bytes();
 /// Where in `META_TAIL` the values of its members lie (`start..end`).
-const TAIL_CAPABILITIES: (usize, usize) = value_in_tail(b"{}");
-const TAIL_CLIENT_INFO: (usize, usize) = (value_in_tail(b"{\"name\"").0, META_TAIL.len());
-const TAIL_INFO_NAME: (usize, usize) = value_in_tail(b"\"mcpdiff\"");
-const TAIL_INFO_VERSION: (usize, usize) =
-    value_in_tail(concat!("\"", env!("CARGO_PKG_VERSION"), "\"").as_bytes());
+const TAIL_CAPABILITIES: (usize, usize) = value_in(META_TAIL, b"{}");
+const TAIL_CLIENT_INFO: (usize, usize) = (value_in(META_TAIL, b"{\"name\"").0, META_TAIL.len());
+const TAIL_INFO_NAME: (usize, usize) = value_in(META_TAIL, b"\"mcpdiff\"");
+const TAIL_INFO_VERSION: (usize, usize) = value_in(
+    META_TAIL,
+    concat!("\"", env!("CARGO_PKG_VERSION"), "\"").as_bytes(),
+);
 
-/// Where `value` first begins in `META_TAIL`, and where it ends (checked at compile time).
-const fn value_in_tail(value: &[u8]) -> (usize, usize) {
+/// Where `value` first begins in `text`, and where it ends (found at compile time).
+const fn value_in(text: &[u8], value: &[u8]) -> (usize, usize) {
     let mut at = 0;
-    while at + value.len() <= META_TAIL.len() {
+    while at + value.len() <= text.len() {
         let mut n = 0;
-        while n < value.len() && META_TAIL[at + n] == value[n] {
+        while n < value.len() && text[at + n] == value[n] {
             n += 1;
         }
         if n == value.len() {
@@ -41,7 +43,7 @@ const fn value_in_tail(value: &[u8]) -> (usize, usize) {
         }
         at += 1;
     }
-    panic!("not in META_TAIL")
+    panic!("not in the text")
 }
 
 impl Reader<'_, '_> {
@@ -80,6 +82,8 @@ impl Reader<'_, '_> {
 /// after the id, the method's member up to its value.
 const TOP_HEAD: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":";
 const TOP_METHOD: &[u8] = b",\"method\":";
+/// Where in `TOP_HEAD` the value of `jsonrpc` lies.
+const TOP_JSONRPC: (usize, usize) = value_in(TOP_HEAD, b"\"2.0\"");
 
 impl Reader<'_, '_> {
     /// A top-level object at `i` that begins as `TOP_HEAD`, an id, `TOP_METHOD` and a method
@@ -98,8 +102,7 @@ impl Reader<'_, '_> {
             return None;
         }
         let (end, method_escaped) = string(b, method)?;
-        // (`"2.0"` is the value of the member `TOP_HEAD` begins with)
-        self.record(Slot::Jsonrpc, i + 11, i + 16, false);
+        self.record(Slot::Jsonrpc, i + TOP_JSONRPC.0, i + TOP_JSONRPC.1, false);
         self.record(Slot::Id, id, id_end, id_escaped);
         self.record(Slot::Method, method, end, method_escaped);
         Some(end)

@@ -4,7 +4,7 @@
 use super::lex::{is_ws, skip_ws};
 use crate::encoding::field_words::same_bytes;
 use crate::swar::skip_plain;
-use serde_json::Value;
+use serde_json::{Number, Value};
 use std::borrow::Cow;
 
 /// The kind of a validated value, from its first byte.
@@ -136,10 +136,19 @@ fn unicode_escape(b: &[u8], at: usize) -> Option<char> {
 /// The largest magnitude of a negative integer that `serde_json` reads as an `i64`.
 const I64_MAGNITUDE: u64 = 1 << 63;
 
-/// A validated value parsed as `serde_json` parses it inside a whole body. An integer of at
-/// most 19 digits (no leading zero, not `-0`) is read directly: serde reads it as the same
-/// `u64`, or `i64` when negative.
+/// A validated value parsed as `serde_json` parses it inside a whole body (an integer read
+/// directly: `integer`).
 pub(crate) fn value(v: &str) -> Option<Value> {
+    match integer(v) {
+        Some(n) => Some(Value::Number(n)),
+        None => serde_json::from_str(v).ok(),
+    }
+}
+
+/// A validated integer of at most 19 digits (no leading zero, not `-0`) read directly, as
+/// `serde_json` reads it: a `u64`, or an `i64` when negative; `None` for any other text (the
+/// caller parses it).
+pub(crate) fn integer(v: &str) -> Option<Number> {
     let b = v.as_bytes();
     let (negative, digits) = match b.split_first() {
         Some((b'-', rest)) => (true, rest),
@@ -148,22 +157,18 @@ pub(crate) fn value(v: &str) -> Option<Value> {
     let plain = matches!(digits.first(), Some(b'1'..=b'9'))
         && digits.len() <= 19
         && digits.iter().all(u8::is_ascii_digit);
-    if plain {
-        // (at most 19 digits: no overflow)
-        let n = digits
-            .iter()
-            .fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
-        if !negative {
-            return Some(Value::from(n));
-        }
-        if n <= I64_MAGNITUDE {
-            // `-(2^63)` is `i64::MIN`
-            return Some(Value::from((n as i64).wrapping_neg()));
-        }
-    } else if b == b"0" {
-        return Some(Value::from(0u64));
+    if !plain {
+        return (b == b"0").then(|| Number::from(0u64));
     }
-    serde_json::from_str(v).ok()
+    // (at most 19 digits: no overflow)
+    let n = digits
+        .iter()
+        .fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
+    if !negative {
+        return Some(Number::from(n));
+    }
+    // `-(2^63)` is `i64::MIN`; beyond it, `serde_json` reads a float
+    (n <= I64_MAGNITUDE).then(|| Number::from((n as i64).wrapping_neg()))
 }
 
 /// The end of the validated value starting at `i`.
@@ -271,7 +276,42 @@ pub(crate) fn get<'a>(obj: &'a str, key: &str) -> Option<&'a str> {
 
 #[cfg(test)]
 mod tests {
-    use super::Val;
+    use super::{integer, value, Val};
+    use serde_json::Value;
+
+    /// An integer read directly is the `Number` `serde_json` reads, and every number text
+    /// reads as `serde_json` reads it (the ones `integer` leaves go to the parser).
+    #[test]
+    fn numbers_read_as_serde_reads_them() {
+        let texts = [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "10",
+            "1.0",
+            "1e2",
+            "1e+300",
+            "-1E2",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "9999999999999999999",
+            "18446744073709551615",
+            "18446744073709551616",
+        ];
+        let mut direct = 0;
+        for t in texts {
+            let parsed: Value = serde_json::from_str(t).expect("a JSON number");
+            if let Some(n) = integer(t) {
+                assert_eq!(Value::Number(n), parsed, "{t}");
+                direct += 1;
+            }
+            assert_eq!(value(t), Some(parsed), "{t}");
+        }
+        assert!(direct >= 8, "{direct}");
+    }
 
     /// A string holding escapes reads as `serde_json` reads it: every escape JSON defines,
     /// escapes beside text beyond ASCII, a surrogate pair (left to the parser), and escapes
