@@ -312,21 +312,13 @@ pub fn order_holds(result: &Value, seen: ListOrder) -> bool {
     order::order_holds(result, seen)
 }
 
-/// The `outputSchema` of the tool named `tool`, if the surface declares one.
-pub(crate) fn output_schema_of<'s>(
-    tool: Option<&str>,
-    surface: &'s Surface,
-) -> Option<&'s SharedSchema> {
-    surface.tool(tool?)?.output_schema.as_ref()
-}
-
-/// The content checks an answer to `method` (calling `tool`, for `tools/call`) must pass on
-/// `surface`, and whether they take
+/// The content checks an answer to `method` (for `tools/call`: whether the called tool
+/// declares an `outputSchema`) must pass on `surface`, and whether they take
 /// the place of BASE-SERVERINFO (on `server/discover`, where DISC-SERVERINFO names the same
 /// omission more precisely: one omission is blamed on one sentence).
 pub(crate) fn for_request(
     method: Option<Modern>,
-    tool: Option<&str>,
+    output_schema: bool,
     inputs_invalid: bool,
     resource_missing: bool,
     surface: &Surface,
@@ -378,10 +370,7 @@ pub(crate) fn for_request(
         Some(Modern::ToolsCall) => {
             // only a tool that declares an outputSchema is known to return structured content
             // (the rule is not observed on the others; D-85)
-            add(
-                ContentCheck::StructuredText,
-                output_schema_of(tool, surface).is_some(),
-            );
+            add(ContentCheck::StructuredText, output_schema);
             // the judge read the arguments against the called tool's inputSchema
             add(ContentCheck::ToolInputsRefused, inputs_invalid);
             // «Servers that use embedded resources SHOULD implement the `resources`

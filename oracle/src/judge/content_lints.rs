@@ -3,24 +3,26 @@
 //! read; the judge, which owns the Verdict, lists them, so `content` needs nothing of the
 //! Verdict's types.
 
-use crate::content::{output_schema_of, ContentCheck, ContentSet, ListOrder};
+use crate::content::{ContentCheck, ContentSet, ListOrder};
+use crate::shared_schema::SharedSchema;
 use crate::rules;
 use crate::surface::Surface;
 use crate::verdict::{Demand, Expectation, Lint, Listed};
 
 /// The content lints that carry data, for a request whose plain checks are `set` (from
-/// [`crate::content::for_request`]): TOOLS-OUTPUT-CONFORM with the called tool's `outputSchema`, and
+/// [`crate::content::for_request`]): TOOLS-OUTPUT-CONFORM with the called tool's
+/// `outputSchema` (`output_schema`), and
 /// TOOLS-ORDER with the order discovery saw (a whole list: no `cursor` sent; two tools or
 /// more, or no order can differ).
 pub(crate) fn data_lints(
     set: ContentSet,
-    tool: Option<&str>,
+    output_schema: Option<&SharedSchema>,
     cursor: bool,
     surface: &Surface,
     listed: &mut Listed,
 ) {
     if set.contains(ContentCheck::StructuredText) {
-        if let Some(schema) = output_schema_of(tool, surface) {
+        if let Some(schema) = output_schema {
             listed.push(Expectation {
                 rule: rules::TOOLS_OUTPUT_CONFORM,
                 demand: Demand::Lint(Lint::OutputConforms(schema.clone())),

@@ -191,12 +191,14 @@ impl Findings {
         });
     }
 
+    #[inline(never)]
     pub fn tolerate(&mut self, a: Answer) {
         if !self.tolerated.contains(&a) {
             self.tolerated.push(a);
         }
     }
 
+    #[inline(never)]
     pub fn benign(&mut self, r: RuleId) {
         if !self.benign.contains(&r) {
             self.benign.push(r);

@@ -11,7 +11,7 @@ use crate::listen_filter::FILTER_VALID;
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
-use crate::surface::Surface;
+use crate::surface::{Surface, ToolDecl};
 use crate::verdict::{Answer, Canonical, DataRule, StatusSet};
 
 /// Methods of earlier revisions that 2026-07-28 removed: a modern-only server answers them
@@ -106,8 +106,31 @@ pub(super) fn version_ok(f: &Findings) -> bool {
     })
 }
 
-/// What the target publishes of a `resources/read`'s `uri` (asked once: the result's
-/// content rules and the refusals below both read it).
+/// What the target publishes of what a request names, looked up once a request: the content
+/// rules, the schema check and the method checks below all read it.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Named<'s> {
+    /// A `resources/read`'s string `uri` (`None` for any other request).
+    pub uri: Option<UriLookup>,
+    /// The declared tool a `tools/call` names (`None` for any other request, or an unknown
+    /// or missing name).
+    pub tool: Option<&'s ToolDecl>,
+}
+
+impl<'s> Named<'s> {
+    pub fn of(req: &RequestBody<'_>, s: &'s Surface) -> Named<'s> {
+        let name = || req.params.as_ref().and_then(|p| p.name.as_deref());
+        Named {
+            uri: UriLookup::of(req, s),
+            tool: match req.kind {
+                Some(Modern::ToolsCall) => name().and_then(|n| s.tool(n)),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// What the target publishes of a `resources/read`'s `uri`.
 #[derive(Clone, Copy)]
 pub(crate) struct UriLookup {
     /// A `file://` traversal on a target that serves files (RES-TRAVERSAL).
@@ -118,7 +141,7 @@ pub(crate) struct UriLookup {
 
 impl UriLookup {
     /// The lookup of a `resources/read` with a string `uri` (`None` for any other request).
-    pub fn of(req: &RequestBody<'_>, s: &Surface) -> Option<UriLookup> {
+    fn of(req: &RequestBody<'_>, s: &Surface) -> Option<UriLookup> {
         if req.kind != Some(Modern::ResourcesRead) {
             return None;
         }
@@ -142,7 +165,7 @@ pub(crate) fn check(
     h: &HeaderView<'_>,
     surface: &Surface,
     req: &RequestBody<'_>,
-    uri: Option<UriLookup>,
+    named: Named<'_>,
     f: &mut Findings,
     success: &mut Answers,
 ) -> RuleId {
@@ -171,10 +194,10 @@ pub(crate) fn check(
             code: -32601,
             data: DataRule::None,
         });
-        as_if_declared(h, surface, req, uri, m, f, success);
+        as_if_declared(h, surface, req, named, m, f, success);
         return rules::EP_POST;
     }
-    declared(h, surface, req, uri, m, f, success)
+    declared(h, surface, req, named, m, f, success)
 }
 
 /// What a server that implements a method it does not advertise may answer besides a result
@@ -189,13 +212,13 @@ fn as_if_declared(
     h: &HeaderView<'_>,
     surface: &Surface,
     req: &RequestBody<'_>,
-    uri: Option<UriLookup>,
+    named: Named<'_>,
     m: Modern,
     f: &mut Findings,
     success: &mut Answers,
 ) {
     let (mut as_if, mut admitted) = (Findings::default(), Answers::new());
-    declared(h, surface, req, uri, m, &mut as_if, &mut admitted);
+    declared(h, surface, req, named, m, &mut as_if, &mut admitted);
     for a in &admitted {
         if !success.contains(a) {
             success.push(*a);
@@ -215,7 +238,7 @@ fn declared(
     h: &HeaderView<'_>,
     surface: &Surface,
     req: &RequestBody<'_>,
-    uri: Option<UriLookup>,
+    named: Named<'_>,
     m: Modern,
     f: &mut Findings,
     success: &mut Answers,
@@ -250,7 +273,7 @@ fn declared(
             let Some(name) = params.and_then(|p| p.name.as_deref()) else {
                 return rules::HDR_MN_SOURCE;
             };
-            match surface.tool(name) {
+            match named.tool {
                 Some(tool) => {
                     let version_ok = version_ok(f);
                     params::check(h, tool, req, version_ok, f).unwrap_or(rules::HDR_MN_SOURCE)
@@ -266,14 +289,14 @@ fn declared(
         Modern::ResourcesRead => {
             success.push(missing_capability());
             match params.and_then(|p| p.uri.as_deref()) {
-                Some(text) if uri.is_some_and(|u| u.traversal) && version_ok(f) => {
+                Some(text) if named.uri.is_some_and(|u| u.traversal) && version_ok(f) => {
                     // «MUST sanitize file paths to prevent directory traversal attacks when
                     // serving `file://` resources»: a `..` path is refused at all
                     // (RES-TRAVERSAL), and as what it names, a resource that does not exist
                     // (RES-NOTFOUND-32602 shapes the refusal; D-123)
                     missing_resource(rules::RES_TRAVERSAL, req, text, f);
                 }
-                Some(text) if uri.is_some_and(|u| !u.known) && version_ok(f) => {
+                Some(text) if named.uri.is_some_and(|u| !u.known) && version_ok(f) => {
                     missing_resource(rules::RES_NOTFOUND, req, text, f);
                 }
                 None => f.tolerate(invalid_params()),

@@ -52,7 +52,7 @@ use crate::encoding::field_words::same_bytes;
 use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules;
-use crate::surface::Surface;
+use crate::surface::{Surface, ToolDecl};
 use crate::verdict::{
     Answer, Canonical, DataRule, Demand, Expectation, Lint, LintKind, LintSet, Listed, StatusSet,
     Verdict,
@@ -216,14 +216,14 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 lints.insert(LintKind::ExtensionFallback);
             }
             // what the result must carry for this method (`crate::content`)
-            let tool = req.params.as_ref().and_then(|p| p.name.as_deref());
-            let inputs_invalid = tool_inputs_invalid(req, surface);
-            let uri = methods::UriLookup::of(req, surface);
+            let named = methods::Named::of(req, surface);
+            let inputs_invalid = named.tool.is_some_and(|t| tool_inputs_invalid(req, t));
+            let output_schema = named.tool.and_then(|t| t.output_schema.as_ref());
             let (content, replaces_server_info) = crate::content::for_request(
                 req.kind,
-                tool,
+                output_schema.is_some(),
                 inputs_invalid,
-                uri.is_some_and(methods::UriLookup::missing),
+                named.uri.is_some_and(methods::UriLookup::missing),
                 surface,
             );
             if replaces_server_info {
@@ -249,7 +249,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             if !content.is_empty() {
                 // the content lints that carry data (an outputSchema, a list's order)
                 let cursor = req.params.as_ref().is_some_and(|p| p.cursor.present());
-                content_lints::data_lints(content, tool, cursor, surface, &mut listed);
+                content_lints::data_lints(content, output_schema, cursor, surface, &mut listed);
             }
             if req.kind == Some(Modern::ToolsList) {
                 // "Constraints on `x-mcp-header` values:" bind the server that writes them:
@@ -286,7 +286,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             }
             headers::check(h, surface, dual_era, req, &mut f);
             let mut success = Answers::new();
-            let rule = methods::check(h, surface, req, uri, &mut f, &mut success);
+            let rule = methods::check(h, surface, req, named, &mut f, &mut success);
             if let Some(p) = &req.params {
                 paging::refusals(req, p, &cursor, &mut f);
                 paging::page_expectations(&cursor, &f, &mut listed);
@@ -352,16 +352,10 @@ fn judge_other_verb(
     )
 }
 
-/// Whether a `tools/call` of a declared tool carries arguments its `inputSchema` refuses
+/// Whether a `tools/call` of the declared `tool` carries arguments its `inputSchema` refuses
 /// (TOOLS-VALIDATE-INPUTS; the arguments are parsed only for such a call).
-fn tool_inputs_invalid(req: &view::RequestBody<'_>, s: &Surface) -> bool {
-    if req.kind != Some(Modern::ToolsCall) {
-        return false;
-    }
+fn tool_inputs_invalid(req: &view::RequestBody<'_>, tool: &ToolDecl) -> bool {
     let Some(p) = &req.params else { return false };
-    let Some(tool) = p.name.as_deref().and_then(|n| s.tool(n)) else {
-        return false;
-    };
     let schema = &tool.input_schema;
     let by_text = match (p.arguments, &tool.input_check.0) {
         (Some(read::arguments::Arguments::Parsed(v)), _) => {
