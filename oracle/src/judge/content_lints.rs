@@ -4,8 +4,8 @@
 //! Verdict's types.
 
 use crate::content::{ContentCheck, ContentSet, ListOrder};
-use crate::shared_schema::SharedSchema;
 use crate::rules;
+use crate::shared_schema::SharedSchema;
 use crate::surface::Surface;
 use crate::verdict::{Demand, Expectation, Lint, Listed};
 
