@@ -84,7 +84,8 @@ pub(super) fn envelope_into<'a>(top: &Top<'a>, body: &mut BodyView<'a>) {
     if params_kind != Some(Kind::Object) {
         return;
     }
-    let p = req.params.insert(params(top));
+    // (`params` is `None` just above: filled without a call to drop what was there)
+    let p = req.params.get_or_insert_with(|| params(top));
     if kind == Some(Modern::Listen) {
         // a listen request's filter, read off the text (no tree)
         p.listen_filter = top
