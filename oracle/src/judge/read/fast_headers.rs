@@ -45,8 +45,9 @@ fn bad_token(name: &[u8]) -> bool {
     name.iter().fold(false, |acc, b| acc | !TCHAR[*b as usize])
 }
 
-/// The slots of the fields the rules read, in `HeaderView` order; `NO_SLOT` takes every
-/// other field (written, never read).
+/// The slots of the fields the rules read, in `HeaderView` order; `NO_SLOT` is an unknown
+/// name's (its fields are folded nowhere: no rule reads them, and a fold of a repeated one
+/// compares its values).
 const ORIGIN: usize = 0;
 const CONTENT_TYPE: usize = 1;
 const ACCEPT: usize = 2;
@@ -166,7 +167,7 @@ pub(crate) fn read_headers(case: &Case) -> HeaderView<'_> {
 /// leaves it): filled in place inside the request's view, not built and then copied in
 /// (the view is large).
 pub(crate) fn read_headers_into<'c>(case: &'c Case, h: &mut HeaderView<'c>) {
-    let mut fields = [HeaderField::Absent; NO_SLOT + 1];
+    let mut fields = [HeaderField::Absent; NO_SLOT];
     let params = &mut h.params;
     let quirks = &mut h.quirks;
     let mut parser_refusable = false;
@@ -181,9 +182,11 @@ pub(crate) fn read_headers_into<'c>(case: &'c Case, h: &mut HeaderView<'c>) {
         let known = exact || (same_length && same_words(words.map(ascii_lower), k.lower));
         let shape = value_shape(v);
         let padded = shape.padded;
-        let slot = if known { k.slot } else { NO_SLOT };
-        // (trimming only the rare padded value)
-        fields[slot] = fields[slot].and_another(if padded { trim_ows(v) } else { v });
+        if known {
+            // (trimming only the rare padded value)
+            let field = &mut fields[k.slot];
+            *field = field.and_another(if padded { trim_ows(v) } else { v });
+        }
         // a name equal (ASCII case aside) to a known one is all `tchar`: no byte to check
         let (mut odd_case, mut quirky) = (known & k.mirrored & !exact, known & k.mirrored);
         if !known {
