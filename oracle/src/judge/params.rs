@@ -16,7 +16,6 @@ use crate::message::Message;
 use crate::request_id::RequestId;
 use crate::rules::{self, RuleId};
 use crate::surface::ToolDecl;
-use smallvec::{smallvec, SmallVec};
 
 /// Check every annotated parameter of `tool`; return the rule that carries the success
 /// expectation when the call mirrors at least one value correctly.
@@ -40,14 +39,23 @@ pub(crate) fn check(
     // the members of the arguments, read once for all the parameters
     let arguments = ArgumentReader::new(req.params.as_ref().and_then(|p| p.arguments));
     // each parameter's field (as `HeaderView::param` gives it), in one pass over the fields
-    let mut fields: Fields<'_> = smallvec![HeaderField::Absent; params.len()];
-    let undeclared = declared_fields(h, params, &mut fields);
+    // (on the stack for nearly every tool: a `SmallVec` of them was built and then moved)
+    let mut inline = [HeaderField::Absent; INLINE_FIELDS];
+    let mut spilled = Vec::new();
+    let fields: &mut [HeaderField<'_>] = match inline.get_mut(..params.len()) {
+        Some(fields) => fields,
+        None => {
+            spilled.resize(params.len(), HeaderField::Absent);
+            &mut spilled
+        }
+    };
+    let undeclared = declared_fields(h, params, fields);
     if !version_ok {
-        as_if_supported(params, &fields, &arguments, req, h.mirrored_visible, f);
+        as_if_supported(params, fields, &arguments, req, h.mirrored_visible, f);
         return None;
     }
     let mut carrier = None;
-    for (p, &field) in params.iter().zip(&fields) {
+    for (p, &field) in params.iter().zip(fields.iter()) {
         let mut held = RawLeaf::Absent;
         let body = arguments.value_at(&p.path, &mut held);
         if let Some(rule) = one(field, p, body, &arguments, &req.id, h.mirrored_visible, f) {
@@ -72,8 +80,8 @@ pub(crate) fn check(
     carrier
 }
 
-/// The fields of the declared parameters, inline up to this many (nearly every tool).
-type Fields<'a> = SmallVec<[HeaderField<'a>; 8]>;
+/// The fields of the declared parameters are on the stack up to this many (nearly every tool).
+const INLINE_FIELDS: usize = 8;
 
 /// Each declared parameter's `Mcp-Param-*` field (as `HeaderView::param` gives it), written
 /// into `fields` (one `Absent` per parameter; filled in place, not returned, as it is large),
