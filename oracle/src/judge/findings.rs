@@ -191,6 +191,9 @@ impl Findings {
         });
     }
 
+    /// Admit `a` beside whatever else the request gets. (Out of line, as `benign`: one
+    /// compiled copy of the "add once" loop serves the three dozen rules that call it, not
+    /// a copy in each of their paths through the instruction cache.)
     #[inline(never)]
     pub fn tolerate(&mut self, a: Answer) {
         if !self.tolerated.contains(&a) {
@@ -198,6 +201,7 @@ impl Findings {
         }
     }
 
+    /// Note `r` as exercised by a benign input (once).
     #[inline(never)]
     pub fn benign(&mut self, r: RuleId) {
         if !self.benign.contains(&r) {

@@ -108,8 +108,8 @@ pub(super) fn version_ok(f: &Findings) -> bool {
 
 /// What the target publishes of what a request names, looked up once a request: the content
 /// rules, the schema check and the method checks below all read it.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Named<'s> {
+#[derive(Clone, Copy)]
+pub(crate) struct Published<'s> {
     /// A `resources/read`'s string `uri` (`None` for any other request).
     pub uri: Option<UriLookup>,
     /// The declared tool a `tools/call` names (`None` for any other request, or an unknown
@@ -117,15 +117,15 @@ pub(crate) struct Named<'s> {
     pub tool: Option<&'s ToolDecl>,
 }
 
-impl<'s> Named<'s> {
-    pub fn of(req: &RequestBody<'_>, s: &'s Surface) -> Named<'s> {
-        let name = || req.params.as_ref().and_then(|p| p.name.as_deref());
-        Named {
+impl<'s> Published<'s> {
+    pub fn of(req: &RequestBody<'_>, s: &'s Surface) -> Published<'s> {
+        let tool = match req.kind {
+            Some(Modern::ToolsCall) => req.params.as_ref().and_then(|p| p.name.as_deref()),
+            _ => None,
+        };
+        Published {
             uri: UriLookup::of(req, s),
-            tool: match req.kind {
-                Some(Modern::ToolsCall) => name().and_then(|n| s.tool(n)),
-                _ => None,
-            },
+            tool: tool.and_then(|n| s.tool(n)),
         }
     }
 }
@@ -165,7 +165,7 @@ pub(crate) fn check(
     h: &HeaderView<'_>,
     surface: &Surface,
     req: &RequestBody<'_>,
-    named: Named<'_>,
+    published: Published<'_>,
     f: &mut Findings,
     success: &mut Answers,
 ) -> RuleId {
@@ -194,10 +194,10 @@ pub(crate) fn check(
             code: -32601,
             data: DataRule::None,
         });
-        as_if_declared(h, surface, req, named, m, f, success);
+        as_if_declared(h, surface, req, published, m, f, success);
         return rules::EP_POST;
     }
-    declared(h, surface, req, named, m, f, success)
+    declared(h, surface, req, published, m, f, success)
 }
 
 /// What a server that implements a method it does not advertise may answer besides a result
@@ -212,13 +212,13 @@ fn as_if_declared(
     h: &HeaderView<'_>,
     surface: &Surface,
     req: &RequestBody<'_>,
-    named: Named<'_>,
+    published: Published<'_>,
     m: Modern,
     f: &mut Findings,
     success: &mut Answers,
 ) {
     let (mut as_if, mut admitted) = (Findings::default(), Answers::new());
-    declared(h, surface, req, named, m, &mut as_if, &mut admitted);
+    declared(h, surface, req, published, m, &mut as_if, &mut admitted);
     for a in &admitted {
         if !success.contains(a) {
             success.push(*a);
@@ -238,7 +238,7 @@ fn declared(
     h: &HeaderView<'_>,
     surface: &Surface,
     req: &RequestBody<'_>,
-    named: Named<'_>,
+    published: Published<'_>,
     m: Modern,
     f: &mut Findings,
     success: &mut Answers,
@@ -273,7 +273,7 @@ fn declared(
             let Some(name) = params.and_then(|p| p.name.as_deref()) else {
                 return rules::HDR_MN_SOURCE;
             };
-            match named.tool {
+            match published.tool {
                 Some(tool) => {
                     let version_ok = version_ok(f);
                     params::check(h, tool, req, version_ok, f).unwrap_or(rules::HDR_MN_SOURCE)
@@ -289,14 +289,14 @@ fn declared(
         Modern::ResourcesRead => {
             success.push(missing_capability());
             match params.and_then(|p| p.uri.as_deref()) {
-                Some(text) if named.uri.is_some_and(|u| u.traversal) && version_ok(f) => {
+                Some(text) if published.uri.is_some_and(|u| u.traversal) && version_ok(f) => {
                     // «MUST sanitize file paths to prevent directory traversal attacks when
                     // serving `file://` resources»: a `..` path is refused at all
                     // (RES-TRAVERSAL), and as what it names, a resource that does not exist
                     // (RES-NOTFOUND-32602 shapes the refusal; D-123)
                     missing_resource(rules::RES_TRAVERSAL, req, text, f);
                 }
-                Some(text) if named.uri.is_some_and(|u| !u.known) && version_ok(f) => {
+                Some(text) if published.uri.is_some_and(|u| !u.known) && version_ok(f) => {
                     missing_resource(rules::RES_NOTFOUND, req, text, f);
                 }
                 None => f.tolerate(invalid_params()),

@@ -216,14 +216,14 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
                 lints.insert(LintKind::ExtensionFallback);
             }
             // what the result must carry for this method (`crate::content`)
-            let named = methods::Named::of(req, surface);
-            let inputs_invalid = named.tool.is_some_and(|t| tool_inputs_invalid(req, t));
-            let output_schema = named.tool.and_then(|t| t.output_schema.as_ref());
+            let published = methods::Published::of(req, surface);
+            let inputs_invalid = published.tool.is_some_and(|t| tool_inputs_invalid(req, t));
+            let output_schema = published.tool.and_then(|t| t.output_schema.as_ref());
             let (content, replaces_server_info) = crate::content::for_request(
                 req.kind,
                 output_schema.is_some(),
                 inputs_invalid,
-                named.uri.is_some_and(methods::UriLookup::missing),
+                published.uri.is_some_and(methods::UriLookup::missing),
                 surface,
             );
             if replaces_server_info {
@@ -286,7 +286,7 @@ pub fn judge_view(view: &RequestView<'_>, surface: &Surface) -> Verdict {
             }
             headers::check(h, surface, dual_era, req, &mut f);
             let mut success = Answers::new();
-            let rule = methods::check(h, surface, req, named, &mut f, &mut success);
+            let rule = methods::check(h, surface, req, published, &mut f, &mut success);
             if let Some(p) = &req.params {
                 paging::refusals(req, p, &cursor, &mut f);
                 paging::page_expectations(&cursor, &f, &mut listed);
