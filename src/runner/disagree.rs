@@ -61,23 +61,15 @@ impl Disagreements {
         self.total += 1;
         // (the pattern: the answer classes in target order, compared in place)
         let same_pattern = |k: &Disagreement| k.answers.values().eq(d.answers.values());
-        let slot = match self.kept.iter().position(same_pattern) {
-            Some(i) => Some(i).filter(|&i| d.case_index < self.kept[i].case_index),
-            None if self.kept.len() < cap => {
-                self.kept.push(d);
-                self.kept.sort_by_key(|k| k.case_index);
-                return;
-            }
-            // a pattern met earlier in case order than the latest kept one displaces it (the
-            // list is in case order: the latest is last)
-            None => {
-                (self.kept.len().checked_sub(1)).filter(|&i| d.case_index < self.kept[i].case_index)
-            }
-        };
-        if let Some(i) = slot {
-            self.kept[i] = d;
-            self.kept.sort_by_key(|k| k.case_index);
+        match self.kept.iter().position(same_pattern) {
+            Some(i) if d.case_index < self.kept[i].case_index => self.kept[i] = d,
+            Some(_) => return,
+            None => self.kept.push(d),
         }
+        // in case order, and the first `cap`: a pattern met earlier than the latest kept one
+        // displaces it
+        self.kept.sort_by_key(|k| k.case_index);
+        self.kept.truncate(cap);
     }
 }
 

@@ -110,7 +110,8 @@ pub(crate) enum Leaf<'v> {
     Null,
     Text(&'v str),
     Bool(bool),
-    /// An integer whose JSON text is the one `serde_json` writes for it (`integer_text`).
+    /// An integer whose JSON text is the one `serde_json` writes for it (read by
+    /// `validated::integer`).
     Integer(&'v str),
     /// Any other value (a number, an array or an object).
     Other(&'v Value),
@@ -152,7 +153,7 @@ impl fmt::Display for Leaf<'_> {
             // (the JSON text `Value::String`'s `Display` writes, without building the value)
             Leaf::Text(s) => write_json_string(s, f),
             Leaf::Bool(b) => f.write_str(if *b { "true" } else { "false" }),
-            // (`integer_text`: serde_json writes the number as this text)
+            // (`validated::integer` read it: serde_json writes the number as this text)
             Leaf::Integer(t) => f.write_str(t),
             Leaf::Other(v) => fmt::Display::fmt(v, f),
         }
@@ -202,7 +203,7 @@ pub(crate) enum RawLeaf<'a> {
     Null,
     Text(Cow<'a, str>),
     Bool(bool),
-    /// `integer_text`.
+    /// An integer `validated::integer` reads (`Leaf::Integer`).
     Integer(&'a str),
     Value(Value),
 }
@@ -243,7 +244,8 @@ fn leaf(v: Val<'_>) -> RawLeaf<'_> {
         Kind::Null => return RawLeaf::Null,
         Kind::Bool => return RawLeaf::Bool(v.text == "true"),
         Kind::String => return v.as_str().map_or(RawLeaf::Absent, RawLeaf::Text),
-        Kind::Number if integer_text(v.text) => return RawLeaf::Integer(v.text),
+        // (an integer `validated::integer` reads is one `serde_json` writes back as this text)
+        Kind::Number if validated::integer(v.text).is_some() => return RawLeaf::Integer(v.text),
         // validated text of the scanner's subset: serde_json parses it the same way it
         // would inside the whole body; a failure cannot happen, but would read as absent
         _ => match validated::value(v.text) {
@@ -252,24 +254,6 @@ fn leaf(v: Val<'_>) -> RawLeaf<'_> {
         },
     };
     RawLeaf::Value(value)
-}
-
-/// Whether validated number text is an integer `serde_json` reads as a `u64` or an `i64` and
-/// writes back as the same text: no leading zero, no fraction or exponent, at most 19 digits
-/// (a negative one at most 2^63), or `0` (`validated::value` reads these directly).
-fn integer_text(v: &str) -> bool {
-    let (negative, digits) = match v.as_bytes().split_first() {
-        Some((b'-', rest)) => (true, rest),
-        _ => (false, v.as_bytes()),
-    };
-    let plain = matches!(digits.first(), Some(b'1'..=b'9'))
-        && digits.len() <= 19
-        && digits.iter().all(u8::is_ascii_digit);
-    if !plain {
-        return v == "0";
-    }
-    // (19 digits or fewer: no overflow; -(2^63) is `i64::MIN`, any more is a float)
-    !negative || digits.len() < 19 || digits <= b"9223372036854775808".as_slice()
 }
 
 #[cfg(test)]
@@ -289,10 +273,10 @@ mod tests {
         }
     }
 
-    /// `integer_text` says yes exactly where `serde_json` reads an integer of at most 19
-    /// digits and writes the same text back.
+    /// `validated::integer` reads exactly the texts `serde_json` reads as an integer of at
+    /// most 19 digits and writes back the same: what makes a `Leaf::Integer`'s text its JSON.
     #[test]
-    fn integer_text_is_what_serde_writes_back() {
+    fn an_integer_leaf_is_what_serde_writes_back() {
         let texts = [
             "0",
             "-0",
@@ -320,7 +304,7 @@ mod tests {
             let same = (v.is_i64() || v.is_u64()) && written.as_str() == t;
             // (a 20-digit `u64` is read the long way: no harm, only slower)
             let short = t.trim_start_matches('-').len() <= 19;
-            assert_eq!(integer_text(t), same && short, "{t}");
+            assert_eq!(validated::integer(t).is_some(), same && short, "{t}");
         }
     }
 }
